@@ -1,0 +1,186 @@
+"""Errors in one place (DECISIONS §8): every failure is classified once into a `Problem`, then written
+as problem+json (RFC 9457) on /api/v1 or as the legacy `{"error": …}` body elsewhere under /api/."""
+
+import logging
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf
+
+from chauffeur.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+V1_PREFIX = "/api/v1"
+COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # the same bytes DRF's renderer writes
+
+
+@dataclass(frozen=True)
+class ProblemKind:
+    status: int
+    title: str
+    hint: str
+
+
+# Every code the API can answer with, its HTTP status and a default hint for the caller's next step.
+PROBLEM_KINDS: dict[str, ProblemKind] = {
+    "invalid_request": ProblemKind(
+        400, "Invalid request", "Correct the fields listed in `errors` and retry."
+    ),
+    "unauthorized": ProblemKind(
+        401, "Unauthorized", "Send `Authorization: Bearer <token>`; tokens are issued by the operator."
+    ),
+    "insufficient_scope": ProblemKind(
+        403, "Insufficient scope", "Ask the operator for a token that carries the required scope."
+    ),
+    "not_found": ProblemKind(404, "Not found", "GET /api/v1 lists every operation of this API."),
+    "rate_limited": ProblemKind(
+        429, "Too many requests", "Wait the number of seconds in the Retry-After header, then retry."
+    ),
+    "route_not_found": ProblemKind(
+        422, "Route not found", "Check both addresses, or pick them from the /api/v1/places suggestions."
+    ),
+    "upstream_unavailable": ProblemKind(503, "Upstream service unavailable", "Retry in a minute."),
+    "unknown_tour": ProblemKind(400, "Unknown tour", "Use the slug of a tour the operator offers."),
+    "lead_time": ProblemKind(
+        400,
+        "Pickup time not available",
+        "Choose a pickup at or after `earliestPickup` (/api/v1/availability).",
+    ),
+    "amount_mismatch": ProblemKind(
+        400, "Amount mismatch", "Send the amount the server computed (`expectedAmount`), in EUR cents."
+    ),
+    "payment_provider_unavailable": ProblemKind(
+        502, "Payment provider unavailable", "Retry later; the booking has been kept."
+    ),
+    "internal_error": ProblemKind(
+        500, "Internal error", "Retry later; if it persists, contact the operator."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str
+    detail: str
+    status: int | None = None  # defaults to the code's status; 405/406/415 keep their own
+    hint: str | None = None
+    errors: dict[str, list[str]] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> ProblemKind:
+        return PROBLEM_KINDS[self.code]
+
+    @property
+    def http_status(self) -> int:
+        return self.status or self.kind.status
+
+
+def problem_type(code: str) -> str:
+    return f"urn:chauffeur:problem:{code}"
+
+
+def problem_response(problem: Problem) -> JsonResponse:
+    body: dict[str, object] = {
+        "type": problem_type(problem.code),
+        "title": problem.kind.title,
+        "status": problem.http_status,
+        "detail": problem.detail,
+        "code": problem.code,
+        "hint": problem.hint or problem.kind.hint,
+    }
+    if problem.errors:
+        body["errors"] = problem.errors
+    body.update(problem.extra)
+    response = JsonResponse(
+        body, status=problem.http_status, content_type=PROBLEM_CONTENT_TYPE, json_dumps_params=COMPACT
+    )
+    return _with_headers(response, problem)
+
+
+def legacy_response(problem: Problem) -> JsonResponse:
+    body = {"error": problem.detail, **problem.extra}
+    return _with_headers(JsonResponse(body, status=problem.http_status, json_dumps_params=COMPACT), problem)
+
+
+def response_for_path(path: str, problem: Problem) -> JsonResponse:
+    """The error format of the surface that `path` belongs to."""
+    is_v1 = path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
+    return problem_response(problem) if is_v1 else legacy_response(problem)
+
+
+def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
+    for name, value in problem.headers.items():
+        response[name] = value
+    return response
+
+
+def classify(exc: Exception) -> Problem:
+    """The single mapping from an exception to what the caller is told. Unknown exceptions never leak."""
+    if isinstance(exc, DomainError):
+        errors = {exc.field: [exc.detail]} if exc.field else None
+        return Problem(exc.code, exc.detail, hint=exc.hint, errors=errors)
+    if isinstance(exc, drf.ValidationError):
+        errors = flatten_errors(exc.detail)
+        return Problem("invalid_request", _validation_summary(errors), errors=errors)
+    if isinstance(exc, drf.MethodNotAllowed):
+        return Problem(
+            "invalid_request",
+            str(exc.detail),
+            status=405,
+            hint="The Allow header lists the methods this path takes.",
+        )
+    if isinstance(exc, drf.NotAuthenticated | drf.AuthenticationFailed):
+        return Problem("unauthorized", str(exc.detail))
+    if isinstance(exc, drf.PermissionDenied | DjangoPermissionDenied):
+        return Problem("insufficient_scope", str(getattr(exc, "detail", "")) or "Permission denied.")
+    if isinstance(exc, drf.NotFound | Http404):
+        return Problem("not_found", "No such resource.")
+    if isinstance(exc, drf.Throttled):
+        return Problem("rate_limited", "Rate limit exceeded.")
+    if isinstance(exc, drf.APIException):  # parse errors, 406, 415 …
+        return Problem("invalid_request", str(exc.detail), status=exc.status_code)
+    logger.exception("Unhandled error", exc_info=exc)
+    return Problem("internal_error", "The server failed to handle this request.")
+
+
+def flatten_errors(detail: object, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested error detail as `{field: [messages]}`, nested fields joined with dots."""
+    if isinstance(detail, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = prefix if key == "non_field_errors" else f"{prefix}.{key}" if prefix else str(key)
+            for sub_key, messages in flatten_errors(value, name).items():
+                flat.setdefault(sub_key, []).extend(messages)
+        return flat
+    if isinstance(detail, list) and detail and all(isinstance(item, dict | list) for item in detail):
+        flat = {}
+        for index, item in enumerate(detail):
+            flat.update(flatten_errors(item, f"{prefix}[{index}]"))
+        return flat
+    messages = detail if isinstance(detail, list) else [detail]
+    return {prefix or "request": [str(message) for message in messages]}
+
+
+def _validation_summary(errors: dict[str, list[str]]) -> str:
+    fields = [name for name in errors if name != "request"]
+    if not fields:
+        return "; ".join(message for messages in errors.values() for message in messages)
+    if len(fields) == 1:
+        return f"Invalid value for {fields[0]}: {errors[fields[0]][0]}"
+    return "Invalid values for " + ", ".join(fields) + "."
+
+
+def problem_exception_handler(exc: Exception, context: dict) -> JsonResponse:
+    """DRF's EXCEPTION_HANDLER: the surface decides the format, the classification is shared."""
+    request = context.get("request")
+    problem = classify(exc)
+    response = response_for_path(request.path if request else V1_PREFIX, problem)
+    auth_header = getattr(exc, "auth_header", None)  # set by DRF for 401s
+    if auth_header:
+        response["WWW-Authenticate"] = auth_header
+    return response

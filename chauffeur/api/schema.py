@@ -1,0 +1,82 @@
+"""OpenAPI additions every /api/ operation shares: rate-limit headers on each response, 429, and the
+error bodies of its surface (problem+json on /api/v1, `{"error": …}` on the legacy endpoints)."""
+
+from chauffeur.api.problems import PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, V1_PREFIX
+
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+PROBLEM_SCHEMA = {
+    "type": "object",
+    "description": "RFC 9457 problem details.",
+    "required": ["type", "title", "status", "detail", "code", "hint"],
+    "properties": {
+        "type": {"type": "string", "format": "uri", "example": "urn:chauffeur:problem:invalid_request"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "code": {"type": "string", "enum": list(PROBLEM_KINDS)},
+        "hint": {"type": "string"},
+        "errors": {
+            "type": "object",
+            "description": "Validation messages by field name.",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+}
+LEGACY_ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {"type": "string"}},
+}
+HEADERS = {
+    "RateLimit": {
+        "description": "Remaining requests (r) and seconds until the window resets (t).",
+        "schema": {"type": "string", "example": '"default";r=59;t=60'},
+    },
+    "RateLimit-Policy": {
+        "description": "The quota (q) of requests per window of w seconds.",
+        "schema": {"type": "string", "example": '"default";q=60;w=60'},
+    },
+    "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+}
+
+
+def _ref(kind: str, name: str) -> dict:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def _error(description: str, is_v1: bool, extra_headers: tuple[str, ...] = ()) -> dict:
+    content = (
+        {PROBLEM_CONTENT_TYPE: {"schema": _ref("schemas", "Problem")}}
+        if is_v1
+        else {"application/json": {"schema": _ref("schemas", "LegacyError")}}
+    )
+    response = {"description": description, "content": content}
+    if extra_headers:
+        response["headers"] = {name: _ref("headers", name) for name in extra_headers}
+    return response
+
+
+def add_shared_responses(result: dict, generator, request, public) -> dict:
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {}).update(
+        {"Problem": PROBLEM_SCHEMA, "LegacyError": LEGACY_ERROR_SCHEMA}
+    )
+    components.setdefault("headers", {}).update(HEADERS)
+    for path, item in result.get("paths", {}).items():
+        if not path.startswith("/api"):
+            continue
+        is_v1 = path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            if is_v1 and (operation.get("parameters") or operation.get("requestBody")):
+                responses.setdefault("400", _error("Invalid request: `errors` names each field.", is_v1))
+            responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
+            responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
+            for response in responses.values():
+                response.setdefault("headers", {}).update(
+                    {name: _ref("headers", name) for name in ("RateLimit", "RateLimit-Policy")}
+                )
+    return result

@@ -1,0 +1,18 @@
+"""The one base of every domain failure. Doors turn it into their own format (problem+json on v1,
+`{"error": …}` on legacy endpoints, an `isError` result on MCP); domain code never knows which."""
+
+
+class DomainError(Exception):
+    """A failure the caller can act on. `code` is stable (DECISIONS §8); `field` names the input at fault."""
+
+    code = "invalid_request"
+
+    def __init__(
+        self, detail: str, *, code: str | None = None, field: str | None = None, hint: str | None = None
+    ):
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+        self.field = field
+        self.hint = hint

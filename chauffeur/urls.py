@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.urls import path, re_path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+
+from booking.api import AvailabilityApi
+from chauffeur import views
+from chauffeur.api.catalog import CatalogApi
+from pricing.api import PriceApi
+
+v1 = [
+    path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
+    path("api/v1/price", PriceApi.as_view(), name="v1-price"),
+    path("api/v1/availability", AvailabilityApi.as_view(), name="v1-availability"),
+]
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("api/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="api-docs"),
+    *v1,
+    # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
+    re_path(r"^api(?:/.*)?$", views.unknown_api_path),
+    path("admin/", admin.site.urls),
+]
+
+handler500 = "chauffeur.views.server_error"

@@ -1,0 +1,158 @@
+"""The quote engine (DECISIONS §4): a pure function from a tariff snapshot and a request to a price.
+Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap."""
+
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+from chauffeur.errors import DomainError
+from pricing.tariffs import PricingSnapshot, Tariff, Tour
+
+CENT = Decimal("0.01")
+TENTH = Decimal("0.1")
+WAITING_BLOCK_MINUTES = 15  # waiting is billed per started quarter hour
+HOURLY_BLOCK = Decimal("0.5")  # hourly hire is billed per started half hour
+
+
+class BookingType(StrEnum):
+    DISTANCE = "distance"
+    HOURLY = "hourly"
+
+
+@dataclass(frozen=True)
+class QuoteRequest:
+    vehicle_class: str
+    distance_km: Decimal
+    booking_type: BookingType = BookingType.DISTANCE
+    in_zone_a: bool = True
+    wait_minutes: int = 0
+    duration_hours: Decimal | None = None
+    tour_slug: str | None = None
+
+
+@dataclass(frozen=True)
+class PriceLine:
+    code: str
+    label: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Quote:
+    price: Decimal  # gross EUR, rounded up to the tariff's step
+    net: Decimal
+    vat: Decimal
+    vat_rate: Decimal
+    vehicle_class: str
+    booking_type: BookingType
+    lines: tuple[PriceLine, ...]
+    currency: str = "EUR"
+
+    @property
+    def amount_cents(self) -> int:
+        return int(self.price * 100)
+
+
+def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
+    tariff = _tariff(snapshot, request.vehicle_class)
+    if request.tour_slug:
+        if request.booking_type is BookingType.HOURLY:
+            raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tourSlug")
+        lines = [_tour_line(_tour(snapshot, request.tour_slug, tariff), tariff)]
+    elif request.booking_type is BookingType.HOURLY:
+        lines = [_hourly_line(tariff, request.duration_hours)]
+    else:
+        lines = _distance_lines(tariff, request.distance_km, request.in_zone_a)
+    if request.wait_minutes > 0:
+        lines.append(_waiting_line(tariff, request.wait_minutes))
+
+    gross_before_rounding = sum((line.amount for line in lines), Decimal("0"))
+    price = _round_up(gross_before_rounding, tariff.rounding_step)
+    lines.append(
+        PriceLine("rounding", f"Rounded up to {tariff.rounding_step} EUR", price - gross_before_rounding)
+    )
+    net = (price / (1 + tariff.vat_rate)).quantize(CENT, ROUND_HALF_UP)
+    return Quote(
+        price=price,
+        net=net,
+        vat=price - net,
+        vat_rate=tariff.vat_rate,
+        vehicle_class=tariff.vehicle_class,
+        booking_type=request.booking_type,
+        lines=tuple(lines),
+    )
+
+
+def _tariff(snapshot: PricingSnapshot, vehicle_class: str) -> Tariff:
+    tariff = snapshot.tariffs.get(vehicle_class)
+    if tariff is None or not tariff.active:
+        offered = ", ".join(code for code, item in snapshot.tariffs.items() if item.active)
+        raise DomainError(
+            f"Vehicle class {vehicle_class!r} is not offered; choose one of: {offered}.", field="vehicleClass"
+        )
+    return tariff
+
+
+def _tour(snapshot: PricingSnapshot, slug: str, tariff: Tariff) -> Tour:
+    tour = snapshot.tours.get(slug)
+    offered = ", ".join(code for code, item in snapshot.tours.items() if item.active)
+    if tour is None or not tour.active:
+        raise DomainError(
+            f"There is no tour {slug!r}; tours offered: {offered}.", code="unknown_tour", field="tourSlug"
+        )
+    if tariff.vehicle_class not in tour.prices:
+        raise DomainError(
+            f"The tour {slug!r} is not offered with vehicle class {tariff.vehicle_class!r}.",
+            code="unknown_tour",
+            field="tourSlug",
+        )
+    return tour
+
+
+def _distance_lines(tariff: Tariff, distance_km: Decimal, in_zone_a: bool) -> list[PriceLine]:
+    km = distance_km.quantize(TENTH, ROUND_HALF_UP)
+    parts, charge = [], Decimal("0")
+    for band in tariff.bands:
+        upper = km if band.to_km is None else min(km, band.to_km)
+        km_in_band = upper - band.from_km
+        if km_in_band <= 0:
+            continue
+        charge += km_in_band * band.rate_per_km
+        parts.append(f"{km_in_band} km × {band.rate_per_km}")
+    charge = charge.quantize(CENT, ROUND_HALF_UP)
+    label = f"Distance {km} km" + (f" ({' + '.join(parts)} EUR)" if parts else "")
+    lines = [PriceLine("base_fare", "Base fare", tariff.base_fare), PriceLine("distance", label, charge)]
+    shortfall = tariff.minimum_fare - (tariff.base_fare + charge)
+    if shortfall > 0:
+        lines.append(PriceLine("minimum_fare", f"Minimum fare {tariff.minimum_fare} EUR", shortfall))
+    if not in_zone_a:
+        lines.append(PriceLine("outside_zone_a", "Outside Zone A surcharge", tariff.outside_zone_a_surcharge))
+    return lines
+
+
+def _hourly_line(tariff: Tariff, duration_hours: Decimal | None) -> PriceLine:
+    if duration_hours is None:
+        raise DomainError("Give durationHours for an hourly booking.", field="durationHours")
+    if duration_hours < tariff.minimum_hours:
+        raise DomainError(
+            f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="durationHours"
+        )
+    hours = max(tariff.minimum_hours, _round_up(duration_hours, HOURLY_BLOCK))
+    return PriceLine("hourly", f"{hours} h × {tariff.hourly_rate} EUR", hours * tariff.hourly_rate)
+
+
+def _tour_line(tour: Tour, tariff: Tariff) -> PriceLine:
+    return PriceLine("tour", f"{tour.name_en} ({tour.included_hours} h)", tour.prices[tariff.vehicle_class])
+
+
+def _waiting_line(tariff: Tariff, wait_minutes: int) -> PriceLine:
+    blocks = -(-wait_minutes // WAITING_BLOCK_MINUTES)
+    return PriceLine(
+        "waiting",
+        f"Waiting {wait_minutes} min ({blocks} × {WAITING_BLOCK_MINUTES} min × {tariff.waiting_rate} EUR)",
+        blocks * tariff.waiting_rate,
+    )
+
+
+def _round_up(value: Decimal, step: Decimal) -> Decimal:
+    return (value / step).to_integral_value(rounding=ROUND_CEILING) * step

@@ -1,0 +1,80 @@
+"""The one declaration of the price operation's input and output, shared by /api/v1, OpenAPI and MCP."""
+
+from decimal import Decimal
+
+from rest_framework import serializers
+
+from pricing.models import VehicleClass
+from pricing.quote import BookingType
+
+MAX_DISTANCE_KM = Decimal("10000")
+MAX_WAIT_MINUTES = 24 * 60
+MIN_HOURLY_HOURS, MAX_HOURLY_HOURS = Decimal("2"), Decimal("24")
+
+
+class PriceInput(serializers.Serializer):
+    vehicleClass = serializers.ChoiceField(
+        choices=VehicleClass.Code.choices, source="vehicle_class", help_text="Vehicle class to price."
+    )
+    distanceKm = serializers.DecimalField(
+        max_digits=None,
+        decimal_places=None,
+        min_value=Decimal("0"),
+        max_value=MAX_DISTANCE_KM,
+        source="distance_km",
+        help_text="Road distance in km (rounded to 0.1 km).",
+    )
+    bookingType = serializers.ChoiceField(
+        choices=[(item.value, item.value) for item in BookingType],
+        default=BookingType.DISTANCE.value,
+        source="booking_type",
+        help_text="`distance` (default) or `hourly`.",
+    )
+    durationHours = serializers.DecimalField(
+        max_digits=None,
+        decimal_places=None,
+        min_value=MIN_HOURLY_HOURS,
+        max_value=MAX_HOURLY_HOURS,
+        required=False,
+        source="duration_hours",
+        help_text="Hours of an hourly booking (minimum 2, billed per started half hour).",
+    )
+    tourSlug = serializers.SlugField(
+        required=False,
+        max_length=50,
+        source="tour_slug",
+        help_text="A tour's fixed price replaces the distance charge.",
+    )
+    waitMinutes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_WAIT_MINUTES,
+        default=0,
+        source="wait_minutes",
+        help_text="Waiting time, billed per started 15 minutes.",
+    )
+    inZoneA = serializers.BooleanField(
+        default=True, source="in_zone_a", help_text="Pickup or drop-off within 25 km of Vienna's center."
+    )
+
+
+def euros(**kwargs) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+
+
+class PriceLineOutput(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, tour, waiting or rounding"
+    )
+    label = serializers.CharField()
+    amountEur = euros(source="amount")
+
+
+class PriceOutput(serializers.Serializer):
+    priceEur = euros(source="price", help_text="Gross price in EUR including VAT.")
+    currency = serializers.CharField()
+    netEur = euros(source="net")
+    vatEur = euros(source="vat")
+    vatRate = serializers.DecimalField(max_digits=4, decimal_places=3, source="vat_rate")
+    vehicleClass = serializers.CharField(source="vehicle_class")
+    bookingType = serializers.CharField(source="booking_type")
+    lines = PriceLineOutput(many=True, help_text="They sum to priceEur; the last one is the rounding.")

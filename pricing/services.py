@@ -1,0 +1,108 @@
+"""Pricing services. Each process keeps one tariff snapshot and checks a version key in the shared cache
+before use, so a warm price request reads no database and a staff edit reaches every worker at once."""
+
+import logging
+import threading
+import uuid
+from decimal import Decimal
+from types import MappingProxyType
+
+from django.core.cache import cache
+
+from pricing import models
+from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
+from pricing.tariffs import Band, PricingSnapshot, Tariff, Tour
+
+logger = logging.getLogger(__name__)
+
+VERSION_KEY = "pricing:tariff-version"
+
+_lock = threading.Lock()
+_loaded: tuple[str, PricingSnapshot] | None = None
+
+
+def quote_price(
+    *,
+    vehicle_class: str,
+    distance_km: Decimal,
+    booking_type: BookingType = BookingType.DISTANCE,
+    in_zone_a: bool = True,
+    wait_minutes: int = 0,
+    duration_hours: Decimal | None = None,
+    tour_slug: str | None = None,
+) -> Quote:
+    request = QuoteRequest(
+        vehicle_class=vehicle_class,
+        distance_km=distance_km,
+        booking_type=BookingType(booking_type),
+        in_zone_a=in_zone_a,
+        wait_minutes=wait_minutes,
+        duration_hours=duration_hours,
+        tour_slug=tour_slug or None,
+    )
+    return compute_quote(current_snapshot(), request)
+
+
+def current_snapshot() -> PricingSnapshot:
+    global _loaded
+    try:
+        version = _shared_version()
+    except Exception:  # cache down: stay correct by reading the tables, at the cost of a query
+        logger.warning(
+            "Tariff version unavailable in the cache; reading tariffs from the database", exc_info=True
+        )
+        return load_snapshot()
+    loaded = _loaded
+    if loaded is not None and loaded[0] == version:
+        return loaded[1]
+    with _lock:
+        if _loaded is None or _loaded[0] != version:
+            # Tagged with the version read *before* loading: an edit committed meanwhile bumps the key
+            # again, so this snapshot is replaced on the next request rather than kept stale.
+            _loaded = (version, load_snapshot())
+        return _loaded[1]
+
+
+def tariffs_changed() -> None:
+    """Call after a tariff edit commits: every process reloads its snapshot on its next request."""
+    cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+
+
+def _shared_version() -> str:
+    version = cache.get(VERSION_KEY)
+    if version is None:  # first use, or the cache was flushed
+        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        version = cache.get(VERSION_KEY)
+    return version
+
+
+def load_snapshot() -> PricingSnapshot:
+    tariffs = {
+        tariff.vehicle_class.code: Tariff(
+            vehicle_class=tariff.vehicle_class.code,
+            display_name=tariff.vehicle_class.display_name,
+            active=tariff.vehicle_class.active,
+            base_fare=tariff.base_fare,
+            minimum_fare=tariff.minimum_fare,
+            outside_zone_a_surcharge=tariff.outside_zone_a_surcharge,
+            waiting_rate=tariff.waiting_rate,
+            hourly_rate=tariff.hourly_rate,
+            minimum_hours=tariff.minimum_hours,
+            rounding_step=tariff.rounding_step,
+            vat_rate=tariff.vat_rate,
+            bands=tuple(Band(band.from_km, band.to_km, band.rate_per_km) for band in tariff.bands.all()),
+        )
+        for tariff in models.Tariff.objects.select_related("vehicle_class").prefetch_related("bands")
+    }
+    tours = {
+        tour.slug: Tour(
+            slug=tour.slug,
+            name_en=tour.name_en,
+            name_de=tour.name_de,
+            included_hours=tour.included_hours,
+            active=tour.active,
+            prices=MappingProxyType({price.vehicle_class.code: price.price for price in tour.prices.all()}),
+        )
+        for tour in models.Tour.objects.prefetch_related("prices__vehicle_class")
+    }
+    return PricingSnapshot(tariffs=MappingProxyType(tariffs), tours=MappingProxyType(tours))
