@@ -122,8 +122,10 @@ def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
 def classify(exc: Exception) -> Problem:
     """The single mapping from an exception to what the caller is told. Unknown exceptions never leak."""
     if isinstance(exc, DomainError):
-        errors = {exc.field: [exc.detail]} if exc.field else None
-        return Problem(exc.code, exc.detail, hint=exc.hint, errors=errors)
+        if exc.field:
+            return Problem(exc.code, f"Invalid value for {exc.field}: {exc.detail}", hint=exc.hint,
+                           errors={exc.field: [exc.detail]})
+        return Problem(exc.code, exc.detail, hint=exc.hint)
     if isinstance(exc, drf.ValidationError):
         errors = flatten_errors(exc.detail)
         return Problem("invalid_request", _validation_summary(errors), errors=errors)

@@ -1,0 +1,27 @@
+import pytest
+from django.core.cache import cache
+
+PROBLEM_JSON = "application/problem+json"
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Rate-limit counters and the tariff version must not leak from one test into the next."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def assert_problem(response, status: int, code: str, field: str | None = None) -> dict:
+    """A v1 error: problem+json with the RFC 9457 members, the stable code, and the field at fault."""
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == PROBLEM_JSON
+    body = response.json()
+    assert body["status"] == status
+    assert body["code"] == code
+    assert body["type"] == f"urn:chauffeur:problem:{code}"
+    assert body["title"] and body["detail"] and body["hint"]
+    if field is not None:
+        assert field in body["errors"], body
+        assert field in body["detail"], body
+    return body

@@ -1,0 +1,55 @@
+"""DECISIONS §4 written out by hand: the reference the seeded tables and the engine are checked against."""
+
+from decimal import Decimal as D
+from types import MappingProxyType
+
+from pricing.tariffs import Band, PricingSnapshot, Tariff, Tour
+
+
+def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
+    bands = (Band(D("0"), D("50"), rates[0]), Band(D("50"), D("200"), rates[1]), Band(D("200"), None, rates[2]))
+    return Tariff(
+        vehicle_class=code,
+        display_name=name,
+        active=True,
+        base_fare=base,
+        minimum_fare=minimum,
+        outside_zone_a_surcharge=outside,
+        waiting_rate=waiting,
+        hourly_rate=hourly,
+        minimum_hours=D("2"),
+        rounding_step=D("1.00"),
+        vat_rate=D("0.100"),
+        bands=bands,
+    )
+
+
+DECISIONS_SNAPSHOT = PricingSnapshot(
+    tariffs=MappingProxyType(
+        {
+            "executive": _tariff(
+                "executive", "Executive Class", D("30"), D("59"), D("40"), D("12"), D("65"),
+                (D("2.00"), D("1.60"), D("1.40")),
+            ),
+            "first": _tariff(
+                "first", "First Class", D("50"), D("99"), D("60"), D("18"), D("95"), (D("3.00"), D("2.40"), D("2.10"))
+            ),
+            "business-van": _tariff(
+                "business-van", "Business Van", D("40"), D("79"), D("50"), D("15"), D("80"),
+                (D("2.40"), D("1.90"), D("1.70")),
+            ),
+        }
+    ),
+    tours=MappingProxyType(
+        {
+            "vienna-city-tour": Tour(
+                "vienna-city-tour", "Vienna City Tour", "Wiener Stadtrundfahrt", D("3"), True,
+                MappingProxyType({"executive": D("249"), "first": D("349"), "business-van": D("299")}),
+            ),
+            "wachau-valley": Tour(
+                "wachau-valley", "Wachau Valley", "Wachau", D("8"), True,
+                MappingProxyType({"executive": D("690"), "first": D("990"), "business-van": D("790")}),
+            ),
+        }
+    ),
+)

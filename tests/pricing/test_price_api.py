@@ -1,0 +1,131 @@
+from decimal import Decimal as D
+
+import pytest
+
+from pricing import services
+from pricing.models import Tariff, VehicleClass
+from tests.conftest import assert_problem
+from tests.pricing.defaults import DECISIONS_SNAPSHOT
+
+pytestmark = pytest.mark.django_db
+
+PRICE = "/api/v1/price"
+
+
+def test_seeded_tariffs_are_the_decisions_defaults():
+    assert services.load_snapshot() == DECISIONS_SNAPSHOT
+
+
+def test_price_of_the_decisions_example(client):
+    response = client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "priceEur": 70.0,
+        "currency": "EUR",
+        "netEur": 63.64,
+        "vatEur": 6.36,
+        "vatRate": 0.1,
+        "vehicleClass": "executive",
+        "bookingType": "distance",
+        "lines": [
+            {"code": "base_fare", "label": "Base fare", "amountEur": 30.0},
+            {"code": "distance", "label": "Distance 20.0 km (20.0 km × 2.00 EUR)", "amountEur": 40.0},
+            {"code": "rounding", "label": "Rounded up to 1.00 EUR", "amountEur": 0.0},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("params", "price"),
+    [
+        ({"vehicleClass": "first", "distanceKm": "20", "inZoneA": "false"}, 170.0),
+        ({"vehicleClass": "business-van", "distanceKm": "20", "waitMinutes": "20"}, 118.0),
+        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "3"}, 195.0),
+        ({"vehicleClass": "first", "distanceKm": "90", "tourSlug": "wachau-valley"}, 990.0),
+        ({"vehicleClass": "executive", "distanceKm": "20", "inZoneA": "true"}, 70.0),
+    ],
+)
+def test_optional_parameters(client, params, price):
+    response = client.get(PRICE, params)
+    assert response.status_code == 200, response.content
+    assert response.json()["priceEur"] == price
+
+
+def test_a_warm_price_request_runs_no_database_query(client, django_assert_num_queries):
+    client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"})  # warm-up loads the snapshot
+    with django_assert_num_queries(0):
+        response = client.get(PRICE, {"vehicleClass": "first", "distanceKm": "120", "tourSlug": "wachau-valley"})
+    assert response.status_code == 200
+
+
+def test_a_tariff_change_reaches_every_process_through_the_shared_version(client):
+    assert client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"}).json()["priceEur"] == 70.0
+    Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=D("35.00"))
+    # Without the version moving, this process keeps its snapshot (that is what makes it fast) …
+    assert client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"}).json()["priceEur"] == 70.0
+    services.tariffs_changed()  # … what the admin does after commit, seen by every worker via the cache
+    assert client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"}).json()["priceEur"] == 75.0
+
+
+def test_prices_stay_right_when_the_cache_is_down(client, settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
+        }
+    }
+    Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=D("31.00"))
+    response = client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"})
+    assert response.status_code == 200
+    assert response.json()["priceEur"] == 71.0
+    assert "RateLimit" not in response  # the limiter fails open rather than taking the API down
+
+
+def test_an_inactive_vehicle_class_cannot_be_priced(client):
+    VehicleClass.objects.filter(code="first").update(active=False)
+    services.tariffs_changed()
+    assert_problem(client.get(PRICE, {"vehicleClass": "first", "distanceKm": "20"}), 400, "invalid_request", "vehicleClass")
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"distanceKm": "20"}, "vehicleClass"),
+        ({"vehicleClass": "limousine", "distanceKm": "20"}, "vehicleClass"),
+        ({"vehicleClass": "executive"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "twenty"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "-1"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "NaN"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "Infinity"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "10000.1"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "-5"}, "waitMinutes"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "2.5"}, "waitMinutes"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "1441"}, "waitMinutes"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "inZoneA": "maybe"}, "inZoneA"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "bookingType": "daily"}, "bookingType"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "bookingType": "hourly"}, "durationHours"),
+        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "1.5"}, "durationHours"),
+        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "25"}, "durationHours"),
+        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "x"}, "durationHours"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "tourSlug": "not a slug!"}, "tourSlug"),
+        (
+            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "3",
+             "tourSlug": "vienna-city-tour"},
+            "tourSlug",
+        ),
+    ],
+)
+def test_every_invalid_parameter_is_named_in_a_problem(client, params, field):
+    assert_problem(client.get(PRICE, params), 400, "invalid_request", field)
+
+
+def test_unknown_tour_has_its_own_code(client):
+    body = assert_problem(
+        client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20", "tourSlug": "moon"}),
+        400,
+        "unknown_tour",
+        "tourSlug",
+    )
+    assert "wachau-valley" in body["detail"]
