@@ -1,4 +1,4 @@
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,7 +18,7 @@ class AvailabilityApi(APIView):
         ),
         tags=["quotes"],
         parameters=[AvailabilityInput],
-        responses={200: AvailabilityOutput},
+        responses={200: OpenApiResponse(AvailabilityOutput, description="Whether the pickup can be booked.")},
     )
     def get(self, request: Request) -> Response:
         availability = services.check_availability(**query_params(AvailabilityInput, request))

@@ -5,7 +5,7 @@ import functools
 
 from django.conf import settings
 from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -70,7 +70,7 @@ class CatalogApi(APIView):
         operation_id="getCatalog",
         summary="List every operation of the v1 API",
         tags=["catalog"],
-        responses={200: CatalogSerializer},
+        responses={200: OpenApiResponse(CatalogSerializer, description="Every v1 operation.")},
     )
     def get(self, request: Request) -> Response:
         spectacular = settings.SPECTACULAR_SETTINGS

@@ -123,8 +123,12 @@ def classify(exc: Exception) -> Problem:
     """The single mapping from an exception to what the caller is told. Unknown exceptions never leak."""
     if isinstance(exc, DomainError):
         if exc.field:
-            return Problem(exc.code, f"Invalid value for {exc.field}: {exc.detail}", hint=exc.hint,
-                           errors={exc.field: [exc.detail]})
+            return Problem(
+                exc.code,
+                f"Invalid value for {exc.field}: {exc.detail}",
+                hint=exc.hint,
+                errors={exc.field: [exc.detail]},
+            )
         return Problem(exc.code, exc.detail, hint=exc.hint)
     if isinstance(exc, drf.ValidationError):
         errors = flatten_errors(exc.detail)

@@ -7,7 +7,11 @@ from pricing.tariffs import Band, PricingSnapshot, Tariff, Tour
 
 
 def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
-    bands = (Band(D("0"), D("50"), rates[0]), Band(D("50"), D("200"), rates[1]), Band(D("200"), None, rates[2]))
+    bands = (
+        Band(D("0"), D("50"), rates[0]),
+        Band(D("50"), D("200"), rates[1]),
+        Band(D("200"), None, rates[2]),
+    )
     return Tariff(
         vehicle_class=code,
         display_name=name,
@@ -28,14 +32,33 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
     tariffs=MappingProxyType(
         {
             "executive": _tariff(
-                "executive", "Executive Class", D("30"), D("59"), D("40"), D("12"), D("65"),
+                "executive",
+                "Executive Class",
+                D("30"),
+                D("59"),
+                D("40"),
+                D("12"),
+                D("65"),
                 (D("2.00"), D("1.60"), D("1.40")),
             ),
             "first": _tariff(
-                "first", "First Class", D("50"), D("99"), D("60"), D("18"), D("95"), (D("3.00"), D("2.40"), D("2.10"))
+                "first",
+                "First Class",
+                D("50"),
+                D("99"),
+                D("60"),
+                D("18"),
+                D("95"),
+                (D("3.00"), D("2.40"), D("2.10")),
             ),
             "business-van": _tariff(
-                "business-van", "Business Van", D("40"), D("79"), D("50"), D("15"), D("80"),
+                "business-van",
+                "Business Van",
+                D("40"),
+                D("79"),
+                D("50"),
+                D("15"),
+                D("80"),
                 (D("2.40"), D("1.90"), D("1.70")),
             ),
         }
@@ -43,11 +66,19 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
     tours=MappingProxyType(
         {
             "vienna-city-tour": Tour(
-                "vienna-city-tour", "Vienna City Tour", "Wiener Stadtrundfahrt", D("3"), True,
+                "vienna-city-tour",
+                "Vienna City Tour",
+                "Wiener Stadtrundfahrt",
+                D("3"),
+                True,
                 MappingProxyType({"executive": D("249"), "first": D("349"), "business-van": D("299")}),
             ),
             "wachau-valley": Tour(
-                "wachau-valley", "Wachau Valley", "Wachau", D("8"), True,
+                "wachau-valley",
+                "Wachau Valley",
+                "Wachau",
+                D("8"),
+                True,
                 MappingProxyType({"executive": D("690"), "first": D("990"), "business-van": D("790")}),
             ),
         }

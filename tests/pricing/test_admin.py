@@ -18,7 +18,9 @@ def tariff_form(admin_client, code="executive"):
     return url, change_form_data(admin_client.get(url))
 
 
-def test_staff_change_a_tariff_and_the_next_quote_uses_it(admin_client, client, django_capture_on_commit_callbacks):
+def test_staff_change_a_tariff_and_the_next_quote_uses_it(
+    admin_client, client, django_capture_on_commit_callbacks
+):
     assert executive_price(client) == 70.0  # this process now holds the old snapshot
     url, data = tariff_form(admin_client)
     data["base_fare"] = "35.00"
@@ -29,7 +31,9 @@ def test_staff_change_a_tariff_and_the_next_quote_uses_it(admin_client, client, 
     assert executive_price(client) == 85.0  # 35 + 20 × 2.50
 
 
-def test_staff_change_a_tour_price_and_the_next_quote_uses_it(admin_client, client, django_capture_on_commit_callbacks):
+def test_staff_change_a_tour_price_and_the_next_quote_uses_it(
+    admin_client, client, django_capture_on_commit_callbacks
+):
     tour = Tour.objects.get(slug="vienna-city-tour")
     assert executive_price(client, tourSlug=tour.slug) == 249.0
     url = f"/admin/pricing/tour/{tour.pk}/change/"
@@ -71,7 +75,9 @@ def band_edit(data, from_km, field, value):
         (lambda d: d.update({"vat_rate": "1.5"}), "less than or equal to 1"),
     ],
 )
-def test_an_invalid_tariff_cannot_be_saved(admin_client, client, django_capture_on_commit_callbacks, edit, message):
+def test_an_invalid_tariff_cannot_be_saved(
+    admin_client, client, django_capture_on_commit_callbacks, edit, message
+):
     before = list(DistanceBand.objects.values_list("tariff_id", "from_km", "to_km", "rate_per_km"))
     tariff_before = Tariff.objects.filter(vehicle_class__code="executive").values().get()
     url, data = tariff_form(admin_client)

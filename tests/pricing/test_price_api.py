@@ -41,7 +41,10 @@ def test_price_of_the_decisions_example(client):
     [
         ({"vehicleClass": "first", "distanceKm": "20", "inZoneA": "false"}, 170.0),
         ({"vehicleClass": "business-van", "distanceKm": "20", "waitMinutes": "20"}, 118.0),
-        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "3"}, 195.0),
+        (
+            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "3"},
+            195.0,
+        ),
         ({"vehicleClass": "first", "distanceKm": "90", "tourSlug": "wachau-valley"}, 990.0),
         ({"vehicleClass": "executive", "distanceKm": "20", "inZoneA": "true"}, 70.0),
     ],
@@ -55,7 +58,9 @@ def test_optional_parameters(client, params, price):
 def test_a_warm_price_request_runs_no_database_query(client, django_assert_num_queries):
     client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"})  # warm-up loads the snapshot
     with django_assert_num_queries(0):
-        response = client.get(PRICE, {"vehicleClass": "first", "distanceKm": "120", "tourSlug": "wachau-valley"})
+        response = client.get(
+            PRICE, {"vehicleClass": "first", "distanceKm": "120", "tourSlug": "wachau-valley"}
+        )
     assert response.status_code == 200
 
 
@@ -86,7 +91,12 @@ def test_prices_stay_right_when_the_cache_is_down(client, settings):
 def test_an_inactive_vehicle_class_cannot_be_priced(client):
     VehicleClass.objects.filter(code="first").update(active=False)
     services.tariffs_changed()
-    assert_problem(client.get(PRICE, {"vehicleClass": "first", "distanceKm": "20"}), 400, "invalid_request", "vehicleClass")
+    assert_problem(
+        client.get(PRICE, {"vehicleClass": "first", "distanceKm": "20"}),
+        400,
+        "invalid_request",
+        "vehicleClass",
+    )
 
 
 @pytest.mark.parametrize(
@@ -106,13 +116,27 @@ def test_an_inactive_vehicle_class_cannot_be_priced(client):
         ({"vehicleClass": "executive", "distanceKm": "20", "inZoneA": "maybe"}, "inZoneA"),
         ({"vehicleClass": "executive", "distanceKm": "20", "bookingType": "daily"}, "bookingType"),
         ({"vehicleClass": "executive", "distanceKm": "20", "bookingType": "hourly"}, "durationHours"),
-        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "1.5"}, "durationHours"),
-        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "25"}, "durationHours"),
-        ({"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "x"}, "durationHours"),
+        (
+            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "1.5"},
+            "durationHours",
+        ),
+        (
+            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "25"},
+            "durationHours",
+        ),
+        (
+            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "x"},
+            "durationHours",
+        ),
         ({"vehicleClass": "executive", "distanceKm": "20", "tourSlug": "not a slug!"}, "tourSlug"),
         (
-            {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "3",
-             "tourSlug": "vienna-city-tour"},
+            {
+                "vehicleClass": "executive",
+                "distanceKm": "0",
+                "bookingType": "hourly",
+                "durationHours": "3",
+                "tourSlug": "vienna-city-tour",
+            },
             "tourSlug",
         ),
     ],

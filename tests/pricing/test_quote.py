@@ -13,7 +13,9 @@ from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
 def quote(vehicle_class="executive", distance_km="20", **options):
-    return compute_quote(DECISIONS_SNAPSHOT, QuoteRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options))
+    return compute_quote(
+        DECISIONS_SNAPSHOT, QuoteRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options)
+    )
 
 
 def lines(result) -> dict[str, D]:
@@ -73,7 +75,9 @@ def test_distance_is_charged_per_band_and_rounded_to_a_tenth_of_a_km():
     assert lines(quote(distance_km="20.05"))["distance"] == D("40.20")
 
 
-@pytest.mark.parametrize(("vehicle_class", "surcharge"), [("executive", "40"), ("first", "60"), ("business-van", "50")])
+@pytest.mark.parametrize(
+    ("vehicle_class", "surcharge"), [("executive", "40"), ("first", "60"), ("business-van", "50")]
+)
 def test_outside_zone_a_adds_the_surcharge(vehicle_class, surcharge):
     inside, outside = quote(vehicle_class, "20"), quote(vehicle_class, "20", in_zone_a=False)
     assert outside.price - inside.price == D(surcharge)

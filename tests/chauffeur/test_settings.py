@@ -1,0 +1,94 @@
+"""Start-up from the environment (DECISIONS §2), checked in fresh processes as an operator would run them."""
+
+import pytest
+
+from tests.processes import manage
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "k7#vQ2!pZr9@Lm4$Xw8^Nb3&Tf6*Hs1(Yd5)Gc0_Ue2+Ja7-Ro9=Vi4",
+    "DJANGO_ALLOWED_HOSTS": "chauffeur.example.com",
+    "PUBLIC_BASE_URL": "https://chauffeur.example.com",
+    "DATABASE_URL": "postgres://chauffeur:secret@db.internal:5432/chauffeur",
+    "REDIS_URL": "redis://cache.internal:6379/0",
+    "TRUSTED_PROXY_COUNT": "1",
+}
+
+
+def test_without_a_secret_key_and_debug_off_start_up_fails_with_one_line():
+    result = manage("check")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "Start-up refused: set DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off)."
+    ]
+
+
+def test_debug_is_off_unless_asked_for():
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.DEBUG)",
+        DJANGO_SECRET_KEY="x" * 50,
+    )
+    assert result.stdout.strip() == "False"
+
+
+def test_debug_runs_without_a_secret_key():
+    result = manage("check", DJANGO_DEBUG="true")
+    assert result.returncode == 0, result.stderr
+
+
+def test_deploy_check_passes_with_the_documented_production_variables():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "System check identified no issues" in result.stdout
+
+
+def test_deploy_check_warns_when_the_cache_is_not_shared():
+    production = {key: value for key, value in PRODUCTION.items() if key != "REDIS_URL"}
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **production)
+    assert result.returncode == 1
+    assert "chauffeur.W001" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "expression", "expected"),
+    [
+        (
+            {"DJANGO_ALLOWED_HOSTS": "a.example, b.example"},
+            "settings.ALLOWED_HOSTS",
+            "['a.example', 'b.example']",
+        ),
+        ({}, "settings.ALLOWED_HOSTS", "['localhost', '127.0.0.1']"),
+        (
+            {"DATABASE_URL": "postgres://u:p@h:5432/d"},
+            "settings.DATABASES['default']['ENGINE']",
+            "django.db.backends.postgresql",
+        ),
+        ({}, "settings.DATABASES['default']['ENGINE']", "django.db.backends.sqlite3"),
+        (
+            {"REDIS_URL": "redis://h:6379/1"},
+            "settings.CACHES['default']['BACKEND']",
+            "django_redis.cache.RedisCache",
+        ),
+        ({}, "settings.CACHES['default']['BACKEND']", "django.core.cache.backends.locmem.LocMemCache"),
+        (
+            {"PUBLIC_BASE_URL": "https://x.example/"},
+            "(settings.PUBLIC_BASE_URL, settings.SECURE_SSL_REDIRECT)",
+            "('https://x.example', True)",
+        ),
+        ({}, "(settings.PUBLIC_BASE_URL, settings.SECURE_SSL_REDIRECT)", "('http://127.0.0.1:8000', False)"),
+        ({"TRUSTED_PROXY_COUNT": "2"}, "settings.TRUSTED_PROXY_COUNT", "2"),
+    ],
+)
+def test_settings_come_from_the_environment(env, expression, expected):
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        f"from django.conf import settings; print({expression})",
+        DJANGO_DEBUG="true",
+        **env,
+    )
+    assert result.stdout.strip() == expected, result.stderr
