@@ -1,6 +1,8 @@
 import pytest
 import schemathesis
 from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
@@ -110,7 +112,14 @@ def web_schema(db, settings):
     settings.API_RATE_LIMIT_REQUESTS = 1_000_000  # the limit itself is tested elsewhere
     from chauffeur.wsgi import application
 
-    return schemathesis.openapi.from_wsgi("/openapi.json", application)
+    # As Django's test client does: a request must not close the test's connection mid-transaction.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/openapi.json", application)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 schema = schemathesis.pytest.from_fixture("web_schema")

@@ -1,0 +1,101 @@
+"""The rate limit holds across server processes: gunicorn with 3 workers sharing counters in Redis."""
+
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from tests.processes import ROOT, project_env
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+pytestmark = pytest.mark.skipif(
+    not REDIS_URL, reason="needs REDIS_URL: workers share the limit through Redis (CI's second run sets it)"
+)
+RATE = re.compile(r'^"default";r=(\d+);t=(\d+)$')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def gunicorn(tmp_path):
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    env = project_env(
+        DJANGO_SECRET_KEY="gunicorn-test-secret-key-" + "x" * 30,
+        DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
+        REDIS_URL=REDIS_URL,
+        TRUSTED_PROXY_COUNT="1",  # lets each test run be its own client, whatever ran before on this Redis
+    )
+    command = [
+        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--workers", "3", "--access-logformat", "worker=%(p)s status=%(s)s",
+    ]  # fmt: skip
+    with log.open("w") as output:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert server.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "gunicorn did not come up:\n" + log.read_text()
+            time.sleep(0.2)
+        yield base, log
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+def rate(response) -> tuple[int, int]:
+    match = RATE.match(response.headers["RateLimit"])
+    assert match, response.headers
+    return int(match[1]), int(match[2])
+
+
+def test_exactly_60_of_100_requests_in_one_window_get_through_across_3_workers(gunicorn):
+    base, log = gunicorn
+    headers = {"X-Forwarded-For": f"198.18.{random.randint(0, 255)}.{random.randint(1, 254)}"}
+    session_url = f"{base}/api/v1"
+
+    # The first request opens the count; start over in a new window if this one ends too soon.
+    first = requests.get(session_url, headers=headers, timeout=5)
+    _, reset = rate(first)
+    if reset < 20:
+        time.sleep(reset + 1)
+        first = requests.get(session_url, headers=headers, timeout=5)
+        _, reset = rate(first)
+    assert first.status_code == 200
+    started = time.monotonic()
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        rest = list(pool.map(lambda _: requests.get(session_url, headers=headers, timeout=10), range(99)))
+    assert time.monotonic() - started < reset, "the burst did not fit in one window"
+
+    responses = [first, *rest]
+    statuses = [response.status_code for response in responses]
+    assert statuses.count(200) == 60
+    assert statuses.count(429) == 40
+    # Every request was counted exactly once: the 60 accepted ones saw each remaining count from 59 to 0.
+    accepted = [response for response in responses if response.status_code == 200]
+    assert sorted(rate(response)[0] for response in accepted) == list(range(60))
+    for refused in (response for response in responses if response.status_code == 429):
+        assert rate(refused)[0] == 0
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert refused.headers["Content-Type"] == "application/problem+json"
+    workers = set(re.findall(r"worker=<?(\d+)>? status=(?:200|429)", log.read_text()))
+    assert len(workers) >= 2, log.read_text()[-3000:]
