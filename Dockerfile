@@ -1,0 +1,14 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY . .
+RUN pip install . \
+    && DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && useradd --create-home --uid 1000 app && chown -R app /app
+USER app
+
+EXPOSE 8000
+# Migrations (which also seed the default tariffs) run before the workers start.
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn -c chauffeur/gunicorn.conf.py chauffeur.wsgi"]
