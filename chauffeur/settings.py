@@ -178,6 +178,28 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Places (DECISIONS §3): Google when a key is set, else the built-in offline provider.
+GOOGLE_MAPS_API_KEY = os.environ.get("GOOGLE_MAPS_API_KEY", "")
+GOOGLE_PLACE_ID = os.environ.get("GOOGLE_PLACE_ID", "")
+GOOGLE_ROUTES_URL = os.environ.get("GOOGLE_ROUTES_URL", "https://routes.googleapis.com").rstrip("/")
+GOOGLE_PLACES_URL = os.environ.get("GOOGLE_PLACES_URL", "https://places.googleapis.com").rstrip("/")
+
+# Payments (DECISIONS §9). The sandbox never switches itself on outside debug.
+STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "https://api.stripe.com").rstrip("/")
+PAYMENT_PROVIDERS = ("stripe", "sandbox", "none")
+PAYMENT_PROVIDER = os.environ.get("PAYMENT_PROVIDER", "").strip().lower() or (
+    "stripe" if STRIPE_SECRET_KEY else "sandbox" if DEBUG else "none"
+)
+if PAYMENT_PROVIDER not in PAYMENT_PROVIDERS:
+    sys.exit(f"Start-up refused: PAYMENT_PROVIDER must be one of {', '.join(PAYMENT_PROVIDERS)}.")
+if PAYMENT_PROVIDER == "stripe" and not STRIPE_SECRET_KEY:
+    sys.exit("Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.")
+
+OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
 # DECISIONS §7: the rate limit on every /api/ path (the payment webhook is exempt).
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
@@ -190,5 +212,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": "INFO"},
-    "loggers": {"django.request": {"level": "ERROR", "propagate": True}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        "django.utils.autoreload": {"level": "WARNING"},  # runserver prints its own start-up lines
+    },
 }

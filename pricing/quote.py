@@ -48,10 +48,6 @@ class Quote:
     lines: tuple[PriceLine, ...]
     currency: str = "EUR"
 
-    @property
-    def amount_cents(self) -> int:
-        return int(self.price * 100)
-
 
 def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)

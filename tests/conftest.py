@@ -12,6 +12,18 @@ def fresh_cache():
     cache.clear()
 
 
+@pytest.fixture
+def cache_down(settings):
+    """The shared cache unreachable: a real Redis client pointed at a port nothing listens on."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
+        }
+    }
+
+
 def assert_problem(response, status: int, code: str, field: str | None = None) -> dict:
     """A v1 error: problem+json with the RFC 9457 members, the stable code, and the field at fault."""
     assert response.status_code == status, response.content

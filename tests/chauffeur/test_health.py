@@ -12,14 +12,7 @@ def test_healthy_when_database_and_cache_answer(client):
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_unavailable_when_the_cache_does_not_answer(client, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",
-            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
-        }
-    }
+def test_unavailable_when_the_cache_does_not_answer(client, cache_down):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "unavailable", "database": "ok", "cache": "unavailable"}

@@ -39,6 +39,36 @@ def test_debug_runs_without_a_secret_key():
     assert result.returncode == 0, result.stderr
 
 
+def test_payments_default_to_none_outside_debug():
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.PAYMENT_PROVIDER)",
+        DJANGO_SECRET_KEY="x" * 50,
+    )
+    assert result.stdout.strip() == "none"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"PAYMENT_PROVIDER": "paypal"},
+            "Start-up refused: PAYMENT_PROVIDER must be one of stripe, sandbox, none.",
+        ),
+        (
+            {"PAYMENT_PROVIDER": "stripe"},
+            "Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.",
+        ),
+    ],
+)
+def test_an_impossible_payment_setting_stops_start_up_with_one_line(env, message):
+    result = manage("check", DJANGO_DEBUG="true", **env)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [message]
+
+
 def test_deploy_check_passes_with_the_documented_production_variables():
     result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr + result.stdout
@@ -80,6 +110,19 @@ def test_deploy_check_warns_when_the_cache_is_not_shared():
         ),
         ({}, "(settings.PUBLIC_BASE_URL, settings.SECURE_SSL_REDIRECT)", "('http://127.0.0.1:8000', False)"),
         ({"TRUSTED_PROXY_COUNT": "2"}, "settings.TRUSTED_PROXY_COUNT", "2"),
+        ({}, "settings.PAYMENT_PROVIDER", "sandbox"),
+        ({"STRIPE_SECRET_KEY": "sk_test_x"}, "settings.PAYMENT_PROVIDER", "stripe"),
+        ({"PAYMENT_PROVIDER": "none"}, "settings.PAYMENT_PROVIDER", "none"),
+        (
+            {},
+            "(settings.GOOGLE_ROUTES_URL, settings.GOOGLE_PLACES_URL)",
+            "('https://routes.googleapis.com', 'https://places.googleapis.com')",
+        ),
+        (
+            {"GOOGLE_ROUTES_URL": "http://127.0.0.1:9/", "STRIPE_API_BASE": "http://127.0.0.1:12111"},
+            "(settings.GOOGLE_ROUTES_URL, settings.STRIPE_API_BASE)",
+            "('http://127.0.0.1:9', 'http://127.0.0.1:12111')",
+        ),
     ],
 )
 def test_settings_come_from_the_environment(env, expression, expected):
