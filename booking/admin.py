@@ -12,7 +12,6 @@ class LeadTimePolicyAdmin(admin.ModelAdmin):
         "night_end",
         "night_earliest_pickup",
         "max_days_ahead",
-        "time_zone",
     ]
 
     def has_add_permission(self, request):

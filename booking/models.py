@@ -1,23 +1,17 @@
-import zoneinfo
 from datetime import time
 
-from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 
 
-def validate_time_zone(value: str) -> None:
-    try:
-        zoneinfo.ZoneInfo(value)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValidationError(f"{value!r} is not an IANA time zone, e.g. Europe/Vienna.") from exc
-
-
 class LeadTimePolicy(models.Model):
-    """The one lead-time policy (DECISIONS §5); the admin edits it, nobody adds a second."""
+    """The one lead-time policy (DECISIONS §5); the admin edits it, nobody adds a second. Its clock times
+    are in the operator's time zone (TIME_ZONE, Europe/Vienna), the same zone API date-times are read in."""
 
-    time_zone = models.CharField(max_length=64, default="Europe/Vienna", validators=[validate_time_zone])
     minimum_lead_minutes = models.PositiveIntegerField(
-        default=120, help_text="Least time between booking and pickup."
+        default=120,
+        validators=[MaxValueValidator(7 * 24 * 60)],
+        help_text="Least time between booking and pickup.",
     )
     night_start = models.TimeField(default=time(22, 0), help_text="Bookings placed from this time …")
     night_end = models.TimeField(
@@ -28,7 +22,7 @@ class LeadTimePolicy(models.Model):
         help_text="A night booking gets no pickup before this time on the morning the night ends.",
     )
     max_days_ahead = models.PositiveIntegerField(
-        default=365, help_text="Latest pickup, in days from booking."
+        default=365, validators=[MaxValueValidator(3650)], help_text="Latest pickup, in days from booking."
     )
 
     class Meta:

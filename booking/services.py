@@ -1,5 +1,4 @@
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
@@ -10,7 +9,7 @@ from booking.models import LeadTimePolicy
 def lead_time_rules() -> LeadTimeRules:
     policy = LeadTimePolicy.objects.filter(pk=1).first() or LeadTimePolicy()
     return LeadTimeRules(
-        zone=ZoneInfo(policy.time_zone),
+        zone=timezone.get_default_timezone(),
         minimum_lead=timedelta(minutes=policy.minimum_lead_minutes),
         night_start=policy.night_start,
         night_end=policy.night_end,

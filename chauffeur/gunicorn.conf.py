@@ -11,5 +11,5 @@ graceful_timeout = 30
 keepalive = 5
 accesslog = "-"
 errorlog = "-"
-# The proxy in front sets X-Forwarded-*; Django decides whom to trust (TRUSTED_PROXY_COUNT).
-forwarded_allow_ips = "*"
+# gunicorn's own forwarded_allow_ips stays at its default (127.0.0.1): X-Forwarded-* from anyone else is
+# not trusted by gunicorn; Django trusts the proxies that TRUSTED_PROXY_COUNT names.

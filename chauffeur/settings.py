@@ -149,7 +149,7 @@ if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["chauffeur.api.renderers.DecimalJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -157,6 +157,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "chauffeur.api.problems.problem_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "COERCE_DECIMAL_TO_STRING": False,
+    "URL_FORMAT_OVERRIDE": None,  # `format` is an ordinary query word here, not a renderer switch
 }
 
 SPECTACULAR_SETTINGS = {

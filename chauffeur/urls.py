@@ -25,4 +25,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "chauffeur.views.bad_request"
 handler500 = "chauffeur.views.server_error"

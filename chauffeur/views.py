@@ -7,6 +7,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
+from django.views.defaults import bad_request as html_bad_request
 from django.views.defaults import server_error as html_server_error
 
 from chauffeur.api.problems import Problem, response_for_path
@@ -18,6 +19,15 @@ HEALTH_KEY = "healthz:probe"
 @csrf_exempt
 def unknown_api_path(request: HttpRequest, *args, **kwargs) -> HttpResponse:
     return response_for_path(request.path_info, Problem("not_found", f"No operation at {request.path_info}."))
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler400: a request Django refuses before any view (e.g. a bad Host header) on /api/ paths."""
+    if request.path_info.startswith("/api"):
+        return response_for_path(
+            request.path_info, Problem("invalid_request", "The request was refused as malformed.")
+        )
+    return html_bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -43,7 +43,11 @@ class Tariff(models.Model):
     waiting_rate = money("waiting rate", help_text="Per started 15 minutes of waiting.")
     hourly_rate = money("hourly rate", help_text="Per hour; billed per started half hour.")
     minimum_hours = models.DecimalField(
-        max_digits=4, decimal_places=1, default=Decimal("2"), validators=[MinValueValidator(Decimal("0.5"))]
+        max_digits=4,
+        decimal_places=1,
+        default=Decimal("2"),
+        validators=[MinValueValidator(Decimal("2"))],
+        help_text="Least hours of an hourly booking: 2 or more (the API contract's minimum is 2).",
     )
     rounding_step = models.DecimalField(
         max_digits=6,

@@ -133,7 +133,7 @@ def _hourly_line(tariff: Tariff, duration_hours: Decimal | None) -> PriceLine:
         raise DomainError(
             f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="durationHours"
         )
-    hours = max(tariff.minimum_hours, _round_up(duration_hours, HOURLY_BLOCK))
+    hours = _round_up(duration_hours, HOURLY_BLOCK)
     return PriceLine("hourly", f"{hours} h × {tariff.hourly_rate} EUR", hours * tariff.hourly_rate)
 
 

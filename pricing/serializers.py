@@ -4,11 +4,13 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
+from chauffeur.api.fields import PlainDecimalField, PlainIntegerField
 from pricing.models import VehicleClass
 from pricing.quote import BookingType
 
 MAX_DISTANCE_KM = Decimal("10000")
 MAX_WAIT_MINUTES = 24 * 60
+# The contract's minimum; a tariff may ask for more (Tariff.minimum_hours), never for less.
 MIN_HOURLY_HOURS, MAX_HOURLY_HOURS = Decimal("2"), Decimal("24")
 
 
@@ -16,9 +18,7 @@ class PriceInput(serializers.Serializer):
     vehicleClass = serializers.ChoiceField(
         choices=VehicleClass.Code.choices, source="vehicle_class", help_text="Vehicle class to price."
     )
-    distanceKm = serializers.DecimalField(
-        max_digits=None,
-        decimal_places=None,
+    distanceKm = PlainDecimalField(
         min_value=Decimal("0"),
         max_value=MAX_DISTANCE_KM,
         source="distance_km",
@@ -30,22 +30,21 @@ class PriceInput(serializers.Serializer):
         source="booking_type",
         help_text="`distance` (default) or `hourly`.",
     )
-    durationHours = serializers.DecimalField(
-        max_digits=None,
-        decimal_places=None,
+    durationHours = PlainDecimalField(
         min_value=MIN_HOURLY_HOURS,
         max_value=MAX_HOURLY_HOURS,
         required=False,
         source="duration_hours",
         help_text="Hours of an hourly booking (minimum 2, billed per started half hour).",
     )
-    tourSlug = serializers.SlugField(
+    tourSlug = serializers.CharField(
         required=False,
-        max_length=50,
+        allow_blank=True,
+        max_length=100,
         source="tour_slug",
-        help_text="A tour's fixed price replaces the distance charge.",
+        help_text="A tour's fixed price replaces the distance charge; empty means no tour.",
     )
-    waitMinutes = serializers.IntegerField(
+    waitMinutes = PlainIntegerField(
         min_value=0,
         max_value=MAX_WAIT_MINUTES,
         default=0,
@@ -74,7 +73,7 @@ class PriceOutput(serializers.Serializer):
     currency = serializers.CharField()
     netEur = euros(source="net")
     vatEur = euros(source="vat")
-    vatRate = serializers.DecimalField(max_digits=4, decimal_places=3, source="vat_rate")
+    vatRate = serializers.FloatField(source="vat_rate", help_text="0.1 = 10 %.")
     vehicleClass = serializers.CharField(source="vehicle_class")
     bookingType = serializers.CharField(source="booking_type")
     lines = PriceLineOutput(many=True, help_text="They sum to priceEur; the last one is the rounding.")

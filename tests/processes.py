@@ -8,12 +8,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# Every variable of the configuration table (DECISIONS §2): none may leak in from the shell running the tests.
+PROJECT_VARIABLES = (
+    "DJANGO_", "DATABASE_URL", "REDIS_URL", "PUBLIC_BASE_URL", "GOOGLE_", "PAYMENT_PROVIDER", "STRIPE_",
+    "OPERATOR_EMAIL", "TRUSTED_PROXY_COUNT",
+)  # fmt: skip
+
+
 def project_env(**env: str) -> dict[str, str]:
-    inherited = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
-    }
+    inherited = {key: value for key, value in os.environ.items() if not key.startswith(PROJECT_VARIABLES)}
     return {**inherited, "DJANGO_SETTINGS_MODULE": "chauffeur.settings", **env}
 
 

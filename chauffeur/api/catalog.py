@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chauffeur.api.problems import V1_PREFIX
+from chauffeur.api.problems import is_v1_path
 from chauffeur.api.schema import HTTP_METHODS
 
 
@@ -20,7 +20,7 @@ def v1_operations() -> tuple[dict, ...]:
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operations = []
     for path, item in schema["paths"].items():
-        if not (path == V1_PREFIX or path.startswith(V1_PREFIX + "/")):
+        if not is_v1_path(path):
             continue
         for method, operation in item.items():
             if method not in HTTP_METHODS:

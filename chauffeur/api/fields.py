@@ -1,6 +1,8 @@
 """Input/output fields shared by every door (DECISIONS §1)."""
 
+import re
 from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -9,6 +11,51 @@ from rest_framework import serializers
 
 # Far outside any bookable time, and keeps date arithmetic clear of datetime's own limits.
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
+# Python's own parsers also take "20_0", "1e5" and non-ASCII digits; an API should not.
+PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+PLAIN_INTEGER = re.compile(r"-?[0-9]+")
+# An unencoded "+01:00" in a query string arrives as " 01:00".
+LOST_PLUS = re.compile(r"(T[0-9:.]+) ([0-9]{2}:?[0-9]{2})$")
+
+
+class PlainDecimalField(serializers.DecimalField):
+    """A decimal number written plainly (`12.5`), or a JSON number; rounded to `places` decimals so that
+    float noise from a client cannot reach the arithmetic."""
+
+    default_error_messages = {"invalid": "Expected a plain decimal number, e.g. 12.5."}
+
+    def __init__(self, *, places: int = 6, **kwargs):
+        self.places = Decimal(1).scaleb(-places)
+        super().__init__(max_digits=None, decimal_places=None, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.fail("invalid")
+        if isinstance(data, int | float):
+            try:
+                number = Decimal(repr(data))
+            except InvalidOperation:
+                self.fail("invalid")
+        elif isinstance(data, str) and PLAIN_DECIMAL.fullmatch(data.strip()):
+            number = Decimal(data.strip())
+        else:
+            self.fail("invalid")
+        if not number.is_finite():
+            self.fail("invalid")
+        if number.adjusted() < 15:  # larger values meet the field's max_value, not the rounding
+            number = number.quantize(self.places, ROUND_HALF_UP)
+        return super().to_internal_value(number)
+
+
+class PlainIntegerField(serializers.IntegerField):
+    default_error_messages = {"invalid": "Expected a whole number, e.g. 30."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not (
+            (isinstance(data, int)) or (isinstance(data, str) and PLAIN_INTEGER.fullmatch(data.strip()))
+        ):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 def localize(naive: datetime) -> datetime:
@@ -37,7 +84,7 @@ class LocalDateTimeField(serializers.Field):
     }
 
     def to_internal_value(self, data: object) -> datetime:
-        text = data.strip() if isinstance(data, str) else ""
+        text = LOST_PLUS.sub(r"\1+\2", data.strip()) if isinstance(data, str) else ""
         if len(text) <= len("2026-11-21"):  # a date alone names no time of day
             self.fail("invalid")
         try:

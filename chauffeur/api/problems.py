@@ -5,6 +5,7 @@ import logging
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf
 
@@ -14,6 +15,7 @@ logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 V1_PREFIX = "/api/v1"
+REQUEST_FORMAT_HINT = "Send JSON (or query parameters) as /openapi.json describes the operation."
 COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # the same bytes DRF's renderer writes
 
 
@@ -107,10 +109,13 @@ def legacy_response(problem: Problem) -> JsonResponse:
     return _with_headers(JsonResponse(body, status=problem.http_status, json_dumps_params=COMPACT), problem)
 
 
+def is_v1_path(path: str) -> bool:
+    return path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
+
+
 def response_for_path(path: str, problem: Problem) -> JsonResponse:
     """The error format of the surface that `path` belongs to."""
-    is_v1 = path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
-    return problem_response(problem) if is_v1 else legacy_response(problem)
+    return problem_response(problem) if is_v1_path(path) else legacy_response(problem)
 
 
 def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
@@ -148,8 +153,12 @@ def classify(exc: Exception) -> Problem:
         return Problem("not_found", "No such resource.")
     if isinstance(exc, drf.Throttled):
         return Problem("rate_limited", "Rate limit exceeded.")
-    if isinstance(exc, drf.APIException):  # parse errors, 406, 415 …
-        return Problem("invalid_request", str(exc.detail), status=exc.status_code)
+    if isinstance(exc, drf.APIException):  # malformed body, 406, 415 …
+        return Problem("invalid_request", str(exc.detail), status=exc.status_code, hint=REQUEST_FORMAT_HINT)
+    if isinstance(exc, SuspiciousOperation):  # too many parameters, a bad Host header …
+        return Problem(
+            "invalid_request", "The request was refused as malformed or too large.", hint=REQUEST_FORMAT_HINT
+        )
     logger.exception("Unhandled error", exc_info=exc)
     return Problem("internal_error", "The server failed to handle this request.")
 

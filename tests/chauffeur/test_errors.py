@@ -26,6 +26,24 @@ def test_unknown_legacy_path_answers_plain_json(client):
     assert response.json() == {"error": "No operation at /api/not-there."}
 
 
+def test_too_many_query_parameters_is_a_400_problem(client):
+    query = "&".join(f"p{index}=1" for index in range(1100))
+    body = assert_problem(client.get(f"/api/v1?{query}"), 400, "invalid_request")
+    assert "too large" in body["detail"]
+
+
+def test_a_foreign_host_header_is_a_400_problem(client):
+    assert_problem(client.get("/api/v1", HTTP_HOST="attacker.example"), 400, "invalid_request")
+    legacy = client.get("/api/anything", HTTP_HOST="attacker.example")
+    assert (legacy.status_code, legacy.json()) == (400, {"error": "The request was refused as malformed."})
+
+
+def test_an_unservable_accept_header_is_a_406_problem(client):
+    response = client.get("/api/v1/price?vehicleClass=executive&distanceKm=2", HTTP_ACCEPT="application/xml")
+    body = assert_problem(response, 406, "invalid_request")
+    assert "openapi.json" in body["hint"]
+
+
 def test_malformed_query_strings_do_not_crash(client):
     response = client.get("/api/v1/price?vehicleClass=%ff%fe&distanceKm=%00")
     assert_problem(response, 400, "invalid_request")

@@ -69,6 +69,11 @@ def test_an_impossible_payment_setting_stops_start_up_with_one_line(env, message
     assert result.stderr.strip().splitlines() == [message]
 
 
+def test_every_model_change_has_its_migration():
+    result = manage("makemigrations", "--check", "--dry-run", DJANGO_DEBUG="true")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_deploy_check_passes_with_the_documented_production_variables():
     result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr + result.stdout

@@ -20,6 +20,11 @@ def test_price_of_the_decisions_example(client):
     response = client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"})
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
+    # Amounts are JSON numbers with two decimals, exactly as computed.
+    assert response.content.startswith(
+        b'{"priceEur":70.00,"currency":"EUR","netEur":63.64,"vatEur":6.36,"vatRate":0.1,'
+    )
+    assert b'"amountEur":0.00}' in response.content
     assert response.json() == {
         "priceEur": 70.0,
         "currency": "EUR",
@@ -53,6 +58,26 @@ def test_optional_parameters(client, params, price):
     response = client.get(PRICE, params)
     assert response.status_code == 200, response.content
     assert response.json()["priceEur"] == price
+
+
+@pytest.mark.parametrize(
+    ("hours", "price"),
+    [
+        (" 2.5 ", 163.0),
+        ("2.000001", 163.0),
+        ("2.0000001", 130.0),
+        ("2.0000000000000000000000000000001", 130.0),
+    ],
+)
+def test_numbers_are_read_plainly_and_rounded_to_six_decimals(client, hours, price):
+    params = {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": hours}
+    assert client.get(PRICE, params).json()["priceEur"] == price
+
+
+def test_format_is_not_a_renderer_switch(client):
+    response = client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20", "format": "xml"})
+    assert response.status_code == 200
+    assert response.json()["priceEur"] == 70.0
 
 
 def test_a_warm_price_request_runs_no_database_query(client, django_assert_num_queries):
@@ -103,6 +128,11 @@ def test_an_inactive_vehicle_class_cannot_be_priced(client):
         ({"vehicleClass": "executive", "distanceKm": "NaN"}, "distanceKm"),
         ({"vehicleClass": "executive", "distanceKm": "Infinity"}, "distanceKm"),
         ({"vehicleClass": "executive", "distanceKm": "10000.1"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "20_0"}, "distanceKm"),  # Python would read 200
+        ({"vehicleClass": "executive", "distanceKm": "1e2"}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "２０"}, "distanceKm"),  # full-width digits
+        ({"vehicleClass": "executive", "distanceKm": "9" * 40}, "distanceKm"),
+        ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "1_5"}, "waitMinutes"),
         ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "-5"}, "waitMinutes"),
         ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "2.5"}, "waitMinutes"),
         ({"vehicleClass": "executive", "distanceKm": "20", "waitMinutes": "1441"}, "waitMinutes"),
@@ -121,7 +151,6 @@ def test_an_inactive_vehicle_class_cannot_be_priced(client):
             {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "x"},
             "durationHours",
         ),
-        ({"vehicleClass": "executive", "distanceKm": "20", "tourSlug": "not a slug!"}, "tourSlug"),
         (
             {
                 "vehicleClass": "executive",
@@ -138,11 +167,17 @@ def test_every_invalid_parameter_is_named_in_a_problem(client, params, field):
     assert_problem(client.get(PRICE, params), 400, "invalid_request", field)
 
 
-def test_unknown_tour_has_its_own_code(client):
+@pytest.mark.parametrize("slug", ["moon", "Vienna City", "x" * 100])
+def test_unknown_tour_has_its_own_code(client, slug):
     body = assert_problem(
-        client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20", "tourSlug": "moon"}),
+        client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20", "tourSlug": slug}),
         400,
         "unknown_tour",
         "tourSlug",
     )
     assert "wachau-valley" in body["detail"]
+
+
+def test_an_empty_tour_slug_means_no_tour(client):
+    response = client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20", "tourSlug": ""})
+    assert response.json()["priceEur"] == 70.0

@@ -197,7 +197,8 @@ def test_price_never_decreases_with_distance(vehicle_class, first, second, in_zo
 def test_lines_sum_to_the_gross_and_gross_is_net_plus_vat(quote_request):
     result = compute_quote(DECISIONS_SNAPSHOT, quote_request)
     assert sum(line.amount for line in result.lines) == result.price
-    assert result.net + result.vat == result.price
+    assert result.net == (result.price / (1 + result.vat_rate)).quantize(D("0.01"), rounding="ROUND_HALF_UP")
+    assert result.vat == result.price - result.net
     assert result.price % D("1.00") == 0
     rounding = lines(result)["rounding"]
     assert D("0") <= rounding < D("1.00")
