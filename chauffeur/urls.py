@@ -6,12 +6,29 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from booking.api import AvailabilityApi
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
+from places.api import (
+    CalculateDistanceLegacyApi,
+    DistanceApi,
+    GoogleRatingLegacyApi,
+    PlacesApi,
+    PlacesAutocompleteLegacyApi,
+    RatingApi,
+)
 from pricing.api import PriceApi
 
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
     path("api/v1/price", PriceApi.as_view(), name="v1-price"),
     path("api/v1/availability", AvailabilityApi.as_view(), name="v1-availability"),
+    path("api/v1/distance", DistanceApi.as_view(), name="v1-distance"),
+    path("api/v1/places", PlacesApi.as_view(), name="v1-places"),
+    path("api/v1/rating", RatingApi.as_view(), name="v1-rating"),
+]
+
+legacy = [
+    path("api/calculate-distance", CalculateDistanceLegacyApi.as_view(), name="calculate-distance"),
+    path("api/places-autocomplete", PlacesAutocompleteLegacyApi.as_view(), name="places-autocomplete"),
+    path("api/google-rating", GoogleRatingLegacyApi.as_view(), name="google-rating"),
 ]
 
 urlpatterns = [
@@ -20,6 +37,7 @@ urlpatterns = [
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("api/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="api-docs"),
     *v1,
+    *legacy,
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),

@@ -71,8 +71,12 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
             if method not in HTTP_METHODS:
                 continue
             responses = operation.setdefault("responses", {})
-            if is_v1 and (operation.get("parameters") or operation.get("requestBody")):
-                responses.setdefault("400", _error("Invalid request: `errors` names each field.", is_v1))
+            if operation.get("parameters") or operation.get("requestBody"):
+                responses.setdefault("400", _error("Invalid request: the error names each field.", is_v1))
+            # Domain failures an operation declares with extend_schema(extensions={"x-error-statuses": […]}).
+            for status in operation.pop("x-error-statuses", []):
+                title = next(kind.title for kind in PROBLEM_KINDS.values() if kind.status == status)
+                responses.setdefault(str(status), _error(f"{title}.", is_v1))
             responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
             responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
             for response in responses.values():

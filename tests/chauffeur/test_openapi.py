@@ -11,6 +11,7 @@ from chauffeur.api.catalog import v1_operations
 pytestmark = pytest.mark.django_db
 
 PROBLEM = {"$ref": "#/components/schemas/Problem"}
+LEGACY_ERROR = {"$ref": "#/components/schemas/LegacyError"}
 
 
 @pytest.fixture
@@ -44,9 +45,21 @@ def test_every_operation_documents_its_parameters(document):
         "durationHours": False,
     }
     assert parameters["/api/v1/availability"] == {"pickupDatetime": True, "bookingDatetime": False}
+    distance = {"from": True, "to": True, "fromPlaceId": False, "toPlaceId": False, "pickupDatetime": False}
+    assert parameters["/api/v1/distance"] == parameters["/api/calculate-distance"] == distance
+    places = {"input": True, "sessionToken": False, "locale": False}
+    assert parameters["/api/v1/places"] == parameters["/api/places-autocomplete"] == places
+    assert parameters["/api/v1/rating"] == parameters["/api/google-rating"] == {}
 
 
-def test_every_v1_error_is_problem_json_and_every_response_has_rate_limit_headers(document):
+def test_domain_failures_are_documented(document):
+    distance = document["paths"]["/api/v1/distance"]["get"]["responses"]
+    assert {"400", "422", "503"} <= set(distance)
+    assert "503" in document["paths"]["/api/v1/places"]["get"]["responses"]
+    assert "x-error-statuses" not in document["paths"]["/api/v1/distance"]["get"]
+
+
+def test_every_error_is_in_its_surface_format_and_every_response_has_rate_limit_headers(document):
     for path, item in document["paths"].items():
         for method, operation in item.items():
             responses = operation["responses"]
@@ -55,7 +68,11 @@ def test_every_v1_error_is_problem_json_and_every_response_has_rate_limit_header
             for status, response in responses.items():
                 assert {"RateLimit", "RateLimit-Policy"} <= set(response["headers"]), (path, status)
                 if status >= "400":
-                    assert response["content"] == {"application/problem+json": {"schema": PROBLEM}}
+                    assert response["content"] == (
+                        {"application/problem+json": {"schema": PROBLEM}}
+                        if path.startswith("/api/v1")
+                        else {"application/json": {"schema": LEGACY_ERROR}}
+                    )
             if operation.get("parameters"):
                 assert "400" in responses
 
@@ -96,6 +113,9 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1"),
             ("GET", "/api/v1/price"),
             ("GET", "/api/v1/availability"),
+            ("GET", "/api/v1/distance"),
+            ("GET", "/api/v1/places"),
+            ("GET", "/api/v1/rating"),
         }
     )
     assert catalog["version"] == "1.1.0"

@@ -1,0 +1,107 @@
+"""The places doors: legacy endpoints (errors inside a 200 body, as the contract has it) and /api/v1."""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chauffeur.api.params import query_params
+from places import services
+from places.providers.base import PlacesError
+from places.serializers import (
+    DistanceInput,
+    DistanceOutput,
+    LegacyDistanceOutput,
+    LegacySuggestionsOutput,
+    PlacesInput,
+    RatingOutput,
+    SuggestionsOutput,
+)
+
+ROUTE_PROBLEMS = {"x-error-statuses": [422, 503]}
+
+
+class DistanceApi(APIView):
+    @extend_schema(
+        operation_id="getDistance",
+        summary="Estimate a drive: distance, duration, arrival and Zone A",
+        tags=["quotes"],
+        parameters=[DistanceInput],
+        responses={200: OpenApiResponse(DistanceOutput, description="The route estimate.")},
+        extensions=ROUTE_PROBLEMS,
+    )
+    def get(self, request: Request) -> Response:
+        estimate = services.estimate_route(**query_params(DistanceInput, request))
+        return Response(DistanceOutput(estimate).data)
+
+
+class PlacesApi(APIView):
+    @extend_schema(
+        operation_id="getPlaces",
+        summary="Suggest addresses and places for what a traveller types",
+        tags=["places"],
+        parameters=[PlacesInput],
+        responses={200: OpenApiResponse(SuggestionsOutput, description="At most five suggestions.")},
+        extensions={"x-error-statuses": [503]},
+    )
+    def get(self, request: Request) -> Response:
+        params = query_params(PlacesInput, request)
+        suggestions = services.suggest_places(text=params.pop("input"), **params)
+        return Response(SuggestionsOutput({"suggestions": suggestions}).data)
+
+
+class RatingApi(APIView):
+    @extend_schema(
+        operation_id="getRating",
+        summary="The company's public rating snapshot",
+        tags=["places"],
+        responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(RatingOutput(services.rating_snapshot()).data)
+
+
+class CalculateDistanceLegacyApi(APIView):
+    @extend_schema(
+        operation_id="calculateDistance",
+        summary="Estimate a drive (legacy; failures answer 200 with `error`)",
+        tags=["legacy"],
+        parameters=[DistanceInput],
+        responses={200: OpenApiResponse(LegacyDistanceOutput, description="The route estimate, or `error`.")},
+    )
+    def get(self, request: Request) -> Response:
+        params = query_params(DistanceInput, request)
+        try:
+            estimate = services.estimate_route(**params)
+        except PlacesError as failure:  # the legacy contract: a 200 whose members are null, with `error`
+            nothing = {"distance_km": None, "estimated_arrival": None, "duration_s": None, "in_zone_a": None}
+            return Response(LegacyDistanceOutput({**nothing, "error": failure.detail}).data)
+        return Response(LegacyDistanceOutput(estimate).data)
+
+
+class PlacesAutocompleteLegacyApi(APIView):
+    @extend_schema(
+        operation_id="placesAutocomplete",
+        summary="Suggest addresses and places (legacy; failures answer 200 with `error`)",
+        tags=["legacy"],
+        parameters=[PlacesInput],
+        responses={200: OpenApiResponse(LegacySuggestionsOutput, description="At most five suggestions.")},
+    )
+    def get(self, request: Request) -> Response:
+        params = query_params(PlacesInput, request)
+        try:
+            suggestions = services.suggest_places(text=params.pop("input"), **params)
+        except PlacesError as failure:
+            return Response(LegacySuggestionsOutput({"suggestions": [], "error": failure.detail}).data)
+        return Response(LegacySuggestionsOutput({"suggestions": suggestions}).data)
+
+
+class GoogleRatingLegacyApi(APIView):
+    @extend_schema(
+        operation_id="googleRating",
+        summary="The company's public rating snapshot (legacy)",
+        tags=["legacy"],
+        responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(RatingOutput(services.rating_snapshot()).data)

@@ -1,0 +1,35 @@
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+STARS = [MinValueValidator(Decimal("1")), MaxValueValidator(Decimal("5"))]
+
+
+class RatingSnapshot(models.Model):
+    """The public rating shown when Google is not configured (DECISIONS §3): one record, edited by staff."""
+
+    rating = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True, validators=STARS)
+    user_rating_count = models.PositiveIntegerField("number of ratings", null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "rating snapshot"
+
+    def __str__(self) -> str:
+        return f"Rating {self.rating or '–'} ({self.user_rating_count or 0})"
+
+
+class RatingReview(models.Model):
+    snapshot = models.ForeignKey(RatingSnapshot, on_delete=models.CASCADE, related_name="reviews")
+    author_name = models.CharField(max_length=200)
+    rating = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True, validators=STARS)
+    text = models.TextField()
+    relative_time_description = models.CharField(max_length=100, help_text="e.g. “2 weeks ago”")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.author_name}: {self.rating}"

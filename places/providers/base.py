@@ -1,0 +1,73 @@
+"""The one interface every places provider implements. The rest of the code depends on this module only."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from chauffeur.errors import DomainError
+from places.geo import LatLng
+
+
+class PlacesError(DomainError):
+    """A provider failure with a stable code: `route_not_found` (no such place or no route) or
+    `upstream_unavailable` (the provider is down, slow, over quota or answered nonsense)."""
+
+
+def route_not_found(detail: str) -> PlacesError:
+    return PlacesError(detail, code="route_not_found")
+
+
+def upstream_unavailable(detail: str) -> PlacesError:
+    return PlacesError(detail, code="upstream_unavailable")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One end of a route: what the client typed, and the place id it picked, if any."""
+
+    text: str
+    place_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Route:
+    distance_m: int
+    duration_s: int
+    start: LatLng
+    end: LatLng
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    place_id: str
+    text: str
+    types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Review:
+    author_name: str
+    rating: float | None
+    text: str
+    relative_time_description: str
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float | None
+    user_rating_count: int | None
+    reviews: tuple[Review, ...]
+
+
+NO_RATING = Rating(rating=None, user_rating_count=None, reviews=())
+
+
+class PlacesProvider(Protocol):
+    # Whether answers cost an upstream call (and so are worth caching in the shared cache).
+    remote: bool
+
+    def suggest(self, text: str, *, locale: str, session_token: str | None) -> list[Suggestion]: ...
+
+    def route(self, origin: Endpoint, destination: Endpoint, *, departure: datetime | None) -> Route: ...
+
+    def rating(self) -> Rating: ...

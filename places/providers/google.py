@@ -1,0 +1,193 @@
+"""Google Maps Platform: Routes API `computeRoutes`, Places API (New) autocomplete and Place Details.
+The key travels in the X-Goog-Api-Key header only (never in a URL or a log line); every call has connect
+and read timeouts and at most one retry, for timeouts and 5xx only; anything unexpected becomes a
+PlacesError."""
+
+import logging
+from datetime import UTC, datetime
+
+import requests
+
+from places.geo import VIENNA_CENTER, LatLng
+from places.providers.base import (
+    NO_RATING,
+    Endpoint,
+    Rating,
+    Review,
+    Route,
+    Suggestion,
+    route_not_found,
+    upstream_unavailable,
+)
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = (3.05, 8.0)  # connect, read (seconds)
+MAX_SUGGESTIONS = 5
+MAX_REVIEWS = 5
+BIAS_RADIUS_M = 50_000.0  # the largest circle Places autocomplete accepts
+# Ask only for what is used: each extra field can move a request into a costlier SKU.
+ROUTE_FIELDS = "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation"
+SUGGESTION_FIELDS = ",".join(
+    f"suggestions.placePrediction.{field}" for field in ("placeId", "text.text", "types")
+)
+RATING_FIELDS = "rating,userRatingCount,reviews"
+
+
+class GoogleProvider:
+    remote = True
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        routes_url: str,
+        places_url: str,
+        place_id: str = "",
+        session: requests.Session | None = None,
+    ):
+        self.api_key = api_key
+        self.routes_url = routes_url.rstrip("/")
+        self.places_url = places_url.rstrip("/")
+        self.place_id = place_id
+        self.session = session or requests.Session()
+
+    # --- operations ---------------------------------------------------------------------------------
+
+    def route(self, origin: Endpoint, destination: Endpoint, *, departure: datetime | None) -> Route:
+        body: dict = {
+            "origin": _waypoint(origin),
+            "destination": _waypoint(destination),
+            "travelMode": "DRIVE",
+            "units": "METRIC",
+        }
+        if departure is not None and departure > datetime.now(UTC):
+            # Traffic-aware routing is the costlier SKU: only when the client names a (future) pickup.
+            body["routingPreference"] = "TRAFFIC_AWARE"
+            body["departureTime"] = departure.astimezone(UTC).isoformat().replace("+00:00", "Z")
+        else:
+            body["routingPreference"] = "TRAFFIC_UNAWARE"
+        data = self._call("POST", f"{self.routes_url}/directions/v2:computeRoutes", ROUTE_FIELDS, json=body)
+        routes = data.get("routes") or []
+        if not routes:
+            raise route_not_found(f"No driving route from {origin.text!r} to {destination.text!r}.")
+        try:
+            route, legs = routes[0], routes[0]["legs"]
+            return Route(
+                distance_m=int(route.get("distanceMeters", 0)),  # proto3 JSON omits zeros
+                duration_s=round(float(str(route.get("duration", "0s")).removesuffix("s"))),
+                start=_lat_lng(legs[0]["startLocation"]),
+                end=_lat_lng(legs[-1]["endLocation"]),
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise self._malformed("route", exc) from exc
+
+    def suggest(self, text: str, *, locale: str, session_token: str | None) -> list[Suggestion]:
+        body: dict = {
+            "input": text,
+            "languageCode": locale,
+            "locationBias": {
+                "circle": {
+                    "center": {"latitude": VIENNA_CENTER.lat, "longitude": VIENNA_CENTER.lng},
+                    "radius": BIAS_RADIUS_M,
+                }
+            },
+        }
+        if session_token:
+            body["sessionToken"] = session_token  # one billing session from first key press to the pick
+        data = self._call("POST", f"{self.places_url}/v1/places:autocomplete", SUGGESTION_FIELDS, json=body)
+        try:
+            predictions = [
+                item["placePrediction"] for item in data.get("suggestions", []) if "placePrediction" in item
+            ]
+            return [
+                Suggestion(
+                    place_id=str(prediction["placeId"]),
+                    text=str(prediction["text"]["text"]),
+                    types=tuple(str(kind) for kind in prediction.get("types", [])),
+                )
+                for prediction in predictions[:MAX_SUGGESTIONS]
+            ]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise self._malformed("suggestions", exc) from exc
+
+    def rating(self) -> Rating:
+        if not self.place_id:
+            return NO_RATING
+        data = self._call("GET", f"{self.places_url}/v1/places/{self.place_id}", RATING_FIELDS)
+        try:
+            reviews = tuple(
+                Review(
+                    author_name=str((review.get("authorAttribution") or {}).get("displayName", "")),
+                    rating=_number(review.get("rating")),
+                    text=str((review.get("text") or review.get("originalText") or {}).get("text", "")),
+                    relative_time_description=str(review.get("relativePublishTimeDescription", "")),
+                )
+                for review in (data.get("reviews") or [])[:MAX_REVIEWS]
+            )
+            count = data.get("userRatingCount")
+            return Rating(
+                rating=_number(data.get("rating")),
+                user_rating_count=None if count is None else int(count),
+                reviews=reviews,
+            )
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise self._malformed("rating", exc) from exc
+
+    # --- HTTP -------------------------------------------------------------------------------------------
+
+    def _call(self, method: str, url: str, field_mask: str, *, json: dict | None = None) -> dict:
+        headers = {"X-Goog-Api-Key": self.api_key, "X-Goog-FieldMask": field_mask}
+        for attempt in (1, 2):
+            try:
+                response = self.session.request(method, url, json=json, headers=headers, timeout=TIMEOUT)
+            except requests.Timeout as exc:
+                if attempt == 1:
+                    continue
+                raise upstream_unavailable("Google Maps did not answer in time.") from exc
+            except requests.RequestException as exc:
+                logger.warning("Google Maps unreachable: %s", type(exc).__name__)
+                raise upstream_unavailable("Google Maps cannot be reached.") from exc
+            if response.status_code >= 500 and attempt == 1:
+                continue
+            break
+        return self._json(response)
+
+    def _json(self, response: requests.Response) -> dict:
+        status = response.status_code
+        if status == 429:
+            raise upstream_unavailable("Google Maps quota is exhausted; try again later.")
+        if status in (401, 403):
+            logger.error("Google Maps refused the API key (HTTP %s): check the key and enabled APIs", status)
+            raise upstream_unavailable("Google Maps refused the request.")
+        if status == 400 and "/directions/" in response.url:
+            raise route_not_found("Google Maps cannot route between these places.")
+        if status != 200:
+            logger.warning("Google Maps answered HTTP %s", status)
+            raise upstream_unavailable(f"Google Maps answered HTTP {status}.")
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise self._malformed("body", exc) from exc
+        if not isinstance(data, dict):
+            raise self._malformed("body", TypeError(type(data).__name__))
+        return data
+
+    def _malformed(self, what: str, exc: Exception):
+        logger.warning("Google Maps sent a malformed %s: %s", what, type(exc).__name__)
+        return upstream_unavailable("Google Maps sent an answer that cannot be read.")
+
+
+def _waypoint(endpoint: Endpoint) -> dict:
+    if endpoint.place_id and not endpoint.place_id.startswith("offline:"):
+        return {"placeId": endpoint.place_id}
+    return {"address": endpoint.text}
+
+
+def _lat_lng(location: dict) -> LatLng:
+    lat_lng = location["latLng"]
+    return LatLng(float(lat_lng["latitude"]), float(lat_lng["longitude"]))
+
+
+def _number(value) -> float | None:
+    return None if value is None else float(value)

@@ -1,0 +1,105 @@
+"""Input and output declarations of the places operations, shared by the legacy endpoints, /api/v1,
+OpenAPI and the agent tools. Shapes follow sections 2.1, 2.2 and 2.7 of the interface document."""
+
+from rest_framework import serializers
+
+from chauffeur.api.fields import LocalDateTimeField
+
+LOCALES = [("en", "English"), ("de", "Deutsch")]
+
+
+class DistanceInput(serializers.Serializer):
+    to = serializers.CharField(
+        max_length=500, source="destination", help_text="Destination address or place name."
+    )
+    fromPlaceId = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, source="origin_place_id",
+        help_text="Place id of the pickup, from a suggestion.",
+    )  # fmt: skip
+    toPlaceId = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, source="destination_place_id",
+        help_text="Place id of the destination, from a suggestion.",
+    )  # fmt: skip
+    pickupDatetime = LocalDateTimeField(
+        required=False,
+        source="pickup",
+        help_text="Pickup time: the arrival is counted from it (default now).",
+    )
+
+    def get_fields(self):
+        # `from` is a Python keyword, so it cannot be declared as a class attribute.
+        return {
+            "from": serializers.CharField(
+                max_length=500, source="origin", help_text="Pickup address or place name."
+            ),
+            **super().get_fields(),
+        }
+
+
+class DistanceOutput(serializers.Serializer):
+    distance = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=1,
+        source="distance_km",
+        allow_null=True,
+        help_text="Road distance in km.",
+    )
+    estimatedArrival = LocalDateTimeField(source="estimated_arrival", allow_null=True)
+    duration = serializers.IntegerField(
+        source="duration_s", allow_null=True, help_text="Driving time in seconds."
+    )
+    inZoneA = serializers.BooleanField(
+        source="in_zone_a", allow_null=True, help_text="Pickup or drop-off within 25 km of Vienna's center."
+    )
+
+
+class LegacyDistanceOutput(DistanceOutput):
+    error = serializers.CharField(required=False, help_text="Present when the route could not be computed.")
+
+
+class PlacesInput(serializers.Serializer):
+    input = serializers.CharField(
+        min_length=2, max_length=200, help_text="What the traveller typed (2+ characters)."
+    )
+    sessionToken = serializers.CharField(
+        required=False,
+        max_length=200,
+        source="session_token",
+        help_text="Autocomplete session (billing) token.",
+    )
+    locale = serializers.ChoiceField(choices=LOCALES, default="en", help_text="Language of the suggestions.")
+
+
+class SuggestionTextOutput(serializers.Serializer):
+    text = serializers.CharField()
+
+
+class PlacePredictionOutput(serializers.Serializer):
+    placeId = serializers.CharField(source="place_id")
+    text = SuggestionTextOutput(source="*")
+    types = serializers.ListField(child=serializers.CharField())
+
+
+class SuggestionOutput(serializers.Serializer):
+    placePrediction = PlacePredictionOutput(source="*")
+
+
+class SuggestionsOutput(serializers.Serializer):
+    suggestions = SuggestionOutput(many=True, help_text="At most five.")
+
+
+class LegacySuggestionsOutput(SuggestionsOutput):
+    error = serializers.CharField(required=False, help_text="Present when suggestions could not be fetched.")
+
+
+class ReviewOutput(serializers.Serializer):
+    authorName = serializers.CharField(source="author_name")
+    rating = serializers.FloatField(allow_null=True)
+    text = serializers.CharField()
+    relativeTimeDescription = serializers.CharField(source="relative_time_description")
+
+
+class RatingOutput(serializers.Serializer):
+    rating = serializers.FloatField(allow_null=True)
+    userRatingCount = serializers.IntegerField(source="user_rating_count", allow_null=True)
+    reviews = ReviewOutput(many=True)

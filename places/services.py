@@ -1,0 +1,165 @@
+"""Places services: route estimates, suggestions and the rating snapshot, from the provider the settings
+choose. Answers of a remote provider are kept in the shared cache (routes 24 h, suggestions 10 min,
+rating 1 h, plus the last good rating for when Google fails)."""
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
+from typing import TypeVar
+
+from django.conf import settings
+from django.core.cache import cache as shared_cache
+from django.utils import timezone
+
+from chauffeur.errors import DomainError
+from places.geo import touches_zone_a
+from places.providers.base import NO_RATING, Endpoint, PlacesError, PlacesProvider, Rating, Suggestion
+
+logger = logging.getLogger(__name__)
+
+ROUTE_TTL = 24 * 3600
+SUGGESTION_TTL = 10 * 60
+RATING_TTL = 3600
+RATING_KEY, LAST_GOOD_RATING_KEY = "places:rating", "places:rating:last-good"
+MIN_INPUT = 2
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RouteEstimate:
+    distance_km: Decimal  # to 0.1 km
+    duration_s: int
+    estimated_arrival: datetime
+    in_zone_a: bool
+
+
+def provider() -> PlacesProvider:
+    return _provider(
+        settings.GOOGLE_MAPS_API_KEY,
+        settings.GOOGLE_ROUTES_URL,
+        settings.GOOGLE_PLACES_URL,
+        settings.GOOGLE_PLACE_ID,
+    )
+
+
+@cache
+def _provider(api_key: str, routes_url: str, places_url: str, place_id: str) -> PlacesProvider:
+    if api_key:
+        from places.providers.google import GoogleProvider
+
+        return GoogleProvider(
+            api_key=api_key, routes_url=routes_url, places_url=places_url, place_id=place_id
+        )
+    from places.providers.offline import OfflineProvider
+
+    return OfflineProvider()
+
+
+def estimate_route(
+    *,
+    origin: str,
+    destination: str,
+    origin_place_id: str | None = None,
+    destination_place_id: str | None = None,
+    pickup: datetime | None = None,
+) -> RouteEstimate:
+    """Distance, duration, arrival and Zone A of a drive. Raises PlacesError (route_not_found or
+    upstream_unavailable)."""
+    places = provider()
+    start, end = (
+        Endpoint(origin.strip(), origin_place_id or None),
+        Endpoint(destination.strip(), destination_place_id or None),
+    )
+    departure_hour = (
+        pickup.astimezone(timezone.get_default_timezone()).strftime("%Y-%m-%dT%H") if pickup else "now"
+    )
+
+    def compute():
+        return places.route(start, end, departure=pickup)
+
+    route = (
+        _cached(
+            _key("route", start.text, start.place_id, end.text, end.place_id, departure_hour),
+            ROUTE_TTL,
+            compute,
+        )
+        if places.remote
+        else compute()
+    )
+    begins = pickup or timezone.now()
+    return RouteEstimate(
+        distance_km=(Decimal(route.distance_m) / 1000).quantize(Decimal("0.1"), ROUND_HALF_UP),
+        duration_s=route.duration_s,
+        estimated_arrival=timezone.localtime(begins + timedelta(seconds=route.duration_s)).replace(
+            microsecond=0
+        ),
+        in_zone_a=touches_zone_a(route.start, route.end),
+    )
+
+
+def suggest_places(*, text: str, locale: str = "en", session_token: str | None = None) -> list[Suggestion]:
+    """At most five suggestions for what a traveller is typing."""
+    text = text.strip()
+    if len(text) < MIN_INPUT:
+        raise DomainError(f"Type at least {MIN_INPUT} characters.", field="input")
+    places = provider()
+    if not places.remote:
+        return places.suggest(text, locale=locale, session_token=session_token)
+    key = _key("suggest", text, locale, session_token)
+    return _cached(
+        key, SUGGESTION_TTL, lambda: places.suggest(text, locale=locale, session_token=session_token)
+    )
+
+
+def rating_snapshot() -> Rating:
+    """The public rating; never fails: without a fresh answer it serves the last good one, else nothing."""
+    places = provider()
+    if not places.remote:
+        return places.rating()
+    fresh = _cache_get(RATING_KEY)
+    if fresh is not None:
+        return fresh
+    try:
+        rating = places.rating()
+    except PlacesError:
+        return _cache_get(LAST_GOOD_RATING_KEY) or NO_RATING
+    _cache_set(RATING_KEY, rating, RATING_TTL)
+    _cache_set(LAST_GOOD_RATING_KEY, rating, None)
+    return rating
+
+
+def _cached(key: str, ttl: int, compute: Callable[[], T]) -> T:
+    found = _cache_get(key)
+    if found is not None:
+        return found
+    value = compute()
+    _cache_set(key, value, ttl)
+    return value
+
+
+def _key(*parts: object) -> str:
+    # Hashed: texts are user input of any length and character.
+    digest = hashlib.sha256(
+        "\x1f".join("" if part is None else str(part) for part in parts).encode()
+    ).hexdigest()
+    return f"places:{parts[0]}:{digest}"
+
+
+def _cache_get(key: str):
+    try:
+        return shared_cache.get(key)
+    except Exception:  # a cache outage costs an upstream call, never the answer
+        logger.warning("Places cache unavailable", exc_info=True)
+        return None
+
+
+def _cache_set(key: str, value: object, ttl: int | None) -> None:
+    try:
+        shared_cache.set(key, value, ttl)
+    except Exception:
+        logger.warning("Places cache unavailable", exc_info=True)
