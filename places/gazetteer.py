@@ -11,15 +11,18 @@ from functools import cache
 from pathlib import Path
 
 from places.geo import LatLng
+from places.providers.base import OFFLINE_ID_PREFIX as ID_PREFIX
 
 DATA_FILE = Path(__file__).parent / "data" / "gazetteer.json"
-ID_PREFIX = "offline:"
 
 # Match quality, best first: the whole name, the start of a name, every word starting a word of a name.
 EXACT, PREFIX, WORDS = 3, 2, 1
 VIENNA_POSTAL_CODE = re.compile(r"(?<!\d)1(?:0[1-9]|1\d|2[0-3])0(?!\d)")
 # Forms shorter than this are too ambiguous to be found inside a longer address ("VIE" in "Review …").
 MIN_CONTAINED_FORM = 5
+# A partial name resolves only when it matches a single place and is this long ("a" never does).
+MIN_UNIQUE_QUERY = 3
+VIENNA_ID = "wien"
 
 TYPES_BY_KIND = {
     "district": ("sublocality", "political"),
@@ -82,9 +85,15 @@ class Gazetteer:
                 forms.append((form, index))
                 words.extend((word, index) for word in form.split())
         self._forms, self._words = sorted(forms), sorted(set(words))
-        # Longest forms first, so "wiener neustadt" wins over "wien" inside an address.
+        # Names to look for inside an address: longest first, so "wiener neustadt" wins over "wien"; short
+        # forms only for cities and towns ("graz", "linz"), as other short aliases hide in ordinary words.
         self._contained = sorted(
-            ((form, place) for place in places for form in place.forms if len(form) >= MIN_CONTAINED_FORM),
+            (
+                (form, place)
+                for place in places
+                for form in place.forms
+                if len(form) >= MIN_CONTAINED_FORM or (place.kind in ("city", "town") and len(form) >= 4)
+            ),
             key=lambda item: (-len(item[0]), -item[1].importance),
         )
 
@@ -95,21 +104,22 @@ class Gazetteer:
         return [place for place, _ in self._ranked(normalize(text))[:limit]]
 
     def resolve(self, text: str) -> Place | None:
-        """The one place a free text means: a name, else a Vienna postal code, else a known name inside it."""
+        """The one place a free text means, or None rather than a guess: an exact name; else a name that
+        matches one place only; else a known name inside the text (an address ending in "… Graz"); a
+        Vienna address then narrows to its district by postal code or district name."""
         query = normalize(text)
         if not query:
             return None
         ranked = self._ranked(query)
-        if ranked and ranked[0][1] >= PREFIX:
+        if ranked and (ranked[0][1] == EXACT or (len(ranked) == 1 and len(query) >= MIN_UNIQUE_QUERY)):
             return ranked[0][0]
-        postal_code = VIENNA_POSTAL_CODE.search(text)
-        if postal_code and postal_code.group() in self.districts_by_postal_code:
-            return self.districts_by_postal_code[postal_code.group()]
         padded = f" {query} "
-        for form, place in self._contained:
-            if f" {form} " in padded:
-                return place
-        return ranked[0][0] if ranked else None
+        named = next((place for form, place in self._contained if f" {form} " in padded), None)
+        if named is None or named.id == VIENNA_ID:
+            postal_code = VIENNA_POSTAL_CODE.search(text)
+            if postal_code and postal_code.group() in self.districts_by_postal_code:
+                return self.districts_by_postal_code[postal_code.group()]
+        return named
 
     def _ranked(self, query: str) -> list[tuple[Place, int]]:
         """Matching places with their match quality, best first (then by importance)."""

@@ -6,7 +6,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from typing import TypeVar
@@ -17,7 +17,16 @@ from django.utils import timezone
 
 from chauffeur.errors import DomainError
 from places.geo import touches_zone_a
-from places.providers.base import NO_RATING, Endpoint, PlacesError, PlacesProvider, Rating, Suggestion
+from places.providers.base import (
+    NO_RATING,
+    Endpoint,
+    PlacesError,
+    PlacesProvider,
+    Rating,
+    Suggestion,
+    is_google_place_id,
+    upstream_unavailable,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +34,10 @@ ROUTE_TTL = 24 * 3600
 SUGGESTION_TTL = 10 * 60
 RATING_TTL = 3600
 RATING_KEY, LAST_GOOD_RATING_KEY = "places:rating", "places:rating:last-good"
+# After an outage answer, callers get upstream_unavailable at once for a while instead of each waiting
+# for the timeouts again (a circuit breaker shared by all workers).
+OUTAGE_KEY, OUTAGE_TTL = "places:upstream-down", 30
+RATING_FALLBACK_TTL = 5 * 60
 MIN_INPUT = 2
 
 T = TypeVar("T")
@@ -82,22 +95,22 @@ def estimate_route(
     def compute():
         return places.route(start, end, departure=pickup)
 
-    route = (
-        _cached(
-            _key("route", start.text, start.place_id, end.text, end.place_id, departure_hour),
-            ROUTE_TTL,
-            compute,
-        )
-        if places.remote
-        else compute()
-    )
+    if places.remote:
+        # A Google place id names the place exactly; the typed text would only split the cache.
+        ends = [
+            endpoint.place_id if is_google_place_id(endpoint.place_id) else endpoint.text
+            for endpoint in (start, end)
+        ]
+        route = _cached(_key("route", *ends, departure_hour), ROUTE_TTL, lambda: _guarded(compute))
+    else:
+        route = compute()
     begins = pickup or timezone.now()
+    # Elapsed time is added in UTC: across a DST change, local wall-clock arithmetic is an hour off.
+    arrival = begins.astimezone(UTC) + timedelta(seconds=route.duration_s)
     return RouteEstimate(
         distance_km=(Decimal(route.distance_m) / 1000).quantize(Decimal("0.1"), ROUND_HALF_UP),
         duration_s=route.duration_s,
-        estimated_arrival=timezone.localtime(begins + timedelta(seconds=route.duration_s)).replace(
-            microsecond=0
-        ),
+        estimated_arrival=timezone.localtime(arrival).replace(microsecond=0),
         in_zone_a=touches_zone_a(route.start, route.end),
     )
 
@@ -127,10 +140,26 @@ def rating_snapshot() -> Rating:
     try:
         rating = places.rating()
     except PlacesError:
-        return _cache_get(LAST_GOOD_RATING_KEY) or NO_RATING
+        fallback = _cache_get(LAST_GOOD_RATING_KEY) or NO_RATING
+        _cache_set(
+            RATING_KEY, fallback, RATING_FALLBACK_TTL
+        )  # ask Google again in a few minutes, not per visit
+        return fallback
     _cache_set(RATING_KEY, rating, RATING_TTL)
     _cache_set(LAST_GOOD_RATING_KEY, rating, None)
     return rating
+
+
+def _guarded(call: Callable[[], T]) -> T:
+    """Run an upstream call unless the provider was just found down; an outage opens the breaker."""
+    if _cache_get(OUTAGE_KEY):
+        raise upstream_unavailable("The places provider is unavailable; try again in a minute.")
+    try:
+        return call()
+    except PlacesError as failure:
+        if failure.code == "upstream_unavailable":
+            _cache_set(OUTAGE_KEY, True, OUTAGE_TTL)
+        raise
 
 
 def _cached(key: str, ttl: int, compute: Callable[[], T]) -> T:

@@ -7,6 +7,12 @@ from typing import Protocol
 from chauffeur.errors import DomainError
 from places.geo import LatLng
 
+OFFLINE_ID_PREFIX = "offline:"  # place ids of the built-in gazetteer; they mean nothing to Google
+
+
+def is_google_place_id(place_id: str | None) -> bool:
+    return bool(place_id) and not place_id.startswith(OFFLINE_ID_PREFIX)
+
 
 class PlacesError(DomainError):
     """A provider failure with a stable code: `route_not_found` (no such place or no route) or

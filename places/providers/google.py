@@ -16,6 +16,7 @@ from places.providers.base import (
     Review,
     Route,
     Suggestion,
+    is_google_place_id,
     route_not_found,
     upstream_unavailable,
 )
@@ -32,6 +33,14 @@ SUGGESTION_FIELDS = ",".join(
     f"suggestions.placePrediction.{field}" for field in ("placeId", "text.text", "types")
 )
 RATING_FIELDS = "rating,userRatingCount,reviews"
+# Sanity bounds: an answer beyond them is treated as malformed, never passed on.
+MAX_ROUTE_METRES, MAX_ROUTE_SECONDS, MAX_RATING_COUNT = 5_000_000, 1_000_000, 100_000_000
+KEY_PROBLEMS = {
+    "API_KEY_INVALID",
+    "API_KEY_SERVICE_BLOCKED",
+    "API_KEY_HTTP_REFERRER_BLOCKED",
+    "API_KEY_IP_ADDRESS_BLOCKED",
+}
 
 
 class GoogleProvider:
@@ -74,12 +83,15 @@ class GoogleProvider:
         try:
             route, legs = routes[0], routes[0]["legs"]
             return Route(
-                distance_m=int(route.get("distanceMeters", 0)),  # proto3 JSON omits zeros
-                duration_s=round(float(str(route.get("duration", "0s")).removesuffix("s"))),
+                # proto3 JSON leaves out zeros
+                distance_m=round(_bounded(route.get("distanceMeters", 0), MAX_ROUTE_METRES)),
+                duration_s=round(
+                    _bounded(str(route.get("duration", "0s")).removesuffix("s"), MAX_ROUTE_SECONDS)
+                ),
                 start=_lat_lng(legs[0]["startLocation"]),
                 end=_lat_lng(legs[-1]["endLocation"]),
             )
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
             raise self._malformed("route", exc) from exc
 
     def suggest(self, text: str, *, locale: str, session_token: str | None) -> list[Suggestion]:
@@ -98,17 +110,17 @@ class GoogleProvider:
         data = self._call("POST", f"{self.places_url}/v1/places:autocomplete", SUGGESTION_FIELDS, json=body)
         try:
             predictions = [
-                item["placePrediction"] for item in data.get("suggestions", []) if "placePrediction" in item
+                item["placePrediction"] for item in _list(data, "suggestions") if "placePrediction" in item
             ]
             return [
                 Suggestion(
-                    place_id=str(prediction["placeId"]),
-                    text=str(prediction["text"]["text"]),
-                    types=tuple(str(kind) for kind in prediction.get("types", [])),
+                    place_id=_text(prediction["placeId"]),
+                    text=_text(prediction["text"]["text"]),
+                    types=tuple(_text(kind) for kind in prediction.get("types") or []),
                 )
                 for prediction in predictions[:MAX_SUGGESTIONS]
             ]
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise self._malformed("suggestions", exc) from exc
 
     def rating(self) -> Rating:
@@ -118,20 +130,20 @@ class GoogleProvider:
         try:
             reviews = tuple(
                 Review(
-                    author_name=str((review.get("authorAttribution") or {}).get("displayName", "")),
-                    rating=_number(review.get("rating")),
-                    text=str((review.get("text") or review.get("originalText") or {}).get("text", "")),
-                    relative_time_description=str(review.get("relativePublishTimeDescription", "")),
+                    author_name=_text((review.get("authorAttribution") or {}).get("displayName") or ""),
+                    rating=_stars(review.get("rating")),
+                    text=_text((review.get("text") or review.get("originalText") or {}).get("text") or ""),
+                    relative_time_description=_text(review.get("relativePublishTimeDescription") or ""),
                 )
-                for review in (data.get("reviews") or [])[:MAX_REVIEWS]
+                for review in _list(data, "reviews")[:MAX_REVIEWS]
             )
             count = data.get("userRatingCount")
             return Rating(
-                rating=_number(data.get("rating")),
-                user_rating_count=None if count is None else int(count),
+                rating=_stars(data.get("rating")),
+                user_rating_count=None if count is None else round(_bounded(count, MAX_RATING_COUNT)),
                 reviews=reviews,
             )
-        except (TypeError, ValueError, AttributeError) as exc:
+        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise self._malformed("rating", exc) from exc
 
     # --- HTTP -------------------------------------------------------------------------------------------
@@ -160,6 +172,9 @@ class GoogleProvider:
         if status in (401, 403):
             logger.error("Google Maps refused the API key (HTTP %s): check the key and enabled APIs", status)
             raise upstream_unavailable("Google Maps refused the request.")
+        if status == 400 and _reasons(response) & KEY_PROBLEMS:
+            logger.error("Google Maps refused the API key (HTTP 400): check GOOGLE_MAPS_API_KEY")
+            raise upstream_unavailable("Google Maps refused the request.")
         if status == 400 and "/directions/" in response.url:
             raise route_not_found("Google Maps cannot route between these places.")
         if status != 200:
@@ -179,15 +194,48 @@ class GoogleProvider:
 
 
 def _waypoint(endpoint: Endpoint) -> dict:
-    if endpoint.place_id and not endpoint.place_id.startswith("offline:"):
+    if is_google_place_id(endpoint.place_id):
         return {"placeId": endpoint.place_id}
     return {"address": endpoint.text}
 
 
 def _lat_lng(location: dict) -> LatLng:
     lat_lng = location["latLng"]
-    return LatLng(float(lat_lng["latitude"]), float(lat_lng["longitude"]))
+    lat, lng = float(lat_lng["latitude"]), float(lat_lng["longitude"])
+    if not (-90 <= lat <= 90 and -180 <= lng <= 180):
+        raise ValueError(f"no place on Earth: {lat}, {lng}")
+    return LatLng(lat, lng)
 
 
-def _number(value) -> float | None:
-    return None if value is None else float(value)
+def _bounded(value, maximum: float) -> float:
+    """A finite number from 0 to `maximum`; anything else is a malformed answer."""
+    number = float(value)
+    if not 0 <= number <= maximum:  # also false for NaN
+        raise ValueError(f"{number} outside 0..{maximum}")
+    return number
+
+
+def _list(data: dict, member: str) -> list:
+    value = data.get(member) or []
+    if not isinstance(value, list):
+        raise TypeError(f"{member} is not a list")
+    return value
+
+
+def _stars(value) -> float | None:
+    return None if value is None else _bounded(value, 5)
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, got {type(value).__name__}")
+    return value
+
+
+def _reasons(response: requests.Response) -> set[str]:
+    """The `reason`s of a Google error body (google.rpc.ErrorInfo), empty when there are none."""
+    try:
+        details = response.json()["error"]["details"]
+        return {detail.get("reason") for detail in details if isinstance(detail, dict)}
+    except (ValueError, KeyError, TypeError):
+        return set()

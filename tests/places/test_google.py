@@ -10,7 +10,7 @@ import responses
 from django.core.cache import cache
 from django.utils import timezone
 
-from places.services import LAST_GOOD_RATING_KEY, RATING_KEY
+from places.services import LAST_GOOD_RATING_KEY, OUTAGE_KEY, RATING_KEY
 from tests.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,24 @@ FAR_ROUTE_ANSWER = {
         }
     ]
 }
+
+
+KEY_INVALID = {
+    "error": {
+        "code": 400,
+        "message": "API key not valid. Please pass a valid API key.",
+        "status": "INVALID_ARGUMENT",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}],
+    }
+}
+
+
+def odd_route(start=None, **fields) -> dict:
+    route = json.loads(json.dumps(ROUTE_ANSWER))["routes"][0]
+    route.update(fields)
+    if start:
+        route["legs"][0]["startLocation"] = start
+    return {"routes": [route]}
 
 
 @pytest.fixture(autouse=True)
@@ -182,21 +200,53 @@ def test_a_timeout_is_retried_once(client, google):
         ([{"json": ["not", "an", "object"]}], 1),
         ([{"json": {"routes": [{"distanceMeters": 5, "duration": "7s"}]}}], 1),  # no legs
         ([{"json": {"routes": [{"distanceMeters": "far", "duration": "7s", "legs": []}]}}], 1),
+        ([{"json": odd_route(distanceMeters=float("inf"))}], 1),
+        ([{"json": odd_route(distanceMeters=-99999999999999)}], 1),
+        ([{"json": odd_route(duration="infs")}], 1),
+        ([{"json": odd_route(duration="1e15s")}], 1),
+        ([{"json": odd_route(duration="NaNs")}], 1),
+        ([{"json": odd_route(start={"latLng": {"latitude": 123.0, "longitude": 16.0}})}], 1),
+        ([{"status": 400, "json": KEY_INVALID}], 1),
     ],
 )
 def test_upstream_failures_give_the_documented_answers(client, google, caplog, answers, calls):
-    for answer in answers * 2:  # the same story for the v1 and for the legacy request
-        google.post(ROUTES, **answer)
     params = {"from": "Stephansplatz", "to": "VIE"}
+    for answer in answers:
+        google.post(ROUTES, **answer)
     body = assert_problem(client.get("/api/v1/distance", params), 503, "upstream_unavailable")
-    assert KEY not in json.dumps(body)
     assert len(google.calls) == calls
+    cache.delete(OUTAGE_KEY)  # the same failure again, seen through the legacy endpoint
+    for answer in answers:
+        google.post(ROUTES, **answer)
     legacy = client.get("/api/calculate-distance", params)
     assert legacy.status_code == 200
     assert legacy.json() == {**NULLS, "error": body["detail"]}
-    assert KEY not in caplog.text
+    assert KEY not in json.dumps(body) + caplog.text
     assert all(KEY not in call.request.url for call in google.calls)
-    assert cache.get("places:route") is None
+
+
+def test_an_outage_opens_the_breaker_for_every_worker_and_caches_no_route(client, google):
+    google.post(ROUTES, status=503)
+    google.post(ROUTES, status=503)
+    params = {"from": "Stephansplatz", "to": "VIE"}
+    assert_problem(client.get("/api/v1/distance", params), 503, "upstream_unavailable")
+    assert len(google.calls) == 2
+    assert_problem(
+        client.get("/api/v1/distance", {"from": "Wien", "to": "Graz"}), 503, "upstream_unavailable"
+    )
+    assert client.get("/api/calculate-distance", params).json()["error"].startswith("The places provider is")
+    assert len(google.calls) == 2  # nobody waits for Google's timeouts while the breaker is open
+    cache.delete(OUTAGE_KEY)  # 30 seconds later
+    google.post(ROUTES, json=ROUTE_ANSWER)
+    assert client.get("/api/v1/distance", params).json()["distance"] == 19.4
+    assert len(google.calls) == 3  # the failure had not been cached as an answer
+
+
+def test_no_route_does_not_open_the_breaker(client, google):
+    google.post(ROUTES, json={})
+    google.post(ROUTES, json=ROUTE_ANSWER)
+    assert_problem(client.get("/api/v1/distance", {"from": "Wien", "to": "Atlantis"}), 422, "route_not_found")
+    assert client.get("/api/v1/distance", {"from": "Wien", "to": "VIE"}).status_code == 200
 
 
 # --- suggestions ------------------------------------------------------------------------------------
@@ -275,12 +325,37 @@ def test_short_input_is_refused_without_asking_google(client, google):
     assert len(google.calls) == 0
 
 
-def test_autocomplete_outage(client, google):
-    google.post(AUTOCOMPLETE, status=500)
-    assert_problem(client.get("/api/v1/places", {"input": "Sacher"}), 503, "upstream_unavailable")
+FAILURES = [
+    ([{"status": 500}, {"status": 503}], 2),
+    ([{"body": requests.ReadTimeout()}, {"body": requests.ReadTimeout()}], 2),
+    ([{"body": "{not json", "status": 200}], 1),
+    ([{"status": 429, "json": {"error": {"status": "RESOURCE_EXHAUSTED"}}}], 1),
+    ([{"status": 403, "json": {"error": {"status": "PERMISSION_DENIED"}}}], 1),
+    ([{"status": 400, "json": KEY_INVALID}], 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("answers", "calls"),
+    [
+        *FAILURES,
+        ([{"json": {"suggestions": [{"placePrediction": {"placeId": None, "text": {"text": "x"}}}]}}], 1),
+        ([{"json": {"suggestions": [{"placePrediction": {"placeId": "a", "text": None}}]}}], 1),
+        ([{"json": {"suggestions": "many"}}], 1),
+    ],
+)
+def test_autocomplete_failures_give_the_documented_answers(client, google, caplog, answers, calls):
+    for answer in answers:
+        google.post(AUTOCOMPLETE, **answer)
+    body = assert_problem(client.get("/api/v1/places", {"input": "Sacher"}), 503, "upstream_unavailable")
+    assert len(google.calls) == calls
+    cache.delete(OUTAGE_KEY)
+    for answer in answers:
+        google.post(AUTOCOMPLETE, **answer)
     legacy = client.get("/api/places-autocomplete", {"input": "Sacher"})
-    assert (legacy.status_code, legacy.json()["suggestions"]) == (200, [])
-    assert "Google" in legacy.json()["error"]
+    assert legacy.status_code == 200
+    assert legacy.json() == {"suggestions": [], "error": body["detail"]}
+    assert KEY not in caplog.text
 
 
 # --- rating -----------------------------------------------------------------------------------------
@@ -334,12 +409,42 @@ def test_rating_failure_serves_the_last_good_rating(client, google):
     assert cache.get(LAST_GOOD_RATING_KEY) is not None
 
 
-def test_rating_failure_with_nothing_cached_is_empty_not_an_error(client, google):
-    google.get(DETAILS, status=429)
+@pytest.mark.parametrize(
+    ("answers", "calls"),
+    [
+        *FAILURES,
+        ([{"json": {"rating": float("inf")}}], 1),
+        ([{"json": {"rating": 7}}], 1),
+        ([{"json": {"rating": 4.5, "userRatingCount": 1e400}}], 1),
+        ([{"json": {"rating": 4.5, "reviews": "many"}}], 1),
+    ],
+)
+def test_rating_failure_with_nothing_cached_is_empty_not_an_error(client, google, caplog, answers, calls):
+    for answer in answers:
+        google.get(DETAILS, **answer)
     for path in ("/api/v1/rating", "/api/google-rating"):
         response = client.get(path)
         assert response.status_code == 200
         assert response.json() == {"rating": None, "userRatingCount": None, "reviews": []}
+    assert len(google.calls) == calls  # the empty answer is kept for a few minutes: no call per visit
+    assert KEY not in caplog.text
+
+
+def test_a_rating_only_review_has_empty_text(client, google):
+    google.get(
+        DETAILS, json={"rating": 5, "userRatingCount": 1, "reviews": [{"rating": 5, "authorAttribution": {}}]}
+    )
+    assert client.get("/api/v1/rating").json()["reviews"] == [
+        {"authorName": "", "rating": 5.0, "text": "", "relativeTimeDescription": ""}
+    ]
+
+
+def test_a_refused_key_is_logged_as_an_operator_problem(client, google, caplog):
+    google.post(ROUTES, status=400, json=KEY_INVALID)
+    assert_problem(
+        client.get("/api/v1/distance", {"from": "Wien", "to": "Graz"}), 503, "upstream_unavailable"
+    )
+    assert "GOOGLE_MAPS_API_KEY" in caplog.text
 
 
 def test_without_a_place_id_there_is_no_rating_to_fetch(client, google, settings):

@@ -46,6 +46,7 @@ def first_id(client, text, **params) -> str:
         ("Leopoldstadt", "offline:wien-1020-leopoldstadt"),
         ("1230", "offline:wien-1230-liesing"),
         ("Praterstraße 1, 1020 Wien", "offline:wien-1020-leopoldstadt"),
+        ("Designer Outlet Parndorf", "offline:designer-outlet-parndorf"),
     ],
 )
 def test_known_places_and_aliases(client, text, place_id):
@@ -146,6 +147,47 @@ def test_the_25_km_line():
 )
 def test_zone_a_is_the_pickup_or_the_drop_off_within_25_km(client, origin, destination, zone_a):
     assert client.get("/api/v1/distance", {"from": origin, "to": destination}).json()["inZoneA"] is zone_a
+
+
+@pytest.mark.parametrize(
+    ("text", "place_id"),
+    [
+        ("Budapest 1110", "offline:budapest"),  # a Hungarian postal code is no Vienna district
+        ("Váci utca 1, 1050 Budapest", "offline:budapest"),
+        ("Kärntner Straße 1, Wien", "offline:wien"),
+        ("Herrengasse 1, Graz", "offline:graz"),
+        ("Praterstraße 1, 1020 Wien", "offline:wien-1020-leopoldstadt"),
+        ("Schönbrunner Schloßstraße 47, 1130 Wien", "offline:wien-1130-hietzing"),
+        ("Wohnung in Ottakring", "offline:wien-1160-ottakring"),
+        ("Hotel Sacher, Philharmoniker Str. 4, 1010 Wien", "offline:hotel-sacher"),
+        ("Sacher Hotel", "offline:hotel-sacher"),
+    ],
+)
+def test_a_free_text_address_resolves_to_the_place_it_names(client, text, place_id):
+    by_text = client.get("/api/v1/distance", {"from": text, "to": "Salzburg"}).json()
+    by_id = client.get("/api/v1/distance", {"from": "-", "fromPlaceId": place_id, "to": "Salzburg"}).json()
+    assert (by_text["distance"], by_text["inZoneA"]) == (by_id["distance"], by_id["inZoneA"])
+
+
+@pytest.mark.parametrize("vague", ["a", "Hotel", "Bahnhof", "Straße 1"])
+def test_a_vague_text_is_not_guessed(client, vague):
+    assert_problem(client.get("/api/v1/distance", {"from": vague, "to": "Salzburg"}), 422, "route_not_found")
+
+
+@pytest.mark.parametrize(
+    ("pickup", "arrival"),
+    [
+        # Hotel Sacher → Salzburg takes a little over 3 hours; the clocks change on the way.
+        ("2026-03-29T01:30", "2026-03-29T05:"),  # 01:30 CET + 3 h of driving = after 05:00 CEST
+        ("2026-10-25T01:30", "2026-10-25T03:"),  # 01:30 CEST + 3 h of driving = after 03:00 CET
+    ],
+)
+def test_the_arrival_counts_real_driving_time_across_daylight_saving_changes(client, pickup, arrival):
+    body = client.get(
+        "/api/v1/distance", {"from": "Hotel Sacher", "to": "Salzburg", "pickupDatetime": pickup}
+    ).json()
+    assert 3 * 3600 < body["duration"] < 4 * 3600
+    assert body["estimatedArrival"].startswith(arrival), body
 
 
 def test_an_unknown_place_is_no_route(client):

@@ -1,11 +1,12 @@
 """Calibration of the offline route model against real road distances and driving times.
 
-Reference figures: published driving distances / times without traffic, found with the search tool in
-route-planner, travel and news pages (source after each row; "recalled" where no page was found and a
-typical router figure was used). Published figures say "Vienna", not exactly Stephansplatz, and are often
-rounded ("about 3 hours"), so a few km/minutes of noise are inherent. Five found figures that disagree
-with router output (Mödling 14 km, Brno 127 km, Győr 150 km, Sopron 60 km, Munich 400 km: straight-line or
-motorway-length statements) were left out.
+Reference figures: published driving distances / times, found with the search tool in route-planner,
+travel and news pages (source after each row). 11 trips have both figures from a page, 6 have one, and 4
+(Klosterneuburg, Eisenstadt, Klagenfurt, Innsbruck) are typical router figures marked "recalled": a second
+round of 45 look-ups found no page stating them. Published figures say "Vienna", not exactly
+Stephansplatz, and are often rounded ("about 3 hours"), so a few km/minutes of noise are inherent. Five
+found figures that disagree with router output (Mödling 14 km, Brno 127 km, Győr 150 km, Sopron 60 km,
+Munich 400 km: straight-line or motorway-length statements) were left out.
 
 Error band the constants in places/providers/offline.py achieve on these 21 trips (printed by the test):
 mean 7.8 % / worst 22 % for distance, mean 8.1 % / worst 22 % for duration. The worst are the airport (its
