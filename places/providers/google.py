@@ -10,6 +10,8 @@ import requests
 
 from places.geo import VIENNA_CENTER, LatLng
 from places.providers.base import (
+    MAX_REVIEWS,
+    MAX_SUGGESTIONS,
     NO_RATING,
     Endpoint,
     Rating,
@@ -24,8 +26,6 @@ from places.providers.base import (
 logger = logging.getLogger(__name__)
 
 TIMEOUT = (3.05, 8.0)  # connect, read (seconds)
-MAX_SUGGESTIONS = 5
-MAX_REVIEWS = 5
 BIAS_RADIUS_M = 50_000.0  # the largest circle Places autocomplete accepts
 # Ask only for what is used: each extra field can move a request into a costlier SKU.
 ROUTE_FIELDS = "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation"

@@ -6,10 +6,17 @@ from datetime import datetime
 from places import gazetteer
 from places.geo import great_circle_km
 from places.models import RatingSnapshot
-from places.providers.base import NO_RATING, Endpoint, Rating, Review, Route, Suggestion, route_not_found
-
-MAX_SUGGESTIONS = 5
-MAX_REVIEWS = 5
+from places.providers.base import (
+    MAX_REVIEWS,
+    MAX_SUGGESTIONS,
+    NO_RATING,
+    Endpoint,
+    Rating,
+    Review,
+    Route,
+    Suggestion,
+    route_not_found,
+)
 
 # Calibrated against 21 real road distances and driving times (tests/places/test_offline_routes.py holds
 # them, their sources and the error band these constants achieve: about 8 % on average).
