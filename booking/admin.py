@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db import transaction
 
-from booking.models import LeadTimePolicy
+from booking import states
+from booking.models import Booking, BookingStatus, LeadTimePolicy
 
 
 @admin.register(LeadTimePolicy)
@@ -19,3 +21,64 @@ class LeadTimePolicyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Booking)
+class BookingAdmin(admin.ModelAdmin):
+    list_display = [
+        "reference",
+        "status",
+        "pickup_at",
+        "origin",
+        "destination",
+        "vehicle_class",
+        "amount",
+        "name",
+    ]
+    list_filter = ["status", ("pickup_at", admin.DateFieldListFilter), "vehicle_class", "payment_provider"]
+    search_fields = ["reference", "name", "email"]
+    date_hierarchy = "pickup_at"
+    readonly_fields = [field.name for field in Booking._meta.fields]
+    actions = ["mark_confirmed", "mark_completed", "mark_cancelled"]
+
+    @admin.display(description="amount")
+    def amount(self, booking: Booking) -> str:
+        return f"EUR {booking.amount_cents / 100:.2f}"
+
+    def has_add_permission(self, request):
+        return False  # bookings come from checkout, with a server-computed price
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a paid booking is a record of money received: cancel it instead
+
+    def _move(self, request, queryset, target: str) -> None:
+        moved, refused = [], []
+        for booking in queryset:
+            with transaction.atomic():
+                locked = Booking.objects.select_for_update().get(pk=booking.pk)
+                if states.can_move(locked, target):
+                    states.move(locked, target)
+                    locked.save(update_fields=["status", "paid_at", "updated_at"])
+                    moved.append(locked.reference)
+                else:
+                    refused.append(f"{locked.reference} ({locked.get_status_display()})")
+        if moved:
+            self.message_user(
+                request, f"{BookingStatus(target).label}: {', '.join(moved)}.", messages.SUCCESS
+            )
+        if refused:
+            self.message_user(
+                request, f"Not allowed from their state: {', '.join(refused)}.", messages.WARNING
+            )
+
+    @admin.action(description="Mark as confirmed (driver assigned)")
+    def mark_confirmed(self, request, queryset):
+        self._move(request, queryset, BookingStatus.CONFIRMED)
+
+    @admin.action(description="Mark as completed (ride done)")
+    def mark_completed(self, request, queryset):
+        self._move(request, queryset, BookingStatus.COMPLETED)
+
+    @admin.action(description="Cancel")
+    def mark_cancelled(self, request, queryset):
+        self._move(request, queryset, BookingStatus.CANCELLED)

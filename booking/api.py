@@ -1,11 +1,30 @@
+from datetime import date
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from booking import services
-from booking.serializers import AvailabilityInput, AvailabilityOutput
+from booking import payment_updates, services
+from booking.checkout import BookingRequest, start_checkout
+from booking.models import Booking
+from booking.payments import payment_provider
+from booking.serializers import (
+    AvailabilityInput,
+    AvailabilityOutput,
+    CheckoutInput,
+    CheckoutOutput,
+    PaymentIntentInput,
+    PaymentIntentOutput,
+    SessionDataInput,
+    SessionDataOutput,
+    StoredBookingOutput,
+    V1CheckoutOutput,
+)
+from chauffeur.api.auth import BearerTokenAuthentication, requires_scope
+from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.params import query_params
+from chauffeur.errors import DomainError
 
 
 class AvailabilityApi(APIView):
@@ -23,3 +42,107 @@ class AvailabilityApi(APIView):
     def get(self, request: Request) -> Response:
         availability = services.check_availability(**query_params(AvailabilityInput, request))
         return Response(AvailabilityOutput(availability).data)
+
+
+def checkout_from(request: Request):
+    serializer = CheckoutInput(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = dict(serializer.validated_data["bookingData"])
+    for informational in ("estimatedArrival", "distanceKm", "priceEur"):
+        data.pop(informational, None)  # the server computes its own
+    data["origin"] = data.pop("from")
+    data["destination"] = data.pop("to")
+    ride = BookingRequest(**data, submitted=request.data.get("bookingData") or {})
+    return start_checkout(amount_cents=serializer.validated_data["amount"], ride=ride)
+
+
+CHECKOUT_PROBLEMS = {"x-error-statuses": [422, 502, 503]}
+
+
+class CheckoutLegacyApi(APIView):
+    @extend_schema(
+        operation_id="createCheckoutSession",
+        summary="Start a payment: store the booking and open a hosted checkout page",
+        tags=["legacy"],
+        request=CheckoutInput,
+        responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
+    )
+    def post(self, request: Request) -> Response:
+        result = checkout_from(request)
+        return Response(
+            CheckoutOutput({"sessionId": result.session.session_id, "url": result.session.url}).data
+        )
+
+
+class CheckoutApi(APIView):
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [requires_scope("booking.write")]
+
+    @extend_schema(
+        operation_id="createCheckout",
+        summary="Book a ride: store it and open a hosted checkout page for its payment",
+        description=(
+            "`amount` must be the server's own price in cents (GET /api/v1/price); a different amount "
+            "is refused with `amount_mismatch` and the expected amount. The booking is stored before the "
+            "payment provider is asked, so a provider failure (502) loses nothing."
+        ),
+        tags=["booking"],
+        request=CheckoutInput,
+        responses={
+            201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
+        },
+        extensions=CHECKOUT_PROBLEMS,
+    )
+    def post(self, request: Request) -> Response:
+        result = checkout_from(request)
+        body = {
+            "sessionId": result.session.session_id,
+            "url": result.session.url,
+            "reference": result.booking.reference,
+            "status": result.booking.status,
+        }
+        return Response(V1CheckoutOutput(body).data, status=201)
+
+
+class PaymentIntentLegacyApi(DeprecatedView, APIView):
+    deprecation = Deprecation(
+        since=date(2026, 11, 1), sunset=date(2027, 3, 1), link="/api/docs#/legacy/createCheckoutSession"
+    )
+
+    @extend_schema(
+        operation_id="createPaymentIntent",
+        summary="The legacy card flow (deprecated: use the hosted checkout)",
+        tags=["legacy"],
+        deprecated=True,
+        request=PaymentIntentInput,
+        responses={
+            200: OpenApiResponse(PaymentIntentOutput, description="The payment intent's client secret.")
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PaymentIntentInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        intent = payment_provider().create_payment_intent(
+            amount_cents=serializer.validated_data["amount"],
+            currency="eur",
+            idempotency_key=request.headers.get("Idempotency-Key", "")[:255],
+        )
+        return Response(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
+
+
+class SessionDataLegacyApi(APIView):
+    @extend_schema(
+        operation_id="getSessionData",
+        summary="The booking behind a checkout session (asks the provider first while it is unpaid)",
+        tags=["legacy"],
+        parameters=[SessionDataInput],
+        responses={200: OpenApiResponse(SessionDataOutput, description="The stored booking.")},
+        extensions={"x-error-statuses": [404]},
+    )
+    def get(self, request: Request) -> Response:
+        session_id = query_params(SessionDataInput, request)["session_id"]
+        booking = Booking.objects.filter(provider_session_id=session_id).first()
+        if booking is None:
+            raise DomainError("No booking has this checkout session.", code="not_found")
+        booking = payment_updates.reconcile(booking, payment_provider)
+        return Response(SessionDataOutput({"bookingData": StoredBookingOutput(booking).data}).data)

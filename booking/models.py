@@ -1,5 +1,6 @@
 from datetime import time
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator
 from django.db import models
 
@@ -30,3 +31,78 @@ class LeadTimePolicy(models.Model):
 
     def __str__(self) -> str:
         return "Lead-time policy"
+
+
+class BookingStatus(models.TextChoices):
+    PENDING_PAYMENT = "pending_payment", "pending payment"
+    PAID = "paid", "paid"
+    CONFIRMED = "confirmed", "confirmed"
+    COMPLETED = "completed", "completed"
+    CANCELLED = "cancelled", "cancelled"
+    EXPIRED = "expired", "expired (checkout not completed)"
+    PAYMENT_FAILED = "payment_failed", "payment failed"
+
+
+class Booking(models.Model):
+    """A ride a customer is paying or has paid for. Stored before the payment provider is called, so
+    nothing a customer paid for can be lost; states change only through booking.states."""
+
+    reference = models.CharField(max_length=12, unique=True, editable=False)
+    status = models.CharField(
+        max_length=20, choices=BookingStatus.choices, default=BookingStatus.PENDING_PAYMENT, db_index=True
+    )
+    # The ride, as the customer asked for it (section 2.3 of the interface document).
+    origin = models.CharField("from", max_length=500)
+    destination = models.CharField("to", max_length=500)
+    pickup_at = models.DateTimeField("pickup", null=True, blank=True, db_index=True)
+    vehicle_class = models.CharField(max_length=20)
+    booking_type = models.CharField(max_length=10, default="distance")
+    duration_hours = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    tour_slug = models.SlugField(blank=True)
+    # What the server computed: the route and the price the customer is charged.
+    distance_km = models.DecimalField(max_digits=8, decimal_places=1, null=True, blank=True)
+    duration_s = models.PositiveIntegerField(null=True, blank=True)
+    estimated_arrival = models.DateTimeField(null=True, blank=True)
+    in_zone_a = models.BooleanField(null=True)
+    price = models.JSONField(
+        encoder=DjangoJSONEncoder, help_text="The server's price result (gross, net, VAT, lines)."
+    )
+    amount_cents = models.PositiveIntegerField()
+    currency = models.CharField(max_length=3, default="EUR")
+    # The customer.
+    name = models.CharField(max_length=200, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=50, blank=True)
+    locale = models.CharField(max_length=2, default="en")
+    notes = models.TextField(blank=True)
+    flight_number = models.CharField(max_length=20, blank=True)
+    water_choice = models.CharField(max_length=100, blank=True)
+    tour_name = models.CharField(max_length=200, blank=True)
+    flight_data = models.JSONField(null=True, blank=True)
+    booking_data = models.JSONField(help_text="The booking data exactly as submitted.")
+    # The payment.
+    payment_provider = models.CharField(max_length=20)
+    provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_intent_id = models.CharField(max_length=255, blank=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    confirmation_sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.reference
+
+
+class ProcessedPaymentEvent(models.Model):
+    """Each provider event id once: a replayed webhook changes nothing."""
+
+    event_id = models.CharField(max_length=255, unique=True)
+    event_type = models.CharField(max_length=100)
+    booking = models.ForeignKey(Booking, null=True, on_delete=models.SET_NULL, related_name="payment_events")
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.event_type} {self.event_id}"

@@ -1,9 +1,13 @@
-"""Input and output declarations of the availability operation (/api/v1, OpenAPI, MCP)."""
+"""Input and output declarations of the booking operations (legacy, /api/v1, OpenAPI, MCP)."""
+
+from decimal import Decimal
 
 from rest_framework import serializers
 
 from booking.availability import Reason
-from chauffeur.api.fields import LocalDateTimeField
+from chauffeur.api.fields import JsonIntegerField, LocalDateTimeField, PlainDecimalField
+from pricing.models import VehicleClass
+from pricing.quote import BookingType
 
 
 class AvailabilityInput(serializers.Serializer):
@@ -25,3 +29,128 @@ class AvailabilityOutput(serializers.Serializer):
         allow_null=True,
         help_text="Why the pickup is not available; null when it is.",
     )
+
+
+class BookingDataInput(serializers.Serializer):
+    """Section 2.3 of the interface document: the booking a customer asks for."""
+
+    to = serializers.CharField(max_length=500, help_text="Destination address or place name.")
+    pickupDatetime = LocalDateTimeField(
+        required=False, source="pickup", help_text="ISO 8601; checked for lead time."
+    )
+    estimatedArrival = LocalDateTimeField(
+        required=False, help_text="Informational; the server computes its own."
+    )
+    distanceKm = PlainDecimalField(
+        required=False, min_value=0, max_value=10000, help_text="Informational; the server computes its own."
+    )
+    vehicleClass = serializers.ChoiceField(
+        choices=VehicleClass.Code.choices, default="executive", source="vehicle_class"
+    )
+    bookingType = serializers.ChoiceField(
+        choices=[(item.value, item.value) for item in BookingType], default="distance", source="booking_type"
+    )
+    durationHours = PlainDecimalField(required=False, min_value=2, max_value=24, source="duration_hours")
+    priceEur = PlainDecimalField(
+        required=False, min_value=0, help_text="Informational; `amount` is what counts."
+    )
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    email = serializers.EmailField(required=False, allow_blank=True)
+    phone = serializers.CharField(required=False, allow_blank=True, max_length=50)
+    locale = serializers.ChoiceField(choices=[("en", "English"), ("de", "Deutsch")], default="en")
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    flightNumber = serializers.CharField(
+        required=False, allow_blank=True, max_length=20, source="flight_number"
+    )
+    waterChoice = serializers.CharField(
+        required=False, allow_blank=True, max_length=100, source="water_choice"
+    )
+    tourName = serializers.CharField(required=False, allow_blank=True, max_length=200, source="tour_name")
+    flightData = serializers.DictField(
+        required=False, allow_null=True, source="flight_data", help_text="Free-form."
+    )
+
+    def get_fields(self):
+        # `from` is a Python keyword, so it cannot be declared as a class attribute.
+        return {
+            "from": serializers.CharField(max_length=500, help_text="Pickup address or place name."),
+            **super().get_fields(),
+        }
+
+
+class CheckoutInput(serializers.Serializer):
+    amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Gross EUR cents, VAT included.")
+    bookingData = BookingDataInput()
+
+
+class CheckoutOutput(serializers.Serializer):
+    sessionId = serializers.CharField()
+    url = serializers.URLField(help_text="The hosted checkout page to send the customer to.")
+
+
+class V1CheckoutOutput(CheckoutOutput):
+    reference = serializers.CharField(help_text="The booking's reference, e.g. CB-7K3Q9X.")
+    status = serializers.CharField(help_text="pending_payment until the payment arrives.")
+
+
+class PaymentIntentInput(serializers.Serializer):
+    amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Cents.")
+
+
+class PaymentIntentOutput(serializers.Serializer):
+    clientSecret = serializers.CharField()
+
+
+class SessionDataInput(serializers.Serializer):
+    session_id = serializers.CharField(max_length=255)
+
+
+class SessionDataOutput(serializers.Serializer):
+    bookingData = serializers.DictField(
+        help_text="The stored booking with reference, status, amountCents, paymentStatus."
+    )
+
+
+class StoredBookingOutput(serializers.Serializer):
+    """A stored booking as the customer's pages and agents see it (the `bookingData` of 2.6)."""
+
+    reference = serializers.CharField()
+    status = serializers.CharField()
+    paymentStatus = serializers.SerializerMethodField()
+    amountCents = serializers.IntegerField(source="amount_cents")
+    currency = serializers.CharField()
+    priceEur = serializers.SerializerMethodField()
+    to = serializers.CharField(source="destination")
+    pickupDatetime = LocalDateTimeField(source="pickup_at", allow_null=True)
+    estimatedArrival = LocalDateTimeField(source="estimated_arrival", allow_null=True)
+    distanceKm = serializers.DecimalField(
+        source="distance_km", max_digits=8, decimal_places=1, allow_null=True
+    )
+    inZoneA = serializers.BooleanField(source="in_zone_a", allow_null=True)
+    vehicleClass = serializers.CharField(source="vehicle_class")
+    bookingType = serializers.CharField(source="booking_type")
+    durationHours = serializers.DecimalField(
+        source="duration_hours", max_digits=5, decimal_places=2, allow_null=True
+    )
+    name = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    locale = serializers.CharField()
+    notes = serializers.CharField()
+    flightNumber = serializers.CharField(source="flight_number")
+    waterChoice = serializers.CharField(source="water_choice")
+    tourName = serializers.CharField(source="tour_name")
+    flightData = serializers.JSONField(source="flight_data", allow_null=True)
+    createdAt = LocalDateTimeField(source="created_at")
+    paidAt = LocalDateTimeField(source="paid_at", allow_null=True)
+
+    def get_fields(self):
+        return {"from": serializers.CharField(source="origin"), **super().get_fields()}
+
+    def get_paymentStatus(self, booking) -> str:
+        if booking.paid_at:
+            return "paid"
+        return {"payment_failed": "failed", "expired": "expired"}.get(booking.status, "unpaid")
+
+    def get_priceEur(self, booking) -> Decimal:
+        return Decimal(str(booking.price["priceEur"])).quantize(Decimal("0.01"))

@@ -7,3 +7,4 @@ class ChauffeurConfig(AppConfig):
 
     def ready(self) -> None:
         from chauffeur import checks  # noqa: F401  (registers the deployment checks)
+        from chauffeur.api import auth  # noqa: F401  (registers the OpenAPI bearer scheme)

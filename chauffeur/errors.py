@@ -8,7 +8,14 @@ class DomainError(Exception):
     code = "invalid_request"
 
     def __init__(
-        self, detail: str, *, code: str | None = None, field: str | None = None, hint: str | None = None
+        self,
+        detail: str,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        hint: str | None = None,
+        status: int | None = None,
+        extra: dict | None = None,
     ):
         super().__init__(detail)
         self.detail = detail
@@ -16,3 +23,5 @@ class DomainError(Exception):
             self.code = code
         self.field = field
         self.hint = hint
+        self.status = status  # only where the contract fixes another status than the code's own
+        self.extra = extra or {}  # more members for the caller, e.g. expectedAmount

@@ -216,5 +216,6 @@ LOGGING = {
     "loggers": {
         "django.request": {"level": "ERROR"},
         "django.utils.autoreload": {"level": "WARNING"},  # runserver prints its own start-up lines
+        "stripe": {"level": "WARNING"},  # its INFO lines carry request URLs and Stripe's messages
     },
 }

@@ -3,7 +3,14 @@ from django.urls import path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from booking.api import AvailabilityApi
+from booking import views as booking_pages
+from booking.api import (
+    AvailabilityApi,
+    CheckoutApi,
+    CheckoutLegacyApi,
+    PaymentIntentLegacyApi,
+    SessionDataLegacyApi,
+)
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
 from places.api import (
@@ -23,12 +30,23 @@ v1 = [
     path("api/v1/distance", DistanceApi.as_view(), name="v1-distance"),
     path("api/v1/places", PlacesApi.as_view(), name="v1-places"),
     path("api/v1/rating", RatingApi.as_view(), name="v1-rating"),
+    path("api/v1/checkout", CheckoutApi.as_view(), name="v1-checkout"),
 ]
 
 legacy = [
     path("api/calculate-distance", CalculateDistanceLegacyApi.as_view(), name="calculate-distance"),
     path("api/places-autocomplete", PlacesAutocompleteLegacyApi.as_view(), name="places-autocomplete"),
     path("api/google-rating", GoogleRatingLegacyApi.as_view(), name="google-rating"),
+    path("api/create-checkout-session", CheckoutLegacyApi.as_view(), name="create-checkout-session"),
+    path("api/create-payment-intent", PaymentIntentLegacyApi.as_view(), name="create-payment-intent"),
+    path("api/get-session-data", SessionDataLegacyApi.as_view(), name="get-session-data"),
+    path("api/payments/stripe/webhook", booking_pages.stripe_webhook, name="stripe-webhook"),
+]
+
+pages = [
+    path("booking/success", booking_pages.success_page, name="booking-success"),
+    path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
+    path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 
 urlpatterns = [
@@ -38,6 +56,7 @@ urlpatterns = [
     path("api/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="api-docs"),
     *v1,
     *legacy,
+    *pages,
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),

@@ -43,6 +43,15 @@ def quote_price(
     return compute_quote(current_snapshot(), request)
 
 
+def tour_slug_for(name: str) -> str | None:
+    """The active tour a customer named by slug or by its German or English name."""
+    wanted = name.strip().casefold()
+    for tour in current_snapshot().tours.values():
+        if tour.active and wanted in {tour.slug, tour.name_en.casefold(), tour.name_de.casefold()}:
+            return tour.slug
+    return None
+
+
 def current_snapshot() -> PricingSnapshot:
     global _loaded
     try:

@@ -47,6 +47,17 @@ class PlainDecimalField(serializers.DecimalField):
         return super().to_internal_value(number)
 
 
+class JsonIntegerField(serializers.IntegerField):
+    """A JSON integer and nothing else (no "7400", 7400.0 or true): for money, exactness beats leniency."""
+
+    default_error_messages = {"invalid": "Expected a whole number (a JSON integer), e.g. 7400."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class PlainIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "Expected a whole number, e.g. 30."}
 

@@ -2,7 +2,7 @@
 as problem+json (RFC 9457) on /api/v1 or as the legacy `{"error": …}` body elsewhere under /api/."""
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
@@ -104,8 +104,19 @@ def problem_response(problem: Problem) -> JsonResponse:
     return _with_headers(response, problem)
 
 
+# The legacy endpoints know only plain 400s and 500s for these (section 7 of the interface document).
+LEGACY_STATUS = {
+    "route_not_found": 400,
+    "lead_time": 400,
+    "upstream_unavailable": 500,
+    "payment_provider_unavailable": 500,
+}
+
+
 def legacy_response(problem: Problem) -> JsonResponse:
     body = {"error": problem.detail, **problem.extra}
+    if problem.code in LEGACY_STATUS and problem.status is None:
+        problem = replace(problem, status=LEGACY_STATUS[problem.code])
     return _with_headers(JsonResponse(body, status=problem.http_status, json_dumps_params=COMPACT), problem)
 
 
@@ -127,14 +138,17 @@ def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
 def classify(exc: Exception) -> Problem:
     """The single mapping from an exception to what the caller is told. Unknown exceptions never leak."""
     if isinstance(exc, DomainError):
-        if exc.field:
-            return Problem(
-                exc.code,
-                f"Invalid value for {exc.field}: {exc.detail}",
-                hint=exc.hint,
-                errors={exc.field: [exc.detail]},
-            )
-        return Problem(exc.code, exc.detail, hint=exc.hint)
+        named = {
+            "detail": f"Invalid value for {exc.field}: {exc.detail}",
+            "errors": {exc.field: [exc.detail]},
+        }
+        return Problem(
+            exc.code,
+            **(named if exc.field else {"detail": exc.detail}),
+            status=exc.status,
+            hint=exc.hint,
+            extra=exc.extra,
+        )
     if isinstance(exc, drf.ValidationError):
         errors = flatten_errors(exc.detail)
         return Problem("invalid_request", _validation_summary(errors), errors=errors)
@@ -146,9 +160,10 @@ def classify(exc: Exception) -> Problem:
             hint="The Allow header lists the methods this path takes.",
         )
     if isinstance(exc, drf.NotAuthenticated | drf.AuthenticationFailed):
-        return Problem("unauthorized", str(exc.detail))
+        return Problem("unauthorized", str(exc.detail), headers=_challenge(exc))
     if isinstance(exc, drf.PermissionDenied | DjangoPermissionDenied):
-        return Problem("insufficient_scope", str(getattr(exc, "detail", "")) or "Permission denied.")
+        detail = str(getattr(exc, "detail", "")) or "Permission denied."
+        return Problem("insufficient_scope", detail, headers=_challenge(exc))
     if isinstance(exc, drf.NotFound | Http404):
         return Problem("not_found", "No such resource.")
     if isinstance(exc, drf.Throttled):
@@ -161,6 +176,13 @@ def classify(exc: Exception) -> Problem:
         )
     logger.exception("Unhandled error", exc_info=exc)
     return Problem("internal_error", "The server failed to handle this request.")
+
+
+def _challenge(exc: Exception) -> dict[str, str]:
+    from chauffeur.api.auth import challenge  # auth imports the token models; errors must not at import
+
+    value = challenge(exc)
+    return {"WWW-Authenticate": value} if value else {}
 
 
 def flatten_errors(detail: object, prefix: str = "") -> dict[str, list[str]]:
@@ -195,7 +217,4 @@ def problem_exception_handler(exc: Exception, context: dict) -> JsonResponse:
     request = context.get("request")
     problem = classify(exc)
     response = response_for_path(request.path if request else V1_PREFIX, problem)
-    auth_header = getattr(exc, "auth_header", None)  # set by DRF for 401s
-    if auth_header:
-        response["WWW-Authenticate"] = auth_header
     return response

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
+from chauffeur.api.auth import bearer_token, presented_token
 from chauffeur.api.problems import Problem, response_for_path
 
 logger = logging.getLogger(__name__)
@@ -42,8 +43,14 @@ def client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-def client_key(request: HttpRequest) -> str:
-    return f"ip:{client_address(request)}"
+def client_and_limit(request: HttpRequest) -> tuple[str, int]:
+    """Who is counted, and their quota: a valid bearer token (with its own limit, if staff set one), else
+    the client address."""
+    if presented_token(request):
+        token = bearer_token(request)
+        if token is not None:
+            return f"token:{token.pk}", token.rate_limit or settings.API_RATE_LIMIT_REQUESTS
+    return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
 
 
 def is_rate_limited_path(path: str) -> bool:
@@ -52,8 +59,8 @@ def is_rate_limited_path(path: str) -> bool:
 
 def count_request(request: HttpRequest) -> Usage | None:
     """Count this request against its client's window. None when the cache cannot be reached (fail open)."""
-    limit, window = settings.API_RATE_LIMIT_REQUESTS, settings.API_RATE_LIMIT_WINDOW_SECONDS
-    key = client_key(request)
+    window = settings.API_RATE_LIMIT_WINDOW_SECONDS
+    key, limit = client_and_limit(request)
     try:
         usage = get_usage(
             request, group=RATE_GROUP, key=lambda group, req: key, rate=f"{limit}/{window}s", increment=True

@@ -73,6 +73,9 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
             responses = operation.setdefault("responses", {})
             if operation.get("parameters") or operation.get("requestBody"):
                 responses.setdefault("400", _error("Invalid request: the error names each field.", is_v1))
+            if any(requirement for requirement in operation.get("security", [])):  # a token is required
+                responses.setdefault("401", _error("No token, or an unknown, expired or revoked one.", is_v1))
+                responses.setdefault("403", _error("The token lacks the required scope.", is_v1))
             # Domain failures an operation declares with extend_schema(extensions={"x-error-statuses": […]}).
             for status in operation.pop("x-error-statuses", []):
                 title = next(kind.title for kind in PROBLEM_KINDS.values() if kind.status == status)

@@ -20,7 +20,7 @@ def test_unavailable_when_the_cache_does_not_answer(client, cache_down):
 
 def test_unavailable_when_the_database_does_not_answer():
     # In a fresh process: the suite's own test database cannot be taken away without losing it.
-    probe = "from django.test import Client; r = Client().get('/healthz'); print(r.status_code, r.content.decode())"  # noqa: E501
+    probe = "from django.test import Client; r = Client().get('/healthz'); print(r.status_code, r.content.decode())"
     result = manage(
         "shell", "--no-imports", "-c", probe,
         DJANGO_DEBUG="true",

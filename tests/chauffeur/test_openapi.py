@@ -33,6 +33,7 @@ def test_every_operation_documents_its_parameters(document):
             for parameter in item["get"].get("parameters", [])
         }
         for path, item in document["paths"].items()
+        if "get" in item
     }
     assert parameters["/api/v1"] == {}
     assert parameters["/api/v1/price"] == {
@@ -52,6 +53,17 @@ def test_every_operation_documents_its_parameters(document):
     assert parameters["/api/v1/rating"] == parameters["/api/google-rating"] == {}
 
 
+def test_checkout_declares_its_bearer_scheme_and_scope(client, document):
+    assert document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+    assert document["paths"]["/api/v1/checkout"]["post"]["security"] == [{"bearerAuth": ["booking.write"]}]
+    assert document["paths"]["/api/create-checkout-session"]["post"].get("security", [{}]) == [{}]  # none
+    catalog = {(item["method"], item["path"]): item for item in client.get("/api/v1").json()["operations"]}
+    assert catalog[("POST", "/api/v1/checkout")]["tokenRequired"] is True
+    assert catalog[("POST", "/api/v1/checkout")]["scopes"] == ["booking.write"]
+    assert catalog[("GET", "/api/v1/price")]["tokenRequired"] is False
+    assert document["paths"]["/api/create-payment-intent"]["post"]["deprecated"] is True
+
+
 def test_domain_failures_are_documented(document):
     distance = document["paths"]["/api/v1/distance"]["get"]["responses"]
     assert {"400", "422", "503"} <= set(distance)
@@ -63,7 +75,8 @@ def test_every_error_is_in_its_surface_format_and_every_response_has_rate_limit_
     for path, item in document["paths"].items():
         for method, operation in item.items():
             responses = operation["responses"]
-            assert {"200", "429", "500"} <= set(responses), (method, path)
+            assert {"429", "500"} <= set(responses), (method, path)
+            assert {"200", "201"} & set(responses), (method, path)
             assert "Retry-After" in responses["429"]["headers"]
             for status, response in responses.items():
                 assert {"RateLimit", "RateLimit-Policy"} <= set(response["headers"]), (path, status)
@@ -116,6 +129,7 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1/distance"),
             ("GET", "/api/v1/places"),
             ("GET", "/api/v1/rating"),
+            ("POST", "/api/v1/checkout"),
         }
     )
     assert catalog["version"] == "1.1.0"
@@ -138,6 +152,7 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
 @pytest.fixture
 def web_schema(db, settings):
     settings.API_RATE_LIMIT_REQUESTS = 1_000_000  # the limit itself is tested elsewhere
+    settings.PAYMENT_PROVIDER = "sandbox"  # no network; "none" answers the contract's deliberate 500
     from chauffeur.wsgi import application
 
     # As Django's test client does: a request must not close the test's connection mid-transaction.

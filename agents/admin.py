@@ -1,0 +1,50 @@
+from django import forms
+from django.contrib import admin, messages
+from django.utils import timezone
+
+from agents import tokens
+from agents.models import ApiToken, Scope
+
+
+class ApiTokenForm(forms.ModelForm):
+    scopes = forms.MultipleChoiceField(choices=Scope.choices, widget=forms.CheckboxSelectMultiple)
+
+    class Meta:
+        model = ApiToken
+        fields = ["name", "scopes", "expires_at", "rate_limit"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    form = ApiTokenForm
+    list_display = ["name", "prefix", "scope_list", "created_at", "expires_at", "last_used_at", "state"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "prefix"]
+    readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke_selected"]
+
+    @admin.display(description="scopes")
+    def scope_list(self, token: ApiToken) -> str:
+        return ", ".join(token.scopes)
+
+    @admin.display(description="state")
+    def state(self, token: ApiToken) -> str:
+        if token.revoked_at:
+            return "revoked"
+        return "active" if tokens.is_live(token) else "expired"
+
+    def save_model(self, request, token: ApiToken, form, change: bool) -> None:
+        if change:
+            super().save_model(request, token, form, change)
+            return
+        plain, token.prefix, token.digest = tokens.new_secret()
+        super().save_model(request, token, form, change)
+        messages.warning(
+            request, f"The token for {token.name!r} is {plain} — copy it now: it is not shown again."
+        )
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke_selected(self, request, queryset) -> None:
+        for token in queryset.filter(revoked_at__isnull=True):
+            tokens.revoke(token)
+        messages.success(request, f"Revoked at {timezone.localtime():%Y-%m-%d %H:%M}.")

@@ -1,0 +1,89 @@
+"""How payment news reaches a booking: provider webhooks, the sandbox's Pay button and reconciliation
+all go through `apply_session_state`, under a row lock, so a webhook and a success-page read cannot race
+and every handler is idempotent (DECISIONS §9)."""
+
+import logging
+from collections.abc import Callable
+
+from django.db import IntegrityError, transaction
+
+from booking import notifications, states
+from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
+
+logger = logging.getLogger(__name__)
+
+PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
+
+
+def target_status(event_type: str, session: SessionState) -> str | None:
+    """The state an event asks for; None when it asks for nothing (e.g. an async payment still pending)."""
+    if event_type == "checkout.session.completed":
+        return BookingStatus.PAID if session.payment_status in PAID_PAYMENT_STATUSES else None
+    return {
+        "checkout.session.async_payment_succeeded": BookingStatus.PAID,
+        "checkout.session.async_payment_failed": BookingStatus.PAYMENT_FAILED,
+        "checkout.session.expired": BookingStatus.EXPIRED,
+    }.get(event_type)
+
+
+def apply_event(event: PaymentEvent) -> Booking | None:
+    """Apply a provider event once (by event id). Unknown types and unknown sessions change nothing."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # a savepoint: a replay's failed insert must not end the transaction
+                record = ProcessedPaymentEvent.objects.create(event_id=event.event_id, event_type=event.type)
+        except IntegrityError:
+            logger.info("Payment event %s already processed", event.event_id)
+            return None
+        if event.session is None:
+            return None
+        target = target_status(event.type, event.session)
+        booking = _locked_booking(event.session)
+        if booking is None:
+            logger.warning("Payment event %s names no known booking", event.event_id)
+            return None
+        record.booking = booking
+        record.save(update_fields=["booking"])
+        if target is not None:
+            _settle(booking, target, event.session)
+        return booking
+
+
+def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
+    """Ask the provider about a booking still waiting for payment (a late webhook loses nothing). If the
+    provider cannot answer, the stored booking is what we know."""
+    if booking.status != BookingStatus.PENDING_PAYMENT or not booking.provider_session_id:
+        return booking
+    try:
+        session = provider().retrieve_session(booking.provider_session_id)
+    except PaymentError:
+        logger.warning("Could not reconcile %s with the payment provider", booking.reference)
+        return booking
+    target = BookingStatus.PAID if session.payment_status in PAID_PAYMENT_STATUSES else None
+    if session.status == "expired" and target is None:
+        target = BookingStatus.EXPIRED
+    with transaction.atomic():
+        locked = Booking.objects.select_for_update().get(pk=booking.pk)
+        if target is not None:
+            _settle(locked, target, session)
+    return locked
+
+
+def _locked_booking(session: SessionState) -> Booking | None:
+    query = Booking.objects.select_for_update()
+    return query.filter(provider_session_id=session.session_id).first() or (
+        query.filter(reference=session.reference).first() if session.reference else None
+    )
+
+
+def _settle(booking: Booking, target: str, session: SessionState) -> None:
+    """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit."""
+    if booking.status == target or not states.can_move(booking, target):
+        return  # a replay, or news older than what we know (expired after paid does not unpay)
+    states.move(booking, target)
+    if session.payment_intent_id:
+        booking.payment_intent_id = session.payment_intent_id
+    booking.save(update_fields=["status", "paid_at", "payment_intent_id", "updated_at"])
+    if target == BookingStatus.PAID:
+        transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)

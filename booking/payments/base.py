@@ -1,0 +1,72 @@
+"""The payment provider interface (DECISIONS §9). The rest of the code depends on this module only; the
+Stripe and sandbox implementations live beside it."""
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from chauffeur.errors import DomainError
+
+
+class PaymentError(DomainError):
+    """The provider failed or refused; the booking is kept (code `payment_provider_unavailable`)."""
+
+    code = "payment_provider_unavailable"
+
+
+class WebhookSignatureError(Exception):
+    """A webhook whose signature does not verify: answered 400, nothing changes."""
+
+
+@dataclass(frozen=True)
+class CheckoutRequest:
+    reference: str  # the booking's, e.g. CB-7K3Q9X; sent as metadata
+    amount_cents: int
+    currency: str  # ISO 4217, lower case: "eur"
+    description: str  # shown on the hosted page
+    customer_email: str | None
+    locale: str  # "de" or "en"
+    success_url: str  # may contain {CHECKOUT_SESSION_ID}
+    cancel_url: str
+    idempotency_key: str  # derived from the booking: a retry never creates a second session
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    session_id: str
+    url: str
+
+
+@dataclass(frozen=True)
+class SessionState:
+    session_id: str
+    reference: str | None  # metadata.reference
+    status: str  # "open", "complete" or "expired"
+    payment_status: str  # "paid", "unpaid" or "no_payment_required"
+    payment_intent_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PaymentEvent:
+    event_id: str
+    type: str  # e.g. "checkout.session.completed"
+    session: SessionState | None  # None for event types this service does not use
+
+
+@dataclass(frozen=True)
+class PaymentIntent:
+    intent_id: str
+    client_secret: str
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession: ...
+
+    def retrieve_session(self, session_id: str) -> SessionState: ...
+
+    def create_payment_intent(
+        self, *, amount_cents: int, currency: str, idempotency_key: str
+    ) -> PaymentIntent: ...
+
+    def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent: ...

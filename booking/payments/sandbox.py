@@ -1,0 +1,67 @@
+"""The sandbox provider: a local hosted page instead of Stripe, for development and demos. Active only when
+PAYMENT_PROVIDER resolves to `sandbox` (by default in debug without Stripe keys)."""
+
+import hashlib
+import hmac
+import secrets
+
+from booking.models import Booking
+from booking.payments.base import (
+    CheckoutRequest,
+    CheckoutSession,
+    PaymentError,
+    PaymentEvent,
+    PaymentIntent,
+    SessionState,
+    WebhookSignatureError,
+)
+from booking.states import PAID_STATES
+
+SESSION_PREFIX = "sbx_cs_"
+
+
+class SandboxProvider:
+    name = "sandbox"
+
+    def __init__(self, *, public_base_url: str, secret: str):
+        self.public_base_url = public_base_url.rstrip("/")
+        self.secret = secret.encode()
+
+    def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession:
+        # Derived from the idempotency key, as Stripe would: a retry gets the same session.
+        digest = hmac.new(self.secret, request.idempotency_key.encode(), hashlib.sha256).hexdigest()[:24]
+        session_id = SESSION_PREFIX + digest
+        return CheckoutSession(
+            session_id=session_id, url=f"{self.public_base_url}/booking/sandbox/{session_id}"
+        )
+
+    def retrieve_session(self, session_id: str) -> SessionState:
+        booking = Booking.objects.filter(provider_session_id=session_id, payment_provider=self.name).first()
+        if booking is None:
+            raise PaymentError("The sandbox knows no such checkout session.")
+        paid = booking.status in PAID_STATES
+        return SessionState(
+            session_id=session_id,
+            reference=booking.reference,
+            status="complete" if paid else "open",
+            payment_status="paid" if paid else "unpaid",
+        )
+
+    def create_payment_intent(
+        self, *, amount_cents: int, currency: str, idempotency_key: str
+    ) -> PaymentIntent:
+        intent_id = "sbx_pi_" + secrets.token_hex(12)
+        return PaymentIntent(intent_id=intent_id, client_secret=f"{intent_id}_secret_{secrets.token_hex(12)}")
+
+    def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
+        raise WebhookSignatureError("The sandbox sends no webhooks.")
+
+    def pay_event(self, session_id: str, reference: str) -> PaymentEvent:
+        """What the hosted page's Pay button reports: the event Stripe would send for a paid checkout."""
+        return PaymentEvent(
+            event_id=f"sandbox:{session_id}:paid",
+            type="checkout.session.completed",
+            session=SessionState(
+                session_id=session_id, reference=reference, status="complete", payment_status="paid"
+            ),
+        )

@@ -1,0 +1,172 @@
+"""Stripe, through the official SDK (`stripe.StripeClient`, API v1): Checkout Sessions, the legacy
+PaymentIntent, and verified webhooks (DECISIONS §9). Every call has a timeout and no automatic retry (the
+idempotency key makes a retry by the caller safe); every SDK failure becomes a PaymentError whose detail
+never echoes Stripe's message, so no key or card detail reaches a client or a log line."""
+
+import logging
+
+import stripe
+
+from booking.payments.base import (
+    CheckoutRequest,
+    CheckoutSession,
+    PaymentError,
+    PaymentEvent,
+    PaymentIntent,
+    SessionState,
+    WebhookSignatureError,
+)
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = (3.05, 10.0)  # connect, read (seconds)
+WEBHOOK_TOLERANCE_S = 300  # a signed webhook older than this is refused (replay protection)
+SESSION_EVENT_PREFIX = "checkout.session."
+
+# Short, fixed details by SDK error class; Stripe's own message is never passed on.
+DETAILS: tuple[tuple[type[stripe.StripeError], str], ...] = (
+    (stripe.APIConnectionError, "Stripe cannot be reached."),
+    (stripe.RateLimitError, "Stripe is busy; try again later."),
+    (stripe.AuthenticationError, "Stripe refused the credentials."),
+    (stripe.PermissionError, "Stripe refused the credentials."),
+    (stripe.CardError, "The card was declined."),
+    (stripe.InvalidRequestError, "Stripe rejected the request."),
+    (stripe.IdempotencyError, "Stripe rejected a repeated request."),
+)
+
+
+class StripeProvider:
+    name = "stripe"
+
+    def __init__(self, *, secret_key: str, webhook_secret: str, api_base: str):
+        self.webhook_secret = webhook_secret
+        self.client = stripe.StripeClient(
+            secret_key,
+            base_addresses={"api": api_base.rstrip("/")},
+            max_network_retries=0,
+            http_client=stripe.RequestsClient(timeout=TIMEOUT),
+        )
+
+    def __repr__(self) -> str:  # never show the client (and with it the key) in a traceback or log
+        return "StripeProvider()"
+
+    # --- operations ---------------------------------------------------------------------------------
+
+    def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession:
+        reference_metadata = {"reference": request.reference}
+        params: dict = {
+            "mode": "payment",
+            "line_items": [
+                {
+                    "price_data": {
+                        "currency": request.currency,
+                        "unit_amount": request.amount_cents,
+                        "product_data": {"name": request.description},
+                    },
+                    "quantity": 1,
+                }
+            ],
+            "locale": request.locale,
+            "metadata": reference_metadata,
+            "payment_intent_data": {"metadata": reference_metadata},
+            "client_reference_id": request.reference,
+            "success_url": request.success_url,
+            "cancel_url": request.cancel_url,
+        }
+        if request.customer_email:
+            params["customer_email"] = request.customer_email
+        try:
+            session = self.client.v1.checkout.sessions.create(
+                params, {"idempotency_key": request.idempotency_key}
+            )
+        except stripe.StripeError as exc:
+            raise _payment_error("checkout session", exc) from exc
+        try:
+            data = session.to_dict()
+            return CheckoutSession(session_id=_text(data["id"]), url=_text(data["url"]))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("checkout session", exc) from exc
+
+    def retrieve_session(self, session_id: str) -> SessionState:
+        try:
+            session = self.client.v1.checkout.sessions.retrieve(session_id)
+        except stripe.StripeError as exc:
+            raise _payment_error("session lookup", exc) from exc
+        try:
+            return _session_state(session.to_dict())
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("session", exc) from exc
+
+    def create_payment_intent(
+        self, *, amount_cents: int, currency: str, idempotency_key: str
+    ) -> PaymentIntent:
+        params = {
+            "amount": amount_cents,
+            "currency": currency,
+            "automatic_payment_methods": {"enabled": True},
+        }
+        try:
+            intent = self.client.v1.payment_intents.create(params, {"idempotency_key": idempotency_key})
+        except stripe.StripeError as exc:
+            raise _payment_error("payment intent", exc) from exc
+        try:
+            data = intent.to_dict()
+            return PaymentIntent(intent_id=_text(data["id"]), client_secret=_text(data["client_secret"]))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("payment intent", exc) from exc
+
+    def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
+        try:
+            event = self.client.construct_event(
+                payload, signature, self.webhook_secret, tolerance=WEBHOOK_TOLERANCE_S
+            )
+        except stripe.SignatureVerificationError as exc:
+            logger.warning("Stripe webhook refused: the signature does not verify")
+            raise WebhookSignatureError("The Stripe-Signature does not verify.") from exc
+        except (ValueError, TypeError, AttributeError, KeyError) as exc:  # signed, but not a Stripe event
+            logger.warning("Stripe webhook refused: unreadable payload (%s)", type(exc).__name__)
+            raise WebhookSignatureError("The webhook payload cannot be read.") from exc
+        try:
+            data = event.to_dict()
+            event_type = _text(data["type"])
+            session = None
+            if event_type.startswith(SESSION_EVENT_PREFIX):
+                session = _session_state(data["data"]["object"])
+            return PaymentEvent(event_id=_text(data["id"]), type=event_type, session=session)
+        except (KeyError, TypeError, AttributeError) as exc:
+            logger.warning("Stripe webhook refused: unexpected event shape (%s)", type(exc).__name__)
+            raise WebhookSignatureError("The webhook payload cannot be read.") from exc
+
+
+def _session_state(data: dict) -> SessionState:
+    metadata = data.get("metadata") or {}
+    reference = metadata.get("reference")
+    intent = data.get("payment_intent")
+    if isinstance(intent, dict):  # expanded
+        intent = intent.get("id")
+    return SessionState(
+        session_id=_text(data["id"]),
+        reference=None if reference is None else _text(reference),
+        status=_text(data["status"]),
+        payment_status=_text(data["payment_status"]),
+        payment_intent_id=None if intent is None else _text(intent),
+    )
+
+
+def _payment_error(operation: str, exc: stripe.StripeError) -> PaymentError:
+    logger.warning("Stripe %s failed: %s", operation, type(exc).__name__)
+    for error_class, detail in DETAILS:
+        if isinstance(exc, error_class):
+            return PaymentError(detail)
+    return PaymentError("Stripe failed to answer.")
+
+
+def _malformed(what: str, exc: Exception) -> PaymentError:
+    logger.warning("Stripe sent a malformed %s: %s", what, type(exc).__name__)
+    return PaymentError("Stripe sent an answer that cannot be read.")
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, got {type(value).__name__}")
+    return value

@@ -1,0 +1,71 @@
+"""The booking web pages (success, cancel, the sandbox's hosted checkout) and the Stripe webhook."""
+
+import logging
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from booking import payment_updates
+from booking.models import Booking
+from booking.payments import payment_provider, stripe_provider
+from booking.payments.base import WebhookSignatureError
+from booking.payments.sandbox import SandboxProvider
+
+logger = logging.getLogger(__name__)
+
+
+@csrf_exempt
+@require_POST
+def stripe_webhook(request: HttpRequest) -> JsonResponse:
+    """Signed events from Stripe; exempt from CSRF and from the rate limit (DECISIONS §7, §9)."""
+    if not settings.STRIPE_WEBHOOK_SECRET:
+        return JsonResponse({"error": "Stripe webhooks are not configured."}, status=404)
+    try:
+        event = stripe_provider().parse_webhook(request.body, request.headers.get("Stripe-Signature", ""))
+    except WebhookSignatureError:
+        logger.warning("Stripe webhook with a bad signature refused")
+        return JsonResponse({"error": "Invalid signature."}, status=400)
+    payment_updates.apply_event(event)
+    return JsonResponse({"received": True})
+
+
+@require_GET
+def success_page(request: HttpRequest) -> HttpResponse:
+    booking = get_object_or_404(Booking, provider_session_id=request.GET.get("session_id") or "-")
+    booking = payment_updates.reconcile(booking, payment_provider)  # the webhook may still be on its way
+    return _page(request, "booking/success.html", booking)
+
+
+@require_GET
+def cancel_page(request: HttpRequest) -> HttpResponse:
+    booking = get_object_or_404(Booking, reference=request.GET.get("reference") or "-")
+    return _page(request, "booking/cancel.html", booking)
+
+
+@require_http_methods(["GET", "POST"])
+def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
+    """The sandbox's hosted payment page: the booking, its amount, and Pay / Cancel (CSRF-protected)."""
+    provider = _sandbox()
+    booking = get_object_or_404(Booking, provider_session_id=session_id, payment_provider=provider.name)
+    if request.method == "POST":
+        if request.POST.get("action") == "pay":
+            payment_updates.apply_event(provider.pay_event(session_id, booking.reference))
+            return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
+        return redirect(f"{settings.PUBLIC_BASE_URL}/booking/cancel?reference={booking.reference}")
+    return _page(request, "booking/sandbox_checkout.html", booking)
+
+
+def _sandbox() -> SandboxProvider:
+    provider = payment_provider() if settings.PAYMENT_PROVIDER == "sandbox" else None
+    if not isinstance(provider, SandboxProvider):
+        raise Http404("The sandbox is not the active payment provider.")
+    return provider
+
+
+def _page(request: HttpRequest, template: str, booking: Booking) -> HttpResponse:
+    with translation.override(booking.locale):
+        return render(request, template, {"booking": booking, "de": booking.locale == "de"})

@@ -1,0 +1,121 @@
+import hashlib
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from agents import tokens
+from agents.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+def test_only_a_digest_and_a_prefix_are_stored():
+    token, plain = tokens.issue_token(name="Concierge", scopes=["booking.read"])
+    assert plain.startswith("cbt_") and len(plain) >= 4 + 32
+    stored = ApiToken.objects.filter(pk=token.pk).values().get()
+    assert stored["digest"] == hashlib.sha256(plain.encode()).hexdigest()
+    assert stored["prefix"] == plain[:12]
+    assert all(plain not in str(value) for value in stored.values())
+    assert tokens.authenticate(plain) == token
+
+
+@pytest.mark.parametrize("presented", ["", "cbt_", "cbt_wrong", "Bearer x", "x" * 1000])
+def test_unknown_tokens_are_refused(presented):
+    tokens.issue_token(name="Concierge", scopes=["booking.read"])
+    assert tokens.authenticate(presented) is None
+
+
+def test_a_token_with_the_same_prefix_but_another_secret_is_refused():
+    _, plain = tokens.issue_token(name="Concierge", scopes=["booking.read"])
+    assert tokens.authenticate(plain[:-1] + ("A" if plain[-1] != "A" else "B")) is None
+
+
+def test_expiry_and_revocation():
+    token, plain = tokens.issue_token(name="Short", scopes=["booking.read"], expires_in_days=1)
+    assert tokens.authenticate(plain) == token
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert tokens.authenticate(plain) is None
+    other, other_plain = tokens.issue_token(name="Revoked", scopes=["booking.read"])
+    tokens.revoke(other)
+    assert tokens.authenticate(other_plain) is None
+
+
+def test_last_use_is_written_at_most_once_a_minute(django_assert_num_queries):
+    token, _ = tokens.issue_token(name="Busy", scopes=["booking.read"])
+    with django_assert_num_queries(1):
+        tokens.record_use(token)
+    first = ApiToken.objects.get(pk=token.pk).last_used_at
+    with django_assert_num_queries(0):
+        tokens.record_use(token)
+    token.last_used_at -= timedelta(minutes=2)
+    tokens.record_use(token)
+    assert ApiToken.objects.get(pk=token.pk).last_used_at > first
+
+
+def test_issue_token_prints_the_token_alone_on_the_last_line():
+    out = StringIO()
+    call_command("issue_token", "Hotel X agent", "--scope", "booking.read", "--scope", "booking.write",
+                 "--expires-days", "30", stdout=out)  # fmt: skip
+    plain = out.getvalue().strip().splitlines()[-1]
+    token = tokens.authenticate(plain)
+    assert token is not None and token.name == "Hotel X agent"
+    assert token.scopes == ["booking.read", "booking.write"]
+    assert timedelta(days=29) < token.expires_at - timezone.now() <= timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    "args", [["--scope", "booking.admin"], [], ["--scope", "booking.read", "--expires-days", "0"]]
+)
+def test_issue_token_refuses_bad_arguments(args):
+    with pytest.raises((CommandError, SystemExit)):
+        call_command("issue_token", "x", *args, stdout=StringIO(), stderr=StringIO())
+    assert ApiToken.objects.count() == 0
+
+
+def test_staff_issue_a_token_in_the_admin_and_see_it_once(admin_client):
+    response = admin_client.post(
+        "/admin/agents/apitoken/add/",
+        {
+            "name": "Partner agency",
+            "scopes": ["booking.read"],
+            "expires_at_0": "",
+            "expires_at_1": "",
+            "rate_limit": "120",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    shown = [str(message) for message in response.context["messages"]]
+    plain = next(word for message in shown for word in message.split() if word.startswith("cbt_"))
+    token = tokens.authenticate(plain)
+    assert (token.name, token.scopes, token.rate_limit) == ("Partner agency", ["booking.read"], 120)
+    listing = admin_client.get("/admin/agents/apitoken/").content.decode()
+    assert token.prefix in listing and "Partner agency" in listing and "booking.read" in listing
+    assert plain not in listing
+    assert plain not in admin_client.get(f"/admin/agents/apitoken/{token.pk}/change/").content.decode()
+
+
+def test_staff_revoke_tokens_with_the_action(admin_client):
+    token, plain = tokens.issue_token(name="Leaked", scopes=["booking.write"])
+    response = admin_client.post(
+        "/admin/agents/apitoken/", {"action": "revoke_selected", "_selected_action": [token.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    assert tokens.authenticate(plain) is None
+    assert "revoked" in admin_client.get("/admin/agents/apitoken/").content.decode()
+
+
+def test_a_valid_token_is_its_own_rate_limit_client_with_its_own_limit(client):
+    _, plain = tokens.issue_token(name="Big partner", scopes=["booking.read"], rate_limit=100)
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
+    for _ in range(3):
+        client.get("/api/v1", REMOTE_ADDR="203.0.113.5")
+    response = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", **auth)
+    assert response["RateLimit-Policy"] == '"default";q=100;w=60'
+    assert response["RateLimit"].startswith('"default";r=99;')  # not the address's count
+    anonymous = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", HTTP_AUTHORIZATION="Bearer cbt_forged")
+    assert anonymous["RateLimit"].startswith('"default";r=56;')  # an invalid token counts as the address

@@ -1,0 +1,339 @@
+"""Checkout (DECISIONS §9) on the legacy endpoint and on /api/v1: the server's own price, the booking
+stored before the provider is called, tokens and scopes, and every refusal leaving nothing behind."""
+
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
+
+import pytest
+import responses
+from django.utils import timezone
+
+from agents import tokens
+from agents.models import ApiToken
+from booking.models import Booking, BookingStatus
+from tests.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db
+
+LEGACY, V1 = "/api/create-checkout-session", "/api/v1/checkout"
+
+
+@pytest.fixture(autouse=True)
+def sandbox(settings):
+    settings.PAYMENT_PROVIDER = "sandbox"
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
+
+
+@pytest.fixture
+def writer():
+    return {"HTTP_AUTHORIZATION": f"Bearer {tokens.issue_token(name='w', scopes=['booking.write'])[1]}"}
+
+
+def pickup() -> str:
+    return (
+        (timezone.localtime() + timedelta(days=3))
+        .replace(hour=10, minute=0, second=0, microsecond=0)
+        .isoformat()
+    )
+
+
+def ride(**overrides) -> dict:
+    return {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": pickup(), "vehicleClass": "executive",
+            "name": "Anna Berger", "email": "anna@example.com", "locale": "de", **overrides}  # fmt: skip
+
+
+def server_amount(client, data: dict) -> int:
+    """What a client does: ask the route, then the price for it."""
+    route = client.get("/api/v1/distance", {"from": data["from"], "to": data["to"]}).json()
+    params = {"vehicleClass": data.get("vehicleClass", "executive"), "distanceKm": route["distance"],
+              "inZoneA": str(route["inZoneA"]).lower(), "bookingType": data.get("bookingType", "distance")}  # fmt: skip
+    if "durationHours" in data:
+        params["durationHours"] = data["durationHours"]
+    return round(client.get("/api/v1/price", params).json()["priceEur"] * 100)
+
+
+def post(client, path, body, **headers):
+    return client.post(path, body, content_type="application/json", **headers)
+
+
+# --- the happy path ---------------------------------------------------------------------------------
+
+
+def test_the_right_amount_opens_a_checkout_session_and_stores_the_booking(client):
+    data = ride(waterChoice="still", flightNumber="OS 123", notes="Child seat", flightData={"arr": "10:05"})
+    amount = server_amount(client, data)
+    response = post(client, LEGACY, {"amount": amount, "bookingData": data})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert set(body) == {"sessionId", "url"}
+    assert body["url"] == f"https://chauffeur.test/booking/sandbox/{body['sessionId']}"
+    booking = Booking.objects.get()
+    assert booking.reference.startswith("CB-") and len(booking.reference) == 9
+    assert set(booking.reference[3:]) <= set("ACDEFGHJKLMNPQRTUVWXY34679")
+    assert (booking.status, booking.amount_cents, booking.provider_session_id) == (
+        "pending_payment",
+        amount,
+        body["sessionId"],
+    )
+    assert (booking.origin, booking.destination, booking.vehicle_class, booking.locale) == (
+        "Hotel Sacher", "Flughafen Wien", "executive", "de")  # fmt: skip
+    assert (booking.water_choice, booking.flight_number, booking.notes) == ("still", "OS 123", "Child seat")
+    assert booking.flight_data == {"arr": "10:05"}
+    assert booking.price["priceEur"] == f"{amount / 100:.2f}"
+    assert booking.in_zone_a is True and booking.distance_km > 0
+    assert booking.booking_data["waterChoice"] == "still"
+
+
+def test_v1_checkout_with_a_write_token(client, writer):
+    data = ride(vehicleClass="first")
+    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **writer)
+    assert response.status_code == 201, response.content
+    body = response.json()
+    booking = Booking.objects.get()
+    assert body == {"sessionId": booking.provider_session_id, "url": body["url"], "reference": booking.reference,
+                    "status": "pending_payment"}  # fmt: skip
+
+
+def test_defaults_are_executive_and_a_distance_booking(client):
+    data = {"from": "Hotel Sacher", "to": "Flughafen Wien"}  # the legacy minimum: no pickup time
+    assert (
+        post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data}).status_code == 200
+    )
+    booking = Booking.objects.get()
+    assert (booking.vehicle_class, booking.booking_type, booking.pickup_at, booking.locale) == (
+        "executive", "distance", None, "en")  # fmt: skip
+
+
+def test_hourly_and_tour_bookings_are_priced_by_the_server(client):
+    hourly = ride(bookingType="hourly", durationHours=3)
+    assert post(client, LEGACY, {"amount": 19500, "bookingData": hourly}).status_code == 200
+    tour = ride(tourName="Vienna City Tour")
+    assert post(client, LEGACY, {"amount": 24900, "bookingData": tour}).status_code == 200
+    assert sorted(Booking.objects.values_list("amount_cents", flat=True)) == [19500, 24900]
+    assert Booking.objects.get(amount_cents=24900).tour_slug == "vienna-city-tour"
+
+
+# --- tokens and scopes ------------------------------------------------------------------------------
+
+
+def token(scopes, **changes) -> str:
+    issued, plain = tokens.issue_token(name="t", scopes=scopes)
+    ApiToken.objects.filter(pk=issued.pk).update(**changes)
+    return plain
+
+
+@pytest.mark.parametrize(
+    ("make_header", "status", "challenge"),
+    [
+        (lambda: None, 401, 'Bearer realm="chauffeur"'),
+        (lambda: "Bearer cbt_not-a-token", 401, 'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: "Basic dXNlcjpwYXNz", 401, 'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: "Bearer " + token(["booking.write"], revoked_at=timezone.now()), 401,
+         'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: "Bearer " + token(["booking.write"], expires_at=timezone.now() - timedelta(days=1)), 401,
+         'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: "Bearer " + token(["booking.read"]), 403, 'Bearer error="insufficient_scope", scope="booking.write"'),
+        (lambda: "Bearer " + token(["booking.read", "booking.write"]), 201, None),
+    ],
+)  # fmt: skip
+def test_the_scope_matrix_of_v1_checkout(client, make_header, status, challenge):
+    header = make_header()
+    data = ride()
+    extra = {"HTTP_AUTHORIZATION": header} if header else {}
+    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **extra)
+    assert response.status_code == status, response.content
+    assert response.get("WWW-Authenticate") == challenge
+    if status != 201:
+        assert_problem(response, status, "unauthorized" if status == 401 else "insufficient_scope")
+        assert Booking.objects.count() == 0
+
+
+def test_legacy_checkout_needs_no_token(client):
+    data = ride()
+    assert (
+        post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data}).status_code == 200
+    )
+
+
+# --- refusals: nothing stored -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda body: body.pop("amount"), "amount"),
+        (lambda body: body.update(amount=0), "amount"),
+        (lambda body: body.update(amount=str(body["amount"])), "amount"),  # money is a JSON integer, not text
+        (lambda body: body.update(amount=True), "amount"),
+        (lambda body: body.update(amount=12.5), "amount"),
+        (lambda body: body.pop("bookingData"), "bookingData"),
+        (lambda body: body["bookingData"].pop("from"), "bookingData.from"),
+        (lambda body: body["bookingData"].pop("to"), "bookingData.to"),
+        (lambda body: body["bookingData"].update({"to": ""}), "bookingData.to"),
+        (lambda body: body["bookingData"].update(vehicleClass="limousine"), "bookingData.vehicleClass"),
+        (lambda body: body["bookingData"].update(bookingType="daily"), "bookingData.bookingType"),
+        (lambda body: body["bookingData"].update(durationHours=1), "bookingData.durationHours"),
+        (lambda body: body["bookingData"].update(email="not-an-address"), "bookingData.email"),
+        (lambda body: body["bookingData"].update(locale="fr"), "bookingData.locale"),
+        (lambda body: body["bookingData"].update(pickupDatetime="tomorrow"), "bookingData.pickupDatetime"),
+        (lambda body: body["bookingData"].update(flightData="not an object"), "bookingData.flightData"),
+        (lambda body: body["bookingData"].update(notes="x" * 2001), "bookingData.notes"),
+    ],
+)
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_each_wrong_or_missing_field_is_named(client, writer, path, change, field):
+    body = {"amount": server_amount(client, ride()), "bookingData": ride()}
+    change(body)
+    response = post(client, path, body, **writer)
+    assert response.status_code == 400, response.content
+    if field:
+        message = response.json()["detail" if path == V1 else "error"]
+        assert field in message
+        if path == V1:
+            assert field in response.json()["errors"]
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize("body", ["not json", "[1, 2]", '{"amount": 100, "bookingData": []}'])
+def test_malformed_bodies_are_400(client, body):
+    response = client.post(LEGACY, body, content_type="application/json")
+    assert response.status_code == 400
+    assert "error" in response.json()
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("tamper", "description"),
+    [
+        (lambda amount, data: (amount - 1, data), "one cent less"),
+        (lambda amount, data: (amount + 100, data), "a euro more"),
+        (lambda amount, data: (amount - 100, data), "a euro less"),
+        (lambda amount, data: (amount, {**data, "distanceKm": 5, "priceEur": 59}), "a distance lie"),
+        (
+            lambda amount, data: (amount, {**data, "vehicleClass": "first"}),
+            "another class for the same money",
+        ),
+    ],
+)
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_amount_tampering_is_refused_with_the_expected_amount(client, writer, path, tamper, description):
+    data = ride(to="Salzburg")
+    expected = server_amount(client, data)
+    amount, sent = tamper(expected, data)
+    if description == "a distance lie":  # the client claims a 5 km trip and pays for that: the minimum fare
+        amount = 5900
+    response = post(client, path, {"amount": amount, "bookingData": sent}, **writer)
+    assert response.status_code == 400, description
+    body = response.json()
+    if sent.get("vehicleClass") == "first":
+        expected = server_amount(client, sent)
+    assert body["expectedAmount"] == expected
+    if path == V1:
+        assert body["code"] == "amount_mismatch"
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_a_pickup_inside_the_lead_time_is_refused(client, writer, path):
+    soon = (timezone.localtime() + timedelta(minutes=30)).isoformat()
+    data = ride(pickupDatetime=soon)
+    response = post(client, path, {"amount": server_amount(client, data), "bookingData": data}, **writer)
+    assert response.status_code == 400
+    assert response.json()["earliestPickup"]
+    if path == V1:
+        assert_problem(response, 400, "lead_time", "bookingData.pickupDatetime")
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_an_unknown_place_is_refused(client, writer, path):
+    response = post(client, path, {"amount": 7400, "bookingData": ride(to="Atlantis")}, **writer)
+    assert response.status_code == (400 if path == LEGACY else 422)
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_without_a_payment_provider_checkout_is_the_contracts_500(client, writer, settings, path):
+    settings.PAYMENT_PROVIDER = "none"
+    response = post(client, path, {"amount": server_amount(client, ride()), "bookingData": ride()}, **writer)
+    assert response.status_code == 500
+    assert "payment provider not configured" in response.content.decode()
+    assert Booking.objects.count() == 0
+
+
+# --- the provider fails: the booking is kept ----------------------------------------------------------
+
+
+@pytest.fixture
+def stripe_down(settings):
+    settings.PAYMENT_PROVIDER = "stripe"
+    settings.STRIPE_SECRET_KEY = "sk_test_123"
+    settings.STRIPE_API_BASE = "https://stripe.test"
+    with responses.RequestsMock() as mock:
+        mock.post("https://stripe.test/v1/checkout/sessions", status=500, json={"error": {"message": "down"}})
+        yield mock
+
+
+@pytest.mark.parametrize(("path", "status"), [(LEGACY, 500), (V1, 502)])
+def test_provider_down_keeps_the_booking_and_says_so(client, writer, stripe_down, path, status):
+    data = ride()
+    response = post(client, path, {"amount": server_amount(client, data), "bookingData": data}, **writer)
+    assert response.status_code == status
+    if path == V1:
+        assert_problem(response, 502, "payment_provider_unavailable")
+    assert "sk_test_123" not in response.content.decode()
+    booking = Booking.objects.get()
+    assert (booking.status, booking.provider_session_id, booking.payment_provider) == (
+        "pending_payment",
+        None,
+        "stripe",
+    )
+    assert len(stripe_down.calls) == 1
+    assert stripe_down.calls[0].request.headers["Idempotency-Key"] == f"checkout-{booking.reference}"
+
+
+# --- the legacy card flow ----------------------------------------------------------------------------
+
+
+def test_payment_intent_is_deprecated_with_its_headers(client):
+    response = post(client, "/api/create-payment-intent", {"amount": 7400})
+    assert response.status_code == 200
+    assert response.json()["clientSecret"].startswith("sbx_pi_")
+    since = datetime.fromtimestamp(int(response["Deprecation"].removeprefix("@")), tz=UTC).date()
+    sunset = parsedate_to_datetime(response["Sunset"]).date()
+    assert sunset - since >= timedelta(days=90)
+    assert response["Link"].endswith('; rel="deprecation"')
+    refused = post(client, "/api/create-payment-intent", {"amount": 0})
+    assert refused.status_code == 400
+    assert "Deprecation" in refused and "Sunset" in refused  # errors carry them too
+
+
+def test_payment_intent_through_stripe(client, settings):
+    settings.PAYMENT_PROVIDER = "stripe"
+    settings.STRIPE_SECRET_KEY = "sk_test_123"
+    settings.STRIPE_API_BASE = "https://stripe.test"
+    with responses.RequestsMock() as mock:
+        mock.post("https://stripe.test/v1/payment_intents",
+                  json={"id": "pi_1", "object": "payment_intent", "client_secret": "pi_1_secret_2", "amount": 7400})  # fmt: skip
+        response = post(client, "/api/create-payment-intent", {"amount": 7400})
+        assert "amount=7400" in mock.calls[0].request.body
+    assert response.json() == {"clientSecret": "pi_1_secret_2"}
+
+
+def test_booking_states_move_only_through_allowed_transitions(admin_client, client):
+    data = ride()
+    post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    booking = Booking.objects.get()
+    changelist = "/admin/booking/booking/"
+    admin_client.post(changelist, {"action": "mark_completed", "_selected_action": [booking.pk]})
+    assert Booking.objects.get().status == BookingStatus.PENDING_PAYMENT  # not paid: cannot be completed
+    admin_client.post(changelist, {"action": "mark_cancelled", "_selected_action": [booking.pk]})
+    assert Booking.objects.get().status == BookingStatus.CANCELLED
+    admin_client.post(changelist, {"action": "mark_confirmed", "_selected_action": [booking.pk]})
+    assert Booking.objects.get().status == BookingStatus.CANCELLED
+    listing = admin_client.get(
+        changelist, {"q": booking.reference, "status__exact": "cancelled"}
+    ).content.decode()
+    assert booking.reference in listing
+    assert admin_client.get(changelist, {"q": "anna@example.com"}).status_code == 200
+    assert admin_client.post(f"{changelist}{booking.pk}/delete/", {"post": "yes"}).status_code == 403
