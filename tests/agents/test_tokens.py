@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from agents import tokens
 from agents.models import ApiToken
+from tests.conftest import start_of_window
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +113,7 @@ def test_staff_revoke_tokens_with_the_action(admin_client):
 def test_a_valid_token_is_its_own_rate_limit_client_with_its_own_limit(client):
     _, plain = tokens.issue_token(name="Big partner", scopes=["booking.read"], rate_limit=100)
     auth = {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
+    start_of_window(client, REMOTE_ADDR="203.0.113.5")
     for _ in range(3):
         client.get("/api/v1", REMOTE_ADDR="203.0.113.5")
     response = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", **auth)

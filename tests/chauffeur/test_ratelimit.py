@@ -1,10 +1,8 @@
 import re
-import time
 
 import pytest
-from django.core.cache import cache
 
-from tests.conftest import assert_problem
+from tests.conftest import assert_problem, start_of_window
 
 pytestmark = pytest.mark.django_db
 
@@ -16,14 +14,6 @@ def remaining_and_reset(response) -> tuple[int, int]:
     match = RATE.match(response["RateLimit"])
     assert match, response["RateLimit"]
     return int(match[1]), int(match[2])
-
-
-def start_of_window(client, **extra) -> None:
-    """Let the next 61 requests fall into one window: wait out a window that is about to end."""
-    _, reset = remaining_and_reset(client.get(CATALOG, **extra))
-    if reset < 5:
-        time.sleep(reset + 1)
-    cache.clear()
 
 
 @pytest.mark.parametrize(
