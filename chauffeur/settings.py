@@ -199,7 +199,19 @@ if PAYMENT_PROVIDER == "stripe" and not STRIPE_SECRET_KEY:
     sys.exit("Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.")
 
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587") or 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "bookings@localhost"
 
 # DECISIONS §7: the rate limit on every /api/ path (the payment webhook is exempt).
 API_RATE_LIMIT_REQUESTS = 60

@@ -107,4 +107,6 @@ class LocalDateTimeField(serializers.Field):
         return localize(parsed) if parsed.tzinfo is None else parsed
 
     def to_representation(self, value: datetime) -> str:
-        return value.isoformat(timespec="seconds")
+        return timezone.localtime(value).isoformat(
+            timespec="seconds"
+        )  # stored in UTC, answered in Vienna time

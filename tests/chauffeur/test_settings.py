@@ -115,6 +115,12 @@ def test_deploy_check_warns_when_the_cache_is_not_shared():
         ),
         ({}, "(settings.PUBLIC_BASE_URL, settings.SECURE_SSL_REDIRECT)", "('http://127.0.0.1:8000', False)"),
         ({"TRUSTED_PROXY_COUNT": "2"}, "settings.TRUSTED_PROXY_COUNT", "2"),
+        ({}, "settings.EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"),
+        (
+            {"EMAIL_HOST": "smtp.example.com", "EMAIL_PORT": "465"},
+            "(settings.EMAIL_BACKEND, settings.EMAIL_PORT)",
+            "('django.core.mail.backends.smtp.EmailBackend', 465)",
+        ),
         ({}, "settings.PAYMENT_PROVIDER", "sandbox"),
         ({"STRIPE_SECRET_KEY": "sk_test_x"}, "settings.PAYMENT_PROVIDER", "stripe"),
         ({"PAYMENT_PROVIDER": "none"}, "settings.PAYMENT_PROVIDER", "none"),

@@ -1,0 +1,99 @@
+"""The sandbox payment flow end to end through the Django test client, as a traveller clicks through it."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from booking.models import Booking, BookingStatus
+
+# Real commits (the e-mail goes out on commit); serialized_rollback brings back the seeded tariffs.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture(autouse=True)
+def sandbox(settings):
+    settings.PAYMENT_PROVIDER = "sandbox"
+    settings.PUBLIC_BASE_URL = "http://testserver"
+    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
+
+
+@pytest.fixture
+def browser():
+    return Client(enforce_csrf_checks=True)
+
+
+def book(client, locale="en") -> dict:
+    pickup = (timezone.localtime() + timedelta(days=2)).replace(hour=15, minute=0, second=0, microsecond=0)
+    route = client.get("/api/v1/distance", {"from": "Hotel Imperial", "to": "Schönbrunn"}).json()
+    price = client.get("/api/v1/price", {"vehicleClass": "first", "distanceKm": route["distance"]}).json()
+    data = {"from": "Hotel Imperial", "to": "Schönbrunn", "pickupDatetime": pickup.isoformat(),
+            "vehicleClass": "first", "email": "guest@example.com", "name": "Guest", "locale": locale}  # fmt: skip
+    response = client.post(
+        "/api/create-checkout-session",
+        {"amount": round(price["priceEur"] * 100), "bookingData": data},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_pay_in_the_sandbox_then_see_the_paid_booking(browser):
+    session = book(browser)
+    page = browser.get(session["url"].removeprefix("http://testserver"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    booking = Booking.objects.get()
+    assert booking.reference in html and f"EUR {booking.price['priceEur']}" in html
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
+
+    assert browser.post(page.request["PATH_INFO"], {"action": "pay"}).status_code == 403  # no CSRF token
+    paid = browser.post(page.request["PATH_INFO"], {"action": "pay", "csrfmiddlewaretoken": token})
+    assert paid.status_code == 302
+    assert paid["Location"] == f"http://testserver/booking/success?session_id={session['sessionId']}"
+
+    success = browser.get(f"/booking/success?session_id={session['sessionId']}")
+    assert success.status_code == 200
+    assert booking.reference in success.content.decode()
+    assert "your booking is paid" in success.content.decode()
+    assert Booking.objects.get().status == BookingStatus.PAID
+
+    data = browser.get("/api/get-session-data", {"session_id": session["sessionId"]}).json()["bookingData"]
+    assert (data["reference"], data["status"], data["paymentStatus"]) == (booking.reference, "paid", "paid")
+
+    # Paying twice (a double click, a reload) changes nothing and sends nothing more.
+    browser.post(page.request["PATH_INFO"], {"action": "pay", "csrfmiddlewaretoken": token})
+    assert sorted(message.to[0] for message in mail.outbox) == [
+        "dispatch@chauffeur.test",
+        "guest@example.com",
+    ]
+
+
+def test_cancel_in_the_sandbox_keeps_the_booking_unpaid(browser):
+    session = book(browser, locale="de")
+    path = session["url"].removeprefix("http://testserver")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', browser.get(path).content.decode())[1]
+    cancelled = browser.post(path, {"action": "cancel", "csrfmiddlewaretoken": token})
+    booking = Booking.objects.get()
+    assert cancelled["Location"] == f"http://testserver/booking/cancel?reference={booking.reference}"
+    page = browser.get(f"/booking/cancel?reference={booking.reference}").content.decode()
+    assert "Die Zahlung wurde abgebrochen" in page and booking.reference in page and 'lang="de"' in page
+    assert booking.status == BookingStatus.PENDING_PAYMENT
+    assert mail.outbox == []
+
+
+def test_pages_of_unknown_bookings_are_404(client):
+    assert client.get("/booking/success?session_id=sbx_cs_nope").status_code == 404
+    assert client.get("/booking/success").status_code == 404
+    assert client.get("/booking/cancel?reference=CB-XXXXXX").status_code == 404
+    assert client.get("/booking/sandbox/sbx_cs_nope").status_code == 404
+
+
+def test_the_sandbox_is_never_active_with_another_provider(client, settings):
+    session = book(client)
+    settings.PAYMENT_PROVIDER = "stripe"
+    settings.STRIPE_SECRET_KEY = "sk_test_123"
+    assert client.get(session["url"].removeprefix("http://testserver")).status_code == 404

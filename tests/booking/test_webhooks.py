@@ -1,0 +1,232 @@
+"""Stripe webhooks (DECISIONS §9): signed events change bookings once each, in any order, and a paid
+booking gets its confirmation e-mail exactly once."""
+
+import hashlib
+import hmac
+import json
+import time
+
+import pytest
+import responses
+from django.core import mail
+from django.test import Client
+
+from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+
+pytestmark = pytest.mark.django_db
+
+WEBHOOK = "/api/payments/stripe/webhook"
+SECRET = "whsec_test"
+SESSION = "cs_test_a1"
+
+
+@pytest.fixture(autouse=True)
+def stripe(settings):
+    settings.PAYMENT_PROVIDER = "stripe"
+    settings.STRIPE_SECRET_KEY = "sk_test_123"
+    settings.STRIPE_WEBHOOK_SECRET = SECRET
+    settings.STRIPE_API_BASE = "https://stripe.test"
+    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
+
+
+@pytest.fixture
+def booking():
+    return Booking.objects.create(
+        reference="CB-7K3Q9X", origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
+        price={"priceEur": "74.00"}, amount_cents=7400, email="anna@example.com", locale="de", name="Anna",
+        booking_data={}, payment_provider="stripe", provider_session_id=SESSION,
+    )  # fmt: skip
+
+
+def event(
+    event_type: str,
+    event_id: str = "evt_1",
+    payment_status: str = "paid",
+    session: str = SESSION,
+    reference: str = "CB-7K3Q9X",
+) -> bytes:
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": event_type,
+            "api_version": "2025-01-27.acacia",
+            "created": int(time.time()),
+            "data": {
+                "object": {
+                    "id": session,
+                    "object": "checkout.session",
+                    "status": "complete" if payment_status == "paid" else "open",
+                    "payment_status": payment_status,
+                    "payment_intent": "pi_123",
+                    "metadata": {"reference": reference},
+                }
+            },
+        }
+    ).encode()
+
+
+def signed(payload: bytes, secret: str = SECRET, at: int | None = None) -> str:
+    at = at or int(time.time())
+    signature = hmac.new(secret.encode(), f"{at}.".encode() + payload, hashlib.sha256).hexdigest()
+    return f"t={at},v1={signature}"
+
+
+def deliver(client, payload: bytes, signature: str | None = None):
+    return client.post(
+        WEBHOOK, payload, content_type="application/json", HTTP_STRIPE_SIGNATURE=signature or signed(payload)
+    )
+
+
+def status() -> str:
+    return Booking.objects.get().status
+
+
+def test_a_completed_paid_session_makes_the_booking_paid_and_sends_the_confirmation(
+    client, booking, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = deliver(client, event("checkout.session.completed"))
+    assert (response.status_code, response.json()) == (200, {"received": True})
+    stored = Booking.objects.get()
+    assert (stored.status, stored.payment_intent_id) == (BookingStatus.PAID, "pi_123")
+    assert stored.paid_at is not None and stored.confirmation_sent_at is not None
+    customer, operator = mail.outbox
+    assert (
+        customer.to == ["anna@example.com"]
+        and "bestätigt" in customer.subject
+        and "CB-7K3Q9X" in customer.body
+    )
+    assert "Hotel Sacher" in customer.alternatives[0][0] and customer.alternatives[0][1] == "text/html"
+    assert operator.to == ["dispatch@chauffeur.test"] and "confirmed" in operator.subject
+
+
+def test_a_replayed_event_is_processed_once_and_mails_once(
+    client, booking, django_capture_on_commit_callbacks
+):
+    payload = event("checkout.session.completed")
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, payload)
+        deliver(client, payload)
+        deliver(client, event("checkout.session.async_payment_succeeded", event_id="evt_2"))
+    assert status() == BookingStatus.PAID
+    assert ProcessedPaymentEvent.objects.count() == 2
+    assert len(mail.outbox) == 2  # one to the customer, one to the operator: not twice each
+
+
+def test_a_forged_signature_is_refused_and_changes_nothing(client, booking):
+    payload = event("checkout.session.completed")
+    for signature in (
+        signed(payload, secret="whsec_other"),
+        "t=1,v1=00",
+        "",
+        signed(payload, at=int(time.time()) - 3600),
+    ):
+        response = client.post(
+            WEBHOOK, payload, content_type="application/json", HTTP_STRIPE_SIGNATURE=signature
+        )
+        assert response.status_code == 400
+    assert status() == BookingStatus.PENDING_PAYMENT
+    assert ProcessedPaymentEvent.objects.count() == 0
+    assert mail.outbox == []
+
+
+def test_expired_after_paid_does_not_unpay(client, booking, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, event("checkout.session.completed", event_id="evt_paid"))
+        deliver(client, event("checkout.session.expired", event_id="evt_expired", payment_status="unpaid"))
+    assert status() == BookingStatus.PAID
+
+
+def test_paid_after_expired_still_counts(client, booking, django_capture_on_commit_callbacks):
+    deliver(client, event("checkout.session.expired", event_id="evt_expired", payment_status="unpaid"))
+    assert status() == BookingStatus.EXPIRED
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, event("checkout.session.async_payment_succeeded", event_id="evt_late"))
+    assert status() == BookingStatus.PAID
+    assert len(mail.outbox) == 2
+
+
+def test_an_async_payment_that_fails(client, booking):
+    deliver(client, event("checkout.session.completed", event_id="evt_1", payment_status="unpaid"))
+    assert status() == BookingStatus.PENDING_PAYMENT  # completed, but the bank transfer is still on its way
+    deliver(client, event("checkout.session.async_payment_failed", event_id="evt_2", payment_status="unpaid"))
+    assert status() == BookingStatus.PAYMENT_FAILED
+    assert mail.outbox == []
+
+
+def test_unknown_events_and_sessions_are_acknowledged_and_ignored(client, booking):
+    assert deliver(client, event("customer.created", event_id="evt_x")).status_code == 200
+    other = event("checkout.session.completed", event_id="evt_y", session="cs_other", reference="CB-NNNNNN")
+    assert deliver(client, other).status_code == 200
+    assert status() == BookingStatus.PENDING_PAYMENT
+
+
+def test_the_reference_in_the_metadata_finds_the_booking_too(client, booking):
+    deliver(client, event("checkout.session.completed", session="cs_retried_session"))
+    assert status() == BookingStatus.PAID
+
+
+def test_the_webhook_is_exempt_from_csrf_and_from_the_rate_limit(booking, django_capture_on_commit_callbacks):
+    strict = Client(enforce_csrf_checks=True)
+    for index in range(65):
+        response = deliver(strict, event("customer.updated", event_id=f"evt_{index}"))
+        assert response.status_code == 200
+        assert "RateLimit" not in response
+
+
+def test_without_a_webhook_secret_there_is_no_webhook(client, settings, booking):
+    settings.STRIPE_WEBHOOK_SECRET = ""
+    assert deliver(client, event("checkout.session.completed")).status_code == 404
+    assert status() == BookingStatus.PENDING_PAYMENT
+
+
+# --- reconciling a pending booking --------------------------------------------------------------------
+
+SESSION_JSON = {
+    "id": SESSION,
+    "object": "checkout.session",
+    "status": "complete",
+    "payment_status": "paid",
+    "payment_intent": "pi_9",
+    "metadata": {"reference": "CB-7K3Q9X"},
+}
+
+
+def test_session_data_asks_stripe_about_a_pending_booking(
+    client, booking, django_capture_on_commit_callbacks
+):
+    with responses.RequestsMock() as mock, django_capture_on_commit_callbacks(execute=True):
+        mock.get(f"https://stripe.test/v1/checkout/sessions/{SESSION}", json=SESSION_JSON)
+        body = client.get("/api/get-session-data", {"session_id": SESSION}).json()["bookingData"]
+        assert len(mock.calls) == 1
+    assert (body["reference"], body["status"], body["paymentStatus"], body["amountCents"]) == (
+        "CB-7K3Q9X", "paid", "paid", 7400)  # fmt: skip
+    assert (body["from"], body["to"], body["priceEur"], body["locale"]) == (
+        "Hotel Sacher",
+        "Flughafen Wien",
+        74.0,
+        "de",
+    )
+    assert body["paidAt"].endswith(("+01:00", "+02:00"))  # Vienna time, not the stored UTC
+    assert len(mail.outbox) == 2  # the webhook may never come: the confirmation does not depend on it
+    with responses.RequestsMock() as mock:  # paid now: no second question to Stripe
+        client.get("/api/get-session-data", {"session_id": SESSION})
+        assert len(mock.calls) == 0
+
+
+def test_session_data_keeps_the_stored_booking_when_stripe_is_down(client, booking):
+    with responses.RequestsMock() as mock:
+        mock.get(f"https://stripe.test/v1/checkout/sessions/{SESSION}", status=500)
+        response = client.get("/api/get-session-data", {"session_id": SESSION})
+    assert response.status_code == 200
+    assert response.json()["bookingData"]["status"] == "pending_payment"
+
+
+def test_session_data_of_an_unknown_session(client):
+    response = client.get("/api/get-session-data", {"session_id": "cs_nope"})
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error": "No booking has this checkout session."},
+    )
+    assert client.get("/api/get-session-data").status_code == 400
