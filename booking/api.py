@@ -6,12 +6,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from booking import payment_updates, services
-from booking.checkout import BookingRequest, start_checkout
+from booking.checkout import BookingRequest, legacy_payment_intent, start_checkout
 from booking.models import Booking
 from booking.payments import payment_provider
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
+    BookingDataInput,
     CheckoutInput,
     CheckoutOutput,
     PaymentIntentInput,
@@ -24,6 +25,7 @@ from booking.serializers import (
 from chauffeur.api.auth import BearerTokenAuthentication, requires_scope
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.params import query_params
+from chauffeur.api.ratelimit import client_and_limit
 from chauffeur.errors import DomainError
 
 
@@ -52,7 +54,9 @@ def checkout_from(request: Request):
         data.pop(informational, None)  # the server computes its own
     data["origin"] = data.pop("from")
     data["destination"] = data.pop("to")
-    ride = BookingRequest(**data, submitted=request.data.get("bookingData") or {})
+    declared = BookingDataInput().fields
+    submitted = {key: value for key, value in request.data["bookingData"].items() if key in declared}
+    ride = BookingRequest(**data, submitted=submitted)
     return start_checkout(amount_cents=serializer.validated_data["amount"], ride=ride)
 
 
@@ -122,10 +126,10 @@ class PaymentIntentLegacyApi(DeprecatedView, APIView):
     def post(self, request: Request) -> Response:
         serializer = PaymentIntentInput(data=request.data)
         serializer.is_valid(raise_exception=True)
-        intent = payment_provider().create_payment_intent(
+        intent = legacy_payment_intent(
             amount_cents=serializer.validated_data["amount"],
-            currency="eur",
-            idempotency_key=request.headers.get("Idempotency-Key", "")[:255],
+            client=client_and_limit(request._request)[0],
+            client_key=request.headers.get("Idempotency-Key", "")[:255],
         )
         return Response(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
 

@@ -1,10 +1,11 @@
-"""The confirmation e-mail sent when a booking is paid: to the customer in their language, a copy to the
-operator; once per booking, whatever reaches us twice."""
+"""E-mails about bookings: the confirmation when a booking is paid (to the customer in their language, a
+copy with contact details to the operator), once per booking; and an alert when money arrives for a booking
+that can no longer be paid."""
 
 import logging
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -16,34 +17,71 @@ logger = logging.getLogger(__name__)
 SUBJECTS = {
     "en": "Your chauffeur booking {reference} is confirmed",
     "de": "Ihre Chauffeur-Buchung {reference} ist bestätigt",
+    "operator": "Paid booking {reference}",
 }
 
 
-def send_confirmation(booking_id: int) -> None:
+def send_confirmation(booking_id: int) -> bool:
+    """Send the confirmation unless it went out already. The booking is claimed in a short transaction and
+    the mail is sent outside it (no row lock held during SMTP); if the customer's mail fails, the claim is
+    released so `manage.py send_confirmations` can try again."""
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking_id)
         if booking.confirmation_sent_at is not None:
-            return
-        recipients = [(booking.email, booking.locale)] if booking.email else []
-        if settings.OPERATOR_EMAIL:
-            recipients.append((settings.OPERATOR_EMAIL, "en"))
-        for address, locale in recipients:
-            _message(booking, address, locale).send()
+            return False
         booking.confirmation_sent_at = timezone.now()
         booking.save(update_fields=["confirmation_sent_at"])
-    logger.info("Confirmation of %s sent to %d recipient(s)", booking.reference, len(recipients))
+    delivered = True
+    if booking.email:
+        delivered = _deliver(
+            _message(booking, booking.email, booking.locale if booking.locale in SUBJECTS else "en")
+        )
+    if settings.OPERATOR_EMAIL:
+        _deliver(
+            _message(booking, settings.OPERATOR_EMAIL, "operator")
+        )  # a failed copy is logged, not retried
+    if not delivered:
+        Booking.objects.filter(pk=booking.pk).update(confirmation_sent_at=None)
+    return delivered
 
 
-def _message(booking: Booking, address: str, locale: str) -> EmailMultiAlternatives:
-    locale = locale if locale in SUBJECTS else "en"
+def alert_operator_paid_too_late(booking_id: int) -> None:
+    booking = Booking.objects.get(pk=booking_id)
+    if settings.OPERATOR_EMAIL:
+        send_mail(
+            f"Payment received for {booking.get_status_display()} booking {booking.reference}",
+            f"A payment of EUR {booking.amount_cents / 100:.2f} arrived for booking {booking.reference}, "
+            f"which is {booking.get_status_display()}. Refund it or reinstate the booking.\n"
+            f"Payment intent: {booking.payment_intent_id or '-'}; "
+            f"customer: {booking.name} <{booking.email}>.",
+            None,
+            [settings.OPERATOR_EMAIL],
+            fail_silently=True,
+        )
+
+
+def _deliver(message: EmailMultiAlternatives) -> bool:
+    try:
+        message.send()
+    except Exception:  # SMTP, DNS, TLS … each backend raises its own; none may undo a payment
+        logger.exception("Could not send %r to %s", message.subject, message.to)
+        return False
+    return True
+
+
+def _message(booking: Booking, address: str, audience: str) -> EmailMultiAlternatives:
+    locale = "de" if audience == "de" else "en"
     with translation.override(locale):
         context = {
             "booking": booking,
             "locale": locale,
+            "operator": audience == "operator",
             "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
         }
         text = render_to_string("emails/booking_confirmation.txt", context)
         html = render_to_string("emails/booking_confirmation.html", context)
-    message = EmailMultiAlternatives(SUBJECTS[locale].format(reference=booking.reference), text, to=[address])
+    message = EmailMultiAlternatives(
+        SUBJECTS[audience].format(reference=booking.reference), text, to=[address]
+    )
     message.attach_alternative(html, "text/html")
     return message

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from booking import notifications, states
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
@@ -79,11 +80,26 @@ def _locked_booking(session: SessionState) -> Booking | None:
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:
     """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit."""
-    if booking.status == target or not states.can_move(booking, target):
-        return  # a replay, or news older than what we know (expired after paid does not unpay)
+    if booking.status == target:
+        return  # a replay
+    if not states.can_move(booking, target):
+        if target == BookingStatus.PAID and booking.paid_at is None:
+            _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
+        return  # news older than what we know: expired after paid does not unpay
     states.move(booking, target)
     if session.payment_intent_id:
         booking.payment_intent_id = session.payment_intent_id
     booking.save(update_fields=["status", "paid_at", "payment_intent_id", "updated_at"])
     if target == BookingStatus.PAID:
         transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
+
+
+def _paid_too_late(booking: Booking, session: SessionState) -> None:
+    """Money arrived for a booking that can no longer be paid: keep the fact, and tell the operator."""
+    booking.paid_at = timezone.now()
+    booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
+    booking.save(update_fields=["paid_at", "payment_intent_id", "updated_at"])
+    logger.error(
+        "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
+    )
+    transaction.on_commit(lambda: notifications.alert_operator_paid_too_late(booking.pk), robust=True)

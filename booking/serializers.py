@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from booking.availability import Reason
-from chauffeur.api.fields import JsonIntegerField, LocalDateTimeField, PlainDecimalField
+from chauffeur.api.fields import JsonIntegerField, JsonObjectField, LocalDateTimeField, PlainDecimalField
 from pricing.models import VehicleClass
 from pricing.quote import BookingType
 
@@ -55,7 +55,7 @@ class BookingDataInput(serializers.Serializer):
         required=False, min_value=0, help_text="Informational; `amount` is what counts."
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    email = serializers.EmailField(required=False, allow_blank=True)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     phone = serializers.CharField(required=False, allow_blank=True, max_length=50)
     locale = serializers.ChoiceField(choices=[("en", "English"), ("de", "Deutsch")], default="en")
     notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
@@ -66,8 +66,8 @@ class BookingDataInput(serializers.Serializer):
         required=False, allow_blank=True, max_length=100, source="water_choice"
     )
     tourName = serializers.CharField(required=False, allow_blank=True, max_length=200, source="tour_name")
-    flightData = serializers.DictField(
-        required=False, allow_null=True, source="flight_data", help_text="Free-form."
+    flightData = JsonObjectField(
+        required=False, allow_null=True, source="flight_data", help_text="Free-form object."
     )
 
     def get_fields(self):

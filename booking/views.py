@@ -7,9 +7,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from booking import payment_updates
+from booking.links import cancel_url, reference_from_cancel_token
 from booking.models import Booking
 from booking.payments import payment_provider, stripe_provider
 from booking.payments.base import WebhookSignatureError
@@ -19,9 +20,12 @@ logger = logging.getLogger(__name__)
 
 
 @csrf_exempt
-@require_POST
 def stripe_webhook(request: HttpRequest) -> JsonResponse:
     """Signed events from Stripe; exempt from CSRF and from the rate limit (DECISIONS §7, §9)."""
+    if request.method != "POST":
+        response = JsonResponse({"error": "Method not allowed: POST signed Stripe events here."}, status=405)
+        response["Allow"] = "POST"
+        return response
     if not settings.STRIPE_WEBHOOK_SECRET:
         return JsonResponse({"error": "Stripe webhooks are not configured."}, status=404)
     try:
@@ -42,7 +46,8 @@ def success_page(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def cancel_page(request: HttpRequest) -> HttpResponse:
-    booking = get_object_or_404(Booking, reference=request.GET.get("reference") or "-")
+    reference = reference_from_cancel_token(request.GET.get("booking", ""))
+    booking = get_object_or_404(Booking, reference=reference or "-")
     return _page(request, "booking/cancel.html", booking)
 
 
@@ -55,7 +60,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
         if request.POST.get("action") == "pay":
             payment_updates.apply_event(provider.pay_event(session_id, booking.reference))
             return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
-        return redirect(f"{settings.PUBLIC_BASE_URL}/booking/cancel?reference={booking.reference}")
+        return redirect(cancel_url(booking.reference))
     return _page(request, "booking/sandbox_checkout.html", booking)
 
 

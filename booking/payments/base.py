@@ -2,6 +2,7 @@
 Stripe and sandbox implementations live beside it."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from chauffeur.errors import DomainError
@@ -28,6 +29,7 @@ class CheckoutRequest:
     success_url: str  # may contain {CHECKOUT_SESSION_ID}
     cancel_url: str
     idempotency_key: str  # derived from the booking: a retry never creates a second session
+    expires_at: datetime | None = None  # the page closes then: no payment after the pickup's lead time
 
 
 @dataclass(frozen=True)

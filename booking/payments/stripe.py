@@ -75,6 +75,8 @@ class StripeProvider:
         }
         if request.customer_email:
             params["customer_email"] = request.customer_email
+        if request.expires_at is not None:
+            params["expires_at"] = int(request.expires_at.timestamp())
         try:
             session = self.client.v1.checkout.sessions.create(
                 params, {"idempotency_key": request.idempotency_key}
@@ -104,9 +106,11 @@ class StripeProvider:
             "amount": amount_cents,
             "currency": currency,
             "automatic_payment_methods": {"enabled": True},
+            "metadata": {"flow": "legacy-card"},
         }
+        options = {"idempotency_key": idempotency_key} if idempotency_key else {}
         try:
-            intent = self.client.v1.payment_intents.create(params, {"idempotency_key": idempotency_key})
+            intent = self.client.v1.payment_intents.create(params, options)
         except stripe.StripeError as exc:
             raise _payment_error("payment intent", exc) from exc
         try:

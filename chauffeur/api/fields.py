@@ -110,3 +110,37 @@ class LocalDateTimeField(serializers.Field):
         return timezone.localtime(value).isoformat(
             timespec="seconds"
         )  # stored in UTC, answered in Vienna time
+
+
+class JsonObjectField(serializers.DictField):
+    """A free-form JSON object, kept small and storable: bounded depth and size, no NUL characters or lone
+    surrogates (PostgreSQL's jsonb and our JSON output refuse them)."""
+
+    default_error_messages = {
+        "too_deep": "Nested deeper than {max_depth} levels.",
+        "too_large": "Larger than {max_items} values in all.",
+        "bad_text": "Contains characters that cannot be stored (NUL or a lone surrogate).",
+    }
+
+    def __init__(self, *, max_depth: int = 5, max_items: int = 200, **kwargs):
+        self.max_depth, self.max_items = max_depth, max_items
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if self._count(value, depth=1) > self.max_items:
+            self.fail("too_large", max_items=self.max_items)
+        return value
+
+    def _count(self, value, depth: int) -> int:
+        if depth > self.max_depth:
+            self.fail("too_deep", max_depth=self.max_depth)
+        if isinstance(value, dict):
+            return sum(self._count(key, depth) + self._count(item, depth + 1) for key, item in value.items())
+        if isinstance(value, list):
+            return sum(self._count(item, depth + 1) for item in value)
+        if isinstance(value, str) and (
+            "\x00" in value or any("\ud800" <= char <= "\udfff" for char in value)
+        ):
+            self.fail("bad_text")
+        return 1

@@ -178,6 +178,19 @@ def test_legacy_checkout_needs_no_token(client):
         (lambda body: body["bookingData"].update(pickupDatetime="tomorrow"), "bookingData.pickupDatetime"),
         (lambda body: body["bookingData"].update(flightData="not an object"), "bookingData.flightData"),
         (lambda body: body["bookingData"].update(notes="x" * 2001), "bookingData.notes"),
+        (lambda body: body["bookingData"].update(email="a" * 250 + "@example.com"), "bookingData.email"),
+        (lambda body: body["bookingData"].update(flightData={"a": "\x00"}), "bookingData.flightData"),
+        (lambda body: body["bookingData"].update(flightData={"a": "\ud800"}), "bookingData.flightData"),
+        (
+            lambda body: body["bookingData"].update(flightData={"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}),
+            "bookingData.flightData",
+        ),
+        (
+            lambda body: body["bookingData"].update(flightData={"a": list(range(500))}),
+            "bookingData.flightData",
+        ),
+        (lambda body: body["bookingData"].update(bookingType="hourly"), "bookingData.durationHours"),
+        (lambda body: body["bookingData"].update(tourName="Moon walk"), "bookingData.tourName"),
     ],
 )
 @pytest.mark.parametrize("path", [LEGACY, V1])
@@ -194,7 +207,10 @@ def test_each_wrong_or_missing_field_is_named(client, writer, path, change, fiel
     assert Booking.objects.count() == 0
 
 
-@pytest.mark.parametrize("body", ["not json", "[1, 2]", '{"amount": 100, "bookingData": []}'])
+@pytest.mark.parametrize(
+    "body",
+    ["not json", "[1, 2]", '{"amount": 100, "bookingData": []}', "[" * 5000 + "]" * 5000, '{"a": "\\ud800"}'],
+)
 def test_malformed_bodies_are_400(client, body):
     response = client.post(LEGACY, body, content_type="application/json")
     assert response.status_code == 400
@@ -337,3 +353,71 @@ def test_booking_states_move_only_through_allowed_transitions(admin_client, clie
     assert booking.reference in listing
     assert admin_client.get(changelist, {"q": "anna@example.com"}).status_code == 200
     assert admin_client.post(f"{changelist}{booking.pk}/delete/", {"post": "yes"}).status_code == 403
+
+
+def test_only_declared_booking_fields_are_kept(client):
+    data = ride(secret="\u0000 not ours")
+    assert (
+        post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data}).status_code == 200
+    )
+    assert "secret" not in Booking.objects.get().booking_data
+
+
+@pytest.fixture
+def stripe_up(settings):
+    settings.PAYMENT_PROVIDER = "stripe"
+    settings.STRIPE_SECRET_KEY = "sk_test_123"
+    settings.STRIPE_API_BASE = "https://stripe.test"
+    with responses.RequestsMock() as mock:
+        yield mock
+
+
+def test_checkout_through_stripe_stores_the_session_and_sends_the_pages(client, writer, stripe_up):
+    stripe_up.post(
+        "https://stripe.test/v1/checkout/sessions",
+        json={
+            "id": "cs_test_9",
+            "object": "checkout.session",
+            "url": "https://checkout.stripe.com/c/pay/cs_test_9",
+        },
+    )
+    data = ride()
+    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **writer)
+    assert response.status_code == 201, response.content
+    assert response.json()["url"] == "https://checkout.stripe.com/c/pay/cs_test_9"
+    booking = Booking.objects.get()
+    assert booking.provider_session_id == "cs_test_9"
+    sent = dict(pair.split("=", 1) for pair in stripe_up.calls[0].request.body.split("&"))
+    from urllib.parse import unquote_plus
+
+    sent = {unquote_plus(key): unquote_plus(value) for key, value in sent.items()}
+    assert sent["success_url"] == "https://chauffeur.test/booking/success?session_id={CHECKOUT_SESSION_ID}"
+    assert sent["cancel_url"].startswith("https://chauffeur.test/booking/cancel?booking=")
+    assert sent["metadata[reference]"] == booking.reference
+    assert sent["locale"] == "de" and sent["customer_email"] == "anna@example.com"
+    closes = datetime.fromtimestamp(int(sent["expires_at"]), tz=UTC)
+    assert closes <= booking.pickup_at - timedelta(hours=2)  # no payment after the pickup's lead time
+    assert closes >= timezone.now() + timedelta(minutes=30)
+
+
+def test_a_clients_idempotency_key_is_scoped_to_that_client(client, stripe_up):
+    for _ in range(2):
+        stripe_up.post(
+            "https://stripe.test/v1/payment_intents", json={"id": "pi_1", "client_secret": "pi_1_secret"}
+        )
+    post(
+        client,
+        "/api/create-payment-intent",
+        {"amount": 7400},
+        HTTP_IDEMPOTENCY_KEY="k1",
+        REMOTE_ADDR="198.51.100.1",
+    )
+    post(
+        client,
+        "/api/create-payment-intent",
+        {"amount": 7400},
+        HTTP_IDEMPOTENCY_KEY="k1",
+        REMOTE_ADDR="198.51.100.2",
+    )
+    first, second = (call.request.headers["Idempotency-Key"] for call in stripe_up.calls)
+    assert first.startswith("pi-") and first != "k1" and first != second

@@ -78,17 +78,31 @@ def test_cancel_in_the_sandbox_keeps_the_booking_unpaid(browser):
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', browser.get(path).content.decode())[1]
     cancelled = browser.post(path, {"action": "cancel", "csrfmiddlewaretoken": token})
     booking = Booking.objects.get()
-    assert cancelled["Location"] == f"http://testserver/booking/cancel?reference={booking.reference}"
-    page = browser.get(f"/booking/cancel?reference={booking.reference}").content.decode()
+    assert cancelled["Location"].startswith("http://testserver/booking/cancel?booking=")
+    page = browser.get(cancelled["Location"].removeprefix("http://testserver")).content.decode()
     assert "Die Zahlung wurde abgebrochen" in page and booking.reference in page and 'lang="de"' in page
     assert booking.status == BookingStatus.PENDING_PAYMENT
     assert mail.outbox == []
+
+
+def test_a_cancel_link_opens_only_its_own_booking_and_knows_when_it_is_paid(client):
+    from booking.links import cancel_url
+
+    book(client)
+    booking = Booking.objects.get()
+    assert client.get(f"/booking/cancel?reference={booking.reference}").status_code == 404  # guessable: no
+    link = cancel_url(booking.reference).removeprefix("http://testserver")
+    assert "Nothing was charged" in client.get(link).content.decode()
+    Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.PAID, paid_at=timezone.now())
+    page = client.get(link).content.decode()
+    assert "already paid" in page and "Nothing was charged" not in page
 
 
 def test_pages_of_unknown_bookings_are_404(client):
     assert client.get("/booking/success?session_id=sbx_cs_nope").status_code == 404
     assert client.get("/booking/success").status_code == 404
     assert client.get("/booking/cancel?reference=CB-XXXXXX").status_code == 404
+    assert client.get("/booking/cancel?booking=IkNCLVhYWFhYWCI:forged:signature").status_code == 404
     assert client.get("/booking/sandbox/sbx_cs_nope").status_code == 404
 
 

@@ -301,7 +301,12 @@ def test_create_payment_intent_sends_the_amount_and_maps_the_answer(stripe_api, 
     assert call.request.url == INTENTS
     assert call.request.headers["Idempotency-Key"] == "intent-42"
     assert call.request.headers["Authorization"] == f"Bearer {SECRET_KEY}"
-    assert form(call) == {"amount": "6500", "currency": "eur", "automatic_payment_methods[enabled]": "true"}
+    assert form(call) == {
+        "amount": "6500",
+        "currency": "eur",
+        "automatic_payment_methods[enabled]": "true",
+        "metadata[flow]": "legacy-card",
+    }
 
 
 def test_create_payment_intent_failure_is_a_payment_error(stripe_api, provider):

@@ -98,7 +98,8 @@ def test_a_completed_paid_session_makes_the_booking_paid_and_sends_the_confirmat
         and "CB-7K3Q9X" in customer.body
     )
     assert "Hotel Sacher" in customer.alternatives[0][0] and customer.alternatives[0][1] == "text/html"
-    assert operator.to == ["dispatch@chauffeur.test"] and "confirmed" in operator.subject
+    assert operator.to == ["dispatch@chauffeur.test"] and operator.subject == "Paid booking CB-7K3Q9X"
+    assert "anna@example.com" in operator.body  # dispatch gets the contact details
 
 
 def test_a_replayed_event_is_processed_once_and_mails_once(
@@ -230,3 +231,40 @@ def test_session_data_of_an_unknown_session(client):
         {"error": "No booking has this checkout session."},
     )
     assert client.get("/api/get-session-data").status_code == 400
+
+
+def test_money_for_a_cancelled_booking_is_recorded_and_the_operator_alerted(
+    client, booking, django_capture_on_commit_callbacks
+):
+    Booking.objects.filter(pk=booking.pk).update(
+        status=BookingStatus.CANCELLED
+    )  # staff cancelled it meanwhile
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, event("checkout.session.completed"))
+    stored = Booking.objects.get()
+    assert stored.status == BookingStatus.CANCELLED
+    assert stored.paid_at is not None and stored.payment_intent_id == "pi_123"
+    (alert,) = mail.outbox
+    assert alert.to == ["dispatch@chauffeur.test"] and "CB-7K3Q9X" in alert.subject and "Refund" in alert.body
+
+
+def test_the_webhook_answers_other_methods_in_json(client):
+    response = client.get(WEBHOOK)
+    assert (response.status_code, response["Allow"]) == (405, "POST")
+    assert "error" in response.json()
+
+
+def test_reconcile_payments_asks_about_old_pending_bookings(booking, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    Booking.objects.filter(pk=booking.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    out = StringIO()
+    with responses.RequestsMock() as mock, django_capture_on_commit_callbacks(execute=True):
+        mock.get(f"https://stripe.test/v1/checkout/sessions/{SESSION}", json=SESSION_JSON)
+        call_command("reconcile_payments", stdout=out)
+    assert status() == BookingStatus.PAID
+    assert "1 changed state" in out.getvalue()

@@ -80,6 +80,19 @@ def test_deploy_check_passes_with_the_documented_production_variables():
     assert "System check identified no issues" in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("env", "check_id"),
+    [
+        ({"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_live_x"}, "chauffeur.W002"),
+        ({"PAYMENT_PROVIDER": "sandbox"}, "chauffeur.E001"),
+    ],
+)
+def test_deploy_check_refuses_payments_that_cannot_complete_or_cost_nothing(env, check_id):
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **{**PRODUCTION, **env})
+    assert result.returncode == 1
+    assert check_id in result.stderr
+
+
 def test_deploy_check_warns_when_the_cache_is_not_shared():
     production = {key: value for key, value in PRODUCTION.items() if key != "REDIS_URL"}
     result = manage("check", "--deploy", "--fail-level", "WARNING", **production)
