@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from booking import payment_updates
 from booking.links import cancel_url, reference_from_cancel_token
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
 from booking.payments import payment_provider, stripe_provider
 from booking.payments.base import WebhookSignatureError
 from booking.payments.sandbox import SandboxProvider
@@ -71,6 +71,19 @@ def _sandbox() -> SandboxProvider:
     return provider
 
 
+STATUS_DE = {
+    BookingStatus.PENDING_PAYMENT: "Zahlung ausstehend",
+    BookingStatus.PAID: "bezahlt",
+    BookingStatus.CONFIRMED: "bestätigt",
+    BookingStatus.COMPLETED: "abgeschlossen",
+    BookingStatus.CANCELLED: "storniert",
+    BookingStatus.EXPIRED: "abgelaufen",
+    BookingStatus.PAYMENT_FAILED: "Zahlung fehlgeschlagen",
+}
+
+
 def _page(request: HttpRequest, template: str, booking: Booking) -> HttpResponse:
+    german = booking.locale == "de"
+    status = STATUS_DE[BookingStatus(booking.status)] if german else booking.get_status_display()
     with translation.override(booking.locale):
-        return render(request, template, {"booking": booking, "de": booking.locale == "de"})
+        return render(request, template, {"booking": booking, "de": german, "status": status})

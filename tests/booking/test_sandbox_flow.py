@@ -59,6 +59,7 @@ def test_pay_in_the_sandbox_then_see_the_paid_booking(browser):
     assert success.status_code == 200
     assert booking.reference in success.content.decode()
     assert "your booking is paid" in success.content.decode()
+    assert "A confirmation is on its way to guest@example.com" in success.content.decode()
     assert Booking.objects.get().status == BookingStatus.PAID
 
     data = browser.get("/api/get-session-data", {"session_id": session["sessionId"]}).json()["bookingData"]
@@ -81,6 +82,7 @@ def test_cancel_in_the_sandbox_keeps_the_booking_unpaid(browser):
     assert cancelled["Location"].startswith("http://testserver/booking/cancel?booking=")
     page = browser.get(cancelled["Location"].removeprefix("http://testserver")).content.decode()
     assert "Die Zahlung wurde abgebrochen" in page and booking.reference in page and 'lang="de"' in page
+    assert "Zahlung ausstehend" in page
     assert booking.status == BookingStatus.PENDING_PAYMENT
     assert mail.outbox == []
 
