@@ -169,8 +169,11 @@ schema = schemathesis.pytest.from_fixture("web_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_no_operation_answers_5xx_or_breaks_its_schema(case):
+    # Derandomized: CI sees the same generated requests every run, so a red run is a real regression.
     # Excluded: "valid data must be accepted". Some rules are the tariffs' own, not the schema's: a tour slug
     # may be well-formed yet not offered, and an hourly booking needs durationHours. They answer a documented
     # 400 problem, which the other checks still validate.
