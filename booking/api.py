@@ -12,7 +12,6 @@ from booking.payments import payment_provider
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
-    BookingDataInput,
     CheckoutInput,
     CheckoutOutput,
     PaymentIntentInput,
@@ -54,7 +53,7 @@ def checkout_from(request: Request):
         data.pop(informational, None)  # the server computes its own
     data["origin"] = data.pop("from")
     data["destination"] = data.pop("to")
-    declared = BookingDataInput().fields
+    declared = serializer.fields["bookingData"].fields
     submitted = {key: value for key, value in request.data["bookingData"].items() if key in declared}
     ride = BookingRequest(**data, submitted=submitted)
     return start_checkout(amount_cents=serializer.validated_data["amount"], ride=ride)

@@ -5,7 +5,13 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from booking.availability import Reason
-from chauffeur.api.fields import JsonIntegerField, JsonObjectField, LocalDateTimeField, PlainDecimalField
+from chauffeur.api.fields import (
+    FromFieldMixin,
+    JsonIntegerField,
+    JsonObjectField,
+    LocalDateTimeField,
+    PlainDecimalField,
+)
 from pricing.models import VehicleClass
 from pricing.quote import BookingType
 
@@ -31,8 +37,10 @@ class AvailabilityOutput(serializers.Serializer):
     )
 
 
-class BookingDataInput(serializers.Serializer):
+class BookingDataInput(FromFieldMixin, serializers.Serializer):
     """Section 2.3 of the interface document: the booking a customer asks for."""
+
+    from_options = dict(max_length=500, help_text="Pickup address or place name.")
 
     to = serializers.CharField(max_length=500, help_text="Destination address or place name.")
     pickupDatetime = LocalDateTimeField(
@@ -70,13 +78,6 @@ class BookingDataInput(serializers.Serializer):
         required=False, allow_null=True, source="flight_data", help_text="Free-form object."
     )
 
-    def get_fields(self):
-        # `from` is a Python keyword, so it cannot be declared as a class attribute.
-        return {
-            "from": serializers.CharField(max_length=500, help_text="Pickup address or place name."),
-            **super().get_fields(),
-        }
-
 
 class CheckoutInput(serializers.Serializer):
     amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Gross EUR cents, VAT included.")
@@ -111,8 +112,10 @@ class SessionDataOutput(serializers.Serializer):
     )
 
 
-class StoredBookingOutput(serializers.Serializer):
+class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
     """A stored booking as the customer's pages and agents see it (the `bookingData` of 2.6)."""
+
+    from_options = dict(source="origin")
 
     reference = serializers.CharField()
     status = serializers.CharField()
@@ -143,9 +146,6 @@ class StoredBookingOutput(serializers.Serializer):
     flightData = serializers.JSONField(source="flight_data", allow_null=True)
     createdAt = LocalDateTimeField(source="created_at")
     paidAt = LocalDateTimeField(source="paid_at", allow_null=True)
-
-    def get_fields(self):
-        return {"from": serializers.CharField(source="origin"), **super().get_fields()}
 
     def get_paymentStatus(self, booking) -> str:
         if booking.paid_at:

@@ -65,10 +65,9 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
 
 
 def _sandbox() -> SandboxProvider:
-    provider = payment_provider() if settings.PAYMENT_PROVIDER == "sandbox" else None
-    if not isinstance(provider, SandboxProvider):
+    if settings.PAYMENT_PROVIDER != "sandbox":
         raise Http404("The sandbox is not the active payment provider.")
-    return provider
+    return payment_provider()
 
 
 STATUS_DE = {

@@ -3,12 +3,13 @@ OpenAPI and the agent tools. Shapes follow sections 2.1, 2.2 and 2.7 of the inte
 
 from rest_framework import serializers
 
-from chauffeur.api.fields import LocalDateTimeField
+from chauffeur.api.fields import FromFieldMixin, LocalDateTimeField
 
 LOCALES = [("en", "English"), ("de", "Deutsch")]
 
 
-class DistanceInput(serializers.Serializer):
+class DistanceInput(FromFieldMixin, serializers.Serializer):
+    from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
     to = serializers.CharField(
         max_length=500, source="destination", help_text="Destination address or place name."
     )
@@ -25,15 +26,6 @@ class DistanceInput(serializers.Serializer):
         source="pickup",
         help_text="Pickup time: the arrival is counted from it (default now).",
     )
-
-    def get_fields(self):
-        # `from` is a Python keyword, so it cannot be declared as a class attribute.
-        return {
-            "from": serializers.CharField(
-                max_length=500, source="origin", help_text="Pickup address or place name."
-            ),
-            **super().get_fields(),
-        }
 
 
 class DistanceOutput(serializers.Serializer):

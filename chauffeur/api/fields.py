@@ -144,3 +144,13 @@ class JsonObjectField(serializers.DictField):
         ):
             self.fail("bad_text")
         return 1
+
+
+class FromFieldMixin:
+    """Adds the text field `from`: a Python keyword, so a serializer cannot declare it as a class attribute.
+    Its options are a plain dict, since DRF would collect a Field attribute as a field of its own name."""
+
+    from_options: dict = {}
+
+    def get_fields(self):
+        return {"from": serializers.CharField(**self.from_options), **super().get_fields()}

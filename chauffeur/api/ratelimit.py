@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django_ratelimit.core import get_usage
 
-from chauffeur.api.auth import bearer_token, presented_token
+from chauffeur.api.auth import bearer_token
 from chauffeur.api.problems import Problem, response_for_path
 
 logger = logging.getLogger(__name__)
@@ -46,10 +46,9 @@ def client_address(request: HttpRequest) -> str:
 def client_and_limit(request: HttpRequest) -> tuple[str, int]:
     """Who is counted, and their quota: a valid bearer token (with its own limit, if staff set one), else
     the client address."""
-    if presented_token(request):
-        token = bearer_token(request)
-        if token is not None:
-            return f"token:{token.pk}", token.rate_limit or settings.API_RATE_LIMIT_REQUESTS
+    token = bearer_token(request)  # None without a bearer header: no database query then
+    if token is not None:
+        return f"token:{token.pk}", token.rate_limit or settings.API_RATE_LIMIT_REQUESTS
     return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
 
 
