@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from booking import payment_updates, services
-from booking.checkout import BookingRequest, legacy_payment_intent, start_checkout
+from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import Booking
 from booking.payments import payment_provider
 from booking.serializers import (
@@ -45,18 +45,10 @@ class AvailabilityApi(APIView):
         return Response(AvailabilityOutput(availability).data)
 
 
-def checkout_from(request: Request):
+def checkout_from(request: Request) -> CheckoutResult:
     serializer = CheckoutInput(data=request.data)
     serializer.is_valid(raise_exception=True)
-    data = dict(serializer.validated_data["bookingData"])
-    for informational in ("estimatedArrival", "distanceKm", "priceEur"):
-        data.pop(informational, None)  # the server computes its own
-    data["origin"] = data.pop("from")
-    data["destination"] = data.pop("to")
-    declared = serializer.fields["bookingData"].fields
-    submitted = {key: value for key, value in request.data["bookingData"].items() if key in declared}
-    ride = BookingRequest(**data, submitted=submitted)
-    return start_checkout(amount_cents=serializer.validated_data["amount"], ride=ride)
+    return start_checkout(amount_cents=serializer.validated_data["amount"], ride=serializer.booking_request())
 
 
 CHECKOUT_PROBLEMS = {"x-error-statuses": [422, 502, 503]}
@@ -71,10 +63,7 @@ class CheckoutLegacyApi(APIView):
         responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
     )
     def post(self, request: Request) -> Response:
-        result = checkout_from(request)
-        return Response(
-            CheckoutOutput({"sessionId": result.session.session_id, "url": result.session.url}).data
-        )
+        return Response(CheckoutOutput(checkout_from(request)).data)
 
 
 class CheckoutApi(APIView):
@@ -97,14 +86,7 @@ class CheckoutApi(APIView):
         extensions=CHECKOUT_PROBLEMS,
     )
     def post(self, request: Request) -> Response:
-        result = checkout_from(request)
-        body = {
-            "sessionId": result.session.session_id,
-            "url": result.session.url,
-            "reference": result.booking.reference,
-            "status": result.booking.status,
-        }
-        return Response(V1CheckoutOutput(body).data, status=201)
+        return Response(V1CheckoutOutput(checkout_from(request)).data, status=201)
 
 
 class PaymentIntentLegacyApi(DeprecatedView, APIView):

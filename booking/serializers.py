@@ -5,6 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from booking.availability import Reason
+from booking.checkout import BookingRequest
 from chauffeur.api.fields import (
     FromFieldMixin,
     JsonIntegerField,
@@ -83,15 +84,54 @@ class CheckoutInput(serializers.Serializer):
     amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Gross EUR cents, VAT included.")
     bookingData = BookingDataInput()
 
+    def booking_request(self) -> BookingRequest:
+        """The validated ride for `start_checkout`, with the booking data as submitted kept for the record.
+        Distance, arrival and price are the server's own: what the caller sent of them is informational."""
+        data = dict(self.validated_data["bookingData"])
+        for informational in ("estimatedArrival", "distanceKm", "priceEur"):
+            data.pop(informational, None)
+        data["origin"] = data.pop("from")
+        data["destination"] = data.pop("to")
+        declared = self.fields["bookingData"].fields
+        submitted = {key: value for key, value in self.initial_data["bookingData"].items() if key in declared}
+        return BookingRequest(**data, submitted=submitted)
+
+
+class AgentBookingDataInput(BookingDataInput):
+    """The ride to book. An agent names the pickup time and vehicle class itself (section 4.4); the
+    website's tour and water choices and raw flight data are not taken from agents."""
+
+    pickupDatetime = LocalDateTimeField(
+        source="pickup", help_text="Pickup, ISO 8601; without offset it is Vienna local time."
+    )
+    vehicleClass = serializers.ChoiceField(choices=VehicleClass.Code.choices, source="vehicle_class")
+    waterChoice = None
+    tourName = None
+    flightData = None
+
+
+class AgentCheckoutInput(CheckoutInput):
+    """The booking.create_checkout tool's input: the v1 checkout payload with a stricter ride."""
+
+    bookingData = AgentBookingDataInput()
+
 
 class CheckoutOutput(serializers.Serializer):
-    sessionId = serializers.CharField()
-    url = serializers.URLField(help_text="The hosted checkout page to send the customer to.")
+    """Renders a `CheckoutResult`."""
+
+    sessionId = serializers.CharField(source="session.session_id")
+    url = serializers.URLField(
+        source="session.url", help_text="The hosted checkout page to send the customer to."
+    )
 
 
 class V1CheckoutOutput(CheckoutOutput):
-    reference = serializers.CharField(help_text="The booking's reference, e.g. CB-7K3Q9X.")
-    status = serializers.CharField(help_text="pending_payment until the payment arrives.")
+    reference = serializers.CharField(
+        source="booking.reference", help_text="The booking's reference, e.g. CB-7K3Q9X."
+    )
+    status = serializers.CharField(
+        source="booking.status", help_text="pending_payment until the payment arrives."
+    )
 
 
 class PaymentIntentInput(serializers.Serializer):

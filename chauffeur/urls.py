@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
@@ -57,6 +57,7 @@ urlpatterns = [
     *v1,
     *legacy,
     *pages,
+    path("", include("agents.urls")),
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),

@@ -2,11 +2,12 @@
 as problem+json (RFC 9457) on /api/v1 or as the legacy `{"error": …}` body elsewhere under /api/."""
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf
 
 from chauffeur.errors import DomainError
@@ -86,7 +87,8 @@ def problem_type(code: str) -> str:
     return f"urn:chauffeur:problem:{code}"
 
 
-def problem_response(problem: Problem) -> JsonResponse:
+def problem_body(problem: Problem) -> dict[str, object]:
+    """The RFC 9457 members of a problem, as /api/v1 writes them (and MCP tool errors carry them)."""
     body: dict[str, object] = {
         "type": problem_type(problem.code),
         "title": problem.kind.title,
@@ -98,8 +100,15 @@ def problem_response(problem: Problem) -> JsonResponse:
     if problem.errors:
         body["errors"] = problem.errors
     body.update(problem.extra)
+    return body
+
+
+def problem_response(problem: Problem) -> JsonResponse:
     response = JsonResponse(
-        body, status=problem.http_status, content_type=PROBLEM_CONTENT_TYPE, json_dumps_params=COMPACT
+        problem_body(problem),
+        status=problem.http_status,
+        content_type=PROBLEM_CONTENT_TYPE,
+        json_dumps_params=COMPACT,
     )
     return _with_headers(response, problem)
 
@@ -124,8 +133,14 @@ def is_v1_path(path: str) -> bool:
     return path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
 
 
-def response_for_path(path: str, problem: Problem) -> JsonResponse:
+# Paths with an error format of their own register its writer here: the agent endpoint's JSON-RPC errors.
+SURFACE_WRITERS: dict[str, Callable[[Problem], HttpResponse]] = {}
+
+
+def response_for_path(path: str, problem: Problem) -> HttpResponse:
     """The error format of the surface that `path` belongs to."""
+    if path in SURFACE_WRITERS:
+        return SURFACE_WRITERS[path](problem)
     return problem_response(problem) if is_v1_path(path) else legacy_response(problem)
 
 

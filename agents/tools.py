@@ -1,0 +1,214 @@
+"""The agent tools (section 4.4 of the interface document, DECISIONS §10): each one is a thin door over a
+service, validated with the same input declaration as its /api/v1 operation and answered with the same
+output declaration, so `structuredContent` is the v1 response and no rule exists twice."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rest_framework import serializers
+
+from agents.models import Scope
+from agents.schemas import json_schema
+from booking import services as booking
+from booking.checkout import start_checkout
+from booking.serializers import (
+    AgentCheckoutInput,
+    AvailabilityInput,
+    AvailabilityOutput,
+    V1CheckoutOutput,
+)
+from chauffeur.api.problems import classify, flatten_errors, problem_body
+from chauffeur.api.renderers import dumps
+from places import services as places
+from places.serializers import DistanceInput, DistanceOutput, PlacesInput, SuggestionsOutput
+from pricing import services as pricing
+from pricing.serializers import PriceInput, PriceOutput
+
+UNKNOWN_ARGUMENT = "This tool does not take this argument."
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    title: str
+    description: str
+    input: type[serializers.Serializer]
+    output: type[serializers.Serializer]
+    scope: str
+    run: Callable[[serializers.Serializer], object]  # the validated input → what `output` renders
+    v1_operation: str  # the REST operation whose response `structuredContent` equals
+    read_only: bool = True
+
+    @property
+    def alias(self) -> str:
+        """The name for agent clients that reject dots (`booking_estimate_distance`)."""
+        return self.name.replace(".", "_")
+
+    def listing(self, *, underscore: bool = False) -> dict:
+        """The MCP Tool object of tools/list."""
+        return {
+            "name": self.alias if underscore else self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": json_schema(self.input, "request"),
+            "outputSchema": json_schema(self.output, "response"),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.read_only,
+                "destructiveHint": False,
+                "idempotentHint": self.read_only,  # each checkout call stores a new booking
+                "openWorldHint": not self.read_only,  # a checkout reaches the payment provider
+            },
+            "_meta": {"requiredScope": self.scope},
+        }
+
+
+def _estimate_distance(valid: serializers.Serializer):
+    return places.estimate_route(**valid.validated_data)
+
+
+def _check_availability(valid: serializers.Serializer):
+    return booking.check_availability(**valid.validated_data)
+
+
+def _calculate_price(valid: serializers.Serializer):
+    return pricing.quote_price(**valid.validated_data)
+
+
+def _autocomplete(valid: serializers.Serializer):
+    params = dict(valid.validated_data)
+    return {"suggestions": places.suggest_places(text=params.pop("input"), **params)}
+
+
+def _create_checkout(valid: AgentCheckoutInput):
+    return start_checkout(amount_cents=valid.validated_data["amount"], ride=valid.booking_request())
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="booking.estimate_distance",
+        title="Estimate a drive",
+        description=(
+            "Estimate a chauffeur drive in and around Vienna: road distance in km (`distance`), driving "
+            "time in seconds (`duration`), the estimated arrival and whether the ride touches Zone A (25 km "
+            "around Vienna's centre, `inZoneA`). Addresses can be free text; a placeId from "
+            "places.autocomplete is more precise. Pass `distance` and `inZoneA` on to "
+            "booking.calculate_price."
+        ),
+        input=DistanceInput,
+        output=DistanceOutput,
+        scope=Scope.READ.value,
+        run=_estimate_distance,
+        v1_operation="GET /api/v1/distance",
+    ),
+    Tool(
+        name="booking.check_availability",
+        title="Check a pickup time",
+        description=(
+            "Check whether a pickup time can still be booked: at least 2 hours ahead; a booking placed at "
+            "night (22:00-06:00) gets pickups from 09:00 that morning; not in the past nor more than 365 "
+            "days ahead. Answers `available`, the `reason` when not, and the `earliestPickup`. "
+            "Date-times without an offset are Vienna local time; `bookingDatetime` (default now) asks "
+            "'what if I booked at that moment'."
+        ),
+        input=AvailabilityInput,
+        output=AvailabilityOutput,
+        scope=Scope.READ.value,
+        run=_check_availability,
+        v1_operation="GET /api/v1/availability",
+    ),
+    Tool(
+        name="booking.calculate_price",
+        title="Price a ride",
+        description=(
+            "Price a ride from the operator's tariffs: gross EUR including VAT (`priceEur`), with net, VAT "
+            "and the lines it is made of. Give `distanceKm` and `inZoneA` from booking.estimate_distance "
+            "(a ride outside Zone A costs more). Hourly hire: bookingType `hourly` with durationHours "
+            "(at least 2). booking.create_checkout expects `amount` = priceEur x 100."
+        ),
+        input=PriceInput,
+        output=PriceOutput,
+        scope=Scope.READ.value,
+        run=_calculate_price,
+        v1_operation="GET /api/v1/price",
+    ),
+    Tool(
+        name="places.autocomplete",
+        title="Suggest addresses",
+        description=(
+            "Suggest up to five addresses or places (hotels, the airport, stations, districts) for what a "
+            "traveller typed (2 characters or more). Use a suggestion's text as `from`/`to` and its placeId "
+            "as fromPlaceId/toPlaceId."
+        ),
+        input=PlacesInput,
+        output=SuggestionsOutput,
+        scope=Scope.READ.value,
+        run=_autocomplete,
+        v1_operation="GET /api/v1/places",
+    ),
+    Tool(
+        name="booking.create_checkout",
+        title="Book a ride and open its payment page",
+        description=(
+            "Book a ride: stores the booking (reference CB-...) and opens a hosted checkout page; give the "
+            "traveller the returned `url` to pay there. Nothing is charged before they pay. `amount` must "
+            "be the server's price in EUR cents (booking.calculate_price priceEur x 100), otherwise the "
+            "result is an `amount_mismatch` error carrying `expectedAmount`. bookingData needs from, to, "
+            "pickupDatetime (checked like booking.check_availability) and vehicleClass; add name, email "
+            "and phone so the chauffeur can reach the traveller."
+        ),
+        input=AgentCheckoutInput,
+        output=V1CheckoutOutput,
+        scope=Scope.WRITE.value,
+        run=_create_checkout,
+        v1_operation="POST /api/v1/checkout",
+        read_only=False,
+    ),
+)
+
+_BY_NAME = {name: tool for tool in TOOLS for name in (tool.name, tool.alias)}
+
+
+def find(name: str) -> Tool | None:
+    """A tool by its name or its underscore alias."""
+    return _BY_NAME.get(name)
+
+
+def call(tool: Tool, arguments: dict) -> dict:
+    """Run a tool: the MCP CallToolResult. Refused arguments and domain failures are results with
+    `isError` carrying the problem as /api/v1 would write it (code, detail, hint, errors …)."""
+    try:
+        valid = validated(tool.input, arguments)
+        structured = tool.output(tool.run(valid)).data
+    except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
+        return _result(problem_body(classify(failure)), is_error=True)
+    return _result(structured, is_error=False)
+
+
+def validated(declaration: type[serializers.Serializer], arguments: dict) -> serializers.Serializer:
+    serializer = declaration(data=arguments)
+    errors = {} if serializer.is_valid() else flatten_errors(serializer.errors)
+    errors.update(unknown_arguments(serializer, arguments))
+    if errors:
+        raise serializers.ValidationError(errors)
+    return serializer
+
+
+def unknown_arguments(serializer: serializers.Serializer, arguments: dict, prefix: str = "") -> dict:
+    """Arguments the declaration does not know, nested ones included (`bookingData.tourName`)."""
+    unknown: dict[str, list[str]] = {}
+    for key, value in arguments.items():
+        field = serializer.fields.get(key)
+        if field is None:
+            unknown[prefix + key] = [UNKNOWN_ARGUMENT]
+        elif isinstance(field, serializers.Serializer) and isinstance(value, dict):
+            unknown.update(unknown_arguments(field, value, f"{prefix}{key}."))
+    return unknown
+
+
+def _result(structured: dict, *, is_error: bool) -> dict:
+    return {
+        "content": [{"type": "text", "text": dumps(structured)}],
+        "structuredContent": structured,
+        "isError": is_error,
+    }
