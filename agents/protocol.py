@@ -20,7 +20,8 @@ SERVER_NAME = "chauffeur-booking"
 SERVER_TITLE = "Vienna chauffeur booking"
 SERVER_VERSION = "0.2.0"  # the agent endpoint's own version (section 9.5), not the REST API's
 INSTRUCTIONS = (
-    "Books chauffeur rides in and around Vienna. To quote: booking.estimate_distance (from, to), then "
+    "Books chauffeur rides in and around Vienna. places.autocomplete turns what a traveller types into "
+    "addresses. To quote: booking.estimate_distance (from, to), then "
     "booking.calculate_price with its distance as distanceKm and its inZoneA, and "
     "booking.check_availability for the pickup time. To book: booking.create_checkout with amount = "
     "priceEur x 100 (EUR cents) and bookingData (from, to, pickupDatetime, vehicleClass, plus the "

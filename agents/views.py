@@ -23,20 +23,23 @@ logger = logging.getLogger(__name__)
 
 ALLOW = "GET, POST"
 PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version"
+TOOL_NAME_STYLES = ("dotted", "underscore")  # ?toolNames=underscore for clients that reject dots
 
 
 @method_decorator(csrf_exempt, name="dispatch")  # bearer tokens, not cookies: nothing to forge
 class McpView(View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        if "text/event-stream" in request.headers.get("Accept", ""):
-            refusal = RpcError(
-                jsonrpc.INVALID_REQUEST,
-                "This endpoint opens no event streams: POST JSON-RPC messages, each answered in JSON.",
-                status=405,
-                headers={"Allow": ALLOW},
-            )
+        try:
+            if "text/event-stream" in request.headers.get("Accept", ""):
+                raise RpcError(
+                    jsonrpc.INVALID_REQUEST,
+                    "This endpoint opens no event streams: POST JSON-RPC messages, each answered in JSON.",
+                    status=405,
+                    headers={"Allow": ALLOW},
+                )
+            return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
+        except RpcError as refusal:
             return jsonrpc.reply(refusal.body(None), status=refusal.status, headers=refusal.headers)
-        return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
 
     def post(self, request: HttpRequest) -> HttpResponse:
         request_id = None
@@ -76,7 +79,7 @@ def _check_origin(request: HttpRequest) -> None:
     if origin is None:
         return
     own = f"{request.scheme}://{request.get_host()}"
-    allowed = {own, *(_origin_of(url) for url in settings.CSRF_TRUSTED_ORIGINS)}
+    allowed = {own, *(_origin_of(url) for url in [settings.PUBLIC_BASE_URL, *settings.CSRF_TRUSTED_ORIGINS])}
     if origin not in allowed:
         raise RpcError(
             jsonrpc.FORBIDDEN_ORIGIN,
@@ -127,4 +130,7 @@ def _origin_of(url: str) -> str:
 
 
 def _underscore_names(request: HttpRequest) -> bool:
-    return request.GET.get("toolNames") == "underscore"
+    style = request.GET.get("toolNames", TOOL_NAME_STYLES[0])
+    if style not in TOOL_NAME_STYLES:
+        raise RpcError(jsonrpc.INVALID_REQUEST, f"toolNames must be one of {', '.join(TOOL_NAME_STYLES)}.")
+    return style == "underscore"

@@ -175,6 +175,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "agents.openapi.document_mcp_endpoint",  # before the shared responses, which add rate-limit headers
         "chauffeur.api.schema.add_shared_responses",
     ],
 }

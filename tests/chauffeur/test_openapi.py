@@ -12,6 +12,13 @@ pytestmark = pytest.mark.django_db
 
 PROBLEM = {"$ref": "#/components/schemas/Problem"}
 LEGACY_ERROR = {"$ref": "#/components/schemas/LegacyError"}
+JSON_RPC_ERROR = {"$ref": "#/components/schemas/JsonRpcError"}
+
+
+def error_content(path: str) -> dict:
+    if path.startswith("/api/v1"):
+        return {"application/problem+json": {"schema": PROBLEM}}
+    return {"application/json": {"schema": JSON_RPC_ERROR if path == "/api/mcp" else LEGACY_ERROR}}
 
 
 @pytest.fixture
@@ -81,13 +88,20 @@ def test_every_error_is_in_its_surface_format_and_every_response_has_rate_limit_
             for status, response in responses.items():
                 assert {"RateLimit", "RateLimit-Policy"} <= set(response["headers"]), (path, status)
                 if status >= "400":
-                    assert response["content"] == (
-                        {"application/problem+json": {"schema": PROBLEM}}
-                        if path.startswith("/api/v1")
-                        else {"application/json": {"schema": LEGACY_ERROR}}
-                    )
+                    assert response["content"] == error_content(path), (path, status)
             if operation.get("parameters"):
                 assert "400" in responses
+
+
+def test_the_agent_endpoint_is_documented(document):
+    mcp = document["paths"]["/api/mcp"]
+    assert mcp["get"]["security"] == [{}]
+    assert mcp["post"]["security"] == [{"bearerAuth": []}]
+    assert {"200", "202", "400", "401", "403", "429"} <= set(mcp["post"]["responses"])
+    request = mcp["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert request == {"$ref": "#/components/schemas/JsonRpcRequest"}
+    methods = document["components"]["schemas"]["JsonRpcRequest"]["properties"]["method"]["enum"]
+    assert methods == ["initialize", "ping", "tools/list", "tools/call"]
 
 
 def test_the_problem_schema_lists_every_code(document):

@@ -1,0 +1,158 @@
+"""/api/mcp in /openapi.json (a drf-spectacular postprocessing hook): the endpoint is a plain Django view,
+so its two operations are written here, from the same metadata and tool declarations it serves."""
+
+from agents import jsonrpc, protocol
+from agents.urls import MCP_PATH
+
+REQUEST_ID = {"type": ["string", "integer"], "description": "Echoed in the answer."}
+SCHEMAS = {
+    "JsonRpcRequest": {
+        "type": "object",
+        "description": "One JSON-RPC 2.0 message per POST (batches are refused). Without `id` it is a "
+        "notification, answered 202 without a body.",
+        "required": ["jsonrpc", "method"],
+        "properties": {
+            "jsonrpc": {"type": "string", "enum": [jsonrpc.VERSION]},
+            "id": REQUEST_ID,
+            "method": {"type": "string", "enum": list(protocol.METHODS), "description": "Or a notification."},
+            "params": {
+                "type": "object",
+                "description": "initialize: protocolVersion, capabilities, clientInfo; tools/call: name "
+                "(or its underscore alias) and arguments (the tool's inputSchema). `_meta` is accepted.",
+            },
+        },
+    },
+    "JsonRpcResult": {
+        "type": "object",
+        "required": ["jsonrpc", "id", "result"],
+        "properties": {
+            "jsonrpc": {"type": "string", "enum": [jsonrpc.VERSION]},
+            "id": REQUEST_ID,
+            "result": {
+                "type": "object",
+                "description": "tools/call: {content: [{type: text, text}], structuredContent, isError}; "
+                "structuredContent is the /api/v1 response of the tool's operation, or its problem "
+                "(code, detail, hint) when isError is true.",
+            },
+        },
+    },
+    "JsonRpcError": {
+        "type": "object",
+        "required": ["jsonrpc", "id", "error"],
+        "properties": {
+            "jsonrpc": {"type": "string", "enum": [jsonrpc.VERSION]},
+            "id": {"type": ["string", "integer", "null"], "description": "Null when it could not be read."},
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {
+                        "type": "integer",
+                        "description": "-32700 parse error, -32600 invalid request, -32601 unknown method, "
+                        "-32602 invalid params or unknown tool, -32603 internal error, -32010 unauthorized, "
+                        "-32011 insufficient scope, -32012 forbidden origin, -32013 rate limited.",
+                    },
+                    "message": {"type": "string"},
+                    "data": {"type": "object", "description": "The problem (code, detail, hint …), if any."},
+                },
+            },
+        },
+    },
+    "McpMetadata": {
+        "type": "object",
+        "required": ["protocol", "server", "version", "tools"],
+        "properties": {
+            "protocol": {"type": "string"},
+            "server": {"type": "string"},
+            "version": {"type": "string", "example": protocol.SERVER_VERSION},
+            "protocolVersions": {"type": "array", "items": {"type": "string"}},
+            "authentication": {"type": "string"},
+            "tools": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "description", "inputSchema", "requiredScope"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "title": {"type": "string"},
+                        "description": {"type": "string"},
+                        "inputSchema": {"type": "object"},
+                        "outputSchema": {"type": "object"},
+                        "requiredScope": {"type": "string", "enum": ["booking.read", "booking.write"]},
+                    },
+                },
+            },
+        },
+    },
+}
+REFUSALS = {
+    "400": "Parse error, invalid request, unknown method or tool, or an unsupported MCP-Protocol-Version.",
+    "401": "No token, or an unknown, expired or revoked one.",
+    "403": "The token lacks the tool's scope, or the Origin is foreign.",
+    "406": "The Accept header excludes application/json.",
+    "413": "The message is too large.",
+    "415": "The body is not Content-Type: application/json.",
+    "429": "Rate limit exceeded (per token).",
+    "500": "Internal error (no details are disclosed).",
+}
+TOOL_NAMES_PARAMETER = {
+    "name": "toolNames",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": ["dotted", "underscore"], "default": "dotted"},
+    "description": "`underscore` names the tools booking_estimate_distance … for clients that reject dots.",
+}
+
+
+def _json(schema: str) -> dict:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+
+
+def _error(description: str, *headers: str) -> dict:
+    response = {"description": description, "content": _json("JsonRpcError")}
+    if headers:
+        response["headers"] = {name: {"$ref": f"#/components/headers/{name}"} for name in headers}
+    return response
+
+
+def document_mcp_endpoint(result: dict, generator, request, public) -> dict:
+    result.setdefault("components", {}).setdefault("schemas", {}).update(SCHEMAS)
+    result.setdefault("paths", {})[MCP_PATH] = {
+        "get": {
+            "operationId": "getMcpMetadata",
+            "summary": "The agent endpoint's metadata: protocol, server, version and tools with their scopes",
+            "tags": ["agents"],
+            "parameters": [TOOL_NAMES_PARAMETER],
+            "security": [{}],
+            "responses": {
+                "200": {"description": "The metadata document.", "content": _json("McpMetadata")},
+                "400": _error("Invalid query."),
+                "405": _error("Accept asked for text/event-stream: this endpoint opens no streams."),
+                "429": _error(REFUSALS["429"], "Retry-After"),
+                "500": _error(REFUSALS["500"]),
+            },
+        },
+        "post": {
+            "operationId": "postMcpMessage",
+            "summary": "Send one MCP message (JSON-RPC 2.0): initialize, ping, tools/list, tools/call",
+            "description": (
+                "MCP over Streamable HTTP with plain JSON replies and no sessions. Protocol revisions "
+                f"{', '.join(protocol.PROTOCOL_VERSIONS)}. Every message needs a bearer token; tools/call "
+                "needs the tool's scope (booking.read, or booking.write for booking.create_checkout). "
+                "A tool's refused arguments or domain failure is a 200 result with isError true."
+            ),
+            "tags": ["agents"],
+            "parameters": [TOOL_NAMES_PARAMETER],
+            "security": [{"bearerAuth": []}],
+            "requestBody": {"required": True, "content": _json("JsonRpcRequest")},
+            "responses": {
+                "200": {"description": "The request's result.", "content": _json("JsonRpcResult")},
+                "202": {"description": "A notification (or a response) accepted; no body."},
+                **{
+                    status: _error(text, *(["Retry-After"] if status == "429" else []))
+                    for status, text in REFUSALS.items()
+                },
+            },
+        },
+    }
+    return result
