@@ -98,8 +98,11 @@ class CheckoutInput(serializers.Serializer):
 
 
 class AgentBookingDataInput(BookingDataInput):
-    """The ride to book. An agent names the pickup time and vehicle class itself (section 4.4); the
-    website's tour and water choices and raw flight data are not taken from agents."""
+    """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
+    the chauffeur reach them."""
+
+    # Section 4.4: agents name the pickup time and vehicle class themselves; the website's tour and water
+    # choices and its raw flight data are not taken from agents.
 
     pickupDatetime = LocalDateTimeField(
         source="pickup", help_text="Pickup, ISO 8601; without offset it is Vienna local time."
