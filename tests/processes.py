@@ -1,9 +1,13 @@
 """Run the project in a fresh process, with a clean environment plus what the test sets."""
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,3 +33,23 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_healthy(base: str, server: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+    """Poll /healthz until a server process started by a test answers; fail with its log otherwise."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        assert server.poll() is None, "the server exited:\n" + log.read_text()
+        assert time.monotonic() < deadline, "the server did not come up:\n" + log.read_text()
+        time.sleep(0.2)

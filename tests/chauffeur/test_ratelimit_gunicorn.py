@@ -3,7 +3,6 @@
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -12,19 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from tests.processes import ROOT, project_env
+from tests.processes import ROOT, free_port, project_env, wait_until_healthy
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = pytest.mark.skipif(
     not REDIS_URL, reason="needs REDIS_URL: workers share the limit through Redis (CI's second run sets it)"
 )
 RATE = re.compile(r'^"default";r=(\d+);t=(\d+)$')
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -45,16 +38,7 @@ def gunicorn(tmp_path):
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            assert server.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "gunicorn did not come up:\n" + log.read_text()
-            time.sleep(0.2)
+        wait_until_healthy(base, server, log)
         yield base, log
     finally:
         server.terminate()
