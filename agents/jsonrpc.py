@@ -56,6 +56,9 @@ class RpcError(Exception):
             error["data"] = self.data
         return {"jsonrpc": VERSION, "id": request_id, "error": error}
 
+    def reply(self, request_id: RequestId | None = None) -> HttpResponse:
+        return reply(self.body(request_id), status=self.status, headers=self.headers)
+
 
 @dataclass(frozen=True)
 class Message:

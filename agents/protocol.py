@@ -104,8 +104,7 @@ def problem_error(problem: Problem, **data) -> RpcError:
 
 def problem_reply(problem: Problem) -> HttpResponse:
     """How the endpoint answers a problem raised before it runs (the rate limiter's 429, a refused Host)."""
-    refusal = problem_error(problem)
-    return jsonrpc.reply(refusal.body(None), status=refusal.status, headers=refusal.headers)
+    return problem_error(problem).reply()
 
 
 def metadata(*, underscore_names: bool = False) -> dict:

@@ -39,7 +39,7 @@ class McpView(View):
                 )
             return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
         except RpcError as refusal:
-            return jsonrpc.reply(refusal.body(None), status=refusal.status, headers=refusal.headers)
+            return refusal.reply()
 
     def post(self, request: HttpRequest) -> HttpResponse:
         request_id = None
@@ -55,22 +55,22 @@ class McpView(View):
             caller = protocol.Caller(token=token, underscore_names=_underscore_names(request))
             return jsonrpc.reply(jsonrpc.result(message.id, protocol.answer(message, caller)))
         except RpcError as refusal:
-            return jsonrpc.reply(refusal.body(request_id), status=refusal.status, headers=refusal.headers)
+            return refusal.reply(request_id)
         except RequestDataTooBig:
-            refusal = RpcError(jsonrpc.INVALID_REQUEST, "The message is too large.", status=413)
-            return jsonrpc.reply(refusal.body(None), status=refusal.status)
+            return RpcError(jsonrpc.INVALID_REQUEST, "The message is too large.", status=413).reply()
         except Exception:
             logger.exception("The agent endpoint failed")
-            refusal = RpcError(jsonrpc.INTERNAL_ERROR, "Internal error; retry later.", status=500)
-            return jsonrpc.reply(refusal.body(request_id), status=refusal.status)
+            return RpcError(jsonrpc.INTERNAL_ERROR, "Internal error; retry later.", status=500).reply(
+                request_id
+            )
 
     def http_method_not_allowed(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        refusal = RpcError(
+        return RpcError(
             jsonrpc.INVALID_REQUEST,
             f"{request.method} is not supported here (no sessions to end): use {ALLOW}.",
             status=405,
-        )
-        return jsonrpc.reply(refusal.body(None), status=refusal.status, headers={"Allow": ALLOW})
+            headers={"Allow": ALLOW},
+        ).reply()
 
 
 def _check_origin(request: HttpRequest) -> None:
