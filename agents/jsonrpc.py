@@ -72,11 +72,21 @@ class Message:
         return self.method is not None and self.id is not None
 
 
-def parse(body: bytes) -> Message:
+UNREADABLE = object()  # what `decode` gives for a body that is not JSON
+
+
+def decode(body: bytes) -> object:
+    """The body's JSON, read once: the id of even a refused message is needed before `parse` runs."""
     try:
-        document = json.loads(body, parse_constant=_refuse_constant)
+        return json.loads(body, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON.") from None
+        return UNREADABLE
+
+
+def parse(document: object) -> Message:
+    """A decoded body as one JSON-RPC message, or the RpcError that refuses it."""
+    if document is UNREADABLE:
+        raise RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON.")
     if isinstance(document, list):
         raise RpcError(INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message per POST.")
     if not isinstance(document, dict) or document.get("jsonrpc") != VERSION:
@@ -96,12 +106,8 @@ def parse(body: bytes) -> Message:
     return Message(method=method, id=request_id, params=params)
 
 
-def request_id_of(body: bytes) -> RequestId | None:
-    """The id of a message, if it has a usable one, so that even a refused message's error names it."""
-    try:
-        document = json.loads(body, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        return None
+def request_id_of(document: object) -> RequestId | None:
+    """The id of a decoded message, if usable, so that even a refused message's error names it."""
     request_id = document.get("id") if isinstance(document, dict) else None
     return request_id if _is_request_id(request_id) else None
 

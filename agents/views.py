@@ -44,12 +44,12 @@ class McpView(View):
     def post(self, request: HttpRequest) -> HttpResponse:
         request_id = None
         try:
-            body = request.body
-            request_id = jsonrpc.request_id_of(body)
+            document = jsonrpc.decode(request.body)
+            request_id = jsonrpc.request_id_of(document)
             _check_origin(request)
             token = _authenticate(request)
             _check_headers(request)
-            message = jsonrpc.parse(body)
+            message = jsonrpc.parse(document)
             if not message.expects_answer:
                 return jsonrpc.reply(None)  # notifications and responses: 202, nothing to say
             caller = protocol.Caller(token=token, underscore_names=_underscore_names(request))
