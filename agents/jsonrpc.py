@@ -26,7 +26,6 @@ PROBLEM_CODES = {
     "unauthorized": UNAUTHORIZED,
     "insufficient_scope": INSUFFICIENT_SCOPE,
     "rate_limited": RATE_LIMITED,
-    "not_found": METHOD_NOT_FOUND,
     "internal_error": INTERNAL_ERROR,
 }
 

@@ -2,7 +2,9 @@
 so its two operations are written here, from the same metadata and tool declarations it serves."""
 
 from agents import jsonrpc, protocol
+from agents.models import Scope
 from agents.urls import MCP_PATH
+from agents.views import TOOL_NAME_STYLES
 
 REQUEST_ID = {"type": ["string", "integer"], "description": "Echoed in the answer."}
 SCHEMAS = {
@@ -78,7 +80,7 @@ SCHEMAS = {
                         "description": {"type": "string"},
                         "inputSchema": {"type": "object"},
                         "outputSchema": {"type": "object"},
-                        "requiredScope": {"type": "string", "enum": ["booking.read", "booking.write"]},
+                        "requiredScope": {"type": "string", "enum": Scope.values},
                     },
                 },
             },
@@ -99,7 +101,7 @@ TOOL_NAMES_PARAMETER = {
     "name": "toolNames",
     "in": "query",
     "required": False,
-    "schema": {"type": "string", "enum": ["dotted", "underscore"], "default": "dotted"},
+    "schema": {"type": "string", "enum": list(TOOL_NAME_STYLES), "default": TOOL_NAME_STYLES[0]},
     "description": "`underscore` names the tools booking_estimate_distance … for clients that reject dots.",
 }
 
