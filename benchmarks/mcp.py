@@ -3,30 +3,16 @@ tools/list, and the database queries of a warm tools/call.
 Run: DJANGO_DEBUG=true .venv/bin/python benchmarks/mcp.py   (uses the local database; migrates it first)"""
 
 import json
-import os
 import sys
-import timeit
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chauffeur.settings")
+from common import print_per_call
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-import django
-
-django.setup()
-
-from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from agents import tokens  # noqa: E402
-
-
-def per_call(label: str, function, number: int) -> None:
-    best = min(timeit.repeat(function, number=number, repeat=5)) / number
-    print(f"{label:<52} {best * 1e6:9.1f} µs per call")
+from agents import tokens
 
 
 def main() -> None:
@@ -56,9 +42,9 @@ def main() -> None:
     with CaptureQueriesContext(connection) as queries:
         post(price_call)
     print(f"{'tools/call price: database queries when warm':<52} {len(queries):9d}")
-    per_call("GET /api/v1/price (test client, warm)", lambda: client.get(price_url), 1_000)
-    per_call("tools/call booking.calculate_price (warm)", lambda: post(price_call), 1_000)
-    per_call("tools/list (five tools, schemas cached)", lambda: post(listing), 500)
+    print_per_call("GET /api/v1/price (test client, warm)", lambda: client.get(price_url), 1_000)
+    print_per_call("tools/call booking.calculate_price (warm)", lambda: post(price_call), 1_000)
+    print_per_call("tools/list (five tools, schemas cached)", lambda: post(listing), 500)
     print(f"{'tools/list body size':<52} {len(post(listing).content):9d} bytes")
     token.delete()
 

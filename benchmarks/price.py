@@ -1,31 +1,17 @@
 """Prints what a price costs: the pure engine, the warm service, and a whole warm /api/v1/price request.
 Run: DJANGO_DEBUG=true .venv/bin/python benchmarks/price.py   (uses the local database; migrates it first)"""
 
-import os
 import sys
-import timeit
 from decimal import Decimal
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chauffeur.settings")
+from common import print_per_call
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-import django
-
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from pricing import services  # noqa: E402
-from pricing.quote import QuoteRequest, compute_quote  # noqa: E402
-
-
-def per_call(label: str, function, number: int) -> None:
-    best = min(timeit.repeat(function, number=number, repeat=5)) / number
-    print(f"{label:<48} {best * 1e6:9.1f} µs per call")
+from pricing import services
+from pricing.quote import QuoteRequest, compute_quote
 
 
 def main() -> None:
@@ -34,8 +20,8 @@ def main() -> None:
     request = QuoteRequest(
         vehicle_class="first", distance_km=Decimal("243.7"), in_zone_a=False, wait_minutes=40
     )
-    per_call("engine: compute_quote (pure)", lambda: compute_quote(snapshot, request), 20_000)
-    per_call(
+    print_per_call("engine: compute_quote (pure)", lambda: compute_quote(snapshot, request), 20_000)
+    print_per_call(
         "service: quote_price (warm snapshot, cache check)",
         lambda: services.quote_price(vehicle_class="first", distance_km=Decimal("243.7"), in_zone_a=False),
         20_000,
@@ -51,7 +37,7 @@ def main() -> None:
     from django.conf import settings
 
     settings.API_RATE_LIMIT_REQUESTS = 10**9  # measure the request, not the 429
-    per_call("request: GET /api/v1/price (test client, warm)", lambda: client.get(url), 2_000)
+    print_per_call("request: GET /api/v1/price (test client, warm)", lambda: client.get(url), 2_000)
 
 
 if __name__ == "__main__":
