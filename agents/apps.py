@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class AgentsConfig(AppConfig):
     name = "agents"
-    verbose_name = "Agents and API tokens"
+    verbose_name = "Agent endpoint (MCP)"
 
     def ready(self) -> None:
         from agents.protocol import problem_reply

@@ -1,8 +1,8 @@
 """/api/mcp in /openapi.json (a drf-spectacular postprocessing hook): the endpoint is a plain Django view,
 so its two operations are written here, from the same metadata and tool declarations it serves."""
 
+from access.models import Scope
 from agents import jsonrpc, protocol
-from agents.models import Scope
 from agents.urls import MCP_PATH
 from agents.views import TOOL_NAME_STYLES
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from django.http import HttpResponse
 
+from access.authentication import InsufficientScope, require_scope
+from access.models import ApiToken
 from agents import jsonrpc, tools
 from agents.jsonrpc import RpcError
-from agents.models import ApiToken
-from chauffeur.api.auth import InsufficientScope
 from chauffeur.api.problems import Problem, classify, problem_body
 
 # Newest first. 2024-11-05 predates Streamable HTTP; a client asking for a version not listed here is
@@ -77,8 +77,10 @@ def _call_tool(params: dict, caller: Caller) -> dict:
         arguments = {}
     if not isinstance(arguments, dict):
         raise RpcError(jsonrpc.INVALID_PARAMS, "Invalid params: `arguments` must be an object.")
-    if tool.scope not in caller.token.scopes:
-        raise problem_error(classify(InsufficientScope(tool.scope)), requiredScope=tool.scope)
+    try:
+        require_scope(caller.token, tool.scope)
+    except InsufficientScope as refusal:
+        raise problem_error(classify(refusal), requiredScope=tool.scope) from None
     return tools.call(tool, arguments)
 
 

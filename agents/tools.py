@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rest_framework import serializers
 
-from agents.models import Scope
+from access.models import Scope
 from agents.schemas import json_schema
 from booking import services as booking
 from booking.checkout import start_checkout

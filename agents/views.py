@@ -11,12 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework.exceptions import NotAuthenticated
 
-from agents import jsonrpc, protocol, tokens
+from access.authentication import InvalidToken, TokenRequired, authenticate
+from access.models import ApiToken
+from agents import jsonrpc, protocol
 from agents.jsonrpc import RpcError
-from agents.models import ApiToken
-from chauffeur.api.auth import InvalidToken, bearer_token, presented_token
 from chauffeur.api.problems import classify
 
 logger = logging.getLogger(__name__)
@@ -90,13 +89,12 @@ def _check_origin(request: HttpRequest) -> None:
 
 
 def _authenticate(request: HttpRequest) -> ApiToken:
-    if presented_token(request) is None:
-        failure = NotAuthenticated("Every message needs a bearer token (Authorization: Bearer cbt_…).")
-        raise protocol.problem_error(classify(failure))
-    token = bearer_token(request)
-    if token is None:
-        raise protocol.problem_error(classify(InvalidToken()))
-    tokens.record_use(token)
+    try:
+        token = authenticate(request)
+        if token is None:
+            raise TokenRequired("Every message needs a bearer token (Authorization: Bearer cbt_…).")
+    except (TokenRequired, InvalidToken) as refusal:
+        raise protocol.problem_error(classify(refusal)) from None
     return token
 
 

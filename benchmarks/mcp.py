@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from agents import tokens
+from access import tokens
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from access.authentication import BearerTokenAuthentication, caller_key, requires_scope
 from booking import payment_updates, services
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import Booking
@@ -21,10 +22,8 @@ from booking.serializers import (
     StoredBookingOutput,
     V1CheckoutOutput,
 )
-from chauffeur.api.auth import BearerTokenAuthentication, requires_scope
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.params import query_params
-from chauffeur.api.ratelimit import client_and_limit
 from chauffeur.errors import DomainError
 
 
@@ -109,7 +108,7 @@ class PaymentIntentLegacyApi(DeprecatedView, APIView):
         serializer.is_valid(raise_exception=True)
         intent = legacy_payment_intent(
             amount_cents=serializer.validated_data["amount"],
-            client=client_and_limit(request._request)[0],
+            client=caller_key(request._request),
             client_key=request.headers.get("Idempotency-Key", "")[:255],
         )
         return Response(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)

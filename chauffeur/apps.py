@@ -7,4 +7,3 @@ class ChauffeurConfig(AppConfig):
 
     def ready(self) -> None:
         from chauffeur import checks  # noqa: F401  (registers the deployment checks)
-        from chauffeur.api import auth  # noqa: F401  (registers the OpenAPI bearer scheme)

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "pricing",
     "places",
     "booking",
+    "access",
     "agents",
 ]
 
@@ -218,6 +219,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "bookings@localhost
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
+# Who a request counts as, and its quota: the access app knows tokens; the limiter itself does not.
+API_RATE_LIMIT_CLIENT = "access.authentication.rate_limit_client"
 RATELIMIT_FAIL_OPEN = True  # a cache outage must not take the API down with it
 
 LOGGING = {

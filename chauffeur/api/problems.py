@@ -194,9 +194,8 @@ def classify(exc: Exception) -> Problem:
 
 
 def _challenge(exc: Exception) -> dict[str, str]:
-    from chauffeur.api.auth import challenge  # auth imports the token models; errors must not at import
-
-    value = challenge(exc)
+    """The WWW-Authenticate value an authentication or scope failure carries (see access.authentication)."""
+    value = getattr(exc, "challenge", None)
     return {"WWW-Authenticate": value} if value else {}
 
 

@@ -1,5 +1,6 @@
-"""The rate limit of DECISIONS §7 on every /api/ path, counted with django-ratelimit in the shared cache,
-answered with the IETF RateLimit header fields on every response and 429 + Retry-After beyond the limit."""
+"""The rate limit of docs/decisions.md §7 on every /api/ path, counted with django-ratelimit in the
+shared cache, answered with the IETF RateLimit header fields on every response and 429 + Retry-After
+beyond the limit."""
 
 import logging
 from collections.abc import Callable
@@ -7,9 +8,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.module_loading import import_string
 from django_ratelimit.core import get_usage
 
-from chauffeur.api.auth import bearer_token
 from chauffeur.api.problems import Problem, response_for_path
 
 logger = logging.getLogger(__name__)
@@ -33,23 +34,10 @@ class Usage:
         }
 
 
-def client_address(request: HttpRequest) -> str:
-    """The caller's address; with TRUSTED_PROXY_COUNT proxies in front, the hop the nearest proxy saw."""
-    proxies = settings.TRUSTED_PROXY_COUNT
-    if proxies > 0:
-        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
-        if len(hops) >= proxies:
-            return hops[-proxies]
-    return request.META.get("REMOTE_ADDR", "")
-
-
 def client_and_limit(request: HttpRequest) -> tuple[str, int]:
-    """Who is counted, and their quota: a valid bearer token (with its own limit, if staff set one), else
-    the client address."""
-    token = bearer_token(request)  # None without a bearer header: no database query then
-    if token is not None:
-        return f"token:{token.pk}", token.rate_limit or settings.API_RATE_LIMIT_REQUESTS
-    return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
+    """Who is counted, and their quota: the function API_RATE_LIMIT_CLIENT names (the access app's, which
+    knows tokens), so this plumbing imports no domain app."""
+    return import_string(settings.API_RATE_LIMIT_CLIENT)(request)
 
 
 def is_rate_limited_path(path: str) -> bool:

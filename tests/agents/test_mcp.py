@@ -10,7 +10,7 @@ import responses
 from django.utils import timezone
 from jsonschema import Draft202012Validator, FormatChecker
 
-from agents import tokens
+from access import tokens
 from agents.tools import TOOLS
 from booking.models import Booking
 from tests.conftest import start_of_window

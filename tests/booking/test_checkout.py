@@ -8,8 +8,8 @@ import pytest
 import responses
 from django.utils import timezone
 
-from agents import tokens
-from agents.models import ApiToken
+from access import tokens
+from access.models import ApiToken
 from booking.models import Booking, BookingStatus
 from tests.conftest import assert_problem
 
@@ -127,7 +127,8 @@ def token(scopes, **changes) -> str:
     [
         (lambda: None, 401, 'Bearer realm="chauffeur"'),
         (lambda: "Bearer cbt_not-a-token", 401, 'Bearer realm="chauffeur", error="invalid_token"'),
-        (lambda: "Basic dXNlcjpwYXNz", 401, 'Bearer realm="chauffeur", error="invalid_token"'),
+        # Another scheme presents no bearer token: no error code (RFC 6750 §3.1), as on /api/mcp.
+        (lambda: "Basic dXNlcjpwYXNz", 401, 'Bearer realm="chauffeur"'),
         (lambda: "Bearer " + token(["booking.write"], revoked_at=timezone.now()), 401,
          'Bearer realm="chauffeur", error="invalid_token"'),
         (lambda: "Bearer " + token(["booking.write"], expires_at=timezone.now() - timedelta(days=1)), 401,

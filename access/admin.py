@@ -1,9 +1,10 @@
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.utils import timezone
 
-from agents import tokens
-from agents.models import ApiToken, Scope
+from access import tokens
+from access.models import ApiToken, Scope
 
 
 class ApiTokenForm(forms.ModelForm):
@@ -12,6 +13,13 @@ class ApiTokenForm(forms.ModelForm):
     class Meta:
         model = ApiToken
         fields = ["name", "scopes", "expires_at", "rate_limit"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rate_limit"].help_text = (
+            f"Requests per {settings.API_RATE_LIMIT_WINDOW_SECONDS} seconds for this token; "
+            f"empty: the default ({settings.API_RATE_LIMIT_REQUESTS})."
+        )
 
 
 @admin.register(ApiToken)

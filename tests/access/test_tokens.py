@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from agents import tokens
-from agents.models import ApiToken
+from access import tokens
+from access.models import ApiToken
 from tests.conftest import start_of_window
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_issue_token_refuses_bad_arguments(args):
 
 def test_staff_issue_a_token_in_the_admin_and_see_it_once(admin_client):
     response = admin_client.post(
-        "/admin/agents/apitoken/add/",
+        "/admin/access/apitoken/add/",
         {
             "name": "Partner agency",
             "scopes": ["booking.read"],
@@ -94,20 +94,20 @@ def test_staff_issue_a_token_in_the_admin_and_see_it_once(admin_client):
     plain = next(word for message in shown for word in message.split() if word.startswith("cbt_"))
     token = tokens.authenticate(plain)
     assert (token.name, token.scopes, token.rate_limit) == ("Partner agency", ["booking.read"], 120)
-    listing = admin_client.get("/admin/agents/apitoken/").content.decode()
+    listing = admin_client.get("/admin/access/apitoken/").content.decode()
     assert token.prefix in listing and "Partner agency" in listing and "booking.read" in listing
     assert plain not in listing
-    assert plain not in admin_client.get(f"/admin/agents/apitoken/{token.pk}/change/").content.decode()
+    assert plain not in admin_client.get(f"/admin/access/apitoken/{token.pk}/change/").content.decode()
 
 
 def test_staff_revoke_tokens_with_the_action(admin_client):
     token, plain = tokens.issue_token(name="Leaked", scopes=["booking.write"])
     response = admin_client.post(
-        "/admin/agents/apitoken/", {"action": "revoke_selected", "_selected_action": [token.pk]}, follow=True
+        "/admin/access/apitoken/", {"action": "revoke_selected", "_selected_action": [token.pk]}, follow=True
     )
     assert response.status_code == 200
     assert tokens.authenticate(plain) is None
-    assert "revoked" in admin_client.get("/admin/agents/apitoken/").content.decode()
+    assert "revoked" in admin_client.get("/admin/access/apitoken/").content.decode()
 
 
 def test_a_valid_token_is_its_own_rate_limit_client_with_its_own_limit(client):

@@ -7,8 +7,8 @@ class Scope(models.TextChoices):
 
 
 class ApiToken(models.Model):
-    """A bearer token for agents and partners (DECISIONS §6). Only a SHA-256 digest is stored; the plain
-    token is shown once, when it is issued."""
+    """A bearer token for agents and partners (docs/decisions.md §6). Only a SHA-256 digest is stored;
+    the plain token is shown once, when it is issued."""
 
     name = models.CharField(
         max_length=100, help_text="Who or what uses it, e.g. “Concierge agent of Hotel X”."
@@ -23,7 +23,9 @@ class ApiToken(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     rate_limit = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Requests per 60 seconds for this token; empty: the default (60)."
+        null=True,
+        blank=True,
+        help_text="Requests per rate-limit window for this token; empty: the service's default.",
     )
 
     class Meta:

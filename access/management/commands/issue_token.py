@@ -1,7 +1,8 @@
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from agents.models import Scope
-from agents.tokens import issue_token
+from access.models import Scope
+from access.tokens import issue_token
 
 
 class Command(BaseCommand):
@@ -13,7 +14,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--expires-days", type=int, default=None, help="Days until it expires (default never)."
         )
-        parser.add_argument("--rate-limit", type=int, default=None, help="Requests per 60 s (default 60).")
+        parser.add_argument(
+            "--rate-limit",
+            type=int,
+            default=None,
+            help=f"Requests per {settings.API_RATE_LIMIT_WINDOW_SECONDS} s "
+            f"(default {settings.API_RATE_LIMIT_REQUESTS}).",
+        )
 
     def handle(self, *args, name, scopes, expires_days, rate_limit, **options):
         if expires_days is not None and expires_days < 1:

@@ -1,4 +1,4 @@
-"""Issuing and checking API tokens (DECISIONS §6)."""
+"""Issuing and checking API tokens (docs/decisions.md §6)."""
 
 import hashlib
 import hmac
@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from agents.models import ApiToken, Scope
+from access.models import ApiToken, Scope
 
 TOKEN_PREFIX = "cbt_"  # noqa: S105  (a public marker, not a secret)
 PREFIX_LENGTH = len(TOKEN_PREFIX) + 8  # shown in the admin; the rest stays secret

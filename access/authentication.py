@@ -1,0 +1,124 @@
+"""Who is calling (docs/decisions.md §6): one `authenticate()` and one `require_scope()` for every door —
+the REST API (through the DRF classes below), the agent endpoint and the rate limiter — with the 401/403
+answers' WWW-Authenticate challenges carried by the exceptions themselves."""
+
+from django.conf import settings
+from django.http import HttpRequest
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
+
+from access import tokens
+from access.models import ApiToken
+from chauffeur.api.clients import client_address
+
+REALM = 'Bearer realm="chauffeur"'
+_UNRESOLVED = object()
+
+
+class TokenRequired(exceptions.NotAuthenticated):
+    default_detail = "This operation needs a bearer token (Authorization: Bearer cbt_…)."
+    challenge = REALM
+
+
+class InvalidToken(exceptions.AuthenticationFailed):
+    default_detail = "The bearer token is unknown, expired or revoked."
+    challenge = f'{REALM}, error="invalid_token"'
+
+
+class InsufficientScope(exceptions.PermissionDenied):
+    def __init__(self, scope: str):
+        self.scope = scope
+        self.challenge = f'Bearer error="insufficient_scope", scope="{scope}"'
+        super().__init__(f"This operation needs a token with the {scope} scope.")
+
+
+def presented_token(request: HttpRequest) -> str | None:
+    """The text after `Bearer ` in the Authorization header. None without one: a request using another
+    scheme (e.g. Basic) presents no bearer token (RFC 6750 §3.1), so it is "no token", not a bad one."""
+    scheme, _, value = request.META.get("HTTP_AUTHORIZATION", "").strip().partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+def authenticate(request: HttpRequest) -> ApiToken | None:
+    """The live token this request presents; None when it presents none. Raises InvalidToken for an
+    unknown, expired or revoked one. Looked up once per request, however many doors ask."""
+    found = getattr(request, "_api_token", _UNRESOLVED)
+    if found is _UNRESOLVED:
+        text = presented_token(request)
+        found = None if text is None else tokens.authenticate(text) or InvalidToken()
+        if isinstance(found, ApiToken):
+            tokens.record_use(found)
+        request._api_token = found
+    if isinstance(found, InvalidToken):
+        raise found
+    return found
+
+
+def require_scope(token: ApiToken | None, scope: str) -> ApiToken:
+    """The token, if it may do what `scope` allows; TokenRequired or InsufficientScope otherwise."""
+    if token is None:
+        raise TokenRequired()
+    if scope not in token.scopes:
+        raise InsufficientScope(scope)
+    return token
+
+
+def caller_key(request: HttpRequest) -> str:
+    """Who a request counts as: its valid token, else its address (the rate limit, scoped idempotency)."""
+    try:
+        token = authenticate(request)
+    except InvalidToken:
+        token = None
+    return f"token:{token.pk}" if token else f"ip:{client_address(request)}"
+
+
+def rate_limit_client(request: HttpRequest) -> tuple[str, int]:
+    """The rate limiter's client and quota (settings.API_RATE_LIMIT_CLIENT): a valid token counts alone,
+    with its own limit if staff set one; anything else counts by address."""
+    key = caller_key(request)
+    token = getattr(request, "_api_token", None)
+    limit = token.rate_limit if isinstance(token, ApiToken) and token.rate_limit else None
+    return key, limit or settings.API_RATE_LIMIT_REQUESTS
+
+
+class BearerTokenAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        token = authenticate(request._request)
+        return None if token is None else (None, token)
+
+    def authenticate_header(self, request) -> str:
+        return REALM
+
+
+class RequiresScope(BasePermission):
+    scope = ""
+
+    def has_permission(self, request, view) -> bool:
+        require_scope(request.auth if isinstance(request.auth, ApiToken) else None, self.scope)
+        return True
+
+
+def requires_scope(scope: str) -> type[RequiresScope]:
+    return type(f"Requires{scope.title().replace('.', '')}", (RequiresScope,), {"scope": scope})
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "access.authentication.BearerTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A token issued by the operator (`cbt_…`), with the scopes the operation lists.",
+        }
+
+    def get_security_requirement(self, auto_schema):
+        scopes = [
+            permission.scope
+            for permission in auto_schema.view.get_permissions()
+            if isinstance(permission, RequiresScope)
+        ]
+        return {self.name: scopes}

@@ -1,0 +1,47 @@
+"""API tokens moved from the agents app to access: tokens issued before the move keep working after it."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from access import tokens
+from access.models import ApiToken
+
+BEFORE_THE_MOVE = [("agents", "0001_initial"), ("access", None)]
+
+
+def migrate(targets):
+    """Migrate the test database to `targets`; the models as they were there."""
+    MigrationExecutor(connection).migrate(targets)
+    loader = MigrationExecutor(connection).loader
+    return loader.project_state(list(loader.applied_migrations)).apps
+
+
+def latest():
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tokens_issued_before_the_move_authenticate_after_it():
+    old_apps = migrate(BEFORE_THE_MOVE)
+    try:
+        plain, prefix, digest = tokens.new_secret()
+        old_apps.get_model("agents", "ApiToken").objects.create(
+            name="Hotel X agent", prefix=prefix, digest=digest, scopes=["booking.read", "booking.write"]
+        )
+        content_types = old_apps.get_model("contenttypes", "ContentType")
+        content_types.objects.get_or_create(app_label="agents", model="apitoken")
+        assert "access_apitoken" not in connection.introspection.table_names()
+    finally:
+        migrate(latest())
+
+    token = tokens.authenticate(plain)
+    assert token is not None and token.name == "Hotel X agent"
+    assert token.scopes == ["booking.read", "booking.write"]
+    assert ApiToken.objects.count() == 1
+    tables = connection.introspection.table_names()
+    assert "access_apitoken" in tables and "agents_apitoken" not in tables
+    from django.contrib.contenttypes.models import ContentType
+
+    assert ContentType.objects.filter(app_label="access", model="apitoken").exists()
+    assert not ContentType.objects.filter(app_label="agents", model="apitoken").exists()
