@@ -4,8 +4,8 @@ from django.db import transaction
 from django.forms.models import BaseInlineFormSet
 
 from pricing import services
+from pricing.bands import band_errors
 from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
-from pricing.tariffs import band_errors
 
 
 class RepricesOnSave(admin.ModelAdmin):

@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from pricing import models
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
-from pricing.tariffs import Band, PricingSnapshot, Tariff, Tour
+from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def _shared_version() -> str:
 
 def load_snapshot() -> PricingSnapshot:
     tariffs = {
-        tariff.vehicle_class.code: Tariff(
+        tariff.vehicle_class.code: TariffRates(
             vehicle_class=tariff.vehicle_class.code,
             display_name=tariff.vehicle_class.display_name,
             active=tariff.vehicle_class.active,
@@ -104,7 +104,7 @@ def load_snapshot() -> PricingSnapshot:
         for tariff in models.Tariff.objects.select_related("vehicle_class").prefetch_related("bands")
     }
     tours = {
-        tour.slug: Tour(
+        tour.slug: TourOffer(
             slug=tour.slug,
             name_en=tour.name_en,
             name_de=tour.name_de,

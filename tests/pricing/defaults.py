@@ -3,7 +3,7 @@
 from decimal import Decimal as D
 from types import MappingProxyType
 
-from pricing.tariffs import Band, PricingSnapshot, Tariff, Tour
+from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
 
 def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
@@ -12,7 +12,7 @@ def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
         Band(D("50"), D("200"), rates[1]),
         Band(D("200"), None, rates[2]),
     )
-    return Tariff(
+    return TariffRates(
         vehicle_class=code,
         display_name=name,
         active=True,
@@ -65,7 +65,7 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
     ),
     tours=MappingProxyType(
         {
-            "vienna-city-tour": Tour(
+            "vienna-city-tour": TourOffer(
                 "vienna-city-tour",
                 "Vienna City Tour",
                 "Wiener Stadtrundfahrt",
@@ -73,7 +73,7 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 True,
                 MappingProxyType({"executive": D("249"), "first": D("349"), "business-van": D("299")}),
             ),
-            "wachau-valley": Tour(
+            "wachau-valley": TourOffer(
                 "wachau-valley",
                 "Wachau Valley",
                 "Wachau",

@@ -1,48 +1,7 @@
-"""The immutable tariff snapshot the quote engine reads, and the rule that makes distance bands valid.
-No Django here: the engine and its tests work on plain values."""
+"""The rule that makes a tariff's distance bands valid: every distance has exactly one rate."""
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import Decimal
-
-
-@dataclass(frozen=True)
-class Band:
-    from_km: Decimal
-    to_km: Decimal | None  # None: no upper end
-    rate_per_km: Decimal
-
-
-@dataclass(frozen=True)
-class Tariff:
-    vehicle_class: str
-    display_name: str
-    active: bool
-    base_fare: Decimal
-    minimum_fare: Decimal
-    outside_zone_a_surcharge: Decimal
-    waiting_rate: Decimal  # per started 15 minutes
-    hourly_rate: Decimal
-    minimum_hours: Decimal
-    rounding_step: Decimal
-    vat_rate: Decimal
-    bands: tuple[Band, ...]
-
-
-@dataclass(frozen=True)
-class Tour:
-    slug: str
-    name_en: str
-    name_de: str
-    included_hours: Decimal
-    active: bool
-    prices: Mapping[str, Decimal]  # by vehicle class code
-
-
-@dataclass(frozen=True)
-class PricingSnapshot:
-    tariffs: Mapping[str, Tariff]  # by vehicle class code
-    tours: Mapping[str, Tour]  # by slug
 
 
 def band_errors(bands: Sequence[tuple[Decimal, Decimal | None]]) -> list[str]:

@@ -1,0 +1,28 @@
+"""Money (docs/decisions.md §1): Decimal euros, integer cents at the payment edge, one currency."""
+
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+
+CURRENCY = "EUR"  # ISO 4217; payment providers want it in lower case
+CENT = Decimal("0.01")
+
+
+def to_cents(euros: Decimal) -> int:
+    """Exact cents of an amount that is already a whole number of cents (prices are)."""
+    cents = euros * 100
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{euros} EUR is not a whole number of cents")
+    return int(cents)
+
+
+def from_cents(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+def to_cent(euros: Decimal) -> Decimal:
+    """Rounded half up to the cent."""
+    return euros.quantize(CENT, ROUND_HALF_UP)
+
+
+def round_up(value: Decimal, step: Decimal) -> Decimal:
+    """The smallest multiple of `step` that is not below `value`."""
+    return (value / step).to_integral_value(rounding=ROUND_CEILING) * step

@@ -1,0 +1,45 @@
+"""The immutable tariff snapshot the quote engine reads: plain values, no Django, so the engine and its
+tests need no database. Named apart from the models they are loaded from (Tariff, Tour)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class Band:
+    from_km: Decimal
+    to_km: Decimal | None  # None: no upper end
+    rate_per_km: Decimal
+
+
+@dataclass(frozen=True)
+class TariffRates:
+    vehicle_class: str
+    display_name: str
+    active: bool
+    base_fare: Decimal
+    minimum_fare: Decimal
+    outside_zone_a_surcharge: Decimal
+    waiting_rate: Decimal  # per started 15 minutes
+    hourly_rate: Decimal
+    minimum_hours: Decimal
+    rounding_step: Decimal
+    vat_rate: Decimal
+    bands: tuple[Band, ...]
+
+
+@dataclass(frozen=True)
+class TourOffer:
+    slug: str
+    name_en: str
+    name_de: str
+    included_hours: Decimal
+    active: bool
+    prices: Mapping[str, Decimal]  # by vehicle class code
+
+
+@dataclass(frozen=True)
+class PricingSnapshot:
+    tariffs: Mapping[str, TariffRates]  # by vehicle class code
+    tours: Mapping[str, TourOffer]  # by slug
