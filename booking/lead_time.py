@@ -1,5 +1,7 @@
-"""The lead-time rule (DECISIONS §5) as a pure function. Durations are real elapsed time (UTC
-arithmetic); the night window and the morning pickup are wall-clock times in the policy's zone."""
+"""The lead-time rule (docs/decisions.md §5) as a pure function, with its default figures (the policy
+staff edit in the admin starts from them) and the one text that describes a policy to callers.
+Durations are real elapsed time (UTC arithmetic); the night window and the morning pickup are wall-clock
+times in the operator's zone."""
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -22,6 +24,28 @@ class LeadTimeRules:
     night_end: time
     night_earliest_pickup: time
     max_ahead: timedelta
+
+
+DEFAULT_MINIMUM_LEAD_MINUTES = 120
+DEFAULT_NIGHT_START, DEFAULT_NIGHT_END = time(22, 0), time(6, 0)
+DEFAULT_NIGHT_EARLIEST_PICKUP = time(9, 0)
+DEFAULT_MAX_DAYS_AHEAD = 365
+
+
+def describe(rules: LeadTimeRules) -> str:
+    """The policy in words, for API descriptions and tool descriptions."""
+    lead = int(rules.minimum_lead.total_seconds() // 60)
+    lead_text = f"{lead // 60} hours" if lead % 60 == 0 else f"{lead} minutes"
+    night = (
+        ""
+        if rules.night_start == rules.night_end
+        else f"a booking placed between {rules.night_start:%H:%M} and {rules.night_end:%H:%M} gets no pickup "
+        f"before {rules.night_earliest_pickup:%H:%M} that morning; "
+    )
+    return (
+        f"At least {lead_text} between booking and pickup; {night}no pickup in the past or more than "
+        f"{rules.max_ahead.days} days ahead."
+    )
 
 
 @dataclass(frozen=True)

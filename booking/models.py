@@ -1,29 +1,39 @@
-from datetime import time
-
-from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator
 from django.db import models
 
+from booking.lead_time import (
+    DEFAULT_MAX_DAYS_AHEAD,
+    DEFAULT_MINIMUM_LEAD_MINUTES,
+    DEFAULT_NIGHT_EARLIEST_PICKUP,
+    DEFAULT_NIGHT_END,
+    DEFAULT_NIGHT_START,
+)
+from pricing.money import CURRENCY
+from pricing.quote import Quote
+
 
 class LeadTimePolicy(models.Model):
-    """The one lead-time policy (DECISIONS §5); the admin edits it, nobody adds a second. Its clock times
-    are in the operator's time zone (TIME_ZONE, Europe/Vienna), the same zone API date-times are read in."""
+    """The one lead-time policy (docs/decisions.md §5); the admin edits it, nobody adds a second. Its clock
+    times are in the operator's time zone (TIME_ZONE, Europe/Vienna), where API date-times are read."""
 
     minimum_lead_minutes = models.PositiveIntegerField(
-        default=120,
+        default=DEFAULT_MINIMUM_LEAD_MINUTES,
         validators=[MaxValueValidator(7 * 24 * 60)],
         help_text="Least time between booking and pickup.",
     )
-    night_start = models.TimeField(default=time(22, 0), help_text="Bookings placed from this time …")
+    night_start = models.TimeField(default=DEFAULT_NIGHT_START, help_text="Bookings placed from this time …")
     night_end = models.TimeField(
-        default=time(6, 0), help_text="… until this time are night bookings (equal times: no night rule)."
+        default=DEFAULT_NIGHT_END,
+        help_text="… until this time are night bookings (equal times: no night rule).",
     )
     night_earliest_pickup = models.TimeField(
-        default=time(9, 0),
+        default=DEFAULT_NIGHT_EARLIEST_PICKUP,
         help_text="A night booking gets no pickup before this time on the morning the night ends.",
     )
     max_days_ahead = models.PositiveIntegerField(
-        default=365, validators=[MaxValueValidator(3650)], help_text="Latest pickup, in days from booking."
+        default=DEFAULT_MAX_DAYS_AHEAD,
+        validators=[MaxValueValidator(3650)],
+        help_text="Latest pickup, in days from booking.",
     )
 
     class Meta:
@@ -45,7 +55,7 @@ class BookingStatus(models.TextChoices):
 
 class Booking(models.Model):
     """A ride a customer is paying or has paid for. Stored before the payment provider is called, so
-    nothing a customer paid for can be lost; states change only through booking.states."""
+    nothing a customer paid for can be lost; states change only through booking.transitions."""
 
     reference = models.CharField(max_length=12, unique=True, editable=False)
     status = models.CharField(
@@ -64,11 +74,11 @@ class Booking(models.Model):
     duration_s = models.PositiveIntegerField(null=True, blank=True)
     estimated_arrival = models.DateTimeField(null=True, blank=True)
     in_zone_a = models.BooleanField(null=True)
-    price = models.JSONField(
-        encoder=DjangoJSONEncoder, help_text="The server's price result (gross, net, VAT, lines)."
+    quote_record = models.JSONField(
+        "quote", help_text="The server's price: gross, net, VAT and lines (pricing.quote.Quote.as_record)."
     )
     amount_cents = models.PositiveIntegerField()
-    currency = models.CharField(max_length=3, default="EUR")
+    currency = models.CharField(max_length=3, default=CURRENCY)
     # The customer.
     name = models.CharField(max_length=200, blank=True)
     email = models.EmailField(blank=True)
@@ -94,6 +104,15 @@ class Booking(models.Model):
 
     def __str__(self) -> str:
         return self.reference
+
+    @property
+    def quote(self) -> Quote:
+        return Quote.from_record(self.quote_record)
+
+    @property
+    def money_received(self) -> bool:
+        """Whether a payment arrived, even one for a booking that could no longer be paid."""
+        return self.paid_at is not None
 
 
 class ProcessedPaymentEvent(models.Model):

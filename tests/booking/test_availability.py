@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from booking.services import check_availability
+from booking.availability import check_availability
 
 pytestmark = pytest.mark.django_db
 
