@@ -1,8 +1,8 @@
 from django.contrib import admin, messages
-from django.db import transaction
 
-from booking import states
+from booking import transitions
 from booking.models import Booking, BookingStatus, LeadTimePolicy
+from pricing.money import CURRENCY, from_cents
 
 
 @admin.register(LeadTimePolicy)
@@ -43,7 +43,7 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description="amount")
     def amount(self, booking: Booking) -> str:
-        return f"EUR {booking.amount_cents / 100:.2f}"
+        return f"{CURRENCY} {from_cents(booking.amount_cents)}"
 
     def has_add_permission(self, request):
         return False  # bookings come from checkout, with a server-computed price
@@ -54,14 +54,11 @@ class BookingAdmin(admin.ModelAdmin):
     def _move(self, request, queryset, target: str) -> None:
         moved, refused = [], []
         for booking in queryset:
-            with transaction.atomic():
-                locked = Booking.objects.select_for_update().get(pk=booking.pk)
-                if states.can_move(locked, target):
-                    states.move(locked, target)
-                    locked.save(update_fields=["status", "paid_at", "updated_at"])
-                    moved.append(locked.reference)
-                else:
-                    refused.append(f"{locked.reference} ({locked.get_status_display()})")
+            try:
+                moved.append(transitions.move(booking.pk, target).reference)
+            except transitions.InvalidTransition:
+                booking.refresh_from_db(fields=["status"])
+                refused.append(f"{booking.reference} ({booking.get_status_display()})")
         if moved:
             self.message_user(
                 request, f"{BookingStatus(target).label}: {', '.join(moved)}.", messages.SUCCESS

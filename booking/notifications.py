@@ -10,7 +10,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from booking import selectors
 from booking.models import Booking
+from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +28,7 @@ def send_confirmation(booking_id: int) -> bool:
     the mail is sent outside it (no row lock held during SMTP); if the customer's mail fails, the claim is
     released so `manage.py send_confirmations` can try again."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking_id)
+        booking = selectors.locked_booking(booking_id)
         if booking.confirmation_sent_at is not None:
             return False
         booking.confirmation_sent_at = timezone.now()
@@ -50,7 +52,8 @@ def alert_operator_paid_too_late(booking_id: int) -> None:
     if settings.OPERATOR_EMAIL:
         send_mail(
             f"Payment received for {booking.get_status_display()} booking {booking.reference}",
-            f"A payment of EUR {booking.amount_cents / 100:.2f} arrived for booking {booking.reference}, "
+            f"A payment of {CURRENCY} {from_cents(booking.amount_cents)} arrived for booking "
+            f"{booking.reference}, "
             f"which is {booking.get_status_display()}. Refund it or reinstate the booking.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",

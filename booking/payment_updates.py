@@ -1,6 +1,6 @@
 """How payment news reaches a booking: provider webhooks, the sandbox's Pay button and reconciliation
-all go through `apply_session_state`, under a row lock, so a webhook and a success-page read cannot race
-and every handler is idempotent (DECISIONS §9)."""
+all settle it under a row lock through booking.transitions, so a webhook and a success-page read cannot
+race and every handler is idempotent (docs/decisions.md §9)."""
 
 import logging
 from collections.abc import Callable
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, states
+from booking import notifications, selectors, transitions
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
 from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
 
@@ -40,7 +40,7 @@ def apply_event(event: PaymentEvent) -> Booking | None:
         if event.session is None:
             return None
         target = target_status(event.type, event.session)
-        booking = _locked_booking(event.session)
+        booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
         if booking is None:
             logger.warning("Payment event %s names no known booking", event.event_id)
             return None
@@ -65,33 +65,21 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
     if session.status == "expired" and target is None:
         target = BookingStatus.EXPIRED
     with transaction.atomic():
-        locked = Booking.objects.select_for_update().get(pk=booking.pk)
+        locked = selectors.locked_booking(booking.pk)
         if target is not None:
             _settle(locked, target, session)
     return locked
-
-
-def _locked_booking(session: SessionState) -> Booking | None:
-    query = Booking.objects.select_for_update()
-    return query.filter(provider_session_id=session.session_id).first() or (
-        query.filter(reference=session.reference).first() if session.reference else None
-    )
 
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:
     """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit."""
     if booking.status == target:
         return  # a replay
-    if not states.can_move(booking, target):
-        if target == BookingStatus.PAID and booking.paid_at is None:
+    if not transitions.can_move(booking, target):
+        if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    states.move(booking, target)
-    if session.payment_intent_id:
-        booking.payment_intent_id = session.payment_intent_id
-    booking.save(update_fields=["status", "paid_at", "payment_intent_id", "updated_at"])
-    if target == BookingStatus.PAID:
-        transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
+    transitions.apply(booking, target, payment_intent_id=session.payment_intent_id)
 
 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:

@@ -1,7 +1,11 @@
-"""The booking states of DECISIONS §9 and the only moves between them."""
+"""The booking states of docs/decisions.md §9, the only moves between them, and the one place a move
+happens: lock, check, move, save, and queue what follows once the transaction commits. Webhooks, the
+sandbox, reconciliation and the admin all move bookings through `move`/`apply`."""
 
+from django.db import transaction
 from django.utils import timezone
 
+from booking import notifications, selectors
 from booking.models import Booking
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
@@ -16,7 +20,6 @@ ALLOWED = {
     Status.COMPLETED: set(),
     Status.CANCELLED: set(),
 }
-PAID_STATES = {Status.PAID, Status.CONFIRMED, Status.COMPLETED}
 
 
 class InvalidTransition(DomainError):
@@ -27,8 +30,9 @@ def can_move(booking: Booking, target: str) -> bool:
     return target in ALLOWED[Status(booking.status)]
 
 
-def move(booking: Booking, target: str) -> None:
-    """Change the state in memory (the caller saves, inside its transaction)."""
+def apply(booking: Booking, target: str, *, payment_intent_id: str | None = None) -> None:
+    """Move a booking the caller holds row-locked, save it, and queue the confirmation of a payment for
+    after the commit. Raises InvalidTransition for a move the states do not allow."""
     if not can_move(booking, target):
         raise InvalidTransition(
             f"A {booking.get_status_display()} booking cannot become {Status(target).label}."
@@ -36,3 +40,16 @@ def move(booking: Booking, target: str) -> None:
     booking.status = target
     if target == Status.PAID:
         booking.paid_at = timezone.now()
+    if payment_intent_id:
+        booking.payment_intent_id = payment_intent_id
+    booking.save(update_fields=["status", "paid_at", "payment_intent_id", "updated_at"])
+    if target == Status.PAID:
+        transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
+
+
+def move(pk: int, target: str) -> Booking:
+    """Lock a booking and move it (for callers that hold no lock yet, e.g. the admin)."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        apply(booking, target)
+    return booking

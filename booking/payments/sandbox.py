@@ -5,7 +5,7 @@ import hashlib
 import hmac
 import secrets
 
-from booking.models import Booking
+from booking import selectors
 from booking.payments.base import (
     CheckoutRequest,
     CheckoutSession,
@@ -15,7 +15,6 @@ from booking.payments.base import (
     SessionState,
     WebhookSignatureError,
 )
-from booking.states import PAID_STATES
 
 SESSION_PREFIX = "sbx_cs_"
 
@@ -36,10 +35,10 @@ class SandboxProvider:
         )
 
     def retrieve_session(self, session_id: str) -> SessionState:
-        booking = Booking.objects.filter(provider_session_id=session_id, payment_provider=self.name).first()
+        booking = selectors.booking_for_session(session_id, provider=self.name)
         if booking is None:
             raise PaymentError("The sandbox knows no such checkout session.")
-        paid = booking.status in PAID_STATES
+        paid = booking.money_received
         return SessionState(
             session_id=session_id,
             reference=booking.reference,

@@ -3,8 +3,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from booking import payment_updates
-from booking.models import Booking, BookingStatus
+from booking import payment_updates, selectors
 from booking.payments import payment_provider
 
 
@@ -16,12 +15,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, older_than_minutes, **options):
         cutoff = timezone.now() - timedelta(minutes=older_than_minutes)
-        pending = Booking.objects.filter(
-            status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=False, created_at__lt=cutoff
+        pending = list(selectors.pending_payment_since(cutoff))
+        changed = sum(
+            payment_updates.reconcile(booking, payment_provider).status != booking.status
+            for booking in pending
         )
-        changed = 0
-        for booking in pending:
-            changed += payment_updates.reconcile(booking, payment_provider).status != booking.status
-        self.stdout.write(
-            f"Reconciled {pending.count() + changed} pending booking(s); {changed} changed state."
-        )
+        self.stdout.write(f"Reconciled {len(pending)} pending booking(s); {changed} changed state.")

@@ -1,0 +1,44 @@
+"""Booking look-ups, the locking ones included: every caller that changes a booking finds it here."""
+
+from datetime import datetime
+
+from django.db.models import QuerySet
+
+from booking.models import Booking, BookingStatus
+
+# A ride is on (and its confirmation due) in these states.
+PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
+
+
+def booking_for_session(session_id: str, *, provider: str | None = None) -> Booking | None:
+    query = Booking.objects.filter(provider_session_id=session_id)
+    return (query.filter(payment_provider=provider) if provider else query).first()
+
+
+def booking_for_reference(reference: str) -> Booking | None:
+    return Booking.objects.filter(reference=reference).first()
+
+
+def locked_booking(pk: int) -> Booking:
+    """The booking, row-locked until the caller's transaction ends (call inside transaction.atomic)."""
+    return Booking.objects.select_for_update().get(pk=pk)
+
+
+def locked_booking_for_session(session_id: str, reference: str | None) -> Booking | None:
+    """The booking a payment session belongs to, row-locked: by session id, else by the reference the
+    provider carried in its metadata."""
+    query = Booking.objects.select_for_update()
+    found = query.filter(provider_session_id=session_id).first()
+    if found is None and reference:
+        found = query.filter(reference=reference).first()
+    return found
+
+
+def awaiting_confirmation() -> QuerySet[Booking]:
+    return Booking.objects.filter(status__in=PAID_STATES, confirmation_sent_at__isnull=True)
+
+
+def pending_payment_since(cutoff: datetime) -> QuerySet[Booking]:
+    return Booking.objects.filter(
+        status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=False, created_at__lt=cutoff
+    )
