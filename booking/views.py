@@ -1,45 +1,27 @@
-"""The booking web pages (success, cancel, the sandbox's hosted checkout) and the Stripe webhook."""
+"""The booking web pages: success, cancel, and the sandbox's hosted checkout."""
 
 import logging
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils import translation
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from booking import payment_updates
+from booking import payment_updates, selectors
 from booking.links import cancel_url, reference_from_cancel_token
 from booking.models import Booking, BookingStatus
-from booking.payments import payment_provider, stripe_provider
-from booking.payments.base import WebhookSignatureError
+from booking.payments import payment_provider
 from booking.payments.sandbox import SandboxProvider
 
 logger = logging.getLogger(__name__)
 
 
-@csrf_exempt
-def stripe_webhook(request: HttpRequest) -> JsonResponse:
-    """Signed events from Stripe; exempt from CSRF and from the rate limit (DECISIONS §7, §9)."""
-    if request.method != "POST":
-        response = JsonResponse({"error": "Method not allowed: POST signed Stripe events here."}, status=405)
-        response["Allow"] = "POST"
-        return response
-    if not settings.STRIPE_WEBHOOK_SECRET:
-        return JsonResponse({"error": "Stripe webhooks are not configured."}, status=404)
-    try:
-        event = stripe_provider().parse_webhook(request.body, request.headers.get("Stripe-Signature", ""))
-    except WebhookSignatureError:
-        logger.warning("Stripe webhook with a bad signature refused")
-        return JsonResponse({"error": "Invalid signature."}, status=400)
-    payment_updates.apply_event(event)
-    return JsonResponse({"received": True})
-
-
 @require_GET
 def success_page(request: HttpRequest) -> HttpResponse:
-    booking = get_object_or_404(Booking, provider_session_id=request.GET.get("session_id") or "-")
+    booking = selectors.booking_for_session(request.GET.get("session_id") or "-")
+    if booking is None:
+        raise Http404("No booking has this checkout session.")
     booking = payment_updates.reconcile(booking, payment_provider)  # the webhook may still be on its way
     return _page(request, "booking/success.html", booking)
 
@@ -47,7 +29,9 @@ def success_page(request: HttpRequest) -> HttpResponse:
 @require_GET
 def cancel_page(request: HttpRequest) -> HttpResponse:
     reference = reference_from_cancel_token(request.GET.get("booking", ""))
-    booking = get_object_or_404(Booking, reference=reference or "-")
+    booking = selectors.booking_for_reference(reference or "-")
+    if booking is None:
+        raise Http404("No such booking.")
     return _page(request, "booking/cancel.html", booking)
 
 
@@ -55,7 +39,9 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
 def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     """The sandbox's hosted payment page: the booking, its amount, and Pay / Cancel (CSRF-protected)."""
     provider = _sandbox()
-    booking = get_object_or_404(Booking, provider_session_id=session_id, payment_provider=provider.name)
+    booking = selectors.booking_for_session(session_id, provider=provider.name)
+    if booking is None:
+        raise Http404("The sandbox knows no such checkout session.")
     if request.method == "POST":
         if request.POST.get("action") == "pay":
             payment_updates.apply_event(provider.pay_event(session_id, booking.reference))

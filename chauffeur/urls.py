@@ -4,6 +4,7 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from booking import views as booking_pages
+from booking.webhooks import stripe_webhook
 from booking.api import (
     AvailabilityApi,
     CheckoutApi,
@@ -40,7 +41,7 @@ legacy = [
     path("api/create-checkout-session", CheckoutLegacyApi.as_view(), name="create-checkout-session"),
     path("api/create-payment-intent", PaymentIntentLegacyApi.as_view(), name="create-payment-intent"),
     path("api/get-session-data", SessionDataLegacyApi.as_view(), name="get-session-data"),
-    path("api/payments/stripe/webhook", booking_pages.stripe_webhook, name="stripe-webhook"),
+    path("api/payments/stripe/webhook", stripe_webhook, name="stripe-webhook"),
 ]
 
 pages = [
