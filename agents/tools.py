@@ -5,11 +5,12 @@ output declaration, so `structuredContent` is the v1 response and no rule exists
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.text import format_lazy
 from rest_framework import serializers
 
 from access.models import Scope
 from agents.schemas import json_schema
-from booking import services as booking
+from booking import availability
 from booking.checkout import start_checkout
 from booking.serializers import (
     AgentCheckoutInput,
@@ -20,8 +21,10 @@ from booking.serializers import (
 from chauffeur.api.problems import classify, flatten_errors, problem_body
 from chauffeur.api.renderers import dumps
 from places import services as places
+from places.geo import ZONE_A_RADIUS_KM
 from places.serializers import DistanceInput, DistanceOutput, PlacesInput, SuggestionsOutput
 from pricing import services as pricing
+from pricing.quote import MIN_HOURLY_HOURS
 from pricing.serializers import PriceInput, PriceOutput
 
 UNKNOWN_ARGUMENT = "This tool does not take this argument."
@@ -31,7 +34,7 @@ UNKNOWN_ARGUMENT = "This tool does not take this argument."
 class Tool:
     name: str
     title: str
-    description: str
+    description: str  # or a lazy text, written out when listed
     input: type[serializers.Serializer]
     output: type[serializers.Serializer]
     scope: str
@@ -68,7 +71,7 @@ def _estimate_distance(valid: serializers.Serializer):
 
 
 def _check_availability(valid: serializers.Serializer):
-    return booking.check_availability(**valid.validated_data)
+    return availability.check_availability(**valid.validated_data)
 
 
 def _calculate_price(valid: serializers.Serializer):
@@ -76,12 +79,11 @@ def _calculate_price(valid: serializers.Serializer):
 
 
 def _autocomplete(valid: serializers.Serializer):
-    params = dict(valid.validated_data)
-    return {"suggestions": places.suggest_places(text=params.pop("input"), **params)}
+    return {"suggestions": places.suggest_places(**valid.validated_data)}
 
 
 def _create_checkout(valid: AgentCheckoutInput):
-    return start_checkout(amount_cents=valid.validated_data["amount"], ride=valid.booking_request())
+    return start_checkout(amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request())
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -90,9 +92,9 @@ TOOLS: tuple[Tool, ...] = (
         title="Estimate a drive",
         description=(
             "Estimate a chauffeur drive in and around Vienna: road distance in km (`distance`), driving "
-            "time in seconds (`duration`), the estimated arrival and whether the ride touches Zone A (25 km "
-            "around Vienna's centre, `inZoneA`). Addresses can be free text; a placeId from "
-            "places.autocomplete is more precise. Pass `distance` and `inZoneA` on to "
+            "time in seconds (`duration`), the estimated arrival and whether the ride touches Zone A "
+            f"({ZONE_A_RADIUS_KM:g} km around Vienna's centre, `inZoneA`). Addresses can be free text; "
+            "a placeId from places.autocomplete is more precise. Pass `distance` and `inZoneA` on to "
             "booking.calculate_price."
         ),
         input=DistanceInput,
@@ -104,12 +106,11 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="booking.check_availability",
         title="Check a pickup time",
-        description=(
-            "Check whether a pickup time can still be booked: at least 2 hours ahead; a booking placed at "
-            "night (22:00-06:00) gets pickups from 09:00 that morning; not in the past nor more than 365 "
-            "days ahead. Answers `available`, the `reason` when not, and the `earliestPickup`. "
-            "Date-times without an offset are Vienna local time; `bookingDatetime` (default now) asks "
-            "'what if I booked at that moment'."
+        description=format_lazy(
+            "Check whether a pickup time can still be booked. {policy} Answers `available`, the `reason` "
+            "when not, and the `earliestPickup`. Date-times without an offset are Vienna local time; "
+            "`bookingDatetime` (default now) asks 'what if I booked at that moment'.",
+            policy=availability.current_policy_text(),
         ),
         input=AvailabilityInput,
         output=AvailabilityOutput,
@@ -124,7 +125,7 @@ TOOLS: tuple[Tool, ...] = (
             "Price a ride from the operator's tariffs: gross EUR including VAT (`priceEur`), with net, VAT "
             "and the lines it is made of. Give `distanceKm` and `inZoneA` from booking.estimate_distance "
             "(a ride outside Zone A costs more). Hourly hire: bookingType `hourly` with durationHours "
-            "(at least 2). booking.create_checkout expects `amount` = priceEur x 100."
+            f"(at least {MIN_HOURLY_HOURS:g}). booking.create_checkout expects `amount` = priceEur x 100."
         ),
         input=PriceInput,
         output=PriceOutput,
@@ -137,8 +138,8 @@ TOOLS: tuple[Tool, ...] = (
         title="Suggest addresses",
         description=(
             "Suggest up to five addresses or places (hotels, the airport, stations, districts) for what a "
-            "traveller typed (2 characters or more). Use a suggestion's text as `from`/`to` and its placeId "
-            "as fromPlaceId/toPlaceId."
+            f"traveller typed ({places.MIN_INPUT} characters or more). Use a suggestion's text as "
+            "`from`/`to` and its placeId as fromPlaceId/toPlaceId."
         ),
         input=PlacesInput,
         output=SuggestionsOutput,
@@ -181,7 +182,7 @@ def call(tool: Tool, arguments: dict) -> dict:
         valid = validated(tool.input, arguments)
         structured = tool.output(tool.run(valid)).data
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
-        return _result(problem_body(classify(failure)), is_error=True)
+        return _result(problem_body(classify(failure, tool.input)), is_error=True)
     return _result(structured, is_error=False)
 
 

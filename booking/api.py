@@ -3,12 +3,11 @@ from datetime import date
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from access.authentication import BearerTokenAuthentication, caller_key, requires_scope
-from booking import payment_updates, services
+from booking import payment_updates, selectors
+from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
-from booking.models import Booking
 from booking.payments import payment_provider
 from booking.serializers import (
     AvailabilityInput,
@@ -23,37 +22,36 @@ from booking.serializers import (
     V1CheckoutOutput,
 )
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
-from chauffeur.api.params import query_params
+from chauffeur.api.operations import Operation
 from chauffeur.errors import DomainError
 
 
-class AvailabilityApi(APIView):
+class AvailabilityApi(Operation):
+    input_serializer = AvailabilityInput
+
     @extend_schema(
         operation_id="getAvailability",
         summary="Check the lead time of a pickup",
-        description=(
-            "At least 2 hours between booking and pickup; a booking placed between 22:00 and 06:00 gets no "
-            "pickup before 09:00 that morning; no pickup in the past or more than 365 days ahead."
-        ),
+        description=default_policy_text(),
         tags=["quotes"],
         parameters=[AvailabilityInput],
         responses={200: OpenApiResponse(AvailabilityOutput, description="Whether the pickup can be booked.")},
     )
     def get(self, request: Request) -> Response:
-        availability = services.check_availability(**query_params(AvailabilityInput, request))
+        availability = check_availability(**self.validated(request).validated_data)
         return Response(AvailabilityOutput(availability).data)
 
 
-def checkout_from(request: Request) -> CheckoutResult:
-    serializer = CheckoutInput(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return start_checkout(amount_cents=serializer.validated_data["amount"], ride=serializer.booking_request())
+def checkout(valid: CheckoutInput) -> CheckoutResult:
+    return start_checkout(amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request())
 
 
 CHECKOUT_PROBLEMS = {"x-error-statuses": [422, 502, 503]}
 
 
-class CheckoutLegacyApi(APIView):
+class CheckoutLegacyApi(Operation):
+    input_serializer = CheckoutInput
+
     @extend_schema(
         operation_id="createCheckoutSession",
         summary="Start a payment: store the booking and open a hosted checkout page",
@@ -62,10 +60,11 @@ class CheckoutLegacyApi(APIView):
         responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
     )
     def post(self, request: Request) -> Response:
-        return Response(CheckoutOutput(checkout_from(request)).data)
+        return Response(CheckoutOutput(checkout(self.validated(request))).data)
 
 
-class CheckoutApi(APIView):
+class CheckoutApi(Operation):
+    input_serializer = CheckoutInput
     authentication_classes = [BearerTokenAuthentication]
     permission_classes = [requires_scope("booking.write")]
 
@@ -85,10 +84,11 @@ class CheckoutApi(APIView):
         extensions=CHECKOUT_PROBLEMS,
     )
     def post(self, request: Request) -> Response:
-        return Response(V1CheckoutOutput(checkout_from(request)).data, status=201)
+        return Response(V1CheckoutOutput(checkout(self.validated(request))).data, status=201)
 
 
-class PaymentIntentLegacyApi(DeprecatedView, APIView):
+class PaymentIntentLegacyApi(DeprecatedView, Operation):
+    input_serializer = PaymentIntentInput
     deprecation = Deprecation(
         since=date(2026, 11, 1), sunset=date(2027, 3, 1), link="/api/docs#/legacy/createCheckoutSession"
     )
@@ -104,17 +104,17 @@ class PaymentIntentLegacyApi(DeprecatedView, APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        serializer = PaymentIntentInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
         intent = legacy_payment_intent(
-            amount_cents=serializer.validated_data["amount"],
+            amount_cents=self.validated(request).validated_data["amount_cents"],
             client=caller_key(request._request),
             client_key=request.headers.get("Idempotency-Key", "")[:255],
         )
         return Response(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
 
 
-class SessionDataLegacyApi(APIView):
+class SessionDataLegacyApi(Operation):
+    input_serializer = SessionDataInput
+
     @extend_schema(
         operation_id="getSessionData",
         summary="The booking behind a checkout session (asks the provider first while it is unpaid)",
@@ -124,8 +124,7 @@ class SessionDataLegacyApi(APIView):
         extensions={"x-error-statuses": [404]},
     )
     def get(self, request: Request) -> Response:
-        session_id = query_params(SessionDataInput, request)["session_id"]
-        booking = Booking.objects.filter(provider_session_id=session_id).first()
+        booking = selectors.booking_for_session(self.validated(request).validated_data["session_id"])
         if booking is None:
             raise DomainError("No booking has this checkout session.", code="not_found")
         booking = payment_updates.reconcile(booking, payment_provider)

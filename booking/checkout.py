@@ -1,5 +1,6 @@
-"""Checkout (DECISIONS §9): the server prices the ride itself, stores the booking, then asks the payment
-provider for a hosted checkout page. The amount charged is always the server's own price."""
+"""Checkout (docs/decisions.md §9): the server checks the pickup, routes and prices the ride itself,
+stores the booking, then asks the payment provider for a hosted checkout page. The amount charged is
+always the server's own price."""
 
 import hashlib
 import logging
@@ -12,25 +13,23 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
 
+from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url
 from booking.models import Booking
 from booking.payments import payment_provider
-from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError
-from booking.services import check_availability, lead_time_rules
+from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
-from places.services import estimate_route
+from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
-from pricing.serializers import PriceOutput
+from pricing.money import CURRENCY, to_cents
+from pricing.quote import BookingType, Quote
 
 logger = logging.getLogger(__name__)
 
 REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read out over a phone
 REFERENCE_LENGTH = 6
-CURRENCY = "EUR"
-CHECKOUT_MIN_OPEN, CHECKOUT_MAX_OPEN = (
-    timedelta(minutes=31),
-    timedelta(hours=24),
-)  # Stripe's limits, with a margin
+# Stripe keeps a checkout page open between 30 minutes and 24 hours; a margin on the short end.
+CHECKOUT_MIN_OPEN, CHECKOUT_MAX_OPEN = timedelta(minutes=31), timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -39,13 +38,13 @@ class BookingRequest:
     destination: str
     pickup: datetime | None = None
     vehicle_class: str = "executive"
-    booking_type: str = "distance"
+    booking_type: str = BookingType.DISTANCE
     duration_hours: Decimal | None = None
     tour_name: str = ""
     name: str = ""
     email: str = ""
     phone: str = ""
-    locale: str = "en"
+    locale: str = settings.LANGUAGE_CODE
     notes: str = ""
     flight_number: str = ""
     water_choice: str = ""
@@ -60,25 +59,46 @@ class CheckoutResult:
 
 
 def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult:
-    provider = payment_provider()
-    if ride.pickup is not None:
-        availability = check_availability(pickup=ride.pickup)
-        if not availability.available:
-            earliest = availability.earliest_pickup.isoformat(timespec="minutes")
-            raise DomainError(
-                f"This pickup cannot be booked ({availability.reason}); the earliest possible is {earliest}.",
-                code="lead_time",
-                field="bookingData.pickupDatetime",
-                extra={"earliestPickup": availability.earliest_pickup.isoformat(timespec="seconds")},
-            )
+    provider = payment_provider()  # before anything is stored: no provider, no booking
+    ensure_bookable(ride.pickup)
     route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
-    tour_slug = pricing.tour_slug_for(ride.tour_name) if ride.tour_name else None
-    if ride.tour_name and tour_slug is None:
+    tour_slug = tour_named(ride.tour_name)
+    quote = price_ride(ride, route, tour_slug)
+    ensure_amount(amount_cents, quote)
+    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
+    booking = store_booking(ride, route, quote, tour_slug, provider.name)
+    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
+
+
+def ensure_bookable(pickup: datetime | None) -> None:
+    if pickup is None:
+        return
+    availability = check_availability(pickup=pickup)
+    if not availability.available:
+        earliest = availability.earliest_pickup
         raise DomainError(
-            f"There is no tour {ride.tour_name!r}.", code="unknown_tour", field="bookingData.tourName"
+            f"This pickup cannot be booked ({availability.reason}); the earliest possible is "
+            f"{earliest.isoformat(timespec='minutes')}.",
+            code="lead_time",
+            field="pickup",
+            extra={"earliestPickup": earliest.isoformat(timespec="seconds")},
         )
+
+
+def tour_named(tour_name: str) -> str | None:
+    """The slug of the tour a customer named (by slug or by name); None for a ride without a tour."""
+    if not tour_name:
+        return None
+    tour_slug = pricing.tour_slug_for(tour_name)
+    if tour_slug is None:
+        raise DomainError(f"There is no tour {tour_name!r}.", code="unknown_tour", field="tour_name")
+    return tour_slug
+
+
+def price_ride(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None) -> Quote:
+    """The server's own price for the ride."""
     try:
-        quote = pricing.quote_price(
+        return pricing.quote_price(
             vehicle_class=ride.vehicle_class,
             distance_km=route.distance_km,
             booking_type=ride.booking_type,
@@ -86,53 +106,27 @@ def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult
             duration_hours=ride.duration_hours,
             tour_slug=tour_slug,
         )
-    except DomainError as refusal:  # name the field where the caller sent it
-        if refusal.field:
-            refusal.field = f"bookingData.{refusal.field}"
+    except DomainError as refusal:
+        if refusal.field == "tour_slug":  # the customer named the tour, not its slug
+            refusal.field = "tour_name"
         raise
-    expected = int(quote.price * 100)
+
+
+def ensure_amount(amount_cents: int, quote: Quote) -> None:
+    expected = to_cents(quote.price)
     if amount_cents != expected:
         raise DomainError(
-            f"The amount must be {expected} cents ({quote.price} EUR) for this ride, not {amount_cents}.",
+            f"The amount must be {expected} cents ({quote.price} {quote.currency}) for this ride, "
+            f"not {amount_cents}.",
             code="amount_mismatch",
-            field="amount",
+            field="amount_cents",
             extra={"expectedAmount": expected},
         )
-    booking = _store(ride, route, quote, tour_slug, provider.name)  # committed before the provider is asked
-    try:
-        session = provider.create_checkout_session(
-            CheckoutRequest(
-                reference=booking.reference,
-                amount_cents=expected,
-                currency=CURRENCY.lower(),
-                description=f"{booking.reference}: {ride.origin} → {ride.destination} ({ride.vehicle_class})",
-                customer_email=ride.email or None,
-                locale=ride.locale,
-                success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",
-                cancel_url=cancel_url(booking.reference),
-                idempotency_key=f"checkout-{booking.reference}",
-                expires_at=checkout_deadline(ride.pickup),
-            )
-        )
-    except PaymentError:
-        logger.error("Checkout of %s failed at %s; the booking is kept", booking.reference, provider.name)
-        raise
-    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session.session_id)
-    booking.provider_session_id = session.session_id
-    return CheckoutResult(booking=booking, session=session)
 
 
-def checkout_deadline(pickup: datetime | None) -> datetime | None:
-    """When the checkout page must close: before the pickup's lead time runs out, within the window Stripe
-    accepts (30 minutes to 24 hours from now); None leaves Stripe's own 24 hours."""
-    if pickup is None:
-        return None
-    now = timezone.now()
-    deadline = pickup - lead_time_rules().minimum_lead
-    return min(max(deadline, now + CHECKOUT_MIN_OPEN), now + CHECKOUT_MAX_OPEN)
-
-
-def _store(ride: BookingRequest, route, quote, tour_slug: str | None, provider_name: str) -> Booking:
+def store_booking(
+    ride: BookingRequest, route: RouteEstimate, quote: Quote, tour_slug: str | None, provider_name: str
+) -> Booking:
     for _ in range(5):
         try:
             return Booking.objects.create(
@@ -148,9 +142,9 @@ def _store(ride: BookingRequest, route, quote, tour_slug: str | None, provider_n
                 duration_s=route.duration_s,
                 estimated_arrival=route.estimated_arrival,
                 in_zone_a=route.in_zone_a,
-                price=PriceOutput(quote).data,
-                amount_cents=int(quote.price * 100),
-                currency=CURRENCY,
+                quote_record=quote.as_record(),
+                amount_cents=to_cents(quote.price),
+                currency=quote.currency,
                 name=ride.name,
                 email=ride.email,
                 phone=ride.phone,
@@ -166,6 +160,43 @@ def _store(ride: BookingRequest, route, quote, tour_slug: str | None, provider_n
         except IntegrityError:  # the same reference twice: one in 300 million; draw again
             continue
     raise RuntimeError("Could not draw a free booking reference")
+
+
+def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSession:
+    """The provider's hosted checkout page for a stored booking; its session id is kept on the booking.
+    A provider failure leaves the booking stored (pending payment) and is raised."""
+    try:
+        session = provider.create_checkout_session(
+            CheckoutRequest(
+                reference=booking.reference,
+                amount_cents=booking.amount_cents,
+                currency=booking.currency.lower(),
+                description=f"{booking.reference}: {booking.origin} → {booking.destination} "
+                f"({booking.vehicle_class})",
+                customer_email=booking.email or None,
+                locale=booking.locale,
+                success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",
+                cancel_url=cancel_url(booking.reference),
+                idempotency_key=f"checkout-{booking.reference}",
+                expires_at=checkout_deadline(booking.pickup_at),
+            )
+        )
+    except PaymentError:
+        logger.error("Checkout of %s failed at %s; the booking is kept", booking.reference, provider.name)
+        raise
+    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session.session_id)
+    booking.provider_session_id = session.session_id
+    return session
+
+
+def checkout_deadline(pickup: datetime | None) -> datetime | None:
+    """When the checkout page must close: before the pickup's lead time runs out, within the window Stripe
+    accepts (30 minutes to 24 hours from now); None leaves Stripe's own 24 hours."""
+    if pickup is None:
+        return None
+    now = timezone.now()
+    deadline = pickup - lead_time_rules().minimum_lead
+    return min(max(deadline, now + CHECKOUT_MIN_OPEN), now + CHECKOUT_MAX_OPEN)
 
 
 def new_reference() -> str:

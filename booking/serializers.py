@@ -1,11 +1,10 @@
 """Input and output declarations of the booking operations (legacy, /api/v1, OpenAPI, MCP)."""
 
-from decimal import Decimal
-
+from django.conf import settings
 from rest_framework import serializers
 
-from booking.availability import Reason
 from booking.checkout import BookingRequest
+from booking.lead_time import Reason
 from chauffeur.api.fields import (
     FromFieldMixin,
     JsonIntegerField,
@@ -14,7 +13,8 @@ from chauffeur.api.fields import (
     PlainDecimalField,
 )
 from pricing.models import VehicleClass
-from pricing.quote import BookingType
+from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
+from pricing.serializers import euros
 
 
 class AvailabilityInput(serializers.Serializer):
@@ -51,7 +51,10 @@ class BookingDataInput(FromFieldMixin, serializers.Serializer):
         required=False, help_text="Informational; the server computes its own."
     )
     distanceKm = PlainDecimalField(
-        required=False, min_value=0, max_value=10000, help_text="Informational; the server computes its own."
+        required=False,
+        min_value=0,
+        max_value=MAX_DISTANCE_KM,
+        help_text="Informational; the server computes its own.",
     )
     vehicleClass = serializers.ChoiceField(
         choices=VehicleClass.Code.choices, default="executive", source="vehicle_class"
@@ -59,14 +62,16 @@ class BookingDataInput(FromFieldMixin, serializers.Serializer):
     bookingType = serializers.ChoiceField(
         choices=[(item.value, item.value) for item in BookingType], default="distance", source="booking_type"
     )
-    durationHours = PlainDecimalField(required=False, min_value=2, max_value=24, source="duration_hours")
+    durationHours = PlainDecimalField(
+        required=False, min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, source="duration_hours"
+    )
     priceEur = PlainDecimalField(
         required=False, min_value=0, help_text="Informational; `amount` is what counts."
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     phone = serializers.CharField(required=False, allow_blank=True, max_length=50)
-    locale = serializers.ChoiceField(choices=[("en", "English"), ("de", "Deutsch")], default="en")
+    locale = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     flightNumber = serializers.CharField(
         required=False, allow_blank=True, max_length=20, source="flight_number"
@@ -81,7 +86,9 @@ class BookingDataInput(FromFieldMixin, serializers.Serializer):
 
 
 class CheckoutInput(serializers.Serializer):
-    amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Gross EUR cents, VAT included.")
+    amount = JsonIntegerField(
+        min_value=1, max_value=100_000_000, source="amount_cents", help_text="Gross EUR cents, VAT included."
+    )
     bookingData = BookingDataInput()
 
     def booking_request(self) -> BookingRequest:
@@ -138,7 +145,7 @@ class V1CheckoutOutput(CheckoutOutput):
 
 
 class PaymentIntentInput(serializers.Serializer):
-    amount = JsonIntegerField(min_value=1, max_value=100_000_000, help_text="Cents.")
+    amount = JsonIntegerField(min_value=1, max_value=100_000_000, source="amount_cents", help_text="Cents.")
 
 
 class PaymentIntentOutput(serializers.Serializer):
@@ -165,7 +172,7 @@ class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
     paymentStatus = serializers.SerializerMethodField()
     amountCents = serializers.IntegerField(source="amount_cents")
     currency = serializers.CharField()
-    priceEur = serializers.SerializerMethodField()
+    priceEur = euros(source="quote.price")
     to = serializers.CharField(source="destination")
     pickupDatetime = LocalDateTimeField(source="pickup_at", allow_null=True)
     estimatedArrival = LocalDateTimeField(source="estimated_arrival", allow_null=True)
@@ -191,9 +198,6 @@ class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
     paidAt = LocalDateTimeField(source="paid_at", allow_null=True)
 
     def get_paymentStatus(self, booking) -> str:
-        if booking.paid_at:
+        if booking.money_received:
             return "paid"
         return {"payment_failed": "failed", "expired": "expired"}.get(booking.status, "unpaid")
-
-    def get_priceEur(self, booking) -> Decimal:
-        return Decimal(str(booking.price["priceEur"])).quantize(Decimal("0.01"))

@@ -5,7 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chauffeur.api.params import query_params
+from chauffeur.api.operations import Operation
 from places import services
 from places.providers.base import PlacesError
 from places.serializers import (
@@ -21,7 +21,9 @@ from places.serializers import (
 ROUTE_PROBLEMS = {"x-error-statuses": [422, 503]}
 
 
-class DistanceApi(APIView):
+class DistanceApi(Operation):
+    input_serializer = DistanceInput
+
     @extend_schema(
         operation_id="getDistance",
         summary="Estimate a drive: distance, duration, arrival and Zone A",
@@ -31,11 +33,13 @@ class DistanceApi(APIView):
         extensions=ROUTE_PROBLEMS,
     )
     def get(self, request: Request) -> Response:
-        estimate = services.estimate_route(**query_params(DistanceInput, request))
+        estimate = services.estimate_route(**self.validated(request).validated_data)
         return Response(DistanceOutput(estimate).data)
 
 
-class PlacesApi(APIView):
+class PlacesApi(Operation):
+    input_serializer = PlacesInput
+
     @extend_schema(
         operation_id="getPlaces",
         summary="Suggest addresses and places for what a traveller types",
@@ -45,8 +49,7 @@ class PlacesApi(APIView):
         extensions={"x-error-statuses": [503]},
     )
     def get(self, request: Request) -> Response:
-        params = query_params(PlacesInput, request)
-        suggestions = services.suggest_places(text=params.pop("input"), **params)
+        suggestions = services.suggest_places(**self.validated(request).validated_data)
         return Response(SuggestionsOutput({"suggestions": suggestions}).data)
 
 
@@ -61,7 +64,9 @@ class RatingApi(APIView):
         return Response(RatingOutput(services.rating_snapshot()).data)
 
 
-class CalculateDistanceLegacyApi(APIView):
+class CalculateDistanceLegacyApi(Operation):
+    input_serializer = DistanceInput
+
     @extend_schema(
         operation_id="calculateDistance",
         summary="Estimate a drive (legacy; failures answer 200 with `error`)",
@@ -70,7 +75,7 @@ class CalculateDistanceLegacyApi(APIView):
         responses={200: OpenApiResponse(LegacyDistanceOutput, description="The route estimate, or `error`.")},
     )
     def get(self, request: Request) -> Response:
-        params = query_params(DistanceInput, request)
+        params = self.validated(request).validated_data
         try:
             estimate = services.estimate_route(**params)
         except PlacesError as failure:  # the legacy contract: a 200 whose members are null, with `error`
@@ -79,7 +84,9 @@ class CalculateDistanceLegacyApi(APIView):
         return Response(LegacyDistanceOutput(estimate).data)
 
 
-class PlacesAutocompleteLegacyApi(APIView):
+class PlacesAutocompleteLegacyApi(Operation):
+    input_serializer = PlacesInput
+
     @extend_schema(
         operation_id="placesAutocomplete",
         summary="Suggest addresses and places (legacy; failures answer 200 with `error`)",
@@ -88,9 +95,9 @@ class PlacesAutocompleteLegacyApi(APIView):
         responses={200: OpenApiResponse(LegacySuggestionsOutput, description="At most five suggestions.")},
     )
     def get(self, request: Request) -> Response:
-        params = query_params(PlacesInput, request)
+        params = self.validated(request).validated_data
         try:
-            suggestions = services.suggest_places(text=params.pop("input"), **params)
+            suggestions = services.suggest_places(**params)
         except PlacesError as failure:
             return Response(LegacySuggestionsOutput({"suggestions": [], "error": failure.detail}).data)
         return Response(LegacySuggestionsOutput({"suggestions": suggestions}).data)

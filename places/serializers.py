@@ -1,11 +1,14 @@
 """Input and output declarations of the places operations, shared by the legacy endpoints, /api/v1,
 OpenAPI and the agent tools. Shapes follow sections 2.1, 2.2 and 2.7 of the interface document."""
 
+from django.conf import settings
 from rest_framework import serializers
 
 from chauffeur.api.fields import FromFieldMixin, LocalDateTimeField
+from places.geo import ZONE_A_RADIUS_KM
+from places.services import MIN_INPUT
 
-LOCALES = [("en", "English"), ("de", "Deutsch")]
+ZONE_A_HELP = f"Pickup or drop-off within {ZONE_A_RADIUS_KM:g} km of Vienna's center (Zone A)."
 
 
 class DistanceInput(FromFieldMixin, serializers.Serializer):
@@ -40,9 +43,7 @@ class DistanceOutput(serializers.Serializer):
     duration = serializers.IntegerField(
         source="duration_s", allow_null=True, help_text="Driving time in seconds."
     )
-    inZoneA = serializers.BooleanField(
-        source="in_zone_a", allow_null=True, help_text="Pickup or drop-off within 25 km of Vienna's center."
-    )
+    inZoneA = serializers.BooleanField(source="in_zone_a", allow_null=True, help_text=ZONE_A_HELP)
 
 
 class LegacyDistanceOutput(DistanceOutput):
@@ -51,7 +52,10 @@ class LegacyDistanceOutput(DistanceOutput):
 
 class PlacesInput(serializers.Serializer):
     input = serializers.CharField(
-        min_length=2, max_length=200, help_text="What the traveller typed (2+ characters)."
+        min_length=MIN_INPUT,
+        max_length=200,
+        source="text",
+        help_text=f"What the traveller typed ({MIN_INPUT}+ characters).",
     )
     sessionToken = serializers.CharField(
         required=False,
@@ -59,7 +63,9 @@ class PlacesInput(serializers.Serializer):
         source="session_token",
         help_text="Autocomplete session (billing) token.",
     )
-    locale = serializers.ChoiceField(choices=LOCALES, default="en", help_text="Language of the suggestions.")
+    locale = serializers.ChoiceField(
+        choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE, help_text="Language of the suggestions."
+    )
 
 
 class SuggestionTextOutput(serializers.Serializer):

@@ -119,7 +119,7 @@ def suggest_places(*, text: str, locale: str = "en", session_token: str | None =
     """At most five suggestions for what a traveller is typing."""
     text = text.strip()
     if len(text) < MIN_INPUT:
-        raise DomainError(f"Type at least {MIN_INPUT} characters.", field="input")
+        raise DomainError(f"Type at least {MIN_INPUT} characters.", field="text")
     places = provider()
     if not places.remote:
         return places.suggest(text, locale=locale, session_token=session_token)

@@ -1,14 +1,15 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from chauffeur.api.params import query_params
+from chauffeur.api.operations import Operation
 from pricing import services
 from pricing.serializers import PriceInput, PriceOutput
 
 
-class PriceApi(APIView):
+class PriceApi(Operation):
+    input_serializer = PriceInput
+
     @extend_schema(
         operation_id="getPrice",
         summary="Price a ride from the tariff tables",
@@ -23,5 +24,5 @@ class PriceApi(APIView):
         responses={200: OpenApiResponse(PriceOutput, description="The price and its lines.")},
     )
     def get(self, request: Request) -> Response:
-        quote = services.quote_price(**query_params(PriceInput, request))
+        quote = services.quote_price(**self.validated(request).validated_data)
         return Response(PriceOutput(quote).data)

@@ -5,6 +5,8 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from pricing.quote import MIN_HOURLY_HOURS
+
 NOT_NEGATIVE = [MinValueValidator(Decimal("0"))]
 
 
@@ -45,9 +47,12 @@ class Tariff(models.Model):
     minimum_hours = models.DecimalField(
         max_digits=4,
         decimal_places=1,
-        default=Decimal("2"),
-        validators=[MinValueValidator(Decimal("2"))],
-        help_text="Least hours of an hourly booking: 2 or more (the API contract's minimum is 2).",
+        default=MIN_HOURLY_HOURS,
+        validators=[MinValueValidator(MIN_HOURLY_HOURS)],
+        help_text=(
+            f"Least hours of an hourly booking: {MIN_HOURLY_HOURS} or more "
+            f"(the API contract's minimum is {MIN_HOURLY_HOURS})."
+        ),
     )
     rounding_step = models.DecimalField(
         max_digits=6,

@@ -1,17 +1,22 @@
-"""The quote engine (DECISIONS §4): a pure function from a tariff snapshot and a request to a price.
-Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap."""
+"""The quote engine (docs/decisions.md §4): a pure function from a tariff snapshot and a request to a
+price. Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap.
+The limits of what can be priced live here, and every door's declaration reads them."""
 
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
 from chauffeur.errors import DomainError
-from pricing.tariffs import PricingSnapshot, Tariff, Tour
+from pricing.money import CURRENCY, round_up, to_cent
+from pricing.snapshot import PricingSnapshot, TariffRates, TourOffer
 
-CENT = Decimal("0.01")
 TENTH = Decimal("0.1")
+MAX_DISTANCE_KM = Decimal("10000")
 WAITING_BLOCK_MINUTES = 15  # waiting is billed per started quarter hour
+MAX_WAIT_MINUTES = 24 * 60
 HOURLY_BLOCK = Decimal("0.5")  # hourly hire is billed per started half hour
+# The contract's bounds of an hourly hire; a tariff may ask for more (Tariff.minimum_hours), never fewer.
+MIN_HOURLY_HOURS, MAX_HOURLY_HOURS = Decimal("2"), Decimal("24")
 
 
 class BookingType(StrEnum):
@@ -46,14 +51,44 @@ class Quote:
     vehicle_class: str
     booking_type: BookingType
     lines: tuple[PriceLine, ...]
-    currency: str = "EUR"
+    currency: str = CURRENCY
+
+    def as_record(self) -> dict:
+        """The quote as stored with a booking: JSON in the engine's own names, amounts as exact text."""
+        return {
+            "price": str(self.price),
+            "net": str(self.net),
+            "vat": str(self.vat),
+            "vat_rate": str(self.vat_rate),
+            "currency": self.currency,
+            "vehicle_class": self.vehicle_class,
+            "booking_type": str(self.booking_type),
+            "lines": [
+                {"code": line.code, "label": line.label, "amount": str(line.amount)} for line in self.lines
+            ],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Quote":
+        return cls(
+            price=Decimal(record["price"]),
+            net=Decimal(record["net"]),
+            vat=Decimal(record["vat"]),
+            vat_rate=Decimal(record["vat_rate"]),
+            currency=record["currency"],
+            vehicle_class=record["vehicle_class"],
+            booking_type=BookingType(record["booking_type"]),
+            lines=tuple(
+                PriceLine(line["code"], line["label"], Decimal(line["amount"])) for line in record["lines"]
+            ),
+        )
 
 
 def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
     if request.tour_slug:
         if request.booking_type is BookingType.HOURLY:
-            raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tourSlug")
+            raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tour_slug")
         lines = [_tour_line(_tour(snapshot, request.tour_slug, tariff), tariff)]
     elif request.booking_type is BookingType.HOURLY:
         lines = [_hourly_line(tariff, request.duration_hours)]
@@ -63,11 +98,11 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
         lines.append(_waiting_line(tariff, request.wait_minutes))
 
     gross_before_rounding = sum((line.amount for line in lines), Decimal("0"))
-    price = _round_up(gross_before_rounding, tariff.rounding_step)
+    price = round_up(gross_before_rounding, tariff.rounding_step)
     lines.append(
         PriceLine("rounding", f"Rounded up to {tariff.rounding_step} EUR", price - gross_before_rounding)
     )
-    net = (price / (1 + tariff.vat_rate)).quantize(CENT, ROUND_HALF_UP)
+    net = to_cent(price / (1 + tariff.vat_rate))
     return Quote(
         price=price,
         net=net,
@@ -79,33 +114,34 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     )
 
 
-def _tariff(snapshot: PricingSnapshot, vehicle_class: str) -> Tariff:
+def _tariff(snapshot: PricingSnapshot, vehicle_class: str) -> TariffRates:
     tariff = snapshot.tariffs.get(vehicle_class)
     if tariff is None or not tariff.active:
         offered = ", ".join(code for code, item in snapshot.tariffs.items() if item.active)
         raise DomainError(
-            f"Vehicle class {vehicle_class!r} is not offered; choose one of: {offered}.", field="vehicleClass"
+            f"Vehicle class {vehicle_class!r} is not offered; choose one of: {offered}.",
+            field="vehicle_class",
         )
     return tariff
 
 
-def _tour(snapshot: PricingSnapshot, slug: str, tariff: Tariff) -> Tour:
+def _tour(snapshot: PricingSnapshot, slug: str, tariff: TariffRates) -> TourOffer:
     tour = snapshot.tours.get(slug)
     offered = ", ".join(code for code, item in snapshot.tours.items() if item.active)
     if tour is None or not tour.active:
         raise DomainError(
-            f"There is no tour {slug!r}; tours offered: {offered}.", code="unknown_tour", field="tourSlug"
+            f"There is no tour {slug!r}; tours offered: {offered}.", code="unknown_tour", field="tour_slug"
         )
     if tariff.vehicle_class not in tour.prices:
         raise DomainError(
             f"The tour {slug!r} is not offered with vehicle class {tariff.vehicle_class!r}.",
             code="unknown_tour",
-            field="tourSlug",
+            field="tour_slug",
         )
     return tour
 
 
-def _distance_lines(tariff: Tariff, distance_km: Decimal, in_zone_a: bool) -> list[PriceLine]:
+def _distance_lines(tariff: TariffRates, distance_km: Decimal, in_zone_a: bool) -> list[PriceLine]:
     km = distance_km.quantize(TENTH, ROUND_HALF_UP)
     parts, charge = [], Decimal("0")
     for band in tariff.bands:
@@ -115,7 +151,7 @@ def _distance_lines(tariff: Tariff, distance_km: Decimal, in_zone_a: bool) -> li
             continue
         charge += km_in_band * band.rate_per_km
         parts.append(f"{km_in_band} km × {band.rate_per_km}")
-    charge = charge.quantize(CENT, ROUND_HALF_UP)
+    charge = to_cent(charge)
     label = f"Distance {km} km" + (f" ({' + '.join(parts)} EUR)" if parts else "")
     lines = [PriceLine("base_fare", "Base fare", tariff.base_fare), PriceLine("distance", label, charge)]
     shortfall = tariff.minimum_fare - (tariff.base_fare + charge)
@@ -126,29 +162,25 @@ def _distance_lines(tariff: Tariff, distance_km: Decimal, in_zone_a: bool) -> li
     return lines
 
 
-def _hourly_line(tariff: Tariff, duration_hours: Decimal | None) -> PriceLine:
+def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLine:
     if duration_hours is None:
-        raise DomainError("Give durationHours for an hourly booking.", field="durationHours")
+        raise DomainError("An hourly booking needs its duration in hours.", field="duration_hours")
     if duration_hours < tariff.minimum_hours:
         raise DomainError(
-            f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="durationHours"
+            f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="duration_hours"
         )
-    hours = _round_up(duration_hours, HOURLY_BLOCK)
+    hours = round_up(duration_hours, HOURLY_BLOCK)
     return PriceLine("hourly", f"{hours} h × {tariff.hourly_rate} EUR", hours * tariff.hourly_rate)
 
 
-def _tour_line(tour: Tour, tariff: Tariff) -> PriceLine:
+def _tour_line(tour: TourOffer, tariff: TariffRates) -> PriceLine:
     return PriceLine("tour", f"{tour.name_en} ({tour.included_hours} h)", tour.prices[tariff.vehicle_class])
 
 
-def _waiting_line(tariff: Tariff, wait_minutes: int) -> PriceLine:
+def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
     blocks = -(-wait_minutes // WAITING_BLOCK_MINUTES)
     return PriceLine(
         "waiting",
         f"Waiting {wait_minutes} min ({blocks} × {WAITING_BLOCK_MINUTES} min × {tariff.waiting_rate} EUR)",
         blocks * tariff.waiting_rate,
     )
-
-
-def _round_up(value: Decimal, step: Decimal) -> Decimal:
-    return (value / step).to_integral_value(rounding=ROUND_CEILING) * step

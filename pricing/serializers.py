@@ -6,12 +6,15 @@ from rest_framework import serializers
 
 from chauffeur.api.fields import PlainDecimalField, PlainIntegerField
 from pricing.models import VehicleClass
-from pricing.quote import BookingType
-
-MAX_DISTANCE_KM = Decimal("10000")
-MAX_WAIT_MINUTES = 24 * 60
-# The contract's minimum; a tariff may ask for more (Tariff.minimum_hours), never for less.
-MIN_HOURLY_HOURS, MAX_HOURLY_HOURS = Decimal("2"), Decimal("24")
+from pricing.quote import (
+    HOURLY_BLOCK,
+    MAX_DISTANCE_KM,
+    MAX_HOURLY_HOURS,
+    MAX_WAIT_MINUTES,
+    MIN_HOURLY_HOURS,
+    WAITING_BLOCK_MINUTES,
+    BookingType,
+)
 
 
 class PriceInput(serializers.Serializer):
@@ -35,7 +38,8 @@ class PriceInput(serializers.Serializer):
         max_value=MAX_HOURLY_HOURS,
         required=False,
         source="duration_hours",
-        help_text="Hours of an hourly booking (minimum 2, billed per started half hour).",
+        help_text=f"Hours of an hourly booking ({MIN_HOURLY_HOURS:g}–{MAX_HOURLY_HOURS:g}), billed per "
+        f"started {HOURLY_BLOCK * 60:g} minutes.",
     )
     tourSlug = serializers.CharField(
         required=False,
@@ -49,10 +53,12 @@ class PriceInput(serializers.Serializer):
         max_value=MAX_WAIT_MINUTES,
         default=0,
         source="wait_minutes",
-        help_text="Waiting time, billed per started 15 minutes.",
+        help_text=f"Waiting time, billed per started {WAITING_BLOCK_MINUTES} minutes.",
     )
     inZoneA = serializers.BooleanField(
-        default=True, source="in_zone_a", help_text="Pickup or drop-off within 25 km of Vienna's center."
+        default=True,
+        source="in_zone_a",
+        help_text="Whether the pickup or the drop-off is in Zone A (the `inZoneA` of /api/v1/distance).",
     )
 
 

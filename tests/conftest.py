@@ -4,6 +4,9 @@ import time
 import pytest
 from django.core.cache import cache
 
+from access import tokens
+from access.models import ApiToken
+
 PROBLEM_JSON = "application/problem+json"
 
 
@@ -25,6 +28,31 @@ def cache_down(settings):
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
         }
     }
+
+
+def bearer(*scopes: str, **changes) -> dict[str, str]:
+    """The Authorization header of a freshly issued token; `changes` edit it (e.g. revoked_at=…)."""
+    token, plain = tokens.issue_token(name="test client", scopes=list(scopes))
+    if changes:
+        ApiToken.objects.filter(pk=token.pk).update(**changes)
+    return {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
+
+
+@pytest.fixture
+def writer(db) -> dict[str, str]:
+    return bearer("booking.write")
+
+
+@pytest.fixture
+def agent(db) -> dict[str, str]:
+    return bearer("booking.read", "booking.write")
+
+
+@pytest.fixture
+def sandbox(settings):
+    """Payments through the sandbox provider, with links on a public address."""
+    settings.PAYMENT_PROVIDER = "sandbox"
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
 
 
 def assert_problem(response, status: int, code: str, field: str | None = None) -> dict:

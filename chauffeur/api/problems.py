@@ -9,7 +9,9 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf
+from rest_framework import serializers
 
+from chauffeur.api.operations import wire_name
 from chauffeur.errors import DomainError
 
 logger = logging.getLogger(__name__)
@@ -150,13 +152,12 @@ def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
     return response
 
 
-def classify(exc: Exception) -> Problem:
-    """The single mapping from an exception to what the caller is told. Unknown exceptions never leak."""
+def classify(exc: Exception, declaration: type[serializers.Serializer] | None = None) -> Problem:
+    """The single mapping from an exception to what the caller is told. Unknown exceptions never leak.
+    A domain error names a domain field; `declaration`, the operation's input, gives the caller's name."""
     if isinstance(exc, DomainError):
-        named = {
-            "detail": f"Invalid value for {exc.field}: {exc.detail}",
-            "errors": {exc.field: [exc.detail]},
-        }
+        field = wire_name(declaration, exc.field) if declaration and exc.field else exc.field
+        named = {"detail": f"Invalid value for {field}: {exc.detail}", "errors": {field: [exc.detail]}}
         return Problem(
             exc.code,
             **(named if exc.field else {"detail": exc.detail}),
@@ -229,6 +230,6 @@ def _validation_summary(errors: dict[str, list[str]]) -> str:
 def problem_exception_handler(exc: Exception, context: dict) -> JsonResponse:
     """DRF's EXCEPTION_HANDLER: the surface decides the format, the classification is shared."""
     request = context.get("request")
-    problem = classify(exc)
+    problem = classify(exc, getattr(context.get("view"), "input_serializer", None))
     response = response_for_path(request.path if request else V1_PREFIX, problem)
     return response

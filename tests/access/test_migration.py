@@ -21,7 +21,8 @@ def latest():
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
-@pytest.mark.django_db(transaction=True)
+# serialized_rollback: later tests that restore the seeded rows find the tables as they left them.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_tokens_issued_before_the_move_authenticate_after_it():
     old_apps = migrate(BEFORE_THE_MOVE)
     try:

@@ -8,25 +8,14 @@ import pytest
 import responses
 from django.utils import timezone
 
-from access import tokens
-from access.models import ApiToken
 from booking.models import Booking, BookingStatus
-from tests.conftest import assert_problem
-
-pytestmark = pytest.mark.django_db
+from pricing.money import to_cents
+from tests.conftest import assert_problem, bearer
 
 LEGACY, V1 = "/api/create-checkout-session", "/api/v1/checkout"
 
 
-@pytest.fixture(autouse=True)
-def sandbox(settings):
-    settings.PAYMENT_PROVIDER = "sandbox"
-    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
-
-
-@pytest.fixture
-def writer():
-    return {"HTTP_AUTHORIZATION": f"Bearer {tokens.issue_token(name='w', scopes=['booking.write'])[1]}"}
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
 
 def pickup() -> str:
@@ -79,7 +68,8 @@ def test_the_right_amount_opens_a_checkout_session_and_stores_the_booking(client
         "Hotel Sacher", "Flughafen Wien", "executive", "de")  # fmt: skip
     assert (booking.water_choice, booking.flight_number, booking.notes) == ("still", "OS 123", "Child seat")
     assert booking.flight_data == {"arr": "10:05"}
-    assert booking.price["priceEur"] == f"{amount / 100:.2f}"
+    assert to_cents(booking.quote.price) == amount
+    assert booking.quote.vehicle_class == "executive" and booking.quote.lines[0].code == "base_fare"
     assert booking.in_zone_a is True and booking.distance_km > 0
     assert booking.booking_data["waterChoice"] == "still"
 
@@ -116,34 +106,28 @@ def test_hourly_and_tour_bookings_are_priced_by_the_server(client):
 # --- tokens and scopes ------------------------------------------------------------------------------
 
 
-def token(scopes, **changes) -> str:
-    issued, plain = tokens.issue_token(name="t", scopes=scopes)
-    ApiToken.objects.filter(pk=issued.pk).update(**changes)
-    return plain
-
-
 @pytest.mark.parametrize(
     ("make_header", "status", "challenge"),
     [
-        (lambda: None, 401, 'Bearer realm="chauffeur"'),
-        (lambda: "Bearer cbt_not-a-token", 401, 'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: {}, 401, 'Bearer realm="chauffeur"'),
+        (lambda: {"HTTP_AUTHORIZATION": "Bearer cbt_not-a-token"}, 401,
+         'Bearer realm="chauffeur", error="invalid_token"'),
         # Another scheme presents no bearer token: no error code (RFC 6750 §3.1), as on /api/mcp.
-        (lambda: "Basic dXNlcjpwYXNz", 401, 'Bearer realm="chauffeur"'),
-        (lambda: "Bearer " + token(["booking.write"], revoked_at=timezone.now()), 401,
+        (lambda: {"HTTP_AUTHORIZATION": "Basic dXNlcjpwYXNz"}, 401, 'Bearer realm="chauffeur"'),
+        (lambda: bearer("booking.write", revoked_at=timezone.now()), 401,
          'Bearer realm="chauffeur", error="invalid_token"'),
-        (lambda: "Bearer " + token(["booking.write"], expires_at=timezone.now() - timedelta(days=1)), 401,
+        (lambda: bearer("booking.write", expires_at=timezone.now() - timedelta(days=1)), 401,
          'Bearer realm="chauffeur", error="invalid_token"'),
-        (lambda: "Bearer " + token(["booking.read"]), 403, 'Bearer error="insufficient_scope", scope="booking.write"'),
-        (lambda: "Bearer " + token(["booking.read", "booking.write"]), 201, None),
+        (lambda: bearer("booking.read"), 403, 'Bearer error="insufficient_scope", scope="booking.write"'),
+        (lambda: bearer("booking.read", "booking.write"), 201, None),
     ],
 )  # fmt: skip
 def test_the_scope_matrix_of_v1_checkout(client, make_header, status, challenge):
-    header = make_header()
     data = ride()
-    extra = {"HTTP_AUTHORIZATION": header} if header else {}
-    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **extra)
+    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **make_header())
     assert response.status_code == status, response.content
     assert response.get("WWW-Authenticate") == challenge
+    assert Booking.objects.count() == (1 if status == 201 else 0)
     if status != 201:
         assert_problem(response, status, "unauthorized" if status == 401 else "insufficient_scope")
         assert Booking.objects.count() == 0

@@ -13,13 +13,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def paid(settings):
+def paid(settings, make_booking):
     settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
-    return Booking.objects.create(
-        reference="CB-ACDEFG", status="paid", origin="Café Landtmann & Co", destination="Flughafen Wien",
-        vehicle_class="executive", price={"priceEur": "74.00"}, amount_cents=7400, email="obrien@example.com",
-        name="Seán O'Brien", phone="+43 1 234", notes="2 bags", locale="en", booking_data={},
-        payment_provider="sandbox",
+    return make_booking(
+        reference="CB-ACDEFG", status="paid", origin="Café Landtmann & Co", email="obrien@example.com",
+        name="Seán O'Brien", phone="+43 1 234", notes="2 bags", locale="en",
     )  # fmt: skip
 
 

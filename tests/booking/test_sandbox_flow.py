@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture(autouse=True)
-def sandbox(settings):
-    settings.PAYMENT_PROVIDER = "sandbox"
+def sandbox(sandbox, settings):
+    """The shared sandbox, on the test client's own address so its redirects can be followed."""
     settings.PUBLIC_BASE_URL = "http://testserver"
     settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
 
@@ -47,7 +47,7 @@ def test_pay_in_the_sandbox_then_see_the_paid_booking(browser):
     assert page.status_code == 200
     html = page.content.decode()
     booking = Booking.objects.get()
-    assert booking.reference in html and f"EUR {booking.price['priceEur']}" in html
+    assert booking.reference in html and f"EUR {booking.quote.price}" in html
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
 
     assert browser.post(page.request["PATH_INFO"], {"action": "pay"}).status_code == 403  # no CSRF token

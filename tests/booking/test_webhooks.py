@@ -30,11 +30,10 @@ def stripe(settings):
 
 
 @pytest.fixture
-def booking():
-    return Booking.objects.create(
-        reference="CB-7K3Q9X", origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
-        price={"priceEur": "74.00"}, amount_cents=7400, email="anna@example.com", locale="de", name="Anna",
-        booking_data={}, payment_provider="stripe", provider_session_id=SESSION,
+def booking(make_booking):
+    return make_booking(
+        reference="CB-7K3Q9X", email="anna@example.com", locale="de", name="Anna",
+        payment_provider="stripe", provider_session_id=SESSION,
     )  # fmt: skip
 
 

@@ -106,7 +106,7 @@ def test_hourly_is_rate_times_started_half_hours(hours, price):
 def test_hourly_needs_at_least_the_minimum_hours(hours):
     with pytest.raises(DomainError) as error:
         quote(booking_type=BookingType.HOURLY, duration_hours=None if hours is None else D(hours))
-    assert (error.value.code, error.value.field) == ("invalid_request", "durationHours")
+    assert (error.value.code, error.value.field) == ("invalid_request", "duration_hours")
 
 
 @pytest.mark.parametrize(
@@ -133,20 +133,20 @@ def test_waiting_is_added_to_a_tour():
 def test_unknown_tour_is_refused_with_its_own_code():
     with pytest.raises(DomainError) as error:
         quote(tour_slug="moon-landing")
-    assert (error.value.code, error.value.field) == ("unknown_tour", "tourSlug")
+    assert (error.value.code, error.value.field) == ("unknown_tour", "tour_slug")
     assert "vienna-city-tour" in error.value.detail
 
 
 def test_a_tour_cannot_be_hired_by_the_hour():
     with pytest.raises(DomainError) as error:
         quote(tour_slug="vienna-city-tour", booking_type=BookingType.HOURLY, duration_hours=D("3"))
-    assert error.value.field == "tourSlug"
+    assert error.value.field == "tour_slug"
 
 
 def test_unknown_vehicle_class_is_refused():
     with pytest.raises(DomainError) as error:
         quote("limousine")
-    assert error.value.field == "vehicleClass"
+    assert error.value.field == "vehicle_class"
 
 
 def test_rounding_follows_the_tariff_step():

@@ -1,0 +1,32 @@
+from decimal import Decimal
+
+import pytest
+
+from booking.checkout import new_reference
+from booking.models import Booking
+from pricing.money import to_cents
+from pricing.services import quote_price
+
+
+@pytest.fixture
+def make_booking(db):
+    """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR);
+    keyword arguments replace any field."""
+
+    def make(**fields) -> Booking:
+        quote = quote_price(
+            vehicle_class=fields.get("vehicle_class", "executive"), distance_km=Decimal("21.8")
+        )
+        values = {
+            "reference": new_reference(),
+            "origin": "Hotel Sacher",
+            "destination": "Flughafen Wien",
+            "vehicle_class": quote.vehicle_class,
+            "quote_record": quote.as_record(),
+            "amount_cents": to_cents(quote.price),
+            "booking_data": {},
+            "payment_provider": "sandbox",
+        }
+        return Booking.objects.create(**{**values, **fields})
+
+    return make
