@@ -21,7 +21,7 @@ INSUFFICIENT_SCOPE = -32011
 FORBIDDEN_ORIGIN = -32012
 RATE_LIMITED = -32013
 
-# The problem codes of DECISIONS §8 that can end a message before a tool runs.
+# The problem codes of docs/decisions.md §8 that can end a message before a tool runs.
 PROBLEM_CODES = {
     "unauthorized": UNAUTHORIZED,
     "insufficient_scope": INSUFFICIENT_SCOPE,

@@ -1,6 +1,6 @@
-"""The MCP methods the agent endpoint speaks (DECISIONS §10): initialize, ping, tools/list and tools/call,
-over the JSON-RPC messages of `agents.jsonrpc`. HTTP concerns (tokens, headers, status codes of the
-transport) stay in the view."""
+"""The MCP methods the agent endpoint speaks (docs/decisions.md §10): initialize, ping, tools/list and
+tools/call, over the JSON-RPC messages of `agents.jsonrpc`. HTTP concerns (tokens, headers, status codes
+of the transport) stay in the view."""
 
 from collections.abc import Callable
 from dataclasses import dataclass

@@ -1,6 +1,6 @@
-"""The agent tools (section 4.4 of the interface document, DECISIONS §10): each one is a thin door over a
-service, validated with the same input declaration as its /api/v1 operation and answered with the same
-output declaration, so `structuredContent` is the v1 response and no rule exists twice."""
+"""The agent tools (section 4.4 of the interface document, docs/decisions.md §10): each one is a thin door
+over a service, validated with the same input declaration as its /api/v1 operation and answered with the
+same output declaration, so `structuredContent` is the v1 response and no rule exists twice."""
 
 from collections.abc import Callable
 from dataclasses import dataclass

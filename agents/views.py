@@ -1,5 +1,5 @@
 """The agent endpoint /api/mcp: MCP over Streamable HTTP with plain JSON replies and no sessions
-(DECISIONS §10). The transport rules live here (Origin, headers, bearer token, status codes); the
+(docs/decisions.md §10). The transport rules live here (Origin, headers, bearer token, status codes); the
 messages are answered by `agents.protocol`."""
 
 import logging

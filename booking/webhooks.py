@@ -15,7 +15,7 @@ logger = logging.getLogger(__name__)
 
 @csrf_exempt
 def stripe_webhook(request: HttpRequest) -> JsonResponse:
-    """Signed events from Stripe; exempt from CSRF and from the rate limit (DECISIONS §7, §9)."""
+    """Signed events from Stripe; exempt from CSRF and from the rate limit (docs/decisions.md §7, §9)."""
     if request.method != "POST":
         response = JsonResponse({"error": "Method not allowed: POST signed Stripe events here."}, status=405)
         response["Allow"] = "POST"

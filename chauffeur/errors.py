@@ -3,7 +3,8 @@
 
 
 class DomainError(Exception):
-    """A failure the caller can act on. `code` is stable (DECISIONS §8); `field` names the input at fault."""
+    """A failure the caller can act on. `code` is stable (docs/decisions.md §8); `field` names the input
+    at fault in the domain's own words (e.g. `vehicle_class`); each door maps it to its wire name."""
 
     code = "invalid_request"
 

@@ -1,4 +1,4 @@
-"""Settings, all read from the environment (DECISIONS §2). Local defaults are safe; production secrets
+"""Settings, all read from the environment (docs/decisions.md §2). Local defaults are safe; production secrets
 have no default, so a misconfigured deployment stops at start-up instead of running insecurely."""
 
 import os
@@ -181,13 +181,13 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Places (DECISIONS §3): Google when a key is set, else the built-in offline provider.
+# Places (docs/decisions.md §3): Google when a key is set, else the built-in offline provider.
 GOOGLE_MAPS_API_KEY = os.environ.get("GOOGLE_MAPS_API_KEY", "")
 GOOGLE_PLACE_ID = os.environ.get("GOOGLE_PLACE_ID", "")
 GOOGLE_ROUTES_URL = os.environ.get("GOOGLE_ROUTES_URL", "https://routes.googleapis.com").rstrip("/")
 GOOGLE_PLACES_URL = os.environ.get("GOOGLE_PLACES_URL", "https://places.googleapis.com").rstrip("/")
 
-# Payments (DECISIONS §9). The sandbox never switches itself on outside debug.
+# Payments (docs/decisions.md §9). The sandbox never switches itself on outside debug.
 STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
 STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
 STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "https://api.stripe.com").rstrip("/")
@@ -215,7 +215,7 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "bookings@localhost"
 
-# DECISIONS §7: the rate limit on every /api/ path (the payment webhook is exempt).
+# docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]

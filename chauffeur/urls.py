@@ -4,7 +4,6 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from booking import views as booking_pages
-from booking.webhooks import stripe_webhook
 from booking.api import (
     AvailabilityApi,
     CheckoutApi,
@@ -12,6 +11,7 @@ from booking.api import (
     PaymentIntentLegacyApi,
     SessionDataLegacyApi,
 )
+from booking.webhooks import stripe_webhook
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
 from places.api import (

@@ -1,4 +1,4 @@
-"""Geography of DECISIONS §3: Zone A is everything within 25 km (great circle) of Stephansplatz."""
+"""Geography of docs/decisions.md §3: Zone A is everything within 25 km (great circle) of Stephansplatz."""
 
 import math
 from dataclasses import dataclass

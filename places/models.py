@@ -7,7 +7,8 @@ STARS = [MinValueValidator(Decimal("1")), MaxValueValidator(Decimal("5"))]
 
 
 class RatingSnapshot(models.Model):
-    """The public rating shown when Google is not configured (DECISIONS §3): one record, edited by staff."""
+    """The public rating shown when Google is not configured (docs/decisions.md §3): one record, edited
+    by staff."""
 
     rating = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True, validators=STARS)
     user_rating_count = models.PositiveIntegerField("number of ratings", null=True, blank=True)

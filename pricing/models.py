@@ -1,4 +1,4 @@
-"""Tariff tables staff edit in the admin (DECISIONS §4). All amounts are gross EUR including VAT."""
+"""Tariff tables staff edit in the admin (docs/decisions.md §4). All amounts are gross EUR including VAT."""
 
 from decimal import Decimal
 

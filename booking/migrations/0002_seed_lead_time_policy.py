@@ -1,4 +1,4 @@
-"""Seed the lead-time policy of DECISIONS §5 (the model's defaults)."""
+"""Seed the lead-time policy of docs/decisions.md §5 (the model's defaults)."""
 
 from django.db import migrations
 

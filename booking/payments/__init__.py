@@ -1,4 +1,4 @@
-"""The active payment provider, chosen by PAYMENT_PROVIDER (DECISIONS §2)."""
+"""The active payment provider, chosen by PAYMENT_PROVIDER (docs/decisions.md §2)."""
 
 from django.conf import settings
 

@@ -1,5 +1,5 @@
-"""The payment provider interface (DECISIONS §9). The rest of the code depends on this module only; the
-Stripe and sandbox implementations live beside it."""
+"""The payment provider interface (docs/decisions.md §9). The rest of the code depends on this module
+only; the Stripe and sandbox implementations live beside it."""
 
 from dataclasses import dataclass
 from datetime import datetime

@@ -1,7 +1,7 @@
 """Stripe, through the official SDK (`stripe.StripeClient`, API v1): Checkout Sessions, the legacy
-PaymentIntent, and verified webhooks (DECISIONS §9). Every call has a timeout and no automatic retry (the
-idempotency key makes a retry by the caller safe); every SDK failure becomes a PaymentError whose detail
-never echoes Stripe's message, so no key or card detail reaches a client or a log line."""
+PaymentIntent, and verified webhooks (docs/decisions.md §9). Every call has a timeout and no automatic
+retry (the idempotency key makes a retry by the caller safe); every SDK failure becomes a PaymentError
+whose detail never echoes Stripe's message, so no key or card detail reaches a client or a log line."""
 
 import logging
 

@@ -1,4 +1,4 @@
-"""Input/output fields shared by every door (DECISIONS §1)."""
+"""Input/output fields shared by every door (docs/decisions.md §1)."""
 
 import re
 from datetime import UTC, datetime

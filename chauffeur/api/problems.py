@@ -1,4 +1,4 @@
-"""Errors in one place (DECISIONS §8): every failure is classified once into a `Problem`, then written
+"""Errors in one place (docs/decisions.md §8): every failure is classified once into a `Problem`, then written
 as problem+json (RFC 9457) on /api/v1 or as the legacy `{"error": …}` body elsewhere under /api/."""
 
 import logging

@@ -1,4 +1,5 @@
-"""JSON as the API writes it: Decimal amounts keep their places (`70.00`, not `70.0`), DECISIONS §1."""
+"""JSON as the API writes it: Decimal amounts keep their places (`70.00`, not `70.0`);
+docs/decisions.md §1."""
 
 import simplejson
 from rest_framework.renderers import JSONRenderer

@@ -7,7 +7,7 @@ from typing import Protocol
 from chauffeur.errors import DomainError
 from places.geo import LatLng
 
-MAX_SUGGESTIONS, MAX_REVIEWS = 5, 5  # DECISIONS §3 and section 2.7 of the interface document
+MAX_SUGGESTIONS, MAX_REVIEWS = 5, 5  # docs/decisions.md §3 and section 2.7 of the interface document
 OFFLINE_ID_PREFIX = "offline:"  # place ids of the built-in gazetteer; they mean nothing to Google
 
 

@@ -1,4 +1,4 @@
-"""The built-in provider (DECISIONS §3): the bundled gazetteer, road distance from the great-circle
+"""The built-in provider (docs/decisions.md §3): the bundled gazetteer, road distance from the great-circle
 distance, and a duration model that is slow near the ends of a trip and fast in between (motorway)."""
 
 from datetime import datetime

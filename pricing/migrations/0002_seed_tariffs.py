@@ -1,4 +1,4 @@
-"""Seed the default tariffs of DECISIONS §4 (gross EUR incl. 10 % VAT)."""
+"""Seed the default tariffs of docs/decisions.md §4 (gross EUR incl. 10 % VAT)."""
 
 from decimal import Decimal as D
 

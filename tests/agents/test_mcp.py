@@ -1,4 +1,4 @@
-"""The agent endpoint /api/mcp (DECISIONS §10): transport rules, every JSON-RPC method and error code,
+"""The agent endpoint /api/mcp (docs/decisions.md §10): transport rules, every JSON-RPC method and error code,
 scopes, and tools whose results are the /api/v1 responses. The official client runs against a live
 server in test_mcp_client.py."""
 

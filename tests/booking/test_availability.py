@@ -1,4 +1,4 @@
-"""The lead-time policy of DECISIONS §5: 120 minutes, the 22:00–06:00 night window with its 09:00 morning,
+"""The lead-time policy of docs/decisions.md §5: 120 minutes, the 22:00–06:00 night window with its 09:00 morning,
 past and too-far pickups, and both daylight-saving changes of 2026 in Vienna (29 March, 25 October)."""
 
 from datetime import datetime, timedelta

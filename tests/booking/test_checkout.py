@@ -1,4 +1,4 @@
-"""Checkout (DECISIONS §9) on the legacy endpoint and on /api/v1: the server's own price, the booking
+"""Checkout (docs/decisions.md §9) on the legacy endpoint and on /api/v1: the server's own price, the booking
 stored before the provider is called, tokens and scopes, and every refusal leaving nothing behind."""
 
 from datetime import UTC, datetime, timedelta

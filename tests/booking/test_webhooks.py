@@ -1,4 +1,4 @@
-"""Stripe webhooks (DECISIONS §9): signed events change bookings once each, in any order, and a paid
+"""Stripe webhooks (docs/decisions.md §9): signed events change bookings once each, in any order, and a paid
 booking gets its confirmation e-mail exactly once."""
 
 import hashlib

@@ -1,4 +1,4 @@
-"""Start-up from the environment (DECISIONS §2), checked in fresh processes as an operator would run them."""
+"""Start-up from the environment (docs/decisions.md §2), checked in fresh processes as an operator would run them."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""DECISIONS §4 written out by hand: the reference the seeded tables and the engine are checked against."""
+"""docs/decisions.md §4 written out by hand: the reference the seeded tables and the engine are checked against."""
 
 from decimal import Decimal as D
 from types import MappingProxyType

@@ -1,4 +1,4 @@
-"""The quote engine against DECISIONS §4: the worked example, the edge of every band and minimum, and
+"""The quote engine against docs/decisions.md §4: the worked example, the edge of every band and minimum, and
 the invariants every price must keep (hypothesis)."""
 
 from decimal import Decimal as D
