@@ -4,6 +4,8 @@ from rest_framework.response import Response
 
 from chauffeur.api.operations import Operation
 from pricing import services
+from pricing.money import CURRENCY
+from pricing.quote import HOURLY_BLOCK, MIN_HOURLY_HOURS, WAITING_BLOCK_MINUTES
 from pricing.serializers import PriceInput, PriceOutput
 
 
@@ -14,10 +16,11 @@ class PriceApi(Operation):
         operation_id="getPrice",
         summary="Price a ride from the tariff tables",
         description=(
-            "Gross EUR price (VAT included) with net, VAT and the lines it is made of. Distance bookings: "
-            "base fare + per-km bands, at least the minimum fare, plus the outside-Zone-A surcharge; hourly: "
-            "started half hours (minimum 2 h); tours: a fixed price. Waiting is added per started 15 "
-            "minutes; the gross is rounded up to the tariff's step (1 EUR)."
+            f"Gross {CURRENCY} price (VAT included) with net, VAT and the lines it is made of. Distance "
+            "bookings: base fare + per-km bands, at least the minimum fare, plus the outside-Zone-A "
+            f"surcharge; hourly: started {HOURLY_BLOCK * 60:g} minutes (at least {MIN_HOURLY_HOURS:g} h); "
+            f"tours: a fixed price. Waiting is added per started {WAITING_BLOCK_MINUTES} minutes; the gross "
+            "is rounded up to the tariff's rounding step."
         ),
         tags=["quotes"],
         parameters=[PriceInput],

@@ -1,24 +1,14 @@
 """API tokens moved from the agents app to access: tokens issued before the move keep working after it."""
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from access import tokens
 from access.models import ApiToken
+from tests.migrating import migrate, migrate_to_latest
 
 BEFORE_THE_MOVE = [("agents", "0001_initial"), ("access", None)]
-
-
-def migrate(targets):
-    """Migrate the test database to `targets`; the models as they were there."""
-    MigrationExecutor(connection).migrate(targets)
-    loader = MigrationExecutor(connection).loader
-    return loader.project_state(list(loader.applied_migrations)).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 # serialized_rollback: later tests that restore the seeded rows find the tables as they left them.
@@ -34,7 +24,7 @@ def test_tokens_issued_before_the_move_authenticate_after_it():
         content_types.objects.get_or_create(app_label="agents", model="apitoken")
         assert "access_apitoken" not in connection.introspection.table_names()
     finally:
-        migrate(latest())
+        migrate_to_latest()
 
     token = tokens.authenticate(plain)
     assert token is not None and token.name == "Hotel X agent"
@@ -42,7 +32,5 @@ def test_tokens_issued_before_the_move_authenticate_after_it():
     assert ApiToken.objects.count() == 1
     tables = connection.introspection.table_names()
     assert "access_apitoken" in tables and "agents_apitoken" not in tables
-    from django.contrib.contenttypes.models import ContentType
-
     assert ContentType.objects.filter(app_label="access", model="apitoken").exists()
     assert not ContentType.objects.filter(app_label="agents", model="apitoken").exists()

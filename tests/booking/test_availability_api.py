@@ -3,6 +3,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
+from agents import tools
 from booking.models import LeadTimePolicy
 from tests.admin_forms import change_form_data
 from tests.conftest import assert_problem
@@ -132,3 +133,15 @@ def test_an_out_of_range_policy_cannot_be_saved(admin_client, client, field, val
     assert message in response.content.decode()
     assert LeadTimePolicy.objects.get().minimum_lead_minutes == 120
     assert LeadTimePolicy.objects.get().max_days_ahead == 365
+
+
+def test_descriptions_of_the_lead_time_follow_the_policy_staff_set(client):
+    tool = tools.find("booking.check_availability")
+    assert "At least 2 hours" in str(tool.listing()["description"])
+    LeadTimePolicy.objects.filter(pk=1).update(minimum_lead_minutes=90, night_start="23:00")
+    listed = client.get("/api/mcp").json()["tools"]
+    description = next(tool["description"] for tool in listed if tool["name"] == "booking.check_availability")
+    assert "At least 90 minutes" in description and "between 23:00 and 06:00" in description
+    # The OpenAPI document is also built where no database answers (manage.py check): it gives the defaults.
+    operation = client.get("/openapi.json").json()["paths"]["/api/v1/availability"]["get"]
+    assert "At least 2 hours" in operation["description"] and "defaults" in operation["description"]

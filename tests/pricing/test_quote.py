@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chauffeur.errors import DomainError
-from pricing.quote import BookingType, QuoteRequest, compute_quote
+from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
@@ -203,3 +203,20 @@ def test_lines_sum_to_the_gross_and_gross_is_net_plus_vat(quote_request):
     rounding = lines(result)["rounding"]
     assert D("0") <= rounding < D("1.00")
     assert all(line.amount >= 0 and line.amount == line.amount.quantize(D("0.01")) for line in result.lines)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        QuoteRequest(vehicle_class="first", distance_km=D("212.35"), in_zone_a=False, wait_minutes=20),
+        QuoteRequest(vehicle_class="business-van", distance_km=D("0"), booking_type=BookingType.HOURLY,
+                     duration_hours=D("3.2")),
+    ],
+)  # fmt: skip
+def test_a_quote_survives_its_stored_record_exactly(request_):
+    quote = compute_quote(DECISIONS_SNAPSHOT, request_)
+    record = quote.as_record()
+    assert Quote.from_record(record) == quote
+    assert all(
+        isinstance(record[key], str) for key in ("price", "net", "vat", "vat_rate")
+    )  # exact, not float
