@@ -47,14 +47,14 @@ def send_confirmation(booking_id: int) -> bool:
     return delivered
 
 
-def alert_operator_paid_too_late(booking_id: int) -> None:
+def alert_operator(booking_id: int, reason: str) -> None:
+    """A payment arrived for a booking that it cannot settle: the operator decides with the provider."""
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"Payment received for {booking.get_status_display()} booking {booking.reference}",
-            f"A payment of {CURRENCY} {from_cents(booking.amount_cents)} arrived for booking "
-            f"{booking.reference}, "
-            f"which is {booking.get_status_display()}. Refund it or reinstate the booking.\n"
+            f"Payment to check for {booking.get_status_display()} booking {booking.reference}",
+            f"A payment arrived for booking {booking.reference} ({booking.get_status_display()}, price "
+            f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",
             None,

@@ -72,14 +72,43 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
 
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:
-    """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit."""
+    """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
+    Only the booking's own session, charging exactly its price, can move it."""
     if booking.status == target:
         return  # a replay
+    if session.session_id != booking.provider_session_id:
+        if target == BookingStatus.PAID:
+            _foreign_payment(
+                booking, session, f"checkout session {session.session_id} is not the booking's own"
+            )
+        return
+    if target == BookingStatus.PAID and (mismatch := _amount_mismatch(booking, session)):
+        _foreign_payment(booking, session, mismatch)
+        return
     if not transitions.can_move(booking, target):
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
     transitions.apply(booking, target, payment_intent_id=session.payment_intent_id)
+
+
+def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:
+    """Why a payment does not pay this booking's price, or None when it does."""
+    charged = (session.amount_total, (session.currency or "").lower())
+    if charged != (booking.amount_cents, booking.currency.lower()):
+        return (
+            f"the session charged {session.amount_total} {session.currency}, the booking's price is "
+            f"{booking.amount_cents} {booking.currency.lower()} (cents)"
+        )
+    return None
+
+
+def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> None:
+    """A payment that names this booking but does not pay it: kept in the log and the processed event,
+    the booking stays as it is, and the operator checks it with the provider."""
+    logger.error("Payment for booking %s not applied: %s", booking.reference, mismatch)
+    reason = f"it was not applied, as {mismatch} (payment intent {session.payment_intent_id or '-'})"
+    transaction.on_commit(lambda: notifications.alert_operator(booking.pk, reason), robust=True)
 
 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:
@@ -90,4 +119,9 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
     )
-    transaction.on_commit(lambda: notifications.alert_operator_paid_too_late(booking.pk), robust=True)
+    transaction.on_commit(
+        lambda: notifications.alert_operator(
+            booking.pk, "the booking can no longer be paid: refund or reinstate it"
+        ),
+        robust=True,
+    )

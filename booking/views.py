@@ -44,7 +44,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
         raise Http404("The sandbox knows no such checkout session.")
     if request.method == "POST":
         if request.POST.get("action") == "pay":
-            payment_updates.apply_event(provider.pay_event(session_id, booking.reference))
+            payment_updates.apply_event(provider.pay_event(booking))
             return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
         return redirect(cancel_url(booking.reference))
     return _page(request, "booking/sandbox_checkout.html", booking)

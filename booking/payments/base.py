@@ -45,6 +45,8 @@ class SessionState:
     status: str  # "open", "complete" or "expired"
     payment_status: str  # "paid", "unpaid" or "no_payment_required"
     payment_intent_id: str | None = None
+    amount_total: int | None = None  # cents, as the provider charges them
+    currency: str | None = None  # ISO 4217, lower case
 
 
 @dataclass(frozen=True)

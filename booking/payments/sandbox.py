@@ -6,6 +6,7 @@ import hmac
 import secrets
 
 from booking import selectors
+from booking.models import Booking
 from booking.payments.base import (
     CheckoutRequest,
     CheckoutSession,
@@ -44,6 +45,8 @@ class SandboxProvider:
             reference=booking.reference,
             status="complete" if paid else "open",
             payment_status="paid" if paid else "unpaid",
+            amount_total=booking.amount_cents,
+            currency=booking.currency.lower(),
         )
 
     def create_payment_intent(
@@ -55,12 +58,17 @@ class SandboxProvider:
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
         raise WebhookSignatureError("The sandbox sends no webhooks.")
 
-    def pay_event(self, session_id: str, reference: str) -> PaymentEvent:
+    def pay_event(self, booking: Booking) -> PaymentEvent:
         """What the hosted page's Pay button reports: the event Stripe would send for a paid checkout."""
         return PaymentEvent(
-            event_id=f"sandbox:{session_id}:paid",
+            event_id=f"sandbox:{booking.provider_session_id}:paid",
             type="checkout.session.completed",
             session=SessionState(
-                session_id=session_id, reference=reference, status="complete", payment_status="paid"
+                session_id=booking.provider_session_id,
+                reference=booking.reference,
+                status="complete",
+                payment_status="paid",
+                amount_total=booking.amount_cents,
+                currency=booking.currency.lower(),
             ),
         )

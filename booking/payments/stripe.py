@@ -154,6 +154,8 @@ def _session_state(data: dict) -> SessionState:
         status=_text(data["status"]),
         payment_status=_text(data["payment_status"]),
         payment_intent_id=None if intent is None else _text(intent),
+        amount_total=_whole_number(data.get("amount_total")),
+        currency=None if data.get("currency") is None else _text(data["currency"]),
     )
 
 
@@ -168,6 +170,14 @@ def _payment_error(operation: str, exc: stripe.StripeError) -> PaymentError:
 def _malformed(what: str, exc: Exception) -> PaymentError:
     logger.warning("Stripe sent a malformed %s: %s", what, type(exc).__name__)
     return PaymentError("Stripe sent an answer that cannot be read.")
+
+
+def _whole_number(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a whole number, got {type(value).__name__}")
+    return value
 
 
 def _text(value) -> str:

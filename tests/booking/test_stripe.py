@@ -253,6 +253,8 @@ def test_retrieve_session_maps_a_paid_session(stripe_api, provider):
         status="complete",
         payment_status="paid",
         payment_intent_id="pi_3QxYzAbCdEfGhIjK0",
+        amount_total=6500,
+        currency="eur",
     )
     (call,) = stripe_api.calls
     assert call.request.method == "GET"
@@ -262,8 +264,9 @@ def test_retrieve_session_maps_a_paid_session(stripe_api, provider):
 def test_retrieve_session_maps_an_open_session_without_reference_or_intent(stripe_api, provider):
     stripe_api.get(f"{SESSIONS}/{SESSION_ID}", json={**SESSION_ANSWER, "metadata": {}})
     assert provider.retrieve_session(SESSION_ID) == SessionState(
-        session_id=SESSION_ID, reference=None, status="open", payment_status="unpaid", payment_intent_id=None
-    )
+        session_id=SESSION_ID, reference=None, status="open", payment_status="unpaid", payment_intent_id=None,
+        amount_total=6500, currency="eur",
+    )  # fmt: skip
 
 
 def test_retrieve_session_reads_an_expanded_payment_intent(stripe_api, provider):
@@ -348,22 +351,22 @@ def sign(payload: bytes, *, secret: str = WEBHOOK_SECRET, timestamp: int | None 
         (
             "checkout.session.completed",
             PAID_SESSION,
-            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "paid", "pi_3QxYzAbCdEfGhIjK0"),
+            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "paid", "pi_3QxYzAbCdEfGhIjK0", 6500, "eur"),
         ),
         (
             "checkout.session.expired",
             {**SESSION_ANSWER, "status": "expired", "url": None},
-            SessionState(SESSION_ID, "CB-7K3Q9X", "expired", "unpaid", None),
+            SessionState(SESSION_ID, "CB-7K3Q9X", "expired", "unpaid", None, 6500, "eur"),
         ),
         (
             "checkout.session.async_payment_failed",
             {**PAID_SESSION, "payment_status": "unpaid"},
-            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "unpaid", "pi_3QxYzAbCdEfGhIjK0"),
+            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "unpaid", "pi_3QxYzAbCdEfGhIjK0", 6500, "eur"),
         ),
         (
             "checkout.session.async_payment_succeeded",
             PAID_SESSION,
-            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "paid", "pi_3QxYzAbCdEfGhIjK0"),
+            SessionState(SESSION_ID, "CB-7K3Q9X", "complete", "paid", "pi_3QxYzAbCdEfGhIjK0", 6500, "eur"),
         ),
     ],
 )

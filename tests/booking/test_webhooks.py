@@ -43,6 +43,8 @@ def event(
     payment_status: str = "paid",
     session: str = SESSION,
     reference: str = "CB-7K3Q9X",
+    amount_total: int = 7400,
+    currency: str = "eur",
 ) -> bytes:
     return json.dumps(
         {
@@ -58,6 +60,8 @@ def event(
                     "status": "complete" if payment_status == "paid" else "open",
                     "payment_status": payment_status,
                     "payment_intent": "pi_123",
+                    "amount_total": amount_total,
+                    "currency": currency,
                     "metadata": {"reference": reference},
                 }
             },
@@ -162,9 +166,28 @@ def test_unknown_events_and_sessions_are_acknowledged_and_ignored(client, bookin
     assert status() == BookingStatus.PENDING_PAYMENT
 
 
-def test_the_reference_in_the_metadata_finds_the_booking_too(client, booking):
-    deliver(client, event("checkout.session.completed", session="cs_retried_session"))
-    assert status() == BookingStatus.PAID
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"session": "cs_someone_elses"}, "not the booking's own"),
+        ({"amount_total": 1}, "charged 1 eur"),
+        ({"currency": "usd"}, "charged 7400 usd"),
+    ],
+)
+def test_a_payment_that_does_not_pay_the_booking_is_recorded_and_alerted_not_applied(
+    client, booking, django_capture_on_commit_callbacks, changes, why
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deliver(client, event("checkout.session.completed", **changes)).status_code == 200
+    stored = Booking.objects.get()
+    assert (stored.status, stored.paid_at, stored.confirmation_sent_at) == (
+        BookingStatus.PENDING_PAYMENT,
+        None,
+        None,
+    )
+    assert ProcessedPaymentEvent.objects.get().booking == stored  # the news is kept, with its booking
+    (alert,) = mail.outbox  # to the operator only, no confirmation to the customer
+    assert alert.to == ["dispatch@chauffeur.test"] and "CB-7K3Q9X" in alert.subject and why in alert.body
 
 
 def test_the_webhook_is_exempt_from_csrf_and_from_the_rate_limit(booking, django_capture_on_commit_callbacks):
@@ -190,6 +213,8 @@ SESSION_JSON = {
     "payment_status": "paid",
     "payment_intent": "pi_9",
     "metadata": {"reference": "CB-7K3Q9X"},
+    "amount_total": 7400,
+    "currency": "eur",
 }
 
 
@@ -244,7 +269,7 @@ def test_money_for_a_cancelled_booking_is_recorded_and_the_operator_alerted(
     assert stored.status == BookingStatus.CANCELLED
     assert stored.paid_at is not None and stored.payment_intent_id == "pi_123"
     (alert,) = mail.outbox
-    assert alert.to == ["dispatch@chauffeur.test"] and "CB-7K3Q9X" in alert.subject and "Refund" in alert.body
+    assert alert.to == ["dispatch@chauffeur.test"] and "CB-7K3Q9X" in alert.subject and "refund or reinstate" in alert.body
 
 
 def test_the_webhook_answers_other_methods_in_json(client):
