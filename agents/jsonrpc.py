@@ -1,11 +1,11 @@
 """JSON-RPC 2.0 messages as MCP uses them: one message per POST (no batches), ids that are strings or
 integers, params that are objects. Knows nothing of tools or HTTP views; `reply` writes the answer."""
 
-import json
 from dataclasses import dataclass, field
 
 from django.http import HttpResponse
 
+from chauffeur.api import parsers as strict_json
 from chauffeur.api.renderers import dumps
 
 VERSION = "2.0"
@@ -77,7 +77,7 @@ UNREADABLE = object()  # what `decode` gives for a body that is not JSON
 def decode(body: bytes) -> object:
     """The body's JSON, read once: the id of even a refused message is needed before `parse` runs."""
     try:
-        return json.loads(body, parse_constant=_refuse_constant)
+        return strict_json.loads(body)
     except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         return UNREADABLE
 
@@ -128,7 +128,3 @@ def reply(payload: dict | None, *, status: int = 200, headers: dict[str, str] | 
 
 def _is_request_id(value: object) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not JSON")

@@ -10,12 +10,21 @@ from booking.models import Booking, BookingStatus
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
 
 
+def storable(text: str) -> bool:
+    """Whether a text can be looked up at all: PostgreSQL refuses NUL characters in a query."""
+    return "\x00" not in text
+
+
 def booking_for_session(session_id: str, *, provider: str | None = None) -> Booking | None:
+    if not storable(session_id):
+        return None
     query = Booking.objects.filter(provider_session_id=session_id)
     return (query.filter(payment_provider=provider) if provider else query).first()
 
 
 def booking_for_reference(reference: str) -> Booking | None:
+    if not storable(reference):
+        return None
     return Booking.objects.filter(reference=reference).first()
 
 
@@ -28,8 +37,8 @@ def locked_booking_for_session(session_id: str, reference: str | None) -> Bookin
     """The booking a payment session belongs to, row-locked: by session id, else by the reference the
     provider carried in its metadata."""
     query = Booking.objects.select_for_update()
-    found = query.filter(provider_session_id=session_id).first()
-    if found is None and reference:
+    found = query.filter(provider_session_id=session_id).first() if storable(session_id) else None
+    if found is None and reference and storable(reference):
         found = query.filter(reference=reference).first()
     return found
 

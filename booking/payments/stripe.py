@@ -183,4 +183,6 @@ def _whole_number(value) -> int | None:
 def _text(value) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected text, got {type(value).__name__}")
+    if "\x00" in value:  # no id of Stripe's has one, and the database cannot store or look it up
+        raise TypeError("text with a NUL character")
     return value

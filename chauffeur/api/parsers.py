@@ -1,12 +1,37 @@
+"""JSON as the API reads it: numbers must be finite (`1e400` would become Infinity, which neither our JSON
+output nor PostgreSQL's jsonb can hold), NaN/Infinity are not JSON, and absurd nesting is refused."""
+
+import codecs
+import json
+import math
+
+from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 
-class SafeJSONParser(JSONParser):
-    """DRF's JSON parser, with absurdly deep nesting refused as a parse error instead of crashing."""
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"the number {text[:20]}… is too large")
+    return number
 
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str | bytes) -> object:
+    """Strict JSON; ValueError or RecursionError for anything else."""
+    return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
+
+
+class SafeJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return super().parse(stream, media_type, parser_context)
+            return loads(codecs.getreader(encoding)(stream).read())
         except RecursionError as exc:
             raise ParseError("JSON parse error - nested too deeply.") from exc
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise ParseError(f"JSON parse error - {exc}") from exc

@@ -204,6 +204,24 @@ def test_malformed_bodies_are_400(client, body):
 
 
 @pytest.mark.parametrize(
+    ("path", "booking_data"),
+    [
+        (LEGACY, '{"from": "Hotel Sacher", "to": "Flughafen Wien", "name": 1e400}'),
+        (V1, '{"from": "Hotel Sacher", "to": "Flughafen Wien", "flightData": {"x": 1e400}}'),
+        (V1, '{"from": "Hotel Sacher", "to": "Flughafen Wien", "phone": -1e400}'),
+        (V1, '{"from": "Hotel Sacher", "to": "Flughafen Wien", "notes": 1e400}'),
+    ],
+)
+def test_numbers_too_large_to_store_are_400_not_500(client, writer, path, booking_data):
+    body = f'{{"amount": 7400, "bookingData": {booking_data}}}'
+    response = client.post(path, body, content_type="application/json", **writer)
+    if path == V1:
+        assert_problem(response, 400, "invalid_request")
+    assert response.status_code == 400 and "too large" in str(response.json())
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize(
     ("tamper", "description"),
     [
         (lambda amount, data: (amount - 1, data), "one cent less"),

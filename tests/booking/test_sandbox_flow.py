@@ -106,6 +106,9 @@ def test_pages_of_unknown_bookings_are_404(client):
     assert client.get("/booking/cancel?reference=CB-XXXXXX").status_code == 404
     assert client.get("/booking/cancel?booking=IkNCLVhYWFhYWCI:forged:signature").status_code == 404
     assert client.get("/booking/sandbox/sbx_cs_nope").status_code == 404
+    assert client.get("/booking/success?session_id=%00").status_code == 404  # NUL: no database error
+    assert client.get("/booking/sandbox/sbx_cs_%00").status_code == 404
+    assert client.get("/booking/cancel?booking=%00").status_code == 404
 
 
 def test_the_sandbox_is_never_active_with_another_provider(client, settings):

@@ -166,6 +166,12 @@ def test_unknown_events_and_sessions_are_acknowledged_and_ignored(client, bookin
     assert status() == BookingStatus.PENDING_PAYMENT
 
 
+@pytest.mark.parametrize("changes", [{"session": "cs_\u0000"}, {"event_id": "evt_\u0000"}])
+def test_ids_no_database_can_hold_are_refused_as_unreadable(client, booking, changes):
+    assert deliver(client, event("checkout.session.completed", **changes)).status_code == 400
+    assert (status(), ProcessedPaymentEvent.objects.count()) == (BookingStatus.PENDING_PAYMENT, 0)
+
+
 @pytest.mark.parametrize(
     ("changes", "why"),
     [
@@ -269,7 +275,11 @@ def test_money_for_a_cancelled_booking_is_recorded_and_the_operator_alerted(
     assert stored.status == BookingStatus.CANCELLED
     assert stored.paid_at is not None and stored.payment_intent_id == "pi_123"
     (alert,) = mail.outbox
-    assert alert.to == ["dispatch@chauffeur.test"] and "CB-7K3Q9X" in alert.subject and "refund or reinstate" in alert.body
+    assert (
+        alert.to == ["dispatch@chauffeur.test"]
+        and "CB-7K3Q9X" in alert.subject
+        and "refund or reinstate" in alert.body
+    )
 
 
 def test_the_webhook_answers_other_methods_in_json(client):
