@@ -51,3 +51,10 @@ def pending_payment_since(cutoff: datetime) -> QuerySet[Booking]:
     return Booking.objects.filter(
         status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=False, created_at__lt=cutoff
     )
+
+
+def never_given_a_payment_page(cutoff: datetime) -> QuerySet[Booking]:
+    """Pending bookings whose payment page the provider never opened (it failed at checkout)."""
+    return Booking.objects.filter(
+        status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=True, created_at__lt=cutoff
+    )

@@ -302,3 +302,22 @@ def test_reconcile_payments_asks_about_old_pending_bookings(booking, django_capt
         call_command("reconcile_payments", stdout=out)
     assert status() == BookingStatus.PAID
     assert "1 changed state" in out.getvalue()
+
+
+def test_reconcile_payments_expires_old_bookings_that_never_got_a_payment_page(make_booking):
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    stranded = make_booking(provider_session_id=None)  # the provider failed at checkout
+    recent = make_booking(provider_session_id=None)
+    Booking.objects.filter(pk=stranded.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    out = StringIO()
+    with responses.RequestsMock() as mock:
+        call_command("reconcile_payments", stdout=out)
+        assert not mock.calls  # nothing to ask the provider about
+    stranded.refresh_from_db(), recent.refresh_from_db()
+    assert (stranded.status, recent.status) == (BookingStatus.EXPIRED, BookingStatus.PENDING_PAYMENT)
+    assert "1 without a payment page expired" in out.getvalue()

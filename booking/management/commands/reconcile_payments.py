@@ -3,12 +3,16 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from booking import payment_updates, selectors
+from booking import payment_updates, selectors, transitions
+from booking.models import BookingStatus
 from booking.payments import payment_provider
 
 
 class Command(BaseCommand):
-    help = "Ask the payment provider about bookings pending for a while (a safety net for lost webhooks)."
+    help = (
+        "Ask the payment provider about bookings pending for a while (a safety net for lost webhooks), and "
+        "expire those whose payment page was never opened (the provider failed at checkout)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--older-than-minutes", type=int, default=30)
@@ -20,4 +24,10 @@ class Command(BaseCommand):
             payment_updates.reconcile(booking, payment_provider).status != booking.status
             for booking in pending
         )
-        self.stdout.write(f"Reconciled {len(pending)} pending booking(s); {changed} changed state.")
+        unpayable = list(selectors.never_given_a_payment_page(cutoff))
+        for booking in unpayable:
+            transitions.move(booking.pk, BookingStatus.EXPIRED)
+        self.stdout.write(
+            f"Reconciled {len(pending)} pending booking(s); {changed} changed state; "
+            f"{len(unpayable)} without a payment page expired."
+        )
