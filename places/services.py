@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
+from django.db import DatabaseError
 from django.utils import timezone
 
 from chauffeur.errors import DomainError
@@ -133,7 +134,11 @@ def rating_snapshot() -> Rating:
     """The public rating; never fails: without a fresh answer it serves the last good one, else nothing."""
     places = provider()
     if not places.remote:
-        return places.rating()
+        try:
+            return places.rating()
+        except DatabaseError:  # the snapshot staff keep is out of reach: show none rather than fail
+            logger.warning("Rating snapshot unavailable: the database does not answer", exc_info=True)
+            return NO_RATING
     fresh = _cache_get(RATING_KEY)
     if fresh is not None:
         return fresh

@@ -8,6 +8,7 @@ from places.geo import VIENNA_CENTER, LatLng, great_circle_km, in_zone_a
 from places.models import RatingReview, RatingSnapshot
 from tests.admin_forms import change_form_data
 from tests.conftest import assert_problem
+from tests.processes import manage
 
 pytestmark = pytest.mark.django_db
 
@@ -263,3 +264,19 @@ def test_a_rating_outside_one_to_five_cannot_be_saved(admin_client):
     assert response.status_code == 200
     assert RatingSnapshot.objects.count() == 0
     assert RatingReview.objects.count() == 0
+
+
+def test_the_rating_is_never_a_500_even_without_a_database():
+    # In a fresh process: the suite's own test database cannot be taken away without losing it.
+    probe = (
+        "from django.test import Client; c = Client(); "
+        "print([(r.status_code, r.content.decode()) for r in (c.get('/api/v1/rating'), c.get('/api/google-rating'))])"
+    )
+    result = manage(
+        "shell", "--no-imports", "-c", probe,
+        DJANGO_DEBUG="true",
+        DJANGO_ALLOWED_HOSTS="testserver",
+        DATABASE_URL="sqlite:////nonexistent-directory/db.sqlite3",
+    )  # fmt: skip
+    nothing = '{"rating":null,"userRatingCount":null,"reviews":[]}'
+    assert result.stdout.strip().splitlines()[-1] == str([(200, nothing), (200, nothing)]), result.stderr
