@@ -1,7 +1,9 @@
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 
 from access import tokens
 from access.models import ApiToken, Scope
@@ -42,17 +44,28 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return "active" if tokens.is_live(token) else "expired"
 
     def save_model(self, request, token: ApiToken, form, change: bool) -> None:
-        if change:
-            super().save_model(request, token, form, change)
-            return
-        plain, token.prefix, token.digest = tokens.new_secret()
+        if not change:
+            plain, token.prefix, token.digest = tokens.new_secret()
+            request.issued_token = plain  # for response_add only: never stored, never in a cookie
         super().save_model(request, token, form, change)
-        messages.warning(
-            request, f"The token for {token.name!r} is {plain} — copy it now: it is not shown again."
+
+    def response_add(self, request, token: ApiToken, post_url_continue=None):
+        """The new token on a page of its own, answered to the saving POST itself: it never travels in
+        a redirect, a message cookie or a cached page."""
+        plain = getattr(request, "issued_token", None)
+        if plain is None:
+            return super().response_add(request, token, post_url_continue)
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "token": token, "plain": plain}
+        response = TemplateResponse(
+            request, "admin/access/apitoken/issued.html", {**context, "title": "New API token"}
         )
+        add_never_cache_headers(response)
+        return response
 
     @admin.action(description="Revoke the selected tokens")
     def revoke_selected(self, request, queryset) -> None:
-        for token in queryset.filter(revoked_at__isnull=True):
-            tokens.revoke(token)
-        messages.success(request, f"Revoked at {timezone.localtime():%Y-%m-%d %H:%M}.")
+        revoked = [
+            token for token in queryset.filter(revoked_at__isnull=True) if tokens.revoke(token) is None
+        ]
+        names = ", ".join(str(token) for token in revoked) or "none (all were revoked already)"
+        messages.success(request, f"Revoked at {timezone.localtime():%Y-%m-%d %H:%M}: {names}.")
