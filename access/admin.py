@@ -64,8 +64,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke the selected tokens")
     def revoke_selected(self, request, queryset) -> None:
-        revoked = [
-            token for token in queryset.filter(revoked_at__isnull=True) if tokens.revoke(token) is None
-        ]
+        revoked = list(queryset.filter(revoked_at__isnull=True))
+        for token in revoked:
+            tokens.revoke(token)
         names = ", ".join(str(token) for token in revoked) or "none (all were revoked already)"
         messages.success(request, f"Revoked at {timezone.localtime():%Y-%m-%d %H:%M}: {names}.")
