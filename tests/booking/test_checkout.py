@@ -135,9 +135,10 @@ def test_the_scope_matrix_of_v1_checkout(client, make_header, status, challenge)
 
 def test_legacy_checkout_needs_no_token(client):
     data = ride()
-    assert (
-        post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data}).status_code == 200
-    )
+    response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    assert response.status_code == 200, response.content
+    booking = Booking.objects.get()
+    assert (booking.status, booking.provider_session_id) == ("pending_payment", response.json()["sessionId"])
 
 
 # --- refusals: nothing stored -----------------------------------------------------------------------

@@ -115,4 +115,8 @@ def test_the_sandbox_is_never_active_with_another_provider(client, settings):
     session = book(client)
     settings.PAYMENT_PROVIDER = "stripe"
     settings.STRIPE_SECRET_KEY = "sk_test_123"
-    assert client.get(session["url"].removeprefix("http://testserver")).status_code == 404
+    page = session["url"].removeprefix("http://testserver")
+    assert client.get(page).status_code == 404
+    assert client.post(page, {"action": "pay"}).status_code == 404
+    booking = Booking.objects.get()
+    assert (booking.status, booking.paid_at) == (BookingStatus.PENDING_PAYMENT, None)

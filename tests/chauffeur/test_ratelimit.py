@@ -86,6 +86,8 @@ def test_forwarded_for_is_ignored_without_trusted_proxies(client):
     for index in range(61):
         response = client.get(CATALOG, HTTP_X_FORWARDED_FOR=f"203.0.113.{index}")
     assert response.status_code == 429  # one client (REMOTE_ADDR), however it names itself
+    assert_problem(response, 429, "rate_limited")
+    assert remaining_and_reset(response)[0] == 0
 
 
 def test_with_one_trusted_proxy_the_client_is_the_address_it_saw(client, settings):

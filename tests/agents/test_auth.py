@@ -1,0 +1,102 @@
+"""Who may talk to the agent endpoint /api/mcp (docs/decisions.md §10): a live bearer token on every
+message, the scope each tool needs (401 and 403 with their challenges), and a rate limit per token."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from access import tokens
+from booking.models import Booking
+from tests.agents.mcp import (
+    TOOL_NAMES,
+    VALID_ARGUMENTS,
+    call,
+    checkout_arguments,
+    error_of,
+    post,
+    result_of,
+    rpc,
+    tool_result,
+)
+from tests.conftest import bearer, start_of_window
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
+
+
+# --- the token ------------------------------------------------------------------------------------
+
+
+def test_a_message_without_a_token_is_401_with_its_id(client):
+    response = rpc(client, {}, "tools/list", request_id="req-9")
+    data = error_of(response, 401, -32010, request_id="req-9")
+    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur"'
+    assert data["code"] == "unauthorized" and data["hint"]
+
+
+@pytest.mark.parametrize("state", ["unknown", "revoked", "expired"])
+def test_a_dead_token_is_401_invalid_token(client, state):
+    token, plain = tokens.issue_token(name="agent", scopes=["booking.read"])
+    if state == "unknown":
+        plain = plain[:-4] + "AAAA"
+    elif state == "revoked":
+        tokens.revoke(token)
+    else:
+        token.expires_at = timezone.now() - timedelta(seconds=1)
+        token.save()
+    response = rpc(client, {"HTTP_AUTHORIZATION": f"Bearer {plain}"}, "ping", request_id=3)
+    assert error_of(response, 401, -32010, request_id=3)["code"] == "unauthorized"
+    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+
+
+def test_notifications_need_a_token_too(client):
+    response = post(client, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    error_of(response, 401, -32010)
+
+
+def test_a_used_token_records_its_last_use(client, agent):
+    result_of(rpc(client, agent, "ping"))
+    token = tokens.authenticate(agent["HTTP_AUTHORIZATION"].removeprefix("Bearer "))
+    assert token.last_used_at is not None
+
+
+# --- scopes ---------------------------------------------------------------------------------------
+
+
+def test_any_valid_token_may_list_the_tools(client):
+    assert len(result_of(rpc(client, bearer("booking.write"), "tools/list"))["tools"]) == 5
+
+
+@pytest.mark.parametrize("scopes", [("booking.read",), ("booking.write",), ("booking.read", "booking.write")])
+@pytest.mark.parametrize("tool", TOOL_NAMES)
+def test_the_scope_matrix(client, agent, tool, scopes):
+    arguments = (
+        checkout_arguments(client, agent) if tool == "booking.create_checkout" else VALID_ARGUMENTS[tool]
+    )
+    needed = "booking.write" if tool == "booking.create_checkout" else "booking.read"
+    response = call(client, bearer(*scopes), tool, arguments, request_id=11)
+    if needed in scopes:
+        assert tool_result(response)["isError"] is False
+        assert Booking.objects.count() == (1 if tool == "booking.create_checkout" else 0)
+        return
+    data = error_of(response, 403, -32011, request_id=11)
+    assert (data["code"], data["requiredScope"]) == ("insufficient_scope", needed)
+    assert response["WWW-Authenticate"] == f'Bearer error="insufficient_scope", scope="{needed}"'
+    assert Booking.objects.count() == 0
+
+
+# --- rate limit -----------------------------------------------------------------------------------
+
+
+def test_the_endpoint_is_rate_limited_per_token(client):
+    start_of_window(client)
+    limited = bearer("booking.read", rate_limit=2)
+    for _ in range(2):
+        response = rpc(client, limited, "ping")
+        assert result_of(response) == {}
+        assert response["RateLimit-Policy"] == '"default";q=2;w=60'
+    refused = rpc(client, limited, "ping")
+    data = error_of(refused, 429, -32013)
+    assert data["code"] == "rate_limited"
+    assert int(refused["Retry-After"]) >= 1
+    assert result_of(rpc(client, bearer("booking.read"), "ping")) == {}  # another token counts apart

@@ -1,0 +1,74 @@
+"""The agent endpoint /api/mcp over HTTP (docs/decisions.md §10): which methods it answers, the headers it
+checks (Origin, Host, Content-Type, Accept), how large a message may be, the 202 for messages that
+need no answer, and every refusal in JSON-RPC at its own status code."""
+
+import json
+
+import pytest
+
+from tests.agents.mcp import MCP, call, error_of, post, result_of, rpc
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]  # our own Origin: PUBLIC_BASE_URL
+
+
+# --- HTTP methods ---------------------------------------------------------------------------------
+
+
+def test_get_for_an_event_stream_is_405_with_allow(client):
+    response = client.get(MCP, HTTP_ACCEPT="text/event-stream")
+    error_of(response, 405, -32600)
+    assert response["Allow"] == "GET, POST"
+
+
+@pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH"])
+def test_other_methods_are_405_in_json_rpc(client, agent, method):
+    response = client.generic(method, MCP, **agent)
+    error_of(response, 405, -32600)
+    assert response["Allow"] == "GET, POST"
+
+
+# --- headers and sizes ----------------------------------------------------------------------------
+
+
+def test_a_foreign_origin_is_403_and_our_own_is_accepted(client, agent):
+    response = rpc(client, agent, "ping", request_id=4, HTTP_ORIGIN="https://evil.example")
+    assert error_of(response, 403, -32012, request_id=4)["code"] == "forbidden_origin"
+    assert result_of(rpc(client, agent, "ping", HTTP_ORIGIN="http://testserver")) == {}
+    assert result_of(rpc(client, agent, "ping", HTTP_ORIGIN="https://chauffeur.test")) == {}
+
+
+def test_a_body_that_is_not_json_content_is_415(client, agent):
+    message = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    response = client.post(MCP, message, content_type="text/plain", **agent)
+    error_of(response, 415, -32600, request_id=1)
+
+
+def test_an_accept_header_without_json_is_406(client, agent):
+    error_of(rpc(client, agent, "ping", HTTP_ACCEPT="text/event-stream"), 406, -32600, request_id=1)
+    streamable = rpc(client, agent, "ping", HTTP_ACCEPT="application/json, text/event-stream")
+    assert result_of(streamable) == {}
+
+
+def test_an_oversized_message_is_413(client, agent, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = call(client, agent, "places.autocomplete", {"input": "x" * 2000})
+    error_of(response, 413, -32600)
+
+
+def test_a_refused_host_is_answered_in_json_rpc(client, agent):
+    response = rpc(client, agent, "ping", HTTP_HOST="evil.example")
+    error_of(response, 400, -32600)
+
+
+# --- messages that need no answer: 202 ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["notifications/initialized", "notifications/cancelled", "anything/else"])
+def test_notifications_are_accepted_with_202_and_no_body(client, agent, method):
+    response = post(client, {"jsonrpc": "2.0", "method": method, "params": {"requestId": 1}}, **agent)
+    assert (response.status_code, response.content) == (202, b"")
+
+
+def test_a_response_from_the_client_is_accepted_with_202(client, agent):
+    response = post(client, {"jsonrpc": "2.0", "id": 9, "result": {}}, **agent)
+    assert (response.status_code, response.content) == (202, b"")
