@@ -68,7 +68,18 @@ def test_the_modern_discover_probe_gets_a_legacy_answer(client, agent):
 # --- JSON-RPC errors ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("body", ["{not json", '{"jsonrpc": "2.0", "id": 1, "method": NaN}', "\xff", "  "])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{not json",
+        '{"jsonrpc": "2.0", "id": 1, "method": NaN}',
+        "\xff",
+        "  ",
+        # Infinity once read: neither our JSON output nor PostgreSQL's jsonb can hold it.
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "booking.create_checkout", '
+        '"arguments": {"amount": 7400, "bookingData": {"from": "Hotel Sacher", "notes": 1e400}}}}',
+    ],
+)
 def test_a_parse_error_is_400_32700(client, agent, body):
     error_of(post(client, body, **agent), 400, -32700)
 
