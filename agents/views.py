@@ -43,10 +43,11 @@ class McpView(View):
     def post(self, request: HttpRequest) -> HttpResponse:
         request_id = None
         try:
+            # The token first: a stranger's body is never parsed, so a 401 cannot name the message's id.
+            token = _authenticate(request)
             document = jsonrpc.decode(request.body)
             request_id = jsonrpc.request_id_of(document)
             _check_origin(request)
-            token = _authenticate(request)
             _check_headers(request)
             message = jsonrpc.parse(document)
             if not message.expects_answer:

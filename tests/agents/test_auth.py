@@ -27,11 +27,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 # --- the token ------------------------------------------------------------------------------------
 
 
-def test_a_message_without_a_token_is_401_with_its_id(client):
+def test_a_message_without_a_token_is_401_before_its_body_is_read(client):
     response = rpc(client, {}, "tools/list", request_id="req-9")
-    data = error_of(response, 401, -32010, request_id="req-9")
+    data = error_of(response, 401, -32010, request_id=None)  # the body was never parsed, so no id
     assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur"'
     assert data["code"] == "unauthorized" and data["hint"]
+    # Not JSON at all: still the 401, not a parse error, since a stranger's body is not read.
+    error_of(post(client, "{" * 100_000), 401, -32010)
 
 
 @pytest.mark.parametrize("state", ["unknown", "revoked", "expired"])
@@ -45,7 +47,7 @@ def test_a_dead_token_is_401_invalid_token(client, state):
         token.expires_at = timezone.now() - timedelta(seconds=1)
         token.save()
     response = rpc(client, {"HTTP_AUTHORIZATION": f"Bearer {plain}"}, "ping", request_id=3)
-    assert error_of(response, 401, -32010, request_id=3)["code"] == "unauthorized"
+    assert error_of(response, 401, -32010, request_id=None)["code"] == "unauthorized"
     assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
 
 
