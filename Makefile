@@ -19,13 +19,11 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
-run: export DJANGO_DEBUG ?= true
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
 run: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-superuser: export DJANGO_DEBUG ?= true
 superuser: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createsuperuser
