@@ -1,6 +1,8 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# manage.py defaults to debug on: every command in the image (build, migrate, exec) runs in production mode.
+ENV DJANGO_DEBUG=false
 WORKDIR /app
 
 COPY . .

@@ -1,10 +1,11 @@
-# The two commands of the README: `make run` (serve on the embedded defaults) and `make test`.
+# The two commands of the README: `make run` (serve on the embedded defaults) and `make test`; `make token`
+# issues an API token for trying the token-guarded endpoints locally.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint superuser migrate clean
+.PHONY: run test lint superuser token migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,16 +20,19 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
-run: export DJANGO_DEBUG ?= true
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
 run: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-superuser: export DJANGO_DEBUG ?= true
 superuser: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createsuperuser
+
+# The token alone on the last line, for TOKEN=$(make token | tail -1); migrates a fresh database first.
+token: $(VENV)/.installed-run
+	$(BIN)/python manage.py migrate --noinput --verbosity 0
+	$(BIN)/python manage.py issue_token "local agent" --scope booking.read --scope booking.write
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -53,3 +53,15 @@ def wait_until_healthy(base: str, server: subprocess.Popen, log: Path, timeout: 
         assert server.poll() is None, "the server exited:\n" + log.read_text()
         assert time.monotonic() < deadline, "the server did not come up:\n" + log.read_text()
         time.sleep(0.2)
+
+
+def clean_env(**env: str) -> dict[str, str]:
+    """No project variable at all, not even DJANGO_SETTINGS_MODULE: the shell an operator starts from."""
+    return {key: value for key, value in os.environ.items() if not key.startswith(PROJECT_VARIABLES)} | env
+
+
+def run_python(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`python *args` in the project folder, in a fresh process with exactly `env`."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )

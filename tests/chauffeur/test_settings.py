@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.processes import manage
+from tests.processes import clean_env, manage, run_python
 
 PRODUCTION = {
     "DJANGO_DEBUG": "false",
@@ -15,23 +15,46 @@ PRODUCTION = {
 }
 
 
-def test_without_a_secret_key_and_debug_off_start_up_fails_with_one_line():
-    result = manage("check")
+REFUSED = ["Start-up refused: set DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off)."]
+
+
+def test_gunicorn_without_a_secret_key_refuses_to_start_with_one_line():
+    # gunicorn imports chauffeur.wsgi: with nothing set, debug is off and the secret key required.
+    result = run_python("-c", "import chauffeur.wsgi", env=clean_env())
     assert result.returncode == 1
-    assert result.stderr.strip().splitlines() == [
-        "Start-up refused: set DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off)."
-    ]
+    assert result.stderr.strip().splitlines() == REFUSED
 
 
-def test_debug_is_off_unless_asked_for():
-    result = manage(
+def test_manage_py_with_debug_off_and_no_secret_key_refuses_to_start_with_one_line():
+    result = manage("check", DJANGO_DEBUG="false")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == REFUSED
+
+
+def test_debug_is_off_under_gunicorn_unless_asked_for():
+    result = run_python(
+        "-c",
+        "import chauffeur.wsgi; from django.conf import settings; print(settings.DEBUG)",
+        env=clean_env(DJANGO_SECRET_KEY="x" * 50),
+    )
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_manage_py_runs_in_debug_in_a_clean_shell():
+    # A new user's shell: no DJANGO_* variable at all, not even DJANGO_SETTINGS_MODULE.
+    env = clean_env()
+    checked = run_python("manage.py", "check", env=env)
+    assert checked.returncode == 0, checked.stderr
+    assert "System check identified no issues" in checked.stdout
+    shown = run_python(
+        "manage.py",
         "shell",
         "--no-imports",
         "-c",
         "from django.conf import settings; print(settings.DEBUG)",
-        DJANGO_SECRET_KEY="x" * 50,
+        env=env,
     )
-    assert result.stdout.strip() == "False"
+    assert shown.stdout.strip() == "True", shown.stderr
 
 
 def test_debug_runs_without_a_secret_key():
@@ -45,9 +68,10 @@ def test_payments_default_to_none_outside_debug():
         "--no-imports",
         "-c",
         "from django.conf import settings; print(settings.PAYMENT_PROVIDER)",
+        DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY="x" * 50,
     )
-    assert result.stdout.strip() == "none"
+    assert result.stdout.strip() == "none", result.stderr
 
 
 @pytest.mark.parametrize(
