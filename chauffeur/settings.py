@@ -199,6 +199,8 @@ if PAYMENT_PROVIDER not in PAYMENT_PROVIDERS:
     sys.exit(f"Start-up refused: PAYMENT_PROVIDER must be one of {', '.join(PAYMENT_PROVIDERS)}.")
 if PAYMENT_PROVIDER == "stripe" and not STRIPE_SECRET_KEY:
     sys.exit("Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.")
+if PAYMENT_PROVIDER == "sandbox" and not DEBUG:  # its Pay button marks bookings paid without money
+    sys.exit("Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).")
 
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
 # E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).
