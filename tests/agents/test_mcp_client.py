@@ -288,3 +288,16 @@ def test_without_a_token_the_client_cannot_connect(server, mode):
     assert error.code == UNAUTHORIZED
     assert error.message == "Every message needs a bearer token (Authorization: Bearer cbt_…)."
     assert error.data["code"] == "unauthorized"
+
+
+def test_a_chunked_message_is_read_whole(server):
+    # Agent hosts may stream a request body (Transfer-Encoding: chunked) instead of sending its length.
+    message = b'{"jsonrpc": "2.0", "id": 5, "method": "ping"}'
+    response = requests.post(
+        f"{server.base}/api/mcp",
+        data=(message[i : i + 7] for i in range(0, len(message), 7)),  # a generator: requests chunks it
+        headers={"Authorization": f"Bearer {server.read_token}", "Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert response.request.headers.get("Transfer-Encoding") == "chunked"
+    assert response.json() == {"jsonrpc": "2.0", "id": 5, "result": {}}
