@@ -19,10 +19,11 @@ from booking.models import Booking
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
+from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
-from pricing.money import CURRENCY, to_cents
-from pricing.quote import BookingType, Quote
+from pricing.money import CURRENCY, round_up, to_cents
+from pricing.quote import HOURLY_BLOCK, BookingType, Quote
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult
     ensure_bookable(ride.pickup)
     route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
     tour_slug = tour_named(ride.tour_name)
+    ensure_route_fits(ride, route, tour_slug)
     quote = price_ride(ride, route, tour_slug)
     ensure_amount(amount_cents, quote)
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
@@ -93,6 +95,32 @@ def tour_named(tour_name: str) -> str | None:
     if tour_slug is None:
         raise DomainError(f"There is no tour {tour_name!r}.", code="unknown_tour", field="tour_name")
     return tour_slug
+
+
+def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None) -> None:
+    """The booked service must cover the route: an hourly hire lasts at least the drive, and a tour
+    starts and ends within its area."""
+    if ride.booking_type == BookingType.HOURLY and ride.duration_hours is not None:
+        needed = round_up(Decimal(route.duration_s) / 3600, HOURLY_BLOCK)
+        if ride.duration_hours < needed:
+            raise DomainError(
+                f"The drive alone takes about {needed} hours; an hourly hire of {ride.duration_hours} hours "
+                "cannot cover it.",
+                code="hire_too_short",
+                field="duration_hours",
+                extra={"minimumHours": float(needed)},  # a JSON number, as the API writes hours
+            )
+    if tour_slug:
+        tour = pricing.current_snapshot().tours[tour_slug]
+        for name, point in (("origin", route.start), ("destination", route.end)):
+            away = Decimal(great_circle_km(VIENNA_CENTER, point)).quantize(Decimal("0.1"))
+            if away > tour.area_radius_km:
+                raise DomainError(
+                    f"The {tour.name_en} runs within {tour.area_radius_km} km of Vienna's centre; this "
+                    f"{'pickup' if name == 'origin' else 'drop-off'} is {away} km away.",
+                    code="outside_tour_area",
+                    field=name,
+                )
 
 
 def price_ride(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None) -> Quote:

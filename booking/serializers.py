@@ -41,9 +41,11 @@ class AvailabilityOutput(serializers.Serializer):
 class BookingDataInput(FromFieldMixin, serializers.Serializer):
     """Section 2.3 of the interface document: the booking a customer asks for."""
 
-    from_options = dict(max_length=500, help_text="Pickup address or place name.")
+    from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
 
-    to = serializers.CharField(max_length=500, help_text="Destination address or place name.")
+    to = serializers.CharField(
+        max_length=500, source="destination", help_text="Destination address or place name."
+    )
     pickupDatetime = LocalDateTimeField(
         required=False, source="pickup", help_text="ISO 8601; checked for lead time."
     )
@@ -97,8 +99,6 @@ class CheckoutInput(serializers.Serializer):
         data = dict(self.validated_data["bookingData"])
         for informational in ("estimatedArrival", "distanceKm", "priceEur"):
             data.pop(informational, None)
-        data["origin"] = data.pop("from")
-        data["destination"] = data.pop("to")
         declared = self.fields["bookingData"].fields
         submitted = {key: value for key, value in self.initial_data["bookingData"].items() if key in declared}
         return BookingRequest(**data, submitted=submitted)

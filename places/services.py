@@ -17,7 +17,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from chauffeur.errors import DomainError
-from places.geo import touches_zone_a
+from places.geo import LatLng, touches_zone_a
 from places.providers.base import (
     NO_RATING,
     Endpoint,
@@ -50,6 +50,8 @@ class RouteEstimate:
     duration_s: int
     estimated_arrival: datetime
     in_zone_a: bool
+    start: LatLng  # where the route begins and ends, as the provider resolved the addresses
+    end: LatLng
 
 
 def provider() -> PlacesProvider:
@@ -113,6 +115,8 @@ def estimate_route(
         duration_s=route.duration_s,
         estimated_arrival=timezone.localtime(arrival).replace(microsecond=0),
         in_zone_a=touches_zone_a(route.start, route.end),
+        start=route.start,
+        end=route.end,
     )
 
 

@@ -84,7 +84,7 @@ class TourPriceInline(admin.TabularInline):
 
 @admin.register(Tour)
 class TourAdmin(RepricesOnSave):
-    list_display = ["slug", "name_en", "name_de", "included_hours", "order", "active"]
+    list_display = ["slug", "name_en", "name_de", "included_hours", "area_radius_km", "order", "active"]
     list_editable = ["order", "active"]
     prepopulated_fields = {"slug": ["name_en"]}
     inlines = [TourPriceInline]

@@ -95,6 +95,14 @@ class Tour(models.Model):
     name_de = models.CharField("name (German)", max_length=200)
     name_en = models.CharField("name (English)", max_length=200)
     included_hours = models.DecimalField(max_digits=4, decimal_places=1, validators=NOT_NEGATIVE)
+    area_radius_km = models.DecimalField(
+        "area (km from Vienna's centre)",
+        max_digits=5,
+        decimal_places=1,
+        default=Decimal("25.0"),
+        validators=[MinValueValidator(Decimal("1"))],
+        help_text="Pickup and drop-off of the tour must both lie within this distance of Stephansplatz.",
+    )
     active = models.BooleanField(default=True)
     order = models.PositiveSmallIntegerField(default=0)
 

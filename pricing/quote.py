@@ -91,7 +91,7 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
             raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tour_slug")
         lines = [_tour_line(_tour(snapshot, request.tour_slug, tariff), tariff)]
     elif request.booking_type is BookingType.HOURLY:
-        lines = [_hourly_line(tariff, request.duration_hours)]
+        lines = _hourly_lines(tariff, request)
     else:
         lines = _distance_lines(tariff, request.distance_km, request.in_zone_a)
     if request.wait_minutes > 0:
@@ -171,6 +171,20 @@ def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLi
         )
     hours = round_up(duration_hours, HOURLY_BLOCK)
     return PriceLine("hourly", f"{hours} h × {tariff.hourly_rate} EUR", hours * tariff.hourly_rate)
+
+
+def _hourly_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+    """Hours at the hourly rate, but never less than the same ride by distance: hiring by the hour must
+    not make a long drive cheaper (a 2-hour hire to Munich is a 430 km ride)."""
+    hourly = _hourly_line(tariff, request.duration_hours)
+    by_distance = sum(
+        (line.amount for line in _distance_lines(tariff, request.distance_km, request.in_zone_a)),
+        Decimal("0"),
+    )
+    if by_distance <= hourly.amount:
+        return [hourly]
+    label = f"Minimum: this ride by distance costs {by_distance} EUR"
+    return [hourly, PriceLine("distance_minimum", label, by_distance - hourly.amount)]
 
 
 def _tour_line(tour: TourOffer, tariff: TariffRates) -> PriceLine:

@@ -68,7 +68,8 @@ def euros(**kwargs) -> serializers.DecimalField:
 
 class PriceLineOutput(serializers.Serializer):
     code = serializers.CharField(
-        help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, tour, waiting or rounding"
+        help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, distance_minimum (an hourly "
+        "hire costs at least the same ride by distance), tour, waiting or rounding"
     )
     label = serializers.CharField()
     amountEur = euros(source="amount")

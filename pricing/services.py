@@ -109,6 +109,7 @@ def load_snapshot() -> PricingSnapshot:
             name_en=tour.name_en,
             name_de=tour.name_de,
             included_hours=tour.included_hours,
+            area_radius_km=tour.area_radius_km,
             active=tour.active,
             prices=MappingProxyType({price.vehicle_class.code: price.price for price in tour.prices.all()}),
         )

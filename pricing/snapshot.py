@@ -35,6 +35,7 @@ class TourOffer:
     name_en: str
     name_de: str
     included_hours: Decimal
+    area_radius_km: Decimal  # both ends of the ride lie within this distance of Vienna's centre
     active: bool
     prices: Mapping[str, Decimal]  # by vehicle class code
 

@@ -54,6 +54,16 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Pickup time not available",
         "Choose a pickup at or after `earliestPickup` (/api/v1/availability).",
     ),
+    "hire_too_short": ProblemKind(
+        400,
+        "Hire too short for the route",
+        "Book at least `minimumHours` hours, or book the ride by distance (bookingType `distance`).",
+    ),
+    "outside_tour_area": ProblemKind(
+        400,
+        "Outside the tour's area",
+        "Choose a pickup and drop-off within the tour's area, or book the ride by distance.",
+    ),
     "amount_mismatch": ProblemKind(
         400, "Amount mismatch", "Send the amount the server computed (`expectedAmount`), in EUR cents."
     ),

@@ -103,6 +103,17 @@ def test_a_pickup_inside_the_lead_time_is_an_is_error_result(client, agent):
     assert Booking.objects.count() == 0
 
 
+def test_an_hourly_hire_shorter_than_its_drive_is_an_is_error_result(client, agent):
+    arguments = checkout_arguments(client, agent, to="München", bookingType="hourly", durationHours=2)
+    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
+    problem = result["structuredContent"]
+    assert (result["isError"], problem["code"], problem["minimumHours"]) == (True, "hire_too_short", 4.5)
+    assert problem["errors"] == {
+        "bookingData.durationHours": [problem["errors"]["bookingData.durationHours"][0]]
+    }
+    assert Booking.objects.count() == 0
+
+
 def test_without_a_payment_provider_the_checkout_tool_says_so(client, agent, settings):
     arguments = checkout_arguments(client, agent)
     settings.PAYMENT_PROVIDER = "none"

@@ -103,6 +103,42 @@ def test_hourly_and_tour_bookings_are_priced_by_the_server(client):
     assert Booking.objects.get(amount_cents=24900).tour_slug == "vienna-city-tour"
 
 
+# --- the price follows the route -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [LEGACY, V1])
+def test_an_hourly_hire_shorter_than_its_drive_is_refused(client, writer, path):
+    munich = ride(to="München", bookingType="hourly", durationHours=2)
+    response = post(client, path, {"amount": 13000, "bookingData": munich}, **writer)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["minimumHours"] == 4.5  # the 4.45 h drive, in started half hours
+    if path == V1:
+        assert_problem(response, 400, "hire_too_short", "bookingData.durationHours")
+    assert Booking.objects.count() == 0
+
+
+def test_a_long_hourly_hire_costs_at_least_the_same_ride_by_distance(client):
+    munich = ride(to="München", bookingType="hourly", durationHours=5)
+    amount = server_amount(client, munich)  # what /api/v1/price answers for the route's distance
+    by_distance = server_amount(client, ride(to="München"))
+    assert amount == by_distance > 5 * 6500
+    assert (
+        post(client, LEGACY, {"amount": 5 * 6500, "bookingData": munich}).json()["expectedAmount"] == amount
+    )
+    assert post(client, LEGACY, {"amount": amount, "bookingData": munich}).status_code == 200
+    (booking,) = Booking.objects.all()
+    assert booking.amount_cents == amount and booking.quote.lines[1].code == "distance_minimum"
+
+
+@pytest.mark.parametrize(("end", "field"), [("to", "bookingData.to"), ("from", "bookingData.from")])
+def test_a_tour_outside_its_area_is_refused(client, writer, end, field):
+    prague = ride(tourName="Vienna City Tour", **{end: "Prag"})
+    response = post(client, V1, {"amount": 24900, "bookingData": prague}, **writer)
+    assert_problem(response, 400, "outside_tour_area", field)
+    assert Booking.objects.count() == 0
+
+
 # --- tokens and scopes ------------------------------------------------------------------------------
 
 

@@ -220,3 +220,14 @@ def test_a_quote_survives_its_stored_record_exactly(request_):
     assert all(
         isinstance(record[key], str) for key in ("price", "net", "vat", "vat_rate")
     )  # exact, not float
+
+
+def test_an_hourly_hire_costs_at_least_the_same_ride_by_distance():
+    hourly = quote(
+        "executive", "426.6", booking_type=BookingType.HOURLY, duration_hours=D("5"), in_zone_a=False
+    )
+    by_distance = quote("executive", "426.6", in_zone_a=False)
+    assert hourly.price == by_distance.price
+    assert [line.code for line in hourly.lines] == ["hourly", "distance_minimum", "rounding"]
+    short = quote("executive", "20", booking_type=BookingType.HOURLY, duration_hours=D("3"))
+    assert [line.code for line in short.lines] == ["hourly", "rounding"]  # the hours cost more: no minimum
