@@ -3,6 +3,7 @@ have no default, so a misconfigured deployment stops at start-up instead of runn
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "chauffeur",
     "pricing",
     "places",
@@ -64,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "chauffeur.urls"
@@ -106,6 +109,19 @@ if REDIS_URL:
 else:
     # One process only: counters and caches are not shared between workers.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sign-in throttling (django-axes): after 10 failed sign-ins from one client address, that address is
+# refused for 15 minutes (HTTP 429); a success resets the count. Attempts are listed in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "chauffeur.api.clients.client_address"  # honours TRUSTED_PROXY_COUNT
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -235,5 +251,6 @@ LOGGING = {
         "django.request": {"level": "ERROR"},
         "django.utils.autoreload": {"level": "WARNING"},  # runserver prints its own start-up lines
         "stripe": {"level": "WARNING"},  # its INFO lines carry request URLs and Stripe's messages
+        "axes.apps": {"level": "WARNING"},  # a version banner on every start
     },
 }

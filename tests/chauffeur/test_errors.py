@@ -75,12 +75,17 @@ def test_a_crash_outside_drf_still_answers_in_the_api_format(client):
     assert "hunter2" not in response.content.decode()
 
 
+DECISIONS_CODES = {
+    "invalid_request", "unauthorized", "insufficient_scope", "not_found", "rate_limited",
+    "route_not_found", "upstream_unavailable", "unknown_tour", "lead_time", "amount_mismatch",
+    "payment_provider_unavailable", "internal_error",
+}  # fmt: skip
+# Codes this service adds where the decisions are silent (docs/decisions.md §4, §8).
+OUR_CODES = {"hire_too_short", "outside_tour_area"}
+
+
 def test_every_problem_code_of_the_decisions_is_known():
-    assert set(PROBLEM_KINDS) == {
-        "invalid_request", "unauthorized", "insufficient_scope", "not_found", "rate_limited",
-        "route_not_found", "upstream_unavailable", "unknown_tour", "lead_time", "amount_mismatch",
-        "payment_provider_unavailable", "internal_error",
-    }  # fmt: skip
+    assert set(PROBLEM_KINDS) == DECISIONS_CODES | OUR_CODES
 
 
 def test_nested_validation_errors_are_flattened_with_dotted_names():
