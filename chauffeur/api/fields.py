@@ -113,13 +113,13 @@ class LocalDateTimeField(serializers.Field):
 
 
 class JsonObjectField(serializers.DictField):
-    """A free-form JSON object, kept small and storable: bounded depth and size, no NUL characters or lone
-    surrogates (PostgreSQL's jsonb and our JSON output refuse them)."""
+    """A free-form JSON object, kept small and storable: bounded depth and size, no NUL characters
+    (PostgreSQL's jsonb refuses them; lone surrogates never get past the JSON parser)."""
 
     default_error_messages = {
         "too_deep": "Nested deeper than {max_depth} levels.",
         "too_large": "Larger than {max_items} values in all.",
-        "bad_text": "Contains characters that cannot be stored (NUL or a lone surrogate).",
+        "bad_text": "Contains characters that cannot be stored (NUL).",
     }
 
     def __init__(self, *, max_depth: int = 5, max_items: int = 200, **kwargs):
@@ -139,9 +139,7 @@ class JsonObjectField(serializers.DictField):
             return sum(self._count(key, depth) + self._count(item, depth + 1) for key, item in value.items())
         if isinstance(value, list):
             return sum(self._count(item, depth + 1) for item in value)
-        if isinstance(value, str) and (
-            "\x00" in value or any("\ud800" <= char <= "\udfff" for char in value)
-        ):
+        if isinstance(value, str) and "\x00" in value:
             self.fail("bad_text")
         return 1
 

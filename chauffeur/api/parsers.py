@@ -1,5 +1,6 @@
 """JSON as the API reads it: numbers must be finite (`1e400` would become Infinity, which neither our JSON
-output nor PostgreSQL's jsonb can hold), NaN/Infinity are not JSON, and absurd nesting is refused."""
+output nor PostgreSQL's jsonb can hold), NaN/Infinity are not JSON, strings must be valid Unicode (a lone
+surrogate such as "\ud800" cannot be stored, nor even echoed in an error), and absurd nesting is refused."""
 
 import codecs
 import json
@@ -23,7 +24,24 @@ def _no_constants(name: str):
 
 def loads(text: str | bytes) -> object:
     """Strict JSON; ValueError or RecursionError for anything else."""
-    return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
+    document = json.loads(text, parse_constant=_no_constants, parse_float=_finite)
+    _ensure_unicode(document)
+    return document
+
+
+def _ensure_unicode(value: object) -> None:
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise ValueError("a string holds a lone surrogate (invalid Unicode)") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _ensure_unicode(key)
+            _ensure_unicode(item)
+    elif isinstance(value, list):
+        for item in value:
+            _ensure_unicode(item)
 
 
 class SafeJSONParser(JSONParser):
