@@ -4,6 +4,8 @@ PORT and WEB_CONCURRENCY are gunicorn's own conventions; the command line overri
 import multiprocessing
 import os
 
+from gunicorn.workers.sync import SyncWorker
+
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 timeout = 30  # the slowest request waits on Google or Stripe, each with its own shorter timeout
@@ -13,3 +15,15 @@ accesslog = "-"
 errorlog = "-"
 # gunicorn's own forwarded_allow_ips stays at its default (127.0.0.1): X-Forwarded-* from anyone else is
 # not trusted by gunicorn; Django trusts the proxies that TRUSTED_PROXY_COUNT names.
+
+
+class WorkerTimeout(Exception):
+    """Raised into a request that outlived `timeout` (e.g. a database that stopped answering mid-query)."""
+
+
+def worker_abort(worker) -> None:
+    """gunicorn's own answer to a timed-out request is its HTML error page. In a sync worker the request runs
+    in the thread that gets the signal, so an exception raised here reaches Django's and DRF's handlers
+    instead: the caller gets its surface's error format. The worker still exits after that answer."""
+    if isinstance(worker, SyncWorker):
+        raise WorkerTimeout(f"request still running after the {worker.cfg.timeout} s worker timeout")

@@ -1,6 +1,10 @@
 """Project-level views: the health check, and the API's answers for unknown paths and crashes."""
 
 import logging
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FuturesTimeout
 
 from django.core.cache import cache
 from django.db import connection
@@ -14,6 +18,7 @@ from chauffeur.api.problems import Problem, response_for_path
 
 logger = logging.getLogger(__name__)
 HEALTH_KEY = "healthz:probe"
+PROBE_SECONDS = 0.8  # both probes together: /healthz answers within 1 s whatever hangs
 
 
 @csrf_exempt
@@ -41,12 +46,47 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database and the cache both answer, else 503 naming the one that failed."""
-    checks = {"database": _probe(_database_answers), "cache": _probe(_cache_answers)}
+    """200 when the database and the cache both answer within PROBE_SECONDS, else 503 naming the one that
+    failed or hung. The probes run side by side in threads of their own, so nothing can hold this answer."""
+    deadline = time.monotonic() + PROBE_SECONDS
+    running = {name: probe.start() for name, probe in PROBES.items()}
+    checks = {name: _outcome(name, future, deadline) for name, future in running.items()}
     healthy = all(state == "ok" for state in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503
     )
+
+
+class _Probe:
+    """One dependency's check in a daemon thread (a hung one must not keep a worker from exiting); at most
+    two per dependency at a time, so a hung database cannot pile up threads."""
+
+    def __init__(self, check):
+        self.check, self.slots = check, threading.BoundedSemaphore(2)
+
+    def start(self) -> Future:
+        future: Future = Future()
+        if not self.slots.acquire(blocking=False):
+            logger.warning("Health check %s: earlier probes are still hanging", self.check.__name__)
+            future.set_result("unavailable")
+            return future
+
+        def run() -> None:
+            try:
+                future.set_result(_probe(self.check))
+            finally:
+                self.slots.release()
+
+        threading.Thread(target=run, daemon=True, name=f"healthz-{self.check.__name__}").start()
+        return future
+
+
+def _outcome(name: str, future: Future, deadline: float) -> str:
+    try:
+        return future.result(timeout=max(0.0, deadline - time.monotonic()))
+    except FuturesTimeout:
+        logger.warning("Health check %s timed out after %s s", name, PROBE_SECONDS)
+        return "unavailable"
 
 
 def _probe(check) -> str:
@@ -59,12 +99,18 @@ def _probe(check) -> str:
 
 
 def _database_answers() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+    try:
+        with connection.cursor() as cursor:  # this probe thread's own connection
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        connection.close()
 
 
 def _cache_answers() -> None:
     cache.set(HEALTH_KEY, "1", timeout=10)
     if cache.get(HEALTH_KEY) != "1":
         raise RuntimeError("cache did not return the value just written")
+
+
+PROBES = {"database": _Probe(_database_answers), "cache": _Probe(_cache_answers)}

@@ -140,7 +140,7 @@ def test_deploy_check_warns_when_the_cache_is_not_shared():
         (
             {"REDIS_URL": "redis://h:6379/1"},
             "settings.CACHES['default']['BACKEND']",
-            "django_redis.cache.RedisCache",
+            "chauffeur.cache.BreakerRedisCache",
         ),
         ({}, "settings.CACHES['default']['BACKEND']", "django.core.cache.backends.locmem.LocMemCache"),
         (
