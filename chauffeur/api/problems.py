@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework import serializers
@@ -19,6 +20,7 @@ logger = logging.getLogger(__name__)
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 V1_PREFIX = "/api/v1"
 REQUEST_FORMAT_HINT = "Send JSON (or query parameters) as /openapi.json describes the operation."
+DATABASE_DOWN = "The service's database is unavailable; retry in a minute."
 COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # the same bytes DRF's renderer writes
 
 
@@ -200,6 +202,9 @@ def classify(exc: Exception, declaration: type[serializers.Serializer] | None = 
         return Problem(
             "invalid_request", "The request was refused as malformed or too large.", hint=REQUEST_FORMAT_HINT
         )
+    if isinstance(exc, OperationalError | InterfaceError):  # the database is down or hung: not a bug
+        logger.error("Database unavailable: %s", exc)
+        return Problem("upstream_unavailable", DATABASE_DOWN)
     logger.exception("Unhandled error", exc_info=exc)
     return Problem("internal_error", "The server failed to handle this request.")
 
