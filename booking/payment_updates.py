@@ -2,9 +2,11 @@
 all settle it under a row lock through booking.transitions, so a webhook and a success-page read cannot
 race and every handler is idempotent (docs/decisions.md §9)."""
 
+import hashlib
 import logging
 from collections.abc import Callable
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -15,6 +17,7 @@ from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, S
 logger = logging.getLogger(__name__)
 
 PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
+ASK_EVERY_SECONDS = 5
 
 
 def target_status(event_type: str, session: SessionState) -> str | None:
@@ -56,6 +59,8 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
     provider cannot answer, the stored booking is what we know."""
     if booking.status != BookingStatus.PENDING_PAYMENT or not booking.provider_session_id:
         return booking
+    if not _may_ask_now(booking.provider_session_id):
+        return booking  # asked moments ago: a reloaded page must not become a stream of provider calls
     try:
         session = provider().retrieve_session(booking.provider_session_id)
     except PaymentError:
@@ -69,6 +74,16 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
         if target is not None:
             _settle(locked, target, session)
     return locked
+
+
+def _may_ask_now(session_id: str) -> bool:
+    """At most one question about a session every ASK_EVERY_SECONDS, across all workers (shared cache)."""
+    key = "payments:asked:" + hashlib.sha256(session_id.encode()).hexdigest()
+    try:
+        return cache.add(key, True, ASK_EVERY_SECONDS)
+    except Exception:  # the cache's own errors differ by backend; without it, ask (correct, just slower)
+        logger.warning("Cache unavailable; asking the payment provider unthrottled", exc_info=True)
+        return True
 
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods
 
 from booking import payment_updates, selectors
@@ -13,8 +14,24 @@ from booking.links import cancel_url, reference_from_cancel_token
 from booking.models import Booking, BookingStatus
 from booking.payments import payment_provider
 from booking.payments.sandbox import SandboxProvider
+from chauffeur.api.problems import Problem
 
 logger = logging.getLogger(__name__)
+
+
+SUCCESS_PATH = "/booking/success"
+
+
+def too_many_requests(problem: Problem) -> HttpResponse:
+    """The success page's answer to a client over the rate limit: a short page, not JSON."""
+    response = HttpResponse(
+        "<!doctype html><title>Too many requests</title><h1>Too many requests</h1>"
+        f"<p>{escape(problem.detail)}</p>",
+        status=problem.http_status,
+    )
+    for name, value in problem.headers.items():
+        response[name] = value
+    return response
 
 
 @require_GET

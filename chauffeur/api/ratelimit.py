@@ -41,6 +41,8 @@ def client_and_limit(request: HttpRequest) -> tuple[str, int]:
 
 
 def is_rate_limited_path(path: str) -> bool:
+    if path in settings.RATE_LIMITED_PAGES:
+        return True
     return (path == "/api" or path.startswith("/api/")) and path not in settings.API_RATE_LIMIT_EXEMPT_PATHS
 
 

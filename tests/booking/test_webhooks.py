@@ -12,6 +12,7 @@ from django.core import mail
 from django.test import Client
 
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+from tests.conftest import start_of_window
 
 pytestmark = pytest.mark.django_db
 
@@ -321,3 +322,18 @@ def test_reconcile_payments_expires_old_bookings_that_never_got_a_payment_page(m
     stranded.refresh_from_db(), recent.refresh_from_db()
     assert (stranded.status, recent.status) == (BookingStatus.EXPIRED, BookingStatus.PENDING_PAYMENT)
     assert "1 without a payment page expired" in out.getvalue()
+
+
+def test_the_success_page_asks_stripe_at_most_once_per_few_seconds_and_is_rate_limited(client, booking):
+    open_session = {**SESSION_JSON, "status": "open", "payment_status": "unpaid"}
+    start_of_window(client)
+    with responses.RequestsMock() as mock:
+        mock.get(f"https://stripe.test/v1/checkout/sessions/{SESSION}", json=open_session)
+        pages = [client.get("/booking/success", {"session_id": SESSION}) for _ in range(60)]
+        assert len(mock.calls) == 1  # sixty reloads, one question to Stripe
+    assert all(page.status_code == 200 and "CB-7K3Q9X" in page.content.decode() for page in pages)
+    assert pages[-1]["RateLimit"].startswith('"default";r=0;')
+    refused = client.get("/booking/success", {"session_id": SESSION})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert refused["Content-Type"].startswith("text/html") and "Too many requests" in refused.content.decode()
+    assert status() == BookingStatus.PENDING_PAYMENT
