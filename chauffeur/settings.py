@@ -253,7 +253,6 @@ API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
 RATE_LIMITED_PAGES = ["/booking/success"]  # a page that asks the payment provider on each visit
 # Who a request counts as, and its quota: the access app knows tokens; the limiter itself does not.
 API_RATE_LIMIT_CLIENT = "access.authentication.rate_limit_client"
-RATELIMIT_FAIL_OPEN = True  # a cache outage must not take the API down with it
 
 LOGGING = {
     "version": 1,

@@ -1,22 +1,25 @@
-"""The rate limit of docs/decisions.md §7 on every /api/ path, counted with django-ratelimit in the
-shared cache, answered with the IETF RateLimit header fields on every response and 429 + Retry-After
-beyond the limit."""
+"""The rate limit of docs/decisions.md §7 on every /api/ path and the success page: a sliding window
+counted in the shared cache (`sliding_window`), answered with the IETF RateLimit header fields on every
+response and 429 + Retry-After beyond the limit. A shared cache that is down or hangs is skipped for a
+few seconds after each failure, and requests then pass uncounted (fail open, with a warning)."""
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
-from django_ratelimit.core import get_usage
 
+from chauffeur.api import sliding_window
 from chauffeur.api.problems import Problem, response_for_path
 
 logger = logging.getLogger(__name__)
 
-RATE_GROUP = "api"
 POLICY_NAME = "default"
+SKIP_SECONDS = 5  # after a cache failure, count nothing for this long: a hung Redis costs one timeout
+_skip_until: dict[str, float] = {}  # by cache location, so one dead server does not silence another
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class Usage:
     limit: int
     window: int
     remaining: int
-    reset: int  # seconds until the window resets
+    reset: int  # seconds until the oldest counted request leaves the window (then one more is allowed)
     exceeded: bool
 
     def headers(self) -> dict[str, str]:
@@ -47,24 +50,24 @@ def is_rate_limited_path(path: str) -> bool:
 
 
 def count_request(request: HttpRequest) -> Usage | None:
-    """Count this request against its client's window. None when the cache cannot be reached (fail open)."""
+    """Count this request in its client's window. None when the shared cache cannot be used (fail open)."""
+    location = str(settings.CACHES["default"].get("LOCATION", ""))
+    if time.monotonic() < _skip_until.get(location, 0):
+        return None
     window = settings.API_RATE_LIMIT_WINDOW_SECONDS
     key, limit = client_and_limit(request)
     try:
-        usage = get_usage(
-            request, group=RATE_GROUP, key=lambda group, req: key, rate=f"{limit}/{window}s", increment=True
-        )
-    except Exception:  # the cache backend's own errors differ (redis, memcached …): none may block the API
-        logger.warning("Rate-limit counter unavailable; request let through", exc_info=True)
-        return None
-    if usage is None:  # RATELIMIT_FAIL_OPEN: the counter could not be read or written
+        count = sliding_window.hit(key, limit=limit, window=window)
+    except Exception:  # the cache backend's own errors differ (redis, breaker …): none may block the API
+        _skip_until[location] = time.monotonic() + SKIP_SECONDS
+        logger.warning("Rate-limit counter unavailable; requests pass uncounted for %s s", SKIP_SECONDS)
         return None
     return Usage(
         limit=limit,
         window=window,
-        remaining=max(0, limit - usage["count"]),
-        reset=max(0, usage["time_left"]),
-        exceeded=usage["should_limit"],
+        remaining=max(0, limit - count.count),
+        reset=count.reset,
+        exceeded=not count.allowed,
     )
 
 

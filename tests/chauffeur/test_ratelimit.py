@@ -1,4 +1,5 @@
 import re
+import time
 
 import pytest
 
@@ -105,3 +106,18 @@ def test_the_limit_fails_open_when_the_cache_is_down(client, cache_down):
     response = client.get(CATALOG)
     assert response.status_code == 200
     assert "RateLimit" not in response
+
+
+def test_no_span_of_the_window_lets_more_than_the_limit_through(client, settings):
+    # A short window keeps the test quick: 5 requests in any 2 seconds. A fixed window would let a second
+    # burst through as soon as a window boundary passed; the sliding one counts the last 2 s, always.
+    settings.API_RATE_LIMIT_REQUESTS, settings.API_RATE_LIMIT_WINDOW_SECONDS = 5, 2
+    first = [client.get(CATALOG).status_code for _ in range(5)]
+    time.sleep(1.2)  # in a 2 s fixed window this crosses a boundary 60 % of the time
+    second = [client.get(CATALOG) for _ in range(5)]
+    assert first == [200] * 5
+    assert [response.status_code for response in second] == [429] * 5
+    assert remaining_and_reset(second[-1]) == (0, 1)  # the first burst leaves the window within a second
+    time.sleep(1.0)  # now 2.2 s after the first burst: all of it has left the window
+    again = client.get(CATALOG)
+    assert again.status_code == 200 and remaining_and_reset(again)[0] == 4

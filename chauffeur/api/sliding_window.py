@@ -1,0 +1,69 @@
+"""At most `limit` hits in ANY `window` seconds per key (a sliding log, docs/decisions.md §7), not per
+fixed window, which lets twice the limit through across a window boundary. On Redis one Lua script does
+the whole count in one round trip, on the server's clock, so every worker shares one exact count; with
+the process-local cache (the embedded default, one process) the same rule runs under a lock."""
+
+import math
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+
+from django.core.cache import caches
+from django_redis.cache import RedisCache
+
+# KEYS[1] the log; ARGV limit, window in microseconds, a unique member. Returns {allowed, count, reset_us}.
+SCRIPT = """
+local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', key, now, ARGV[3])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', key, math.ceil(window / 1000))
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+local reset = window
+if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+return {allowed, count, reset}
+"""
+_local_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Count:
+    allowed: bool
+    count: int  # hits in the window, this one included if allowed
+    reset: int  # seconds until the oldest counted hit leaves the window (one more is then allowed)
+
+
+def hit(key: str, *, limit: int, window: int) -> Count:
+    """Count a hit for `key` unless `limit` hits already fall in the last `window` seconds. Raises the
+    cache backend's own error when the shared cache cannot be reached (the caller fails open)."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        return _redis_hit(backend, backend.make_key(f"ratelimit:{key}"), limit, window)
+    return _local_hit(backend, f"ratelimit:{key}", limit, window)
+
+
+def _redis_hit(backend: RedisCache, key: str, limit: int, window: int) -> Count:
+    client = backend.client.get_client(write=True)
+    allowed, count, reset_us = client.register_script(SCRIPT)(
+        keys=[key], args=[limit, window * 1_000_000, uuid.uuid4().hex]
+    )
+    return Count(bool(allowed), int(count), max(0, math.ceil(int(reset_us) / 1_000_000)))
+
+
+def _local_hit(backend, key: str, limit: int, window: int) -> Count:
+    now = time.monotonic()
+    with _local_lock:  # one process: the lock makes read-count-write atomic
+        hits = [at for at in backend.get(key, []) if at > now - window]
+        allowed = len(hits) < limit
+        if allowed:
+            hits.append(now)
+        backend.set(key, hits, window)
+    return Count(allowed, len(hits), max(0, math.ceil(hits[0] + window - now)) if hits else window)
