@@ -81,7 +81,7 @@ def _call_tool(params: dict, caller: Caller) -> dict:
         require_scope(caller.token, tool.scope)
     except InsufficientScope as refusal:
         raise problem_error(classify(refusal), requiredScope=tool.scope) from None
-    return tools.call(tool, arguments)
+    return tools.call(tool, arguments, caller=f"token:{caller.token.pk}")
 
 
 METHODS: dict[str, Callable[[dict, Caller], dict]] = {

@@ -4,13 +4,14 @@ same output declaration, so `structuredContent` is the v1 response and no rule e
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.utils.text import format_lazy
 from rest_framework import serializers
 
 from access.models import Scope
 from agents.schemas import json_schema
-from booking import availability
+from booking import availability, idempotency
 from booking.checkout import start_checkout
 from booking.serializers import (
     AgentCheckoutInput,
@@ -41,6 +42,9 @@ class Tool:
     run: Callable[[serializers.Serializer], object]  # the validated input → what `output` renders
     v1_operation: str  # the REST operation whose response `structuredContent` equals
     read_only: bool = True
+    # Calls with the same token and arguments within this time return the first answer (a retry after a
+    # timeout books nothing twice); None for tools that change nothing.
+    retry_window: timedelta | None = None
 
     @property
     def alias(self) -> str:
@@ -156,7 +160,8 @@ TOOLS: tuple[Tool, ...] = (
             "be the server's price in EUR cents (booking.calculate_price priceEur x 100), otherwise the "
             "result is an `amount_mismatch` error carrying `expectedAmount`. bookingData needs from, to, "
             "pickupDatetime (checked like booking.check_availability) and vehicleClass; add name, email "
-            "and phone so the chauffeur can reach the traveller."
+            "and phone so the chauffeur can reach the traveller. Safe to retry: the same arguments within 10 "
+            "minutes return the same booking and page."
         ),
         input=AgentCheckoutInput,
         output=V1CheckoutOutput,
@@ -164,6 +169,7 @@ TOOLS: tuple[Tool, ...] = (
         run=_create_checkout,
         v1_operation="POST /api/v1/checkout",
         read_only=False,
+        retry_window=timedelta(minutes=10),
     ),
 )
 
@@ -175,15 +181,25 @@ def find(name: str) -> Tool | None:
     return _BY_NAME.get(name)
 
 
-def call(tool: Tool, arguments: dict) -> dict:
-    """Run a tool: the MCP CallToolResult. Refused arguments and domain failures are results with
-    `isError` carrying the problem as /api/v1 would write it (code, detail, hint, errors …)."""
+def call(tool: Tool, arguments: dict, *, caller: str) -> dict:
+    """Run a tool for `caller` (its token): the MCP CallToolResult. Refused arguments and domain failures
+    are results with `isError` carrying the problem as /api/v1 would write it (code, detail, hint …)."""
     try:
         valid = validated(tool.input, arguments)
-        structured = tool.output(tool.run(valid)).data
+        structured = _run(tool, valid, arguments, caller)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
         return _result(problem_body(classify(failure, tool.input)), is_error=True)
     return _result(structured, is_error=False)
+
+
+def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, caller: str) -> dict:
+    def run() -> tuple[int, dict]:
+        return 200, tool.output(tool.run(valid)).data
+
+    if tool.retry_window is None:
+        return run()[1]
+    key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
+    return idempotency.once(caller=caller, key=key, body=arguments, run=run, keep_for=tool.retry_window).body
 
 
 def validated(declaration: type[serializers.Serializer], arguments: dict) -> serializers.Serializer:

@@ -1,11 +1,11 @@
 from datetime import date
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, caller_key, requires_scope
-from booking import payment_updates, selectors
+from booking import idempotency, payment_updates, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.payments import payment_provider
@@ -46,25 +46,56 @@ def checkout(valid: CheckoutInput) -> CheckoutResult:
     return start_checkout(amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request())
 
 
-CHECKOUT_PROBLEMS = {"x-error-statuses": [422, 502, 503]}
+class IdempotentCheckoutOperation(Operation):
+    """A checkout door that honours `Idempotency-Key`: the same key and body return the first answer."""
 
-
-class CheckoutLegacyApi(Operation):
     input_serializer = CheckoutInput
+    output_serializer: type[CheckoutOutput]
+    success_status: int
+
+    def post(self, request: Request) -> Response:
+        def run() -> tuple[int, dict]:
+            return self.success_status, self.output_serializer(checkout(self.validated(request))).data
+
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            return Response(run()[1], status=self.success_status)
+        answer = idempotency.once(caller=caller_key(request._request), key=key, body=request.data, run=run)
+        headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
+        return Response(answer.body, status=answer.status, headers=headers)
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    {"type": "string", "minLength": 1, "maxLength": idempotency.MAX_KEY_LENGTH},
+    OpenApiParameter.HEADER,
+    description=(
+        "Makes a retry safe: the same key with the same body returns the first successful answer (with "
+        "`Idempotent-Replayed: true`) for 24 hours, without a second booking; with another body it is "
+        "refused (422 `idempotency_key_reused`); while the first is still running a twin waits for it "
+        "(409 `idempotency_conflict` if it takes too long). Keys are per client."
+    ),
+)
+CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
+
+
+class CheckoutLegacyApi(IdempotentCheckoutOperation):
+    output_serializer, success_status = CheckoutOutput, 200
 
     @extend_schema(
         operation_id="createCheckoutSession",
         summary="Start a payment: store the booking and open a hosted checkout page",
         tags=["legacy"],
         request=CheckoutInput,
+        parameters=[IDEMPOTENCY_KEY],
         responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
     )
     def post(self, request: Request) -> Response:
-        return Response(CheckoutOutput(checkout(self.validated(request))).data)
+        return super().post(request)
 
 
-class CheckoutApi(Operation):
-    input_serializer = CheckoutInput
+class CheckoutApi(IdempotentCheckoutOperation):
+    output_serializer, success_status = V1CheckoutOutput, 201
     authentication_classes = [BearerTokenAuthentication]
     permission_classes = [requires_scope("booking.write")]
 
@@ -78,13 +109,14 @@ class CheckoutApi(Operation):
         ),
         tags=["booking"],
         request=CheckoutInput,
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
         },
         extensions=CHECKOUT_PROBLEMS,
     )
     def post(self, request: Request) -> Response:
-        return Response(V1CheckoutOutput(checkout(self.validated(request))).data, status=201)
+        return super().post(request)
 
 
 class PaymentIntentLegacyApi(DeprecatedView, Operation):

@@ -125,3 +125,21 @@ class ProcessedPaymentEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} {self.event_id}"
+
+
+class IdempotentCheckout(models.Model):
+    """The first successful answer to a checkout sent with an idempotency key (booking.idempotency).
+    `status_code` is empty while that first request is still running."""
+
+    caller = models.CharField(max_length=100, help_text="Whose key: a token or a client address.")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's JSON body.")
+    status_code = models.PositiveSmallIntegerField(null=True)
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["caller", "key"], name="one_answer_per_caller_key")]
+
+    def __str__(self) -> str:
+        return f"{self.caller} {self.key}"

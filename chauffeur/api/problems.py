@@ -69,6 +69,14 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "amount_mismatch": ProblemKind(
         400, "Amount mismatch", "Send the amount the server computed (`expectedAmount`), in EUR cents."
     ),
+    "idempotency_key_reused": ProblemKind(
+        422,
+        "Idempotency-Key reused",
+        "Send a new Idempotency-Key for a different request; reuse a key only to retry the same one.",
+    ),
+    "idempotency_conflict": ProblemKind(
+        409, "Request in progress", "A request with this Idempotency-Key is still running: retry in a moment."
+    ),
     "payment_provider_unavailable": ProblemKind(
         502, "Payment provider unavailable", "Retry later; the booking has been kept."
     ),

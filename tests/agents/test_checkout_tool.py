@@ -7,8 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from booking.models import Booking
+from booking.models import Booking, IdempotentCheckout
 from tests.agents.mcp import call, checkout_arguments, output_validator, result_of, rpc, tool_result
+from tests.conftest import bearer
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -101,6 +102,20 @@ def test_a_pickup_inside_the_lead_time_is_an_is_error_result(client, agent):
     assert (result["isError"], result["structuredContent"]["code"]) == (True, "lead_time")
     assert "earliestPickup" in result["structuredContent"]
     assert Booking.objects.count() == 0
+
+
+def test_a_retried_checkout_within_ten_minutes_returns_the_same_booking(client, agent):
+    arguments = checkout_arguments(client, agent)
+    first = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    again = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    assert again == first and Booking.objects.count() == 1
+    other_agent = bearer("booking.read", "booking.write")  # another token: its own booking
+    theirs = tool_result(call(client, other_agent, "booking.create_checkout", arguments))["structuredContent"]
+    assert theirs["reference"] != first["reference"]
+    IdempotentCheckout.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+    later = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    assert later["reference"] not in {first["reference"], theirs["reference"]}
+    assert Booking.objects.count() == 3
 
 
 def test_an_hourly_hire_shorter_than_its_drive_is_an_is_error_result(client, agent):

@@ -80,8 +80,8 @@ DECISIONS_CODES = {
     "route_not_found", "upstream_unavailable", "unknown_tour", "lead_time", "amount_mismatch",
     "payment_provider_unavailable", "internal_error",
 }  # fmt: skip
-# Codes this service adds where the decisions are silent (docs/decisions.md §4, §8).
-OUR_CODES = {"hire_too_short", "outside_tour_area"}
+# Codes this service adds where the decisions are silent (docs/decisions.md §4, §8, §9).
+OUR_CODES = {"hire_too_short", "outside_tour_area", "idempotency_key_reused", "idempotency_conflict"}
 
 
 def test_every_problem_code_of_the_decisions_is_known():

@@ -3,7 +3,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from booking import payment_updates, selectors, transitions
+from booking import idempotency, payment_updates, selectors, transitions
 from booking.models import BookingStatus
 from booking.payments import payment_provider
 
@@ -27,7 +27,9 @@ class Command(BaseCommand):
         unpayable = list(selectors.never_given_a_payment_page(cutoff))
         for booking in unpayable:
             transitions.move(booking.pk, BookingStatus.EXPIRED)
+        forgotten = idempotency.forget_expired()
         self.stdout.write(
             f"Reconciled {len(pending)} pending booking(s); {changed} changed state; "
-            f"{len(unpayable)} without a payment page expired."
+            f"{len(unpayable)} without a payment page expired; "
+            f"{forgotten} expired idempotency key(s) dropped."
         )
