@@ -1,5 +1,5 @@
-"""JSON-RPC 2.0 messages as MCP uses them: one message per POST (no batches), ids that are strings or
-integers, params that are objects. Knows nothing of tools or HTTP views; `reply` writes the answer."""
+"""JSON-RPC 2.0 messages as MCP uses them: ids that are strings or integers, params that are objects, and
+batches where the revision allows them. Knows nothing of tools or HTTP views; `reply` writes the answer."""
 
 from dataclasses import dataclass, field
 
@@ -15,7 +15,10 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
-# Our own codes, in JSON-RPC's implementation-defined band (MCP keeps -32000/-32001 for its SDKs).
+# MCP's own (2026-07-28, Basic › Error Codes): the band -32020 to -32099 belongs to the specification.
+HEADER_MISMATCH = -32020
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+# Our own, chosen before MCP partitioned the band; its -32000 to -32019 stays implementation-defined.
 UNAUTHORIZED = -32010
 INSUFFICIENT_SCOPE = -32011
 FORBIDDEN_ORIGIN = -32012
@@ -30,17 +33,20 @@ PROBLEM_CODES = {
 }
 
 RequestId = str | int
+BATCH_LIMIT = 20  # messages in one batch
 
 
 class RpcError(Exception):
-    """A message refused before or instead of a result: written as a JSON-RPC error at `status`."""
+    """A message refused before or instead of a result, written as a JSON-RPC error. `status` is set for
+    what the transport refuses (no message exists yet, or the token, Origin or size is wrong); None leaves
+    the HTTP status to the message's revision (`agents.revisions`)."""
 
     def __init__(
         self,
         code: int,
         message: str,
         *,
-        status: int = 400,
+        status: int | None = None,
         data: dict | None = None,
         headers: dict[str, str] | None = None,
     ):
@@ -55,8 +61,8 @@ class RpcError(Exception):
             error["data"] = self.data
         return {"jsonrpc": VERSION, "id": request_id, "error": error}
 
-    def reply(self, request_id: RequestId | None = None) -> HttpResponse:
-        return reply(self.body(request_id), status=self.status, headers=self.headers)
+    def reply(self, request_id: RequestId | None = None, *, status: int | None = None) -> HttpResponse:
+        return reply(self.body(request_id), status=self.status or status or 400, headers=self.headers)
 
 
 @dataclass(frozen=True)
@@ -83,26 +89,37 @@ def decode(body: bytes) -> object:
 
 
 def parse(document: object) -> Message:
-    """A decoded body as one JSON-RPC message, or the RpcError that refuses it."""
+    """One decoded JSON-RPC message (a body, or an item of a batch), or the RpcError that refuses it."""
     if document is UNREADABLE:
-        raise RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON.")
-    if isinstance(document, list):
-        raise RpcError(INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message per POST.")
+        raise RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON.", status=400)
     if not isinstance(document, dict) or document.get("jsonrpc") != VERSION:
-        raise RpcError(INVALID_REQUEST, 'Invalid request: expected a JSON-RPC 2.0 object ("jsonrpc": "2.0").')
+        raise _not_json_rpc('expected a JSON-RPC 2.0 object ("jsonrpc": "2.0").')
     request_id = document.get("id")
     if "id" in document and not _is_request_id(request_id):
-        raise RpcError(INVALID_REQUEST, "Invalid request: `id` must be a string or an integer.")
+        raise _not_json_rpc("`id` must be a string or an integer.")
     if "method" not in document:
         if "id" in document and ("result" in document) != ("error" in document):
             return Message(method=None, id=request_id)  # a response to a server request; we send none
-        raise RpcError(INVALID_REQUEST, "Invalid request: `method` is missing.")
+        raise _not_json_rpc("`method` is missing.")
     method, params = document["method"], document.get("params", {})
     if not isinstance(method, str) or not method:
-        raise RpcError(INVALID_REQUEST, "Invalid request: `method` must be a non-empty string.")
+        raise _not_json_rpc("`method` must be a non-empty string.")
     if not isinstance(params, dict):
         raise RpcError(INVALID_PARAMS, "Invalid params: `params` must be an object.")
     return Message(method=method, id=request_id, params=params)
+
+
+def batch_items(document: list) -> list:
+    """The messages of a batch (JSON-RPC 2.0 › Batch), bounded: the whole batch is one HTTP request."""
+    if not document:
+        raise _not_json_rpc("an empty batch.")
+    if len(document) > BATCH_LIMIT:
+        raise _not_json_rpc(f"a batch holds at most {BATCH_LIMIT} messages, not {len(document)}.")
+    return document
+
+
+def _not_json_rpc(reason: str) -> RpcError:
+    return RpcError(INVALID_REQUEST, f"Invalid request: {reason}", status=400)
 
 
 def request_id_of(document: object) -> RequestId | None:
@@ -115,10 +132,13 @@ def result(request_id: RequestId, value: dict) -> dict:
     return {"jsonrpc": VERSION, "id": request_id, "result": value}
 
 
-def reply(payload: dict | None, *, status: int = 200, headers: dict[str, str] | None = None) -> HttpResponse:
-    """The HTTP answer: JSON (Decimal amounts as written by the REST API), or 202 without a body."""
+def reply(
+    payload: dict | list | None, *, status: int = 200, headers: dict[str, str] | None = None
+) -> HttpResponse:
+    """The HTTP answer: JSON (Decimal amounts as written by the REST API), or 202 with no body at all."""
     if payload is None:
         response = HttpResponse(status=202)
+        del response["Content-Type"]
     else:
         response = HttpResponse(dumps(payload), status=status, content_type="application/json")
     for name, value in (headers or {}).items():

@@ -2,7 +2,7 @@
 so its two operations are written here, from the same metadata and tool declarations it serves."""
 
 from access.models import Scope
-from agents import jsonrpc, protocol
+from agents import jsonrpc, protocol, revisions
 from agents.urls import MCP_PATH
 from agents.views import TOOL_NAME_STYLES
 
@@ -10,19 +10,34 @@ REQUEST_ID = {"type": ["string", "integer"], "description": "Echoed in the answe
 SCHEMAS = {
     "JsonRpcRequest": {
         "type": "object",
-        "description": "One JSON-RPC 2.0 message per POST (batches are refused). Without `id` it is a "
-        "notification, answered 202 without a body.",
+        "description": "One JSON-RPC 2.0 message per POST; under MCP 2025-03-26 (no MCP-Protocol-Version "
+        "header) also a batch, an array of up to 20. Without `id` it is a notification, answered 202 "
+        "without a body.",
         "required": ["jsonrpc", "method"],
         "properties": {
             "jsonrpc": {"type": "string", "enum": [jsonrpc.VERSION]},
             "id": REQUEST_ID,
-            "method": {"type": "string", "enum": list(protocol.METHODS), "description": "Or a notification."},
+            "method": {
+                "type": "string",
+                "enum": list({**protocol.LEGACY_METHODS, **protocol.MODERN_METHODS}),
+                "description": "initialize and ping up to 2025-11-25, server/discover from 2026-07-28; or a "
+                "notification.",
+            },
             "params": {
                 "type": "object",
                 "description": "initialize: protocolVersion, capabilities, clientInfo; tools/call: name "
-                "(or its underscore alias) and arguments (the tool's inputSchema). `_meta` is accepted.",
+                "(or its underscore alias) and arguments (the tool's inputSchema). From 2026-07-28 every "
+                "request's `_meta` carries io.modelcontextprotocol/protocolVersion and clientCapabilities.",
             },
         },
+    },
+    "JsonRpcBatch": {
+        "type": "array",
+        "description": "A batch, only under MCP 2025-03-26 (no MCP-Protocol-Version header): answered by an "
+        "array of the requests' answers.",
+        "items": {"$ref": "#/components/schemas/JsonRpcRequest"},
+        "minItems": 1,
+        "maxItems": jsonrpc.BATCH_LIMIT,
     },
     "JsonRpcResult": {
         "type": "object",
@@ -33,8 +48,9 @@ SCHEMAS = {
             "result": {
                 "type": "object",
                 "description": "tools/call: {content: [{type: text, text}], structuredContent, isError}; "
-                "structuredContent is the /api/v1 response of the tool's operation, or its problem "
-                "(code, detail, hint) when isError is true.",
+                "structuredContent is the /api/v1 response of the tool's operation. With isError true "
+                "there is no structuredContent: the text is the problem (code, detail, hint). From "
+                "2026-07-28 every result also has resultType and the server's identity in `_meta`.",
             },
         },
     },
@@ -51,8 +67,9 @@ SCHEMAS = {
                     "code": {
                         "type": "integer",
                         "description": "-32700 parse error, -32600 invalid request, -32601 unknown method, "
-                        "-32602 invalid params or unknown tool, -32603 internal error, -32010 unauthorized, "
-                        "-32011 insufficient scope, -32012 forbidden origin, -32013 rate limited.",
+                        "-32602 invalid params or unknown tool, -32603 internal error, -32020 header "
+                        "mismatch, -32022 unsupported protocol version, -32010 unauthorized, -32011 "
+                        "insufficient scope, -32012 forbidden origin, -32013 rate limited.",
                     },
                     "message": {"type": "string"},
                     "data": {"type": "object", "description": "The problem (code, detail, hint …), if any."},
@@ -88,7 +105,9 @@ SCHEMAS = {
     },
 }
 REFUSALS = {
-    "400": "Parse error, invalid request, unknown method or tool, or an unsupported MCP-Protocol-Version.",
+    "400": "Not JSON or not JSON-RPC, a refused batch, an unsupported MCP-Protocol-Version; from 2026-07-28 "
+    "also invalid params, an unknown tool and headers that disagree with the body.",
+    "404": "From 2026-07-28: an unknown method (-32601).",
     "401": "No token, or an unknown, expired or revoked one.",
     "403": "The token lacks the tool's scope, or the Origin is foreign.",
     "406": "The Accept header excludes application/json.",
@@ -106,8 +125,12 @@ TOOL_NAMES_PARAMETER = {
 }
 
 
+def _ref(schema: str) -> dict:
+    return {"$ref": f"#/components/schemas/{schema}"}
+
+
 def _json(schema: str) -> dict:
-    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+    return {"application/json": {"schema": _ref(schema)}}
 
 
 def _error(description: str, *headers: str) -> dict:
@@ -136,19 +159,29 @@ def document_mcp_endpoint(result: dict, generator, request, public) -> dict:
         },
         "post": {
             "operationId": "postMcpMessage",
-            "summary": "Send one MCP message (JSON-RPC 2.0): initialize, ping, tools/list, tools/call",
+            "summary": "Send an MCP message (JSON-RPC 2.0): tools/list, tools/call, server/discover …",
             "description": (
                 "MCP over Streamable HTTP with plain JSON replies and no sessions. Protocol revisions "
-                f"{', '.join(protocol.PROTOCOL_VERSIONS)}. Every message needs a bearer token; tools/call "
+                f"{', '.join(revisions.SUPPORTED_VERSIONS)}. Every message needs a bearer token; tools/call "
                 "needs the tool's scope (booking.read, or booking.write for booking.create_checkout). "
-                "A tool's refused arguments or domain failure is a 200 result with isError true."
+                "A tool's refused arguments or domain failure is a 200 result with isError true; up to "
+                "2025-11-25 every JSON-RPC error to a parsed message is a 200 as well."
             ),
             "tags": ["agents"],
             "parameters": [TOOL_NAMES_PARAMETER],
             "security": [{"bearerAuth": []}],
-            "requestBody": {"required": True, "content": _json("JsonRpcRequest")},
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"oneOf": [_ref("JsonRpcRequest"), _ref("JsonRpcBatch")]}}
+                },
+            },
             "responses": {
-                "200": {"description": "The request's result.", "content": _json("JsonRpcResult")},
+                "200": {
+                    "description": "The request's result (up to 2025-11-25 also its JSON-RPC error; a "
+                    "batch's answers as an array).",
+                    "content": _json("JsonRpcResult"),
+                },
                 "202": {"description": "A notification (or a response) accepted; no body."},
                 **{
                     status: _error(text, *(["Retry-After"] if status == "429" else []))

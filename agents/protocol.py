@@ -1,6 +1,7 @@
-"""The MCP methods the agent endpoint speaks (docs/decisions.md §10): initialize, ping, tools/list and
-tools/call, over the JSON-RPC messages of `agents.jsonrpc`. HTTP concerns (tokens, headers, status codes
-of the transport) stay in the view."""
+"""The MCP methods the agent endpoint speaks (docs/decisions.md §10), by revision: initialize, ping,
+tools/list and tools/call for the 2025 revisions; server/discover, tools/list and tools/call for
+2026-07-28, whose results also carry `resultType` and the server's identity. HTTP concerns (tokens,
+headers, status codes of the transport) stay in the view."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,13 +10,11 @@ from django.http import HttpResponse
 
 from access.authentication import InsufficientScope, require_scope
 from access.models import ApiToken
-from agents import jsonrpc, tools
+from agents import jsonrpc, revisions, tools
 from agents.jsonrpc import RpcError
-from chauffeur.api.problems import Problem, classify, problem_body
+from agents.revisions import LEGACY_VERSIONS, SERVER_INFO_KEY, SUPPORTED_VERSIONS, Revision
+from chauffeur.api.problems import Problem, classify, clip, problem_body
 
-# Newest first. 2024-11-05 predates Streamable HTTP; a client asking for a version not listed here is
-# offered the newest and decides itself (the MCP lifecycle's negotiation).
-PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 SERVER_NAME = "chauffeur-booking"
 SERVER_TITLE = "Vienna chauffeur booking"
 SERVER_VERSION = "0.2.0"  # the agent endpoint's own version (section 9.5), not the REST API's
@@ -29,31 +28,61 @@ INSTRUCTIONS = (
     "there. Date-times without an offset are Vienna local time. A tool result with isError carries "
     "code, detail and hint: follow the hint."
 )
+SERVER_INFO = {"name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION}
+CAPABILITIES = {"tools": {"listChanged": False}}
+# 2026-07-28 cacheable results: the tools change only when the operator edits the lead-time policy that
+# one description quotes, and they are the same for every token.
+LIST_TTL_MS = 5 * 60 * 1000
 
 
 @dataclass(frozen=True)
 class Caller:
     token: ApiToken
+    revision: Revision
     underscore_names: bool = False  # list tools as booking_estimate_distance …
 
 
 def answer(message: jsonrpc.Message, caller: Caller) -> dict:
     """The result of one request; an RpcError when the request itself is refused."""
-    method = METHODS.get(message.method)
+    modern = caller.revision.modern
+    method = (MODERN_METHODS if modern else LEGACY_METHODS).get(message.method)
     if method is None:
-        raise RpcError(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {message.method}.")
-    return method(message.params, caller)
+        raise RpcError(jsonrpc.METHOD_NOT_FOUND, _not_found(message.method, caller.revision))
+    result = method(message.params, caller)
+    if modern:  # 2026-07-28, Basic › Messages › Responses; Basic › General fields › _meta
+        return {"resultType": "complete", **result, "_meta": {SERVER_INFO_KEY: SERVER_INFO}}
+    return result
+
+
+def _not_found(method: str, revision: Revision) -> str:
+    text = f"Method not found: {clip(method)}."
+    if method == "initialize" and revision.modern:
+        text += f" MCP {revision.version} has no handshake: call server/discover, or initialize with the "
+        text += f"{revisions.VERSION_HEADER} header {LEGACY_VERSIONS[0]}."
+    return text
 
 
 def _initialize(params: dict, caller: Caller) -> dict:
     requested = params.get("protocolVersion")
     if not isinstance(requested, str):
         raise RpcError(jsonrpc.INVALID_PARAMS, "Invalid params: initialize needs `protocolVersion`.")
+    # A version not offered here (2024-11-05, or a later one) gets the newest handshake version, and the
+    # client decides (2025-11-25, Basic › Lifecycle › Version Negotiation).
     return {
-        "protocolVersion": requested if requested in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0],
-        "capabilities": {"tools": {"listChanged": False}},
-        "serverInfo": {"name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION},
-        "instructions": INSTRUCTIONS,
+        "protocolVersion": requested if requested in LEGACY_VERSIONS else LEGACY_VERSIONS[0],
+        "capabilities": CAPABILITIES,
+        "serverInfo": SERVER_INFO,
+        "instructions": tools.spelled(INSTRUCTIONS, underscore=caller.underscore_names),
+    }
+
+
+def _discover(params: dict, caller: Caller) -> dict:
+    return {
+        "supportedVersions": list(SUPPORTED_VERSIONS),
+        "capabilities": CAPABILITIES,
+        "instructions": tools.spelled(INSTRUCTIONS, underscore=caller.underscore_names),
+        "ttlMs": LIST_TTL_MS,
+        "cacheScope": "public",
     }
 
 
@@ -62,7 +91,10 @@ def _ping(params: dict, caller: Caller) -> dict:
 
 
 def _list_tools(params: dict, caller: Caller) -> dict:
-    return {"tools": [tool.listing(underscore=caller.underscore_names) for tool in tools.TOOLS]}
+    listed = {"tools": [tool.listing(underscore=caller.underscore_names) for tool in tools.TOOLS]}
+    if caller.revision.modern:
+        listed.update(ttlMs=LIST_TTL_MS, cacheScope="public")
+    return listed
 
 
 def _call_tool(params: dict, caller: Caller) -> dict:
@@ -71,8 +103,8 @@ def _call_tool(params: dict, caller: Caller) -> dict:
         raise RpcError(jsonrpc.INVALID_PARAMS, "Invalid params: tools/call needs the tool's `name`.")
     tool = tools.find(name)
     if tool is None:
-        known = ", ".join(tool.name for tool in tools.TOOLS)
-        raise RpcError(jsonrpc.INVALID_PARAMS, f"Unknown tool: {name}. The tools are {known}.")
+        known = ", ".join(tool.alias if caller.underscore_names else tool.name for tool in tools.TOOLS)
+        raise RpcError(jsonrpc.INVALID_PARAMS, f"Unknown tool: {clip(name)}. The tools are {known}.")
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
@@ -84,9 +116,16 @@ def _call_tool(params: dict, caller: Caller) -> dict:
     return tools.call(tool, arguments, caller=f"token:{caller.token.pk}")
 
 
-METHODS: dict[str, Callable[[dict, Caller], dict]] = {
+Method = Callable[[dict, Caller], dict]
+LEGACY_METHODS: dict[str, Method] = {
     "initialize": _initialize,
     "ping": _ping,
+    "tools/list": _list_tools,
+    "tools/call": _call_tool,
+}
+# 2026-07-28 removed initialize and ping (Key Changes 2 and 5) and added server/discover.
+MODERN_METHODS: dict[str, Method] = {
+    "server/discover": _discover,
     "tools/list": _list_tools,
     "tools/call": _call_tool,
 }
@@ -115,7 +154,7 @@ def metadata(*, underscore_names: bool = False) -> dict:
         "protocol": "MCP (Model Context Protocol) over Streamable HTTP: JSON-RPC 2.0 messages, POST",
         "server": SERVER_NAME,
         "version": SERVER_VERSION,
-        "protocolVersions": list(PROTOCOL_VERSIONS),
+        "protocolVersions": list(SUPPORTED_VERSIONS),
         "authentication": "Authorization: Bearer <token> on every POST; tokens are issued by the operator",
         "tools": [
             {

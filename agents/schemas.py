@@ -45,3 +45,37 @@ def _inline(node: object, components: dict, strict: bool) -> object:
     if isinstance(node, Decimal):
         return int(node) if node == node.to_integral_value() else float(node)
     return node
+
+
+UNKNOWN_ARGUMENT = "This tool does not take this argument."
+JSON_TYPES = {"string": str, "number": int | float, "integer": int, "boolean": bool, "object": dict,
+              "array": list}  # fmt: skip
+JSON_TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "a whole number",
+                   "boolean": "true or false", "object": "an object", "array": "an array"}  # fmt: skip
+
+
+def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str, list[str]]:
+    """Where `arguments` break an input schema's JSON types or its closed list of properties, nested
+    objects included (`bookingData.tourName`): `{name: [message]}`. The rest is the serializer's job."""
+    errors: dict[str, list[str]] = {}
+    properties = schema.get("properties", {})
+    for name, value in arguments.items():
+        declared = properties.get(name)
+        if declared is None:
+            if schema.get("additionalProperties") is False:
+                errors[prefix + name] = [UNKNOWN_ARGUMENT]
+            continue
+        expected = declared.get("type")
+        if value is None and declared.get("nullable"):
+            continue
+        if expected in JSON_TYPES and not _is_json_type(value, expected):
+            errors[prefix + name] = [f"Expected {JSON_TYPE_WORDS[expected]}."]
+        elif expected == "object" and isinstance(value, dict):
+            errors.update(argument_errors(declared, value, f"{prefix}{name}."))
+    return errors
+
+
+def _is_json_type(value: object, expected: str) -> bool:
+    if isinstance(value, bool):  # JSON's true is not the number 1
+        return expected == "boolean"
+    return isinstance(value, JSON_TYPES[expected])

@@ -10,7 +10,7 @@ from django.utils.text import format_lazy
 from rest_framework import serializers
 
 from access.models import Scope
-from agents.schemas import json_schema
+from agents.schemas import argument_errors, json_schema
 from booking import availability, idempotency
 from booking.checkout import start_checkout
 from booking.serializers import (
@@ -27,8 +27,6 @@ from places.serializers import DistanceInput, DistanceOutput, PlacesInput, Sugge
 from pricing import services as pricing
 from pricing.quote import MIN_HOURLY_HOURS
 from pricing.serializers import PriceInput, PriceOutput
-
-UNKNOWN_ARGUMENT = "This tool does not take this argument."
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class Tool:
         return {
             "name": self.alias if underscore else self.name,
             "title": self.title,
-            "description": self.description,
+            "description": spelled(str(self.description), underscore=underscore),
             "inputSchema": json_schema(self.input, "request"),
             "outputSchema": json_schema(self.output, "response"),
             "annotations": {
@@ -181,11 +179,19 @@ def find(name: str) -> Tool | None:
     return _BY_NAME.get(name)
 
 
+def spelled(text: str, *, underscore: bool) -> str:
+    """A text that names tools, with the names a client listing underscore names knows them by."""
+    if underscore:
+        for tool in TOOLS:
+            text = text.replace(tool.name, tool.alias)
+    return text
+
+
 def call(tool: Tool, arguments: dict, *, caller: str) -> dict:
     """Run a tool for `caller` (its token): the MCP CallToolResult. Refused arguments and domain failures
     are results with `isError` carrying the problem as /api/v1 would write it (code, detail, hint …)."""
     try:
-        valid = validated(tool.input, arguments)
+        valid = validated(tool, arguments)
         structured = _run(tool, valid, arguments, caller)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
         return _result(problem_body(classify(failure, tool.input)), is_error=True)
@@ -202,30 +208,19 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, caller: str
     return idempotency.once(caller=caller, key=key, body=arguments, run=run, keep_for=tool.retry_window).body
 
 
-def validated(declaration: type[serializers.Serializer], arguments: dict) -> serializers.Serializer:
-    serializer = declaration(data=arguments)
+def validated(tool: Tool, arguments: dict) -> serializers.Serializer:
+    """The arguments through the tool's declaration; a type or a name its inputSchema does not allow is
+    refused too, so that what the schema promises is what is accepted (no "7400" for an integer)."""
+    serializer = tool.input(data=arguments)
     errors = {} if serializer.is_valid() else flatten_errors(serializer.errors)
-    errors.update(unknown_arguments(serializer, arguments))
+    errors.update(argument_errors(json_schema(tool.input, "request"), arguments))
     if errors:
         raise serializers.ValidationError(errors)
     return serializer
 
 
-def unknown_arguments(serializer: serializers.Serializer, arguments: dict, prefix: str = "") -> dict:
-    """Arguments the declaration does not know, nested ones included (`bookingData.tourName`)."""
-    unknown: dict[str, list[str]] = {}
-    for key, value in arguments.items():
-        field = serializer.fields.get(key)
-        if field is None:
-            unknown[prefix + key] = [UNKNOWN_ARGUMENT]
-        elif isinstance(field, serializers.Serializer) and isinstance(value, dict):
-            unknown.update(unknown_arguments(field, value, f"{prefix}{key}."))
-    return unknown
-
-
 def _result(structured: dict, *, is_error: bool) -> dict:
-    return {
-        "content": [{"type": "text", "text": dumps(structured)}],
-        "structuredContent": structured,
-        "isError": is_error,
-    }
+    """The CallToolResult. A problem travels as text only: `structuredContent` must match the tool's
+    outputSchema (2025-11-25, Server › Tools › Output Schema), and clients check that even on errors."""
+    content = {"content": [{"type": "text", "text": dumps(structured)}], "isError": is_error}
+    return content if is_error else {**content, "structuredContent": structured}

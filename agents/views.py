@@ -3,6 +3,8 @@
 messages are answered by `agents.protocol`."""
 
 import logging
+from collections.abc import Mapping
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -14,28 +16,29 @@ from django.views.decorators.csrf import csrf_exempt
 
 from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
-from agents import jsonrpc, protocol
+from agents import jsonrpc, protocol, revisions
 from agents.jsonrpc import RpcError
-from chauffeur.api.problems import classify
+from chauffeur.api.problems import classify, clip
 
 logger = logging.getLogger(__name__)
 
-ALLOW = "GET, POST"
-PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version"
 TOOL_NAME_STYLES = ("dotted", "underscore")  # ?toolNames=underscore for clients that reject dots
 
 
 @method_decorator(csrf_exempt, name="dispatch")  # bearer tokens, not cookies: nothing to forge
 class McpView(View):
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            _check_origin(request)  # on every method (Transports › Streamable HTTP › Security)
+        except RpcError as refusal:
+            return refusal.reply()
+        return super().dispatch(request, *args, **kwargs)
+
     def get(self, request: HttpRequest) -> HttpResponse:
         try:
             if "text/event-stream" in request.headers.get("Accept", ""):
-                raise RpcError(
-                    jsonrpc.INVALID_REQUEST,
-                    "This endpoint opens no event streams: POST JSON-RPC messages, each answered in JSON.",
-                    status=405,
-                    headers={"Allow": ALLOW},
-                )
+                raise self._not_allowed("This endpoint opens no event streams: POST JSON-RPC messages, each "
+                                        "answered in JSON.")  # fmt: skip
             return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
         except RpcError as refusal:
             return refusal.reply()
@@ -47,13 +50,19 @@ class McpView(View):
             token = _authenticate(request)
             document = jsonrpc.decode(request.body)
             request_id = jsonrpc.request_id_of(document)
-            _check_origin(request)
             _check_headers(request)
-            message = jsonrpc.parse(document)
-            if not message.expects_answer:
-                return jsonrpc.reply(None)  # notifications and responses: 202, nothing to say
-            caller = protocol.Caller(token=token, underscore_names=_underscore_names(request))
-            return jsonrpc.reply(jsonrpc.result(message.id, protocol.answer(message, caller)))
+            revision = revisions.of_request(request.headers, document)
+            underscore = _underscore_names(request)
+            caller = protocol.Caller(token=token, revision=revision, underscore_names=underscore)
+            if not isinstance(document, list):
+                answer = _answer(document, caller, request.headers)
+                return jsonrpc.reply(None) if answer is None else answer.reply()
+            if not revision.accepts_batches:
+                batches = f"Batches are not part of MCP {revision.version}: send one message per POST."
+                raise RpcError(jsonrpc.INVALID_REQUEST, batches, status=400)
+            items = jsonrpc.batch_items(document)
+            answers = [_answer(item, caller, request.headers, in_batch=True) for item in items]
+            return jsonrpc.reply([answer.body for answer in answers if answer is not None] or None)
         except RpcError as refusal:
             return refusal.reply(request_id)
         except RequestDataTooBig:
@@ -64,13 +73,47 @@ class McpView(View):
                 request_id
             )
 
+    def options(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().options(request, *args, **kwargs)
+        del response["Content-Type"]  # no body
+        return response
+
     def http_method_not_allowed(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        return RpcError(
-            jsonrpc.INVALID_REQUEST,
-            f"{request.method} is not supported here (no sessions to end): use {ALLOW}.",
-            status=405,
-            headers={"Allow": ALLOW},
-        ).reply()
+        return self._not_allowed(f"{request.method} is not supported here (no sessions to end).").reply()
+
+    def _not_allowed(self, reason: str) -> RpcError:
+        allow = ", ".join(self._allowed_methods())  # what OPTIONS lists too
+        headers = {"Allow": allow}
+        return RpcError(jsonrpc.INVALID_REQUEST, f"{reason} Use {allow}.", status=405, headers=headers)
+
+
+def _answer(
+    document: object, caller: protocol.Caller, headers: Mapping[str, str], *, in_batch: bool = False
+) -> "Answer | None":
+    """One message's answer; None for a message that expects none."""
+    try:
+        message = jsonrpc.parse(document)
+        if not message.expects_answer:
+            return None  # notifications and responses: 202, nothing to say
+        if in_batch and message.method == "initialize":  # 2025-03-26, Basic › Lifecycle › Initialization
+            raise RpcError(jsonrpc.INVALID_REQUEST, "Invalid request: initialize may not be in a batch.")
+        if caller.revision.modern:
+            revisions.check_envelope(message, headers)
+        return Answer(jsonrpc.result(message.id, protocol.answer(message, caller)))
+    except RpcError as refusal:
+        status = refusal.status or caller.revision.status_of(refusal.code)
+        return Answer(refusal.body(jsonrpc.request_id_of(document)), status, refusal.headers)
+
+
+class Answer(NamedTuple):
+    """A JSON-RPC response and, when it is the whole reply, its HTTP status and headers."""
+
+    body: dict
+    status: int = 200
+    headers: dict[str, str] = {}
+
+    def reply(self) -> HttpResponse:
+        return jsonrpc.reply(self.body, status=self.status, headers=self.headers)
 
 
 def _check_origin(request: HttpRequest) -> None:
@@ -83,7 +126,7 @@ def _check_origin(request: HttpRequest) -> None:
     if origin not in allowed:
         raise RpcError(
             jsonrpc.FORBIDDEN_ORIGIN,
-            f"Requests from the origin {origin} are not accepted.",
+            f"Requests from the origin {clip(origin)} are not accepted.",
             status=403,
             data={"code": "forbidden_origin", "hint": "Call the endpoint from a server or a local client."},
         )
@@ -104,22 +147,13 @@ def _check_headers(request: HttpRequest) -> None:
     if content_type != "application/json":
         raise RpcError(
             jsonrpc.INVALID_REQUEST,
-            f"Send the message as Content-Type: application/json, not {content_type or 'nothing'}.",
+            f"Send the message as Content-Type: application/json, not {clip(content_type) or 'nothing'}.",
             status=415,
         )
     accept = request.headers.get("Accept")
     if accept and not any(kind in accept for kind in ("application/json", "application/*", "*/*")):
         raise RpcError(
             jsonrpc.INVALID_REQUEST, "Replies are application/json: accept it (Accept header).", status=406
-        )
-    version = request.headers.get(PROTOCOL_VERSION_HEADER)
-    if version is not None and version not in protocol.PROTOCOL_VERSIONS:
-        supported = ", ".join(protocol.PROTOCOL_VERSIONS)
-        raise RpcError(
-            jsonrpc.INVALID_REQUEST,
-            f"Unsupported {PROTOCOL_VERSION_HEADER}: {version}. This server speaks {supported}; "
-            "initialize to negotiate.",
-            data={"supported": list(protocol.PROTOCOL_VERSIONS), "requested": version},
         )
 
 
@@ -131,5 +165,7 @@ def _origin_of(url: str) -> str:
 def _underscore_names(request: HttpRequest) -> bool:
     style = request.GET.get("toolNames", TOOL_NAME_STYLES[0])
     if style not in TOOL_NAME_STYLES:
-        raise RpcError(jsonrpc.INVALID_REQUEST, f"toolNames must be one of {', '.join(TOOL_NAME_STYLES)}.")
+        raise RpcError(
+            jsonrpc.INVALID_REQUEST, f"toolNames must be one of {', '.join(TOOL_NAME_STYLES)}.", status=400
+        )
     return style == "underscore"

@@ -22,6 +22,10 @@ V1_PREFIX = "/api/v1"
 REQUEST_FORMAT_HINT = "Send JSON (or query parameters) as /openapi.json describes the operation."
 DATABASE_DOWN = "The service's database is unavailable; retry in a minute."
 COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # the same bytes DRF's renderer writes
+# What of a caller's own input an error quotes back.
+ECHO_LIMIT = 100  # characters of a name (a field, a method, a tool, a header value)
+MAX_MESSAGE_LENGTH = 300
+MAX_FIELD_ERRORS = 20
 
 
 @dataclass(frozen=True)
@@ -186,7 +190,7 @@ def classify(exc: Exception, declaration: type[serializers.Serializer] | None = 
             extra=exc.extra,
         )
     if isinstance(exc, drf.ValidationError):
-        errors = flatten_errors(exc.detail)
+        errors = bounded(flatten_errors(exc.detail))
         return Problem("invalid_request", _validation_summary(errors), errors=errors)
     if isinstance(exc, drf.MethodNotAllowed):
         return Problem(
@@ -239,6 +243,24 @@ def flatten_errors(detail: object, prefix: str = "") -> dict[str, list[str]]:
         return flat
     messages = detail if isinstance(detail, list) else [detail]
     return {prefix or "request": [str(message) for message in messages]}
+
+
+def bounded(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """At most MAX_FIELD_ERRORS fields, names and messages clipped: a request with 50,000 unknown names or a
+    megabyte-long one gets an answer of a few kilobytes, not its own size back."""
+    kept = {
+        clip(name): [clip(message, MAX_MESSAGE_LENGTH) for message in messages[:3]]
+        for name, messages in list(errors.items())[:MAX_FIELD_ERRORS]
+    }
+    if len(errors) > MAX_FIELD_ERRORS:
+        more = f"… and {len(errors) - MAX_FIELD_ERRORS} more fields with errors."
+        kept.setdefault("request", []).append(more)
+    return kept
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A caller's string as an error may quote it."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def _validation_summary(errors: dict[str, list[str]]) -> str:

@@ -62,9 +62,19 @@ def error_of(response, status: int, code: int, request_id=None) -> dict:
 
 def tool_result(response) -> dict:
     result = result_of(response)
-    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
     assert result["content"][0]["type"] == "text" and len(result["content"]) == 1
+    if result["isError"]:  # the problem as text only: it would break the tool's outputSchema
+        assert "structuredContent" not in result, result
+    else:
+        assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
     return result
+
+
+def tool_problem(response) -> dict:
+    """The problem an isError result carries in its text."""
+    result = tool_result(response)
+    assert result["isError"] is True, result
+    return json.loads(result["content"][0]["text"])
 
 
 def pickup(days: int = 3, hour: int = 10) -> str:

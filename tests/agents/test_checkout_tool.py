@@ -8,7 +8,15 @@ import pytest
 from django.utils import timezone
 
 from booking.models import Booking, IdempotentCheckout
-from tests.agents.mcp import call, checkout_arguments, output_validator, result_of, rpc, tool_result
+from tests.agents.mcp import (
+    call,
+    checkout_arguments,
+    output_validator,
+    result_of,
+    rpc,
+    tool_problem,
+    tool_result,
+)
 from tests.conftest import bearer
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -70,9 +78,8 @@ def test_a_checkout_through_the_tool_stores_the_booking_the_rest_checkout_would(
 def test_the_checkout_tool_refuses_the_websites_own_fields_and_needs_time_and_class(client, agent):
     arguments = checkout_arguments(client, agent, waterChoice="still", tourName="Wachau", flightData={"a": 1})
     del arguments["bookingData"]["pickupDatetime"], arguments["bookingData"]["vehicleClass"]
-    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
-    assert result["isError"] is True
-    assert set(result["structuredContent"]["errors"]) == {
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
+    assert set(problem["errors"]) == {
         "bookingData.waterChoice", "bookingData.tourName", "bookingData.flightData",
         "bookingData.pickupDatetime", "bookingData.vehicleClass",
     }  # fmt: skip
@@ -82,15 +89,10 @@ def test_the_checkout_tool_refuses_the_websites_own_fields_and_needs_time_and_cl
 def test_a_wrong_amount_is_an_is_error_result_with_the_expected_amount(client, agent):
     arguments = checkout_arguments(client, agent)
     expected = arguments["amount"]
-    result = tool_result(
+    problem = tool_problem(
         call(client, agent, "booking.create_checkout", {**arguments, "amount": expected - 100})
     )
-    problem = result["structuredContent"]
-    assert (result["isError"], problem["code"], problem["expectedAmount"]) == (
-        True,
-        "amount_mismatch",
-        expected,
-    )
+    assert (problem["code"], problem["expectedAmount"]) == ("amount_mismatch", expected)
     assert problem["hint"]
     assert Booking.objects.count() == 0
 
@@ -98,9 +100,8 @@ def test_a_wrong_amount_is_an_is_error_result_with_the_expected_amount(client, a
 def test_a_pickup_inside_the_lead_time_is_an_is_error_result(client, agent):
     arguments = checkout_arguments(client, agent)
     arguments["bookingData"]["pickupDatetime"] = (timezone.localtime() + timedelta(minutes=30)).isoformat()
-    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
-    assert (result["isError"], result["structuredContent"]["code"]) == (True, "lead_time")
-    assert "earliestPickup" in result["structuredContent"]
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
+    assert problem["code"] == "lead_time" and "earliestPickup" in problem
     assert Booking.objects.count() == 0
 
 
@@ -120,9 +121,8 @@ def test_a_retried_checkout_within_ten_minutes_returns_the_same_booking(client, 
 
 def test_an_hourly_hire_shorter_than_its_drive_is_an_is_error_result(client, agent):
     arguments = checkout_arguments(client, agent, to="München", bookingType="hourly", durationHours=2)
-    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
-    problem = result["structuredContent"]
-    assert (result["isError"], problem["code"], problem["minimumHours"]) == (True, "hire_too_short", 4.5)
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
+    assert (problem["code"], problem["minimumHours"]) == ("hire_too_short", 4.5)
     assert problem["errors"] == {
         "bookingData.durationHours": [problem["errors"]["bookingData.durationHours"][0]]
     }
@@ -132,8 +132,7 @@ def test_an_hourly_hire_shorter_than_its_drive_is_an_is_error_result(client, age
 def test_without_a_payment_provider_the_checkout_tool_says_so(client, agent, settings):
     arguments = checkout_arguments(client, agent)
     settings.PAYMENT_PROVIDER = "none"
-    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
     rest = client.post("/api/v1/checkout", arguments, content_type="application/json", **agent)
-    assert result["isError"] is True
-    assert result["structuredContent"] == rest.json()
+    assert problem == rest.json()
     assert Booking.objects.count() == 0

@@ -3,6 +3,7 @@ client sees, in both of its connect modes ("auto" probes server/discover first a
 initialize; "legacy" initializes straight away)."""
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -138,14 +139,17 @@ def test_the_client_connects_and_sees_the_server_and_its_five_tools(server, mode
 
     session, listing = run(server, mode, server.read_token, scenario)
 
-    # In auto mode the server/discover probe is refused, so the SDK falls back to the handshake.
-    assert session.discover_result is None
-    initialized = session.initialize_result
-    assert initialized is not None
-    assert initialized.protocol_version == session.protocol_version == "2025-11-25"
-    assert (initialized.server_info.name, initialized.server_info.version) == ("chauffeur-booking", "0.2.0")
-    assert initialized.instructions and "booking.create_checkout" in initialized.instructions
-    assert initialized.capabilities.tools is not None
+    # "auto" probes server/discover and speaks 2026-07-28 without a handshake; "legacy" initializes.
+    if mode == "auto":
+        assert session.initialize_result is None and session.discover_result is not None
+        assert session.protocol_version == "2026-07-28"
+        assert "2025-11-25" in session.discover_result.supported_versions
+    else:
+        assert session.discover_result is None and session.initialize_result is not None
+        assert session.protocol_version == session.initialize_result.protocol_version == "2025-11-25"
+    assert (session.server_info.name, session.server_info.version) == ("chauffeur-booking", "0.2.0")
+    assert session.instructions and "booking.create_checkout" in session.instructions
+    assert session.server_capabilities.tools is not None
 
     tools = {tool.name: tool for tool in listing.tools}
     assert len(listing.tools) == len(TOOL_NAMES) and set(tools) == set(TOOL_NAMES)
@@ -200,8 +204,10 @@ def test_an_invalid_argument_is_a_tool_error_naming_the_field(server, mode):
         server, mode, server.read_token, lambda client: client.call_tool("booking.calculate_price", arguments)
     )
 
-    assert result.is_error is True
-    problem = result.structured_content
+    # The problem travels as the text content: a structured copy would break the tool's outputSchema,
+    # which the SDK checks on every result.
+    assert result.is_error is True and result.structured_content is None
+    problem = json.loads(result.content[0].text)
     assert problem["code"] == "invalid_request"
     assert problem["status"] == 400
     assert list(problem["errors"]) == ["distanceKm"]

@@ -2,8 +2,6 @@
 input schemas are the declarations of their /api/v1 operations, their results are the /api/v1 responses,
 and their refusals are isError results carrying the /api/v1 problem."""
 
-import json
-
 import pytest
 import responses
 from jsonschema import Draft202012Validator
@@ -17,6 +15,7 @@ from tests.agents.mcp import (
     output_validator,
     result_of,
     rpc,
+    tool_problem,
     tool_result,
 )
 
@@ -165,11 +164,9 @@ def test_tools_call_accepts_meta(client, agent):
     ],
 )
 def test_refusals_are_is_error_results_carrying_the_v1_problem(client, agent, tool, arguments, path, code):
-    result = tool_result(call(client, agent, tool, arguments))
+    problem = tool_problem(call(client, agent, tool, arguments))
     v1 = client.get(path, arguments)
-    assert result["isError"] is True
-    assert result["structuredContent"] == v1.json()
-    problem = result["structuredContent"]
+    assert problem == v1.json()
     assert (problem["code"], problem["status"]) == (code, v1.status_code)
     assert problem["detail"] and problem["hint"]
 
@@ -180,26 +177,22 @@ def test_an_upstream_outage_is_an_is_error_result(client, agent, settings):
     with responses.RequestsMock() as google:
         google.post("https://routes.test/directions/v2:computeRoutes", status=503)
         google.post("https://routes.test/directions/v2:computeRoutes", status=503)
-        result = tool_result(
-            call(client, agent, "booking.estimate_distance", VALID_ARGUMENTS["booking.estimate_distance"])
+        response = call(
+            client, agent, "booking.estimate_distance", VALID_ARGUMENTS["booking.estimate_distance"]
         )
-    assert result["isError"] is True
-    assert result["structuredContent"]["code"] == "upstream_unavailable"
-    assert "test-key" not in json.dumps(result)
+    assert tool_problem(response)["code"] == "upstream_unavailable"
+    assert b"test-key" not in response.content
 
 
 def test_missing_and_unknown_arguments_are_named(client, agent):
-    result = tool_result(call(client, agent, "booking.calculate_price", {"distancekm": 10}))
-    assert result["isError"] is True
-    errors = result["structuredContent"]["errors"]
+    errors = tool_problem(call(client, agent, "booking.calculate_price", {"distancekm": 10}))["errors"]
     assert set(errors) == {"distanceKm", "vehicleClass", "distancekm"}
     assert errors["distancekm"] == ["This tool does not take this argument."]
 
 
 def test_arguments_may_be_omitted_and_are_then_validated(client, agent):
-    result = tool_result(rpc(client, agent, "tools/call", {"name": "booking.check_availability"}))
-    assert result["isError"] is True
-    assert set(result["structuredContent"]["errors"]) == {"pickupDatetime"}
+    problem = tool_problem(rpc(client, agent, "tools/call", {"name": "booking.check_availability"}))
+    assert set(problem["errors"]) == {"pickupDatetime"}
 
 
 def test_error_results_follow_the_problem_schema_of_the_openapi_document(client, agent):
@@ -211,6 +204,4 @@ def test_error_results_follow_the_problem_schema_of_the_openapi_document(client,
         ("booking.calculate_price", {}),
         ("booking.estimate_distance", {"from": "Hotel", "to": "Salzburg"}),
     ]:
-        result = tool_result(call(client, agent, tool, bad))
-        assert result["isError"] is True
-        validator.validate(result["structuredContent"])
+        validator.validate(tool_problem(call(client, agent, tool, bad)))

@@ -14,27 +14,50 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]  # our 
 # --- HTTP methods ---------------------------------------------------------------------------------
 
 
+ALLOW = "GET, POST, HEAD, OPTIONS"
+
+
 def test_get_for_an_event_stream_is_405_with_allow(client):
     response = client.get(MCP, HTTP_ACCEPT="text/event-stream")
     error_of(response, 405, -32600)
-    assert response["Allow"] == "GET, POST"
+    assert response["Allow"] == ALLOW
 
 
 @pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH"])
 def test_other_methods_are_405_in_json_rpc(client, agent, method):
     response = client.generic(method, MCP, **agent)
     error_of(response, 405, -32600)
-    assert response["Allow"] == "GET, POST"
+    assert response["Allow"] == ALLOW
+
+
+def test_options_lists_what_405_lists_and_has_no_body(client):
+    response = client.options(MCP)
+    assert (response.status_code, response.content, response["Allow"]) == (200, b"", ALLOW)
+    assert "Content-Type" not in response
 
 
 # --- headers and sizes ----------------------------------------------------------------------------
 
 
 def test_a_foreign_origin_is_403_and_our_own_is_accepted(client, agent):
+    # Refused before the body is read (Transports › Security Warning), so the error names no id.
     response = rpc(client, agent, "ping", request_id=4, HTTP_ORIGIN="https://evil.example")
-    assert error_of(response, 403, -32012, request_id=4)["code"] == "forbidden_origin"
+    assert error_of(response, 403, -32012)["code"] == "forbidden_origin"
     assert result_of(rpc(client, agent, "ping", HTTP_ORIGIN="http://testserver")) == {}
     assert result_of(rpc(client, agent, "ping", HTTP_ORIGIN="https://chauffeur.test")) == {}
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "OPTIONS", "DELETE", "PUT"])
+def test_a_foreign_origin_is_403_on_every_method(client, method):
+    response = client.generic(method, MCP, HTTP_ORIGIN="http://evil.example")
+    assert response.status_code == 403
+    if method != "HEAD":
+        assert error_of(response, 403, -32012)["code"] == "forbidden_origin"
+
+
+def test_a_long_origin_is_not_echoed_in_full(client):
+    response = client.get(MCP, HTTP_ORIGIN="http://" + "e" * 100_000)
+    assert response.status_code == 403 and len(response.content) < 1000
 
 
 def test_a_body_that_is_not_json_content_is_415(client, agent):
@@ -67,6 +90,7 @@ def test_a_refused_host_is_answered_in_json_rpc(client, agent):
 def test_notifications_are_accepted_with_202_and_no_body(client, agent, method):
     response = post(client, {"jsonrpc": "2.0", "method": method, "params": {"requestId": 1}}, **agent)
     assert (response.status_code, response.content) == (202, b"")
+    assert "Content-Type" not in response
 
 
 def test_a_response_from_the_client_is_accepted_with_202(client, agent):

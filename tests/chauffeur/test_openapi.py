@@ -97,11 +97,12 @@ def test_the_agent_endpoint_is_documented(document):
     mcp = document["paths"]["/api/mcp"]
     assert mcp["get"]["security"] == [{}]
     assert mcp["post"]["security"] == [{"bearerAuth": []}]
-    assert {"200", "202", "400", "401", "403", "429"} <= set(mcp["post"]["responses"])
+    assert {"200", "202", "400", "401", "403", "404", "429"} <= set(mcp["post"]["responses"])
     request = mcp["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert request == {"$ref": "#/components/schemas/JsonRpcRequest"}
+    assert request == {"oneOf": [{"$ref": "#/components/schemas/JsonRpcRequest"},
+                                 {"$ref": "#/components/schemas/JsonRpcBatch"}]}  # fmt: skip
     methods = document["components"]["schemas"]["JsonRpcRequest"]["properties"]["method"]["enum"]
-    assert methods == ["initialize", "ping", "tools/list", "tools/call"]
+    assert methods == ["initialize", "ping", "tools/list", "tools/call", "server/discover"]
 
 
 def test_the_problem_schema_lists_every_code(document):
