@@ -205,3 +205,28 @@ def test_error_results_follow_the_problem_schema_of_the_openapi_document(client,
         ("booking.estimate_distance", {"from": "Hotel", "to": "Salzburg"}),
     ]:
         validator.validate(tool_problem(call(client, agent, tool, bad)))
+
+
+def test_fifty_thousand_unknown_arguments_get_an_answer_of_a_few_kilobytes(client, agent):
+    arguments = {**VALID_ARGUMENTS["booking.calculate_price"], **{f"extra{n}": n for n in range(50_000)}}
+    arguments["x" * 1_000_000] = 1
+    response = call(client, agent, "booking.calculate_price", arguments)
+    assert len(response.content) < 10_000
+    errors = tool_problem(response)["errors"]
+    assert len(errors) == 21  # 20 fields and the note on the rest
+    assert errors["request"] == ["… and 49981 more fields with errors."]
+    assert all(len(name) <= 130 for name in errors)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("booking.calculate_price", {"distanceKm": "20", "vehicleClass": "executive"}, "distanceKm"),
+        ("booking.create_checkout", {"amount": "7400", "bookingData": {}}, "amount"),
+    ],
+)
+def test_a_number_written_as_a_string_is_refused_by_every_tool_alike(client, agent, tool, arguments, field):
+    # JSON arguments are typed: "20" is text, as the inputSchema's "type": "number" says (REST query
+    # strings are text by nature and are read as numbers there).
+    problem = tool_problem(call(client, agent, tool, arguments))
+    assert problem["code"] == "invalid_request" and field in problem["errors"]
