@@ -34,12 +34,20 @@ token: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(BIN)/python manage.py issue_token "local agent" --scope booking.read --scope booking.write
 
+# The outside MCP clients (TypeScript SDKs, Inspector, conformance suite, Node 22) from their lockfile.
+# Without npm the tests that need them are skipped, each printing why.
+NODE_CLIENTS := tests/agents/node
+$(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) will be skipped"; fi
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+test: lint $(NODE_CLIENTS)/node_modules/.installed
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis

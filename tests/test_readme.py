@@ -243,6 +243,16 @@ def the_mcp_session_succeeds_at_every_step(block, answers, stdout, server):
     assert priced["structuredContent"]["priceEur"] == float(documented_price)
 
 
+@promise("mcp2026() {")
+def the_2026_session_needs_no_handshake(block, answers, stdout, server):
+    discovered, priced = (answer["result"] for answer in answers)
+    versions = re.search(r'"supportedVersions":(\[[^\]]*\])', block.script)[1]
+    assert discovered["supportedVersions"] == json.loads(versions)
+    assert discovered["resultType"] == priced["resultType"] == "complete"
+    documented_price = re.search(r'"structuredContent":\{"priceEur":([\d.]+)', block.script)[1]
+    assert (priced["isError"], priced["structuredContent"]["priceEur"]) == (False, float(documented_price))
+
+
 def test_every_skip_and_promise_names_exactly_one_block():
     for start in SKIPPED:
         assert len([block for block in BLOCKS if block.first_line.startswith(start)]) == 1, start

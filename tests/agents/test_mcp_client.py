@@ -4,11 +4,8 @@ initialize; "legacy" initializes straight away)."""
 
 import asyncio
 import json
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import time as clock
 from zoneinfo import ZoneInfo
@@ -20,8 +17,8 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from tests.agents.live import LiveServer, booking_count
 from tests.agents.mcp import TOOL_NAMES
-from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
 
 MODES = pytest.mark.parametrize("mode", ["auto", "legacy"])
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -36,58 +33,6 @@ REQUIRED_ARGUMENTS = {
     "booking.create_checkout": ["amount", "bookingData"],
 }
 UNAUTHORIZED, INSUFFICIENT_SCOPE = -32010, -32011  # agents.jsonrpc's own codes
-
-
-@dataclass(frozen=True)
-class LiveServer:
-    base: str
-    env: dict[str, str]
-    read_token: str
-    write_token: str  # booking.read and booking.write
-
-
-def issue_token(env: dict[str, str], *scopes: str) -> str:
-    scope_args = [arg for scope in scopes for arg in ("--scope", scope)]
-    # Above the default 60 a minute: a connect costs 2-3 requests and the SDK adds a tools/list before a
-    # session's first successful tool call, so one run spends about 60 on the read token alone.
-    issued = manage("issue_token", "mcp client test", *scope_args, "--rate-limit", "10000", **env)
-    assert issued.returncode == 0, issued.stderr
-    return issued.stdout.strip().splitlines()[-1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[LiveServer]:
-    tmp = tmp_path_factory.mktemp("mcp_client")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {
-        "DJANGO_SECRET_KEY": "mcp-client-test-secret-key-" + "x" * 40,
-        "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
-        "DJANGO_DEBUG": "true",  # the sandbox payment provider refuses to run without it
-        "PAYMENT_PROVIDER": "sandbox",
-        "PUBLIC_BASE_URL": base,
-    }
-    migrated = manage("migrate", "--noinput", **env)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    read_token = issue_token(env, "booking.read")
-    write_token = issue_token(env, "booking.read", "booking.write")
-
-    log = tmp / "gunicorn.log"
-    command = [
-        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", "2",
-        "--access-logformat", '"%(r)s" %(s)s MCP-Protocol-Version=%({mcp-protocol-version}i)s',
-    ]  # fmt: skip
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
-        )
-    try:
-        wait_until_healthy(base, process, log)
-        yield LiveServer(base, env, read_token, write_token)
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 @asynccontextmanager
@@ -122,14 +67,6 @@ def leaves(group: BaseExceptionGroup) -> list[BaseException]:
         for error in group.exceptions
         for leaf in (leaves(error) if isinstance(error, BaseExceptionGroup) else [error])
     ]
-
-
-def booking_count(server: LiveServer) -> int:
-    counted = manage(
-        "shell", "-c", "from booking.models import Booking; print(Booking.objects.count())", **server.env
-    )
-    assert counted.returncode == 0, counted.stderr
-    return int(counted.stdout.strip().splitlines()[-1])
 
 
 @MODES
