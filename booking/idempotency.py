@@ -11,12 +11,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from booking.models import IdempotentCheckout
 from chauffeur.errors import DomainError
 
 KEEP_FOR = timedelta(hours=24)  # Stripe's convention: after a day the key may be used again
+# A claim still without an answer after this long belongs to a request that died mid-way (a worker killed
+# at gunicorn's 30 s timeout, a lost database): it no longer blocks retries. Whatever that request
+# stored is an unpaid booking without a payment page, which reconcile_payments expires.
+ABANDONED_AFTER = timedelta(seconds=60)
 MAX_KEY_LENGTH = 255
 WAIT_FOR_TWIN_SECONDS, POLL_SECONDS = 15.0, 0.1
 
@@ -66,9 +71,10 @@ def once(
 def _claim(caller: str, key: str, digest: str, keep_for: timedelta) -> tuple[IdempotentCheckout | None, bool]:
     """(the record, True) when this request is the first with the key; (the existing one, False)
     otherwise; (None, False) when the first one failed meanwhile and its claim is gone."""
-    IdempotentCheckout.objects.filter(
-        caller=caller, key=key, created_at__lt=timezone.now() - keep_for
-    ).delete()  # an expired key may be used again
+    now = timezone.now()
+    IdempotentCheckout.objects.filter(caller=caller, key=key).filter(
+        Q(created_at__lt=now - keep_for) | Q(status_code__isnull=True, created_at__lt=now - ABANDONED_AFTER)
+    ).delete()  # an expired key may be used again, and an abandoned claim retried
     try:
         with transaction.atomic():
             return IdempotentCheckout.objects.create(caller=caller, key=key, fingerprint=digest), True

@@ -61,6 +61,20 @@ def test_a_failed_request_is_not_kept_so_a_corrected_retry_runs(client, writer):
     assert checkout(client, V1, body, "order-4713", **writer).status_code == 201
 
 
+def test_a_claim_whose_request_died_stops_blocking_retries_after_a_minute(client, writer):
+    body = {"amount": server_amount(client, ride()), "bookingData": ride()}
+    first = checkout(client, V1, body, "order-4714", **writer).json()
+    # As a worker killed mid-request leaves it: claimed, never answered.
+    IdempotentCheckout.objects.update(
+        status_code=None, response=None, created_at=timezone.now() - timedelta(seconds=61)
+    )
+    retried = checkout(client, V1, body, "order-4714", **writer)
+    assert retried.status_code == 201 and "Idempotent-Replayed" not in retried
+    assert retried.json()["reference"] != first["reference"] and Booking.objects.count() == 2
+    assert IdempotentCheckout.objects.get().status_code == 201  # the retry's answer is kept now
+    assert checkout(client, V1, body, "order-4714", **writer).json() == retried.json()
+
+
 @pytest.mark.parametrize("key", ["", "k" * 256])
 def test_an_empty_or_overlong_key_is_refused(client, writer, key):
     body = {"amount": server_amount(client, ride()), "bookingData": ride()}
