@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 TIMEOUT = (3.05, 10.0)  # connect, read (seconds)
 WEBHOOK_TOLERANCE_S = 300  # a signed webhook older than this is refused (replay protection)
 SESSION_EVENT_PREFIX = "checkout.session."
+MAX_ID_LENGTH, MAX_EVENT_TYPE_LENGTH = 255, 100  # as the booking tables store them
 
 # Short, fixed details by SDK error class; Stripe's own message is never passed on.
 DETAILS: tuple[tuple[type[stripe.StripeError], str], ...] = (
@@ -132,7 +133,7 @@ class StripeProvider:
             raise WebhookSignatureError("The webhook payload cannot be read.") from exc
         try:
             data = event.to_dict()
-            event_type = _text(data["type"])
+            event_type = _text(data["type"], MAX_EVENT_TYPE_LENGTH)
             session = None
             if event_type.startswith(SESSION_EVENT_PREFIX):
                 session = _session_state(data["data"]["object"])
@@ -180,9 +181,16 @@ def _whole_number(value) -> int | None:
     return value
 
 
-def _text(value) -> str:
+def _text(value, limit: int = MAX_ID_LENGTH) -> str:
+    """A text of Stripe's as the database can hold it; anything else makes the event unreadable."""
     if not isinstance(value, str):
         raise TypeError(f"expected text, got {type(value).__name__}")
     if "\x00" in value:  # no id of Stripe's has one, and the database cannot store or look it up
         raise TypeError("text with a NUL character")
+    if len(value) > limit:  # Stripe's ids have at most 255 characters
+        raise TypeError(f"text of {len(value)} characters")
+    try:
+        value.encode()
+    except UnicodeEncodeError:  # a lone surrogate from a JSON escape: not text any database stores
+        raise TypeError("text that is not valid Unicode") from None
     return value

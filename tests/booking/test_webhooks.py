@@ -46,6 +46,7 @@ def event(
     reference: str = "CB-7K3Q9X",
     amount_total: int = 7400,
     currency: str = "eur",
+    payment_intent: str = "pi_123",
 ) -> bytes:
     return json.dumps(
         {
@@ -60,7 +61,7 @@ def event(
                     "object": "checkout.session",
                     "status": "complete" if payment_status == "paid" else "open",
                     "payment_status": payment_status,
-                    "payment_intent": "pi_123",
+                    "payment_intent": payment_intent,
                     "amount_total": amount_total,
                     "currency": currency,
                     "metadata": {"reference": reference},
@@ -167,9 +168,22 @@ def test_unknown_events_and_sessions_are_acknowledged_and_ignored(client, bookin
     assert status() == BookingStatus.PENDING_PAYMENT
 
 
-@pytest.mark.parametrize("changes", [{"session": "cs_\u0000"}, {"event_id": "evt_\u0000"}])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"session": "cs_\u0000"},
+        {"event_id": "evt_\u0000"},
+        {"session": "cs_\ud800"},  # a lone surrogate: valid JSON, not text a database stores
+        {"event_id": "evt_\udfff"},
+        {"reference": "CB-\ud800"},
+        {"event_id": "evt_" + "x" * 300},
+        {"payment_intent": "pi_" + "x" * 300},
+        {"event_type": "checkout.session." + "x" * 100},
+    ],
+)
 def test_ids_no_database_can_hold_are_refused_as_unreadable(client, booking, changes):
-    assert deliver(client, event("checkout.session.completed", **changes)).status_code == 400
+    event_type = changes.pop("event_type", "checkout.session.completed")
+    assert deliver(client, event(event_type, **changes)).status_code == 400
     assert (status(), ProcessedPaymentEvent.objects.count()) == (BookingStatus.PENDING_PAYMENT, 0)
 
 
