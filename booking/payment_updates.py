@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ logger = logging.getLogger(__name__)
 
 PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
 ASK_EVERY_SECONDS = 5
+_asked_here = LocMemCache("payments-asked", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 
 
 def target_status(event_type: str, session: SessionState) -> str | None:
@@ -77,13 +79,14 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
 
 
 def _may_ask_now(session_id: str) -> bool:
-    """At most one question about a session every ASK_EVERY_SECONDS, across all workers (shared cache)."""
+    """At most one question about a session every ASK_EVERY_SECONDS, across all workers (shared cache);
+    while the shared cache is away, at most one per process (so reloads never become a stream of calls)."""
     key = "payments:asked:" + hashlib.sha256(session_id.encode()).hexdigest()
     try:
         return cache.add(key, True, ASK_EVERY_SECONDS)
-    except Exception:  # the cache's own errors differ by backend; without it, ask (correct, just slower)
-        logger.warning("Cache unavailable; asking the payment provider unthrottled", exc_info=True)
-        return True
+    except Exception:  # the cache's own errors differ by backend
+        logger.warning("Shared cache unavailable; throttling provider questions per process")
+        return _asked_here.add(key, True, ASK_EVERY_SECONDS)
 
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:

@@ -13,6 +13,7 @@ from django.test import Client
 
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
 from tests.conftest import start_of_window
+from tests.processes import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -350,4 +351,21 @@ def test_the_success_page_asks_stripe_at_most_once_per_few_seconds_and_is_rate_l
     refused = client.get("/booking/success", {"session_id": SESSION})
     assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
     assert refused["Content-Type"].startswith("text/html") and "Too many requests" in refused.content.decode()
+    assert status() == BookingStatus.PENDING_PAYMENT
+
+
+def test_without_the_shared_cache_the_success_page_still_asks_stripe_once(client, booking, settings):
+    settings.CACHES = {
+        "default": {  # a Redis that is not there: every cache call fails
+            "BACKEND": "chauffeur.cache.BreakerRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.05, "SOCKET_TIMEOUT": 0.05},
+        }
+    }
+    open_session = {**SESSION_JSON, "status": "open", "payment_status": "unpaid"}
+    with responses.RequestsMock() as mock:
+        mock.get(f"https://stripe.test/v1/checkout/sessions/{SESSION}", json=open_session)
+        pages = [client.get("/booking/success", {"session_id": SESSION}) for _ in range(30)]
+        assert len(mock.calls) == 1  # this process remembers it asked
+    assert all(page.status_code == 200 and "CB-7K3Q9X" in page.content.decode() for page in pages)
     assert status() == BookingStatus.PENDING_PAYMENT
