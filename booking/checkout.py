@@ -104,7 +104,7 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
         needed = round_up(Decimal(route.duration_s) / 3600, HOURLY_BLOCK)
         if ride.duration_hours < needed:
             raise DomainError(
-                f"The drive alone takes about {needed} hours; an hourly hire of {ride.duration_hours} hours "
+                f"The drive alone takes about {needed:f} hours; an hourly hire of {ride.duration_hours.normalize():f} hours "
                 "cannot cover it.",
                 code="hire_too_short",
                 field="duration_hours",

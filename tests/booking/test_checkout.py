@@ -113,6 +113,8 @@ def test_an_hourly_hire_shorter_than_its_drive_is_refused(client, writer, path):
     assert response.status_code == 400
     body = response.json()
     assert body["minimumHours"] == 4.5  # the 4.45 h drive, in started half hours
+    detail = body.get("detail", body.get("error"))
+    assert "about 4.5 hours; an hourly hire of 2 hours cannot" in detail, detail
     if path == V1:
         assert_problem(response, 400, "hire_too_short", "bookingData.durationHours")
     assert Booking.objects.count() == 0
