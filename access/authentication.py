@@ -3,6 +3,7 @@ the REST API (through the DRF classes below), the agent endpoint and the rate li
 answers' WWW-Authenticate challenges carried by the exceptions themselves."""
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
@@ -77,7 +78,11 @@ def caller_key(request: HttpRequest) -> str:
 def rate_limit_client(request: HttpRequest) -> tuple[str, int]:
     """The rate limiter's client and quota (settings.API_RATE_LIMIT_CLIENT): a valid token counts alone,
     with its own limit if staff set one; anything else counts by address."""
-    key = caller_key(request)
+    try:
+        key = caller_key(request)
+    except DatabaseError:  # the token cannot be checked now: count by address; a door that needs the
+        # token asks again and answers the outage in its own format
+        return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
     token = getattr(request, "_api_token", None)
     limit = token.rate_limit if isinstance(token, ApiToken) and token.rate_limit else None
     return key, limit or settings.API_RATE_LIMIT_REQUESTS
