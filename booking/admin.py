@@ -1,7 +1,8 @@
 from django.contrib import admin, messages
 
-from booking import transitions
+from booking import cancellation, history, transitions
 from booking.models import Booking, BookingStatus, LeadTimePolicy
+from chauffeur.errors import DomainError
 from pricing.money import CURRENCY, from_cents
 
 
@@ -53,10 +54,18 @@ class BookingAdmin(admin.ModelAdmin):
 
     def _move(self, request, queryset, target: str) -> None:
         moved, refused = [], []
+        actor = history.staff(request.user)
         for booking in queryset:
             try:
-                moved.append(transitions.move(booking.pk, target).reference)
-            except transitions.InvalidTransition:
+                if target == BookingStatus.CANCELLED:  # under the cancellation policy, as for customers
+                    moved.append(
+                        cancellation.cancel(
+                            booking.pk, actor=actor, by_staff=True, requested_by=request.user
+                        ).reference
+                    )
+                else:
+                    moved.append(transitions.move(booking.pk, target, actor=actor).reference)
+            except (transitions.InvalidTransition, DomainError):
                 booking.refresh_from_db(fields=["status"])
                 refused.append(f"{booking.reference} ({booking.get_status_display()})")
         if moved:

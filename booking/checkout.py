@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url
-from booking.models import Booking
+from booking.models import Booking, BookingChannel
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
@@ -59,7 +59,15 @@ class CheckoutResult:
     session: CheckoutSession
 
 
-def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult:
+def start_checkout(
+    *,
+    amount_cents: int,
+    ride: BookingRequest,
+    channel: str = BookingChannel.WEBSITE,
+    api_token_id: int | None = None,
+) -> CheckoutResult:
+    """`channel` records where the booking came from; `api_token_id` the token that booked it (it may read
+    and cancel the booking later)."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
     route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
@@ -68,7 +76,9 @@ def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult
     quote = price_ride(ride, route, tour_slug)
     ensure_amount(amount_cents, quote)
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(ride, route, quote, tour_slug, provider.name)
+    booking = store_booking(
+        ride, route, quote, tour_slug, provider.name, channel=channel, api_token_id=api_token_id
+    )
     return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
 
 
@@ -153,7 +163,12 @@ def ensure_amount(amount_cents: int, quote: Quote) -> None:
 
 
 def store_booking(
-    ride: BookingRequest, route: RouteEstimate, quote: Quote, tour_slug: str | None, provider_name: str
+    ride: BookingRequest,
+    route: RouteEstimate,
+    quote: Quote,
+    tour_slug: str | None,
+    provider_name: str,
+    **origin,  # channel, api_token_id, created_by …: where the booking came from
 ) -> Booking:
     for _ in range(5):
         try:
@@ -184,6 +199,7 @@ def store_booking(
                 flight_data=ride.flight_data,
                 booking_data=ride.submitted,
                 payment_provider=provider_name,
+                **origin,
             )
         except IntegrityError:  # the same reference twice: one in 300 million; draw again
             continue

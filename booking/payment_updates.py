@@ -10,13 +10,14 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, selectors, transitions
+from booking import notifications, refunds, selectors, transitions
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
 from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
 
 logger = logging.getLogger(__name__)
 
 PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
+PROVIDER_NEWS = "payment provider (webhook)"
 ASK_EVERY_SECONDS = 5
 
 
@@ -31,8 +32,10 @@ def target_status(event_type: str, session: SessionState) -> str | None:
     }.get(event_type)
 
 
-def apply_event(event: PaymentEvent) -> Booking | None:
-    """Apply a provider event once (by event id). Unknown types and unknown sessions change nothing."""
+def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | None = None) -> Booking | None:
+    """Apply a provider event once (by event id). Unknown types and unknown bookings change nothing.
+    `provider` answers questions the event leaves open (the refunds of a refunded charge); a failure to
+    ask raises PaymentError and keeps nothing, so the provider delivers the event again."""
     with transaction.atomic():
         try:
             with transaction.atomic():  # a savepoint: a replay's failed insert must not end the transaction
@@ -40,18 +43,28 @@ def apply_event(event: PaymentEvent) -> Booking | None:
         except IntegrityError:
             logger.info("Payment event %s already processed", event.event_id)
             return None
-        if event.session is None:
-            return None
-        target = target_status(event.type, event.session)
-        booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
-        if booking is None:
-            logger.warning("Payment event %s names no known booking", event.event_id)
-            return None
-        record.booking = booking
-        record.save(update_fields=["booking"])
-        if target is not None:
-            _settle(booking, target, event.session)
+        booking = None
+        if event.session is not None:
+            booking = _apply_session_news(event)
+        elif event.refund is not None:
+            booking = refunds.apply_refund_news(event.refund, actor=PROVIDER_NEWS)
+        elif event.charge is not None and provider is not None:
+            booking = refunds.apply_charge_news(event.charge, provider=provider, actor=PROVIDER_NEWS)
+        if booking is not None:
+            record.booking = booking
+            record.save(update_fields=["booking"])
         return booking
+
+
+def _apply_session_news(event: PaymentEvent) -> Booking | None:
+    target = target_status(event.type, event.session)
+    booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
+    if booking is None:
+        logger.warning("Payment event %s names no known booking", event.event_id)
+        return None
+    if target is not None:
+        _settle(booking, target, event.session)
+    return booking
 
 
 def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
@@ -104,7 +117,14 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    transitions.apply(booking, target, payment_intent_id=session.payment_intent_id)
+    transitions.apply(
+        booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
+    )
+
+
+def provider_actor(booking: Booking) -> str:
+    """Who moved a booking on the provider's news, as its history says."""
+    return f"payment provider ({booking.payment_provider})"
 
 
 def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:

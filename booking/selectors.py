@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
 from booking.models import Booking, BookingStatus
 
@@ -43,6 +43,18 @@ def locked_booking_for_session(session_id: str, reference: str | None) -> Bookin
     return found
 
 
+def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
+    """The booking a provider payment belongs to, row-locked: by payment intent, else by the reference
+    the provider carried in its metadata."""
+    query = Booking.objects.select_for_update()
+    found = None
+    if payment_intent_id and storable(payment_intent_id):
+        found = query.filter(payment_intent_id=payment_intent_id).first()
+    if found is None and reference and storable(reference):
+        found = query.filter(reference=reference).first()
+    return found
+
+
 def awaiting_confirmation() -> QuerySet[Booking]:
     return Booking.objects.filter(status__in=PAID_STATES, confirmation_sent_at__isnull=True)
 
@@ -58,3 +70,8 @@ def never_given_a_payment_page(cutoff: datetime) -> QuerySet[Booking]:
     return Booking.objects.filter(
         status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=True, created_at__lt=cutoff
     )
+
+
+def refunds_total(booking: Booking, statuses) -> int:
+    """Cents of the booking's refunds in these states."""
+    return booking.refunds.filter(status__in=statuses).aggregate(total=Sum("amount_cents"))["total"] or 0

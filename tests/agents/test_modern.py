@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.agents.mcp import READ_TOOLS, TOOL_NAMES, VALID_ARGUMENTS, error_of, post, rpc, tool_problem
+from tests.agents.mcp import QUOTE_TOOLS, TOOL_NAMES, VALID_ARGUMENTS, error_of, post, rpc, tool_problem
 from tests.conftest import bearer
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_tools_list_is_cacheable_and_lists_what_the_2025_revisions_list(client, 
     assert (result["ttlMs"], result["cacheScope"]) == (300_000, "public")
 
 
-@pytest.mark.parametrize("tool", READ_TOOLS)
+@pytest.mark.parametrize("tool", QUOTE_TOOLS)
 def test_a_tool_answers_as_under_2025(client, agent, tool):
     params = {"name": tool, "arguments": VALID_ARGUMENTS[tool]}
     result = answer_of(modern(client, agent, "tools/call", params), "CallToolResultResponse")

@@ -26,7 +26,7 @@ class Command(BaseCommand):
         )
         unpayable = list(selectors.never_given_a_payment_page(cutoff))
         for booking in unpayable:
-            transitions.move(booking.pk, BookingStatus.EXPIRED)
+            transitions.move(booking.pk, BookingStatus.EXPIRED, actor="reconcile_payments (no payment page)")
         forgotten = idempotency.forget_expired()
         self.stdout.write(
             f"Reconciled {len(pending)} pending booking(s); {changed} changed state; "
