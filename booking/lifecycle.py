@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from booking import cancellation, links, refunds, selectors
 from booking.cancellation import CancellationTerms
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
 from chauffeur.errors import DomainError
 from pricing.money import from_cents
 
@@ -35,13 +35,13 @@ class BookingState:
 
     @property
     def driver(self):
-        """The chauffeur the customer may know: none yet (drivers are assigned in the admin)."""
-        return None
+        """The chauffeur the customer may know: the one assigned to a confirmed (or completed) ride."""
+        shown = self.booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
+        return self.booking.driver if shown else None
 
     @property
     def cancellation_fee(self):
-        fee = self.booking.cancellation_fee_cents
-        return None if fee is None else from_cents(fee)
+        return self.booking.cancellation_fee
 
 
 def normalized(reference: str) -> str:

@@ -12,7 +12,7 @@ from booking.lead_time import (
     DEFAULT_NIGHT_END,
     DEFAULT_NIGHT_START,
 )
-from pricing.money import CURRENCY
+from pricing.money import CURRENCY, from_cents
 from pricing.quote import Quote
 
 
@@ -144,6 +144,13 @@ class Booking(models.Model):
         related_name="+",
         help_text="The token that booked it (REST API or agent): it may read and cancel the booking.",
     )
+    # Dispatch: set together when staff assign the ride (booking/assignment.py), which confirms it.
+    driver = models.ForeignKey(
+        "fleet.Driver", null=True, blank=True, on_delete=models.PROTECT, related_name="rides"
+    )
+    vehicle = models.ForeignKey(
+        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="rides"
+    )
     # The payment.
     payment_provider = models.CharField(max_length=20)
     provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
@@ -152,6 +159,9 @@ class Booking(models.Model):
         max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
     )
     paid_at = models.DateTimeField(null=True, blank=True)
+    received_cents = models.PositiveIntegerField(
+        default=0, help_text="Money received: the payment, plus price differences paid after a change."
+    )
     marked_paid_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -170,6 +180,10 @@ class Booking(models.Model):
     @property
     def quote(self) -> Quote:
         return Quote.from_record(self.quote_record)
+
+    @property
+    def cancellation_fee(self) -> Decimal | None:
+        return None if self.cancellation_fee_cents is None else from_cents(self.cancellation_fee_cents)
 
     @property
     def money_received(self) -> bool:
@@ -213,6 +227,43 @@ class Refund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.booking} refund {self.amount_cents} ({self.status})"
+
+    @property
+    def amount(self) -> Decimal:
+        return from_cents(self.amount_cents)
+
+
+class Surcharge(models.Model):
+    """A price difference the customer owes after staff changed the ride: paid through a payment link
+    the customer gets by e-mail, or collected by staff and confirmed by them."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for payment")
+        PAID = "paid", _("paid")
+        WAIVED = "waived", _("waived")
+
+    booking = models.ForeignKey(Booking, on_delete=models.PROTECT, related_name="surcharges")
+    amount_cents = models.PositiveIntegerField()
+    currency = models.CharField(max_length=3, default=CURRENCY)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    method = models.CharField(max_length=10, choices=Refund.Method.choices, default=Refund.Method.PROVIDER)
+    provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_url = models.URLField(max_length=1000, blank=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.booking} surcharge {self.amount_cents} ({self.status})"
+
+    @property
+    def amount(self) -> Decimal:
+        return from_cents(self.amount_cents)
 
 
 class BookingEvent(models.Model):

@@ -1,6 +1,7 @@
 """E-mails about bookings, to the customer in their language (with a copy to the operator where it
 helps dispatch): the confirmation when a booking is paid (once per booking), the cancellation with what
-was kept and given back; and an alert when money news cannot be settled by the service itself."""
+was kept and given back, the chauffeur once assigned; the driver's job (and its withdrawal); and an alert
+when money news cannot be settled by the service itself."""
 
 import logging
 from dataclasses import dataclass
@@ -47,6 +48,40 @@ CANCELLATION = Mail(
 )
 
 
+CHAUFFEUR_ASSIGNED = Mail(
+    {
+        "en": "Your chauffeur for booking {reference}",
+        "de": "Ihr Chauffeur für die Buchung {reference}",
+    },
+    "emails/chauffeur_assigned",
+    operator_copy=False,
+)
+CHANGED = Mail(
+    {
+        "en": "Your chauffeur booking {reference} was changed",
+        "de": "Ihre Chauffeur-Buchung {reference} wurde geändert",
+        OPERATOR: "Changed booking {reference}",
+    },
+    "emails/booking_changed",
+)
+PAYMENT_LINK = Mail(
+    {
+        "en": "Payment for your chauffeur booking {reference}",
+        "de": "Zahlung für Ihre Chauffeur-Buchung {reference}",
+    },
+    "emails/payment_link",
+    operator_copy=False,
+)
+DRIVER_JOB = Mail(
+    {"en": "Job {reference}", "de": "Fahrt {reference}"}, "emails/driver_job", operator_copy=False
+)
+DRIVER_JOB_OFF = Mail(
+    {"en": "Job {reference} is off", "de": "Fahrt {reference} entfällt"},
+    "emails/driver_job_off",
+    operator_copy=False,
+)
+
+
 def send_confirmation(booking_id: int) -> bool:
     """Send the confirmation unless it went out already. The booking is claimed in a short transaction and
     the mail is sent outside it (no row lock held during SMTP); if the customer's mail fails, the claim is
@@ -64,7 +99,40 @@ def send_confirmation(booking_id: int) -> bool:
 
 
 def send_cancellation(booking_id: int) -> None:
-    send(CANCELLATION, Booking.objects.get(pk=booking_id))
+    booking = Booking.objects.select_related("driver").get(pk=booking_id)
+    send(CANCELLATION, booking)
+    if booking.driver is not None:
+        to_driver(DRIVER_JOB_OFF, booking, booking.driver)
+
+
+def send_assignment(booking_id: int, replaced=None) -> None:
+    """The driver's job, the customer's chauffeur, and the job's withdrawal for a driver replaced."""
+    booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
+    to_driver(DRIVER_JOB, booking, booking.driver)
+    send(CHAUFFEUR_ASSIGNED, booking)
+    if replaced is not None:
+        to_driver(DRIVER_JOB_OFF, booking, replaced)
+
+
+def send_change(booking_id: int) -> None:
+    """The changed ride to the customer, and to its driver as an updated job."""
+    booking = Booking.objects.select_related("driver", "vehicle").get(pk=booking_id)
+    send(CHANGED, booking)
+    if booking.driver is not None:
+        to_driver(DRIVER_JOB, booking, booking.driver)
+
+
+def send_payment_link(booking_id: int, url: str, amount) -> bool:
+    """A payment page for the customer: a phone booking's price, or a difference after a change."""
+    return send(PAYMENT_LINK, Booking.objects.get(pk=booking_id), payment_url=url, amount=amount)
+
+
+def to_driver(mail: Mail, booking: Booking, driver) -> bool:
+    """A driver's mail, in German when German is the first language they speak, else in English."""
+    if not driver.email:
+        return False
+    locale = "de" if driver.language_codes[:1] == ["de"] else "en"
+    return _deliver(compose(mail, booking, driver.email, locale, driver=driver))
 
 
 def send(mail: Mail, booking: Booking, **extra) -> bool:

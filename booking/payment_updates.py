@@ -10,8 +10,8 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, refunds, selectors, transitions
-from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+from booking import notifications, refunds, selectors, surcharges, transitions
+from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent
 from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
 
 logger = logging.getLogger(__name__)
@@ -58,6 +58,12 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
 
 def _apply_session_news(event: PaymentEvent) -> Booking | None:
     target = target_status(event.type, event.session)
+    surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
+    if surcharge is not None:  # the payment page of a price difference, not of the booking itself
+        booking = selectors.locked_booking(surcharge.booking_id)
+        paid = target == BookingStatus.PAID
+        surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
+        return booking
     booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
     if booking is None:
         logger.warning("Payment event %s names no known booking", event.event_id)
@@ -103,6 +109,12 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
     """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
     Only the booking's own session, charging exactly its price, can move it."""
     if booking.status == target:
+        own = session.session_id == booking.provider_session_id
+        if target == BookingStatus.PAID and own and booking.payment_method != PaymentMethod.CHECKOUT:
+            reason = (
+                f"it was paid online after staff marked it paid by {booking.get_payment_method_display()}"
+            )
+            _foreign_payment(booking, session, reason)
         return  # a replay
     if session.session_id != booking.provider_session_id:
         if target == BookingStatus.PAID:
@@ -120,6 +132,17 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
     transitions.apply(
         booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
     )
+
+
+def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
+    """Staff took the money outside the provider (an invoice, cash): the booking is paid, by whom and when
+    is kept, and the confirmation goes out as for an online payment."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        booking.payment_method, booking.marked_paid_by = method, user
+        booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
+    return booking
 
 
 def provider_actor(booking: Booking) -> str:
@@ -149,8 +172,9 @@ def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:
     """Money arrived for a booking that can no longer be paid: keep the fact, and tell the operator."""
     booking.paid_at = timezone.now()
+    booking.received_cents = session.amount_total or booking.amount_cents
     booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
-    booking.save(update_fields=["paid_at", "payment_intent_id", "updated_at"])
+    booking.save(update_fields=["paid_at", "received_cents", "payment_intent_id", "updated_at"])
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
     )

@@ -37,10 +37,14 @@ def refunded_cents(booking: Booking) -> int:
     return _total(booking, [RefundStatus.SUCCEEDED])
 
 
+def committed_cents(booking: Booking) -> int:
+    """What went back or is on its way back (succeeded and pending refunds)."""
+    return _total(booking, COMMITTED)
+
+
 def refundable_cents(booking: Booking) -> int:
     """What was received for a booking and not yet promised back."""
-    received = booking.amount_cents if booking.money_received else 0
-    return max(0, received - _total(booking, COMMITTED))
+    return max(0, booking.received_cents - _total(booking, COMMITTED))
 
 
 def through_provider(booking: Booking) -> bool:

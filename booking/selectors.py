@@ -4,7 +4,7 @@ from datetime import datetime
 
 from django.db.models import QuerySet, Sum
 
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, Surcharge
 
 # A ride is on (and its confirmation due) in these states.
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
@@ -53,6 +53,19 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
     if found is None and reference and storable(reference):
         found = query.filter(reference=reference).first()
     return found
+
+
+def locked_surcharge_for_session(session_id: str) -> Surcharge | None:
+    """The price difference a payment session was opened for, row-locked; None for a booking's own."""
+    if not storable(session_id):
+        return None
+    return Surcharge.objects.select_for_update().filter(provider_session_id=session_id).first()
+
+
+def surcharge_for_session(session_id: str) -> Surcharge | None:
+    if not storable(session_id):
+        return None
+    return Surcharge.objects.select_related("booking").filter(provider_session_id=session_id).first()
 
 
 def awaiting_confirmation() -> QuerySet[Booking]:

@@ -47,11 +47,21 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     booking.status = target
     if target == Status.PAID:
         booking.paid_at = timezone.now()
+        booking.received_cents = booking.amount_cents  # the provider charged the price, or staff took it
     if target == Status.CANCELLED:
         booking.cancelled_at = timezone.now()
     if payment_intent_id:
         booking.payment_intent_id = payment_intent_id
-    booking.save(update_fields=["status", "paid_at", "cancelled_at", "payment_intent_id", "updated_at"])
+    booking.save(
+        update_fields=[
+            "status",
+            "paid_at",
+            "received_cents",
+            "cancelled_at",
+            "payment_intent_id",
+            "updated_at",
+        ]
+    )
     history.record(booking, history.Kind.STATUS, f"{before} → {booking.get_status_display()}", actor=actor)
     if target == Status.PAID:
         transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)

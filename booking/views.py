@@ -17,6 +17,7 @@ from booking.payments import payment_provider
 from booking.payments.sandbox import SandboxProvider
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
+from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)
 
@@ -76,17 +77,29 @@ def manage_page(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
-    """The sandbox's hosted payment page: the booking, its amount, and Pay / Cancel (CSRF-protected)."""
+    """The sandbox's hosted payment page: the booking, its amount, and Pay / Cancel (CSRF-protected). A
+    price difference after a change has a page of its own, which returns to the customer's booking page."""
     provider = _sandbox()
     booking = selectors.booking_for_session(session_id, provider=provider.name)
+    surcharge = None if booking is not None else selectors.surcharge_for_session(session_id)
+    if surcharge is not None:
+        booking = surcharge.booking
     if booking is None:
         raise Http404("The sandbox knows no such checkout session.")
+    amount_cents = surcharge.amount_cents if surcharge else booking.amount_cents
     if request.method == "POST":
         if request.POST.get("action") == "pay":
-            payment_updates.apply_event(provider.pay_event(booking))
-            return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
-        return redirect(cancel_url(booking.reference))
-    return _page(request, "booking/sandbox_checkout.html", booking)
+            paid = provider.pay_event(
+                session_id=session_id,
+                reference=booking.reference,
+                amount_cents=amount_cents,
+                currency=booking.currency,
+            )
+            payment_updates.apply_event(paid)
+            if surcharge is None:
+                return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
+        return redirect(manage_url(booking.reference) if surcharge else cancel_url(booking.reference))
+    return _page(request, "booking/sandbox_checkout.html", booking, amount=from_cents(amount_cents))
 
 
 def _sandbox() -> SandboxProvider:

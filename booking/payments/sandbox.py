@@ -93,18 +93,25 @@ class SandboxProvider:
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
         raise WebhookSignatureError("The sandbox sends no webhooks.")
 
-    def pay_event(self, booking: Booking) -> PaymentEvent:
+    def pay_event(self, *, session_id: str, reference: str, amount_cents: int, currency: str) -> PaymentEvent:
         """What the hosted page's Pay button reports: the event Stripe would send for a paid checkout."""
         return PaymentEvent(
-            event_id=f"sandbox:{booking.provider_session_id}:paid",
+            event_id=f"sandbox:{session_id}:paid",
             type="checkout.session.completed",
             session=SessionState(
-                session_id=booking.provider_session_id,
-                reference=booking.reference,
+                session_id=session_id,
+                reference=reference,
                 status="complete",
                 payment_status="paid",
-                payment_intent_id=self._derived(INTENT_PREFIX, booking.provider_session_id),
-                amount_total=booking.amount_cents,
-                currency=booking.currency.lower(),
+                payment_intent_id=self._derived(INTENT_PREFIX, session_id),
+                amount_total=amount_cents,
+                currency=currency.lower(),
             ),
         )
+
+    def booking_paid(self, booking: Booking) -> PaymentEvent:
+        """The Pay button of a booking's own page."""
+        return self.pay_event(
+            session_id=booking.provider_session_id, reference=booking.reference,
+            amount_cents=booking.amount_cents, currency=booking.currency,
+        )  # fmt: skip

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 def reference(client, agent) -> str:
     checkout = tool_result(call(client, agent, "booking.create_checkout", checkout_arguments(client, agent)))
     booking = Booking.objects.get(reference=checkout["structuredContent"]["reference"])
-    apply_event(payment_provider().pay_event(booking))  # the traveller paid in the sandbox
+    apply_event(payment_provider().booking_paid(booking))  # the traveller paid in the sandbox
     return booking.reference
 
 

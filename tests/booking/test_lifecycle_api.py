@@ -26,7 +26,7 @@ def book(client, token: dict, **changes) -> str:
 
 def pay(reference: str) -> None:
     booking = Booking.objects.get(reference=reference)
-    apply_event(payment_provider().pay_event(booking))
+    apply_event(payment_provider().booking_paid(booking))
 
 
 def url(reference: str, action: str = "") -> str:
