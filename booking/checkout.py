@@ -70,16 +70,26 @@ def start_checkout(
     and cancel the booking later)."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
+    priced = price_the_ride(ride)
+    ensure_amount(amount_cents, priced.quote)
+    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
+    booking = store_booking(ride, priced, provider.name, channel=channel, api_token_id=api_token_id)
+    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
+
+
+@dataclass(frozen=True)
+class PricedRide:
+    route: RouteEstimate
+    tour_slug: str | None
+    quote: Quote
+
+
+def price_the_ride(ride: BookingRequest) -> PricedRide:
+    """The server's route and price for a ride, once the service booked is checked to cover the route."""
     route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
     tour_slug = tour_named(ride.tour_name)
     ensure_route_fits(ride, route, tour_slug)
-    quote = price_ride(ride, route, tour_slug)
-    ensure_amount(amount_cents, quote)
-    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(
-        ride, route, quote, tour_slug, provider.name, channel=channel, api_token_id=api_token_id
-    )
-    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
+    return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
 
 
 def ensure_bookable(pickup: datetime | None) -> None:
@@ -164,12 +174,11 @@ def ensure_amount(amount_cents: int, quote: Quote) -> None:
 
 def store_booking(
     ride: BookingRequest,
-    route: RouteEstimate,
-    quote: Quote,
-    tour_slug: str | None,
+    priced: PricedRide,
     provider_name: str,
-    **origin,  # channel, api_token_id, created_by …: where the booking came from
+    **origin,  # channel, api_token_id …: where the booking came from
 ) -> Booking:
+    route, quote, tour_slug = priced.route, priced.quote, priced.tour_slug
     for _ in range(5):
         try:
             return Booking.objects.create(

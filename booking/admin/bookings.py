@@ -18,11 +18,13 @@ from booking import (
     dispatch,
     history,
     payment_updates,
+    phone,
     refunds,
     transitions,
 )
-from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, RefundForm
+from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
 from booking.models import Booking, BookingStatus, Refund
+from booking.phone import PhonePayment
 from chauffeur.errors import DomainError
 from pricing.models import VehicleClass
 from pricing.money import CURRENCY, from_cents, to_cents
@@ -79,8 +81,36 @@ class BookingAdmin(admin.ModelAdmin):
     def amount(self, booking: Booking) -> str:
         return f"{CURRENCY} {from_cents(booking.amount_cents)}"
 
-    def has_add_permission(self, request):
-        return False  # bookings come from checkout or a phone booking, with a server-computed price
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = PhoneBookingForm(request.POST or None, initial={"payment": PhonePayment.LINK})
+        priced = None
+        if request.method == "POST" and form.is_valid():
+            try:
+                if "_quote" in request.POST:
+                    priced = phone.quote(form.ride(), short_notice=form.cleaned_data["short_notice"])
+                else:
+                    booking = phone.book_by_phone(
+                        ride=form.ride(),
+                        payment=form.cleaned_data["payment"],
+                        short_notice=form.cleaned_data["short_notice"],
+                        user=request.user,
+                        actor=history.staff(request.user),
+                    )
+                    self.message_user(request, phone_booked(booking), messages.SUCCESS)
+                    return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
+            except DomainError as refusal:  # nothing was stored, or a pending booking whose page failed
+                form.add_error(refusal.field if refusal.field in form.fields else None, refusal.detail)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Phone booking"),
+            "form": form,
+            "priced": priced,
+        }
+        return TemplateResponse(request, "admin/booking/booking/phone.html", context)
 
     def has_delete_permission(self, request, obj=None):
         return False  # a paid booking is a record of money received: cancel it instead
@@ -136,6 +166,20 @@ class BookingAdmin(admin.ModelAdmin):
         except DomainError as refusal:  # the service said no: nothing changed
             self.message_user(request, f"{booking.reference}: {refusal.detail}", messages.ERROR)
         return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
+
+
+def phone_booked(booking: Booking) -> str:
+    paid = (
+        _("marked paid by %s") % booking.get_payment_method_display()
+        if booking.paid_at
+        else _("payment link e-mailed to %s") % booking.email
+    )
+    return _("%(ref)s booked by phone at %(cur)s %(price)s; %(paid)s.") % {
+        "ref": booking.reference,
+        "cur": CURRENCY,
+        "price": booking.quote.price,
+        "paid": paid,
+    }
 
 
 class Invalid(Exception):
