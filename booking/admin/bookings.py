@@ -22,6 +22,7 @@ from booking import (
     refunds,
     transitions,
 )
+from booking.admin import dispatch as dispatch_views
 from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
@@ -135,8 +136,29 @@ class BookingAdmin(admin.ModelAdmin):
     # --- the booking page --------------------------------------------------------------------------------
 
     def get_urls(self):
-        act = self.admin_site.admin_view(self.act)
-        return [path("<int:pk>/do/<slug:action>/", act, name="booking_booking_act"), *super().get_urls()]
+        view = self.admin_site.admin_view
+        return [
+            path("dispatch/", view(self.dispatch_board), name="booking_booking_dispatch"),
+            path("dispatch/rides.csv", view(self.dispatch_export), name="booking_booking_dispatch_export"),
+            path("<int:pk>/do/<slug:action>/", view(self.act), name="booking_booking_act"),
+            *super().get_urls(),
+        ]
+
+    def dispatch_board(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        # The board needs the whole width: no navigation sidebar.
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "is_nav_sidebar_enabled": False,
+        }
+        return dispatch_views.board_view(request, context)
+
+    def dispatch_export(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        return dispatch_views.export_view(request)
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
         booking = self.get_object(request, object_id)
@@ -335,6 +357,7 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),
         "window": assignment.ride_window(booking),
+        "now": timezone.now(),
     }
 
 

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.widgets import AdminSplitDateTime
 from django.utils.translation import gettext_lazy as _
 
 from booking.checkout import BookingRequest
@@ -11,9 +12,8 @@ from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
 
-STAFF_DATETIME = forms.SplitDateTimeWidget(
-    date_attrs={"type": "date"}, time_attrs={"type": "time"}, date_format="%Y-%m-%d", time_format="%H:%M"
-)
+# The admin's own date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15).
+STAFF_DATETIME = AdminSplitDateTime()
 
 
 class AssignForm(forms.Form):

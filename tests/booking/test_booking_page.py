@@ -161,7 +161,7 @@ def test_marking_paid_by_invoice_keeps_who_and_when(staff, paid):
 
 def change(client, booking, *, days=4, hour=11, vehicle_class="executive", through_provider="1"):
     pickup = (timezone.localtime() + timedelta(days=days)).replace(hour=hour, minute=0)
-    data = {"pickup_0": pickup.strftime("%Y-%m-%d"), "pickup_1": pickup.strftime("%H:%M"),
+    data = {"pickup_0": pickup.strftime("%d.%m.%Y"), "pickup_1": pickup.strftime("%H:%M"),
             "vehicle_class": vehicle_class, "through_provider": through_provider}  # fmt: skip
     return act(client, booking, "change", data), pickup.replace(second=0, microsecond=0)
 

@@ -18,7 +18,7 @@ ADD = "/admin/booking/booking/add/"
 def form(**changes) -> dict:
     pickup = (timezone.localtime() + timedelta(days=2)).replace(hour=9, minute=30)
     data = {
-        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%Y-%m-%d"),
+        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
         "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "duration_hours": "",
         "tour_name": "", "name": "Franz Gruber", "phone": "+43 660 9876543", "email": "franz@example.com",
         "locale": "de", "flight_number": "OS 123", "notes": "Two suitcases", "payment": "link",
@@ -76,7 +76,7 @@ def test_a_payment_link_needs_an_email_address(admin_client):
 
 def test_the_lead_time_applies_unless_staff_take_it_at_short_notice(admin_client):
     soon = timezone.localtime() + timedelta(minutes=30)
-    rushed = form(pickup_0=soon.strftime("%Y-%m-%d"), pickup_1=soon.strftime("%H:%M"), payment="cash")
+    rushed = form(pickup_0=soon.strftime("%d.%m.%Y"), pickup_1=soon.strftime("%H:%M"), payment="cash")
     response = admin_client.post(ADD, {**rushed, "_book": "Book"})
     assert "cannot be booked" in response.content.decode() and not Booking.objects.exists()
     admin_client.post(ADD, {**rushed, "short_notice": "on", "_book": "Book"})
