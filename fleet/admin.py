@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from chauffeur.admin import NamesChanges
 from fleet.models import Driver, Vehicle
 
 
 @admin.register(Driver)
-class DriverAdmin(admin.ModelAdmin):
+class DriverAdmin(NamesChanges, admin.ModelAdmin):
     list_display = ["name", "phone", "email", "languages", "active"]
     list_filter = ["active"]
     search_fields = ["name", "phone", "email"]
@@ -14,7 +15,7 @@ class DriverAdmin(admin.ModelAdmin):
 
 
 @admin.register(Vehicle)
-class VehicleAdmin(admin.ModelAdmin):
+class VehicleAdmin(NamesChanges, admin.ModelAdmin):
     list_display = ["plate", "vehicle_class", "model", "seats", "luggage", "active"]
     list_filter = ["vehicle_class", "active"]
     search_fields = ["plate", "model"]

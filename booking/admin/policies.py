@@ -1,9 +1,10 @@
 from django.contrib import admin
 
 from booking.models import CancellationPolicy, LeadTimePolicy
+from chauffeur.admin import NamesChanges
 
 
-class OneRecordAdmin(admin.ModelAdmin):
+class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
     """A policy is one record that staff edit: never a second, never none."""
 
     def has_add_permission(self, request):

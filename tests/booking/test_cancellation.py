@@ -164,3 +164,16 @@ def test_money_not_paid_online_is_owed_back_by_staff(db, paid, sandbox):
     cancellation.cancel(booking.pk, actor="customer")
     refund = Refund.objects.get()
     assert (refund.amount_cents, refund.status, refund.method) == (7400, "pending", "manual")
+
+
+def test_staff_edit_the_policy_in_the_admin_and_the_message_names_the_change(admin_client, paid):
+    from tests.admin_forms import change_form_data
+
+    url = "/admin/booking/cancellationpolicy/1/change/"
+    data = change_form_data(admin_client.get(url))
+    data["late_fee_percent"] = "40"
+    response = admin_client.post(url, data, follow=True)
+    (message,) = [str(message) for message in response.context["messages"]]
+    assert message.endswith("Late fee (% of the price): 50.00 → 40.00.")
+    assert terms(paid(5)).fee_cents == 2960  # 40 % of 74.00
+    assert admin_client.get("/admin/booking/cancellationpolicy/add/").status_code == 403  # one record only
