@@ -10,28 +10,28 @@ MANAGE_PATH = "/booking/manage"
 
 def cancel_url(reference: str) -> str:
     """Where a customer lands who left the checkout page."""
-    return _signed_url("/booking/cancel", reference, CANCEL_SALT)
+    return f"{settings.PUBLIC_BASE_URL}/booking/cancel?booking={signing.dumps(reference, salt=CANCEL_SALT)}"
 
 
 def reference_from_cancel_token(token: str) -> str | None:
-    return _reference(token, CANCEL_SALT)
+    try:
+        return signing.loads(token, salt=CANCEL_SALT)
+    except signing.BadSignature:
+        return None
 
 
 def manage_url(reference: str) -> str:
-    """The customer's own page of a booking (state, driver, cancel): the link in their e-mails."""
-    return _signed_url(MANAGE_PATH, reference, MANAGE_SALT)
+    """The customer's own page of a booking (state, driver, cancel): the link in their e-mails. The same
+    booking always has the same link (no timestamp), so every e-mail and answer shows one address."""
+    return f"{settings.PUBLIC_BASE_URL}{MANAGE_PATH}?booking={_manage_signer().sign(reference)}"
 
 
 def reference_from_manage_token(token: str) -> str | None:
-    return _reference(token, MANAGE_SALT)
-
-
-def _signed_url(path: str, reference: str, salt: str) -> str:
-    return f"{settings.PUBLIC_BASE_URL}{path}?booking={signing.dumps(reference, salt=salt)}"
-
-
-def _reference(token: str, salt: str) -> str | None:
     try:
-        return signing.loads(token, salt=salt)
+        return _manage_signer().unsign(token)
     except signing.BadSignature:
         return None
+
+
+def _manage_signer() -> signing.Signer:
+    return signing.Signer(salt=MANAGE_SALT)

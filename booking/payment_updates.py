@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from booking import notifications, refunds, selectors, surcharges, transitions
-from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent
+from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent, Surcharge
 from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
 
 logger = logging.getLogger(__name__)
@@ -93,6 +93,22 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
         if target is not None:
             _settle(locked, target, session)
     return locked
+
+
+def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProvider]) -> bool:
+    """Ask the provider about the payment page of a price difference still unpaid; whether it was paid."""
+    try:
+        session = provider().retrieve_session(surcharge.provider_session_id)
+    except PaymentError:
+        logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
+        return False
+    if session.payment_status not in PAID_PAYMENT_STATUSES:
+        return False
+    with transaction.atomic():
+        booking = selectors.locked_booking(surcharge.booking_id)
+        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        surcharges.apply_session_news(locked, booking, True, session, actor=provider_actor(booking))
+    return True
 
 
 def _may_ask_now(session_id: str) -> bool:

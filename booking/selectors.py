@@ -88,3 +88,10 @@ def never_given_a_payment_page(cutoff: datetime) -> QuerySet[Booking]:
 def refunds_total(booking: Booking, statuses) -> int:
     """Cents of the booking's refunds in these states."""
     return booking.refunds.filter(status__in=statuses).aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def unpaid_surcharges_since(cutoff: datetime) -> QuerySet[Surcharge]:
+    """Payment pages of price differences opened before `cutoff` and not paid yet."""
+    return Surcharge.objects.filter(
+        status=Surcharge.Status.PENDING, provider_session_id__isnull=False, created_at__lt=cutoff
+    ).select_related("booking")
