@@ -331,6 +331,7 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
     """What the booking page shows; the forms only where the state allows their action."""
     moves = transitions.next_states(booking)
     terms = cancellation.terms(booking, by_staff=True)
+    refundable = refunds.refundable_cents(booking)
     return {
         "booking": booking,
         "class_name": class_names().get(booking.vehicle_class, booking.vehicle_class),
@@ -339,7 +340,7 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "history": booking.history.all(),
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
-        "refundable": from_cents(refunds.refundable_cents(booking)),
+        "refundable": from_cents(refundable),
         "received": from_cents(booking.received_cents),
         "terms": terms,
         "fee": from_cents(terms.fee_cents),
@@ -350,10 +351,10 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "can_complete": can_change and BookingStatus.COMPLETED in moves,
         "can_cancel": can_change and terms.allowed,
         "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
-        "can_refund": can_change and refunds.refundable_cents(booking) > 0,
+        "can_refund": can_change and refundable > 0,
         "assign_form": AssignForm(booking=booking),
         "change_form": ChangeForm(booking=booking),
-        "refund_form": RefundForm(initial={"amount": from_cents(refunds.refundable_cents(booking))}),
+        "refund_form": RefundForm(initial={"amount": from_cents(refundable)}),
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),
         "window": assignment.ride_window(booking),
