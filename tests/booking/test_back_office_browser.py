@@ -53,6 +53,11 @@ def test_a_customer_cancels_on_their_own_page(served):
     with chromium(width=420, height=900) as page:  # a phone
         page.goto(link)
         assert page.locator("#reference").inner_text() == reference
+        page.once("dialog", lambda dialog: dialog.dismiss())  # "Really cancel?" — no
+        page.click("#cancel-booking")
+        page.reload()
+        assert page.locator("#cancel-booking").count() == 1  # nothing was sent
+        page.once("dialog", lambda dialog: dialog.accept())
         page.click("#cancel-booking")
         page.wait_for_selector("#outcome")
         assert page.locator("#cancel-booking").count() == 0
