@@ -25,13 +25,14 @@ INSTRUCTIONS = (
     "booking.check_availability for the pickup time. To book: booking.create_checkout with amount = "
     "priceEur x 100 (EUR cents) and bookingData (from, to, pickupDatetime, vehicleClass, plus the "
     "traveller's name, email and phone), then give the traveller the returned url: the ride is paid "
-    "there. Date-times without an offset are Vienna local time. A tool result with isError carries "
-    "code, detail and hint: follow the hint."
+    "there. booking.get_booking tells a booking's state, chauffeur and cancellation terms; "
+    "booking.cancel_booking cancels it under the operator's policy. Date-times without an offset are "
+    "Vienna local time. A tool result with isError carries code, detail and hint: follow the hint."
 )
 SERVER_INFO = {"name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION}
 CAPABILITIES = {"tools": {"listChanged": False}}
-# 2026-07-28 cacheable results: the tools change only when the operator edits the lead-time policy that
-# one description quotes, and they are the same for every token.
+# 2026-07-28 cacheable results: the tools change only when the operator edits the lead-time or the
+# cancellation policy that two descriptions quote, and they are the same for every token.
 LIST_TTL_MS = 5 * 60 * 1000
 
 
@@ -113,7 +114,7 @@ def _call_tool(params: dict, caller: Caller) -> dict:
         require_scope(caller.token, tool.scope)
     except InsufficientScope as refusal:
         raise problem_error(classify(refusal), requiredScope=tool.scope) from None
-    return tools.call(tool, arguments, caller=f"token:{caller.token.pk}")
+    return tools.call(tool, arguments, token=caller.token)
 
 
 Method = Callable[[dict, Caller], dict]

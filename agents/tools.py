@@ -9,14 +9,17 @@ from datetime import timedelta
 from django.utils.text import format_lazy
 from rest_framework import serializers
 
-from access.models import Scope
+from access.models import ApiToken, Scope
 from agents.schemas import argument_errors, json_schema
-from booking import availability, idempotency
+from booking import availability, cancellation, idempotency, lifecycle
 from booking.checkout import start_checkout
+from booking.models import BookingChannel
 from booking.serializers import (
     AgentCheckoutInput,
     AvailabilityInput,
     AvailabilityOutput,
+    BookingAccessInput,
+    BookingStateOutput,
     V1CheckoutOutput,
 )
 from chauffeur.api.problems import classify, flatten_errors, problem_body
@@ -37,9 +40,11 @@ class Tool:
     input: type[serializers.Serializer]
     output: type[serializers.Serializer]
     scope: str
-    run: Callable[[serializers.Serializer], object]  # the validated input → what `output` renders
+    run: Callable[[serializers.Serializer, ApiToken], object]  # input, caller → what `output` renders
     v1_operation: str  # the REST operation whose response `structuredContent` equals
     read_only: bool = True
+    destructive: bool = False  # cancels what a customer booked
+    idempotent: bool | None = None  # repeating the call changes nothing more; default: the read-only tools
     # Calls with the same token and arguments within this time return the first answer (a retry after a
     # timeout books nothing twice); None for tools that change nothing.
     retry_window: timedelta | None = None
@@ -60,32 +65,49 @@ class Tool:
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": self.read_only,
-                "destructiveHint": False,
-                "idempotentHint": self.read_only,  # each checkout call stores a new booking
-                "openWorldHint": not self.read_only,  # a checkout reaches the payment provider
+                "destructiveHint": self.destructive,
+                # each checkout call stores a new booking; a second cancel changes nothing
+                "idempotentHint": self.read_only if self.idempotent is None else self.idempotent,
+                "openWorldHint": not self.read_only,  # a checkout or a refund reaches the payment provider
             },
             "_meta": {"requiredScope": self.scope},
         }
 
 
-def _estimate_distance(valid: serializers.Serializer):
+def _estimate_distance(valid: serializers.Serializer, token: ApiToken):
     return places.estimate_route(**valid.validated_data)
 
 
-def _check_availability(valid: serializers.Serializer):
+def _check_availability(valid: serializers.Serializer, token: ApiToken):
     return availability.check_availability(**valid.validated_data)
 
 
-def _calculate_price(valid: serializers.Serializer):
+def _calculate_price(valid: serializers.Serializer, token: ApiToken):
     return pricing.quote_price(**valid.validated_data)
 
 
-def _autocomplete(valid: serializers.Serializer):
+def _autocomplete(valid: serializers.Serializer, token: ApiToken):
     return {"suggestions": places.suggest_places(**valid.validated_data)}
 
 
-def _create_checkout(valid: AgentCheckoutInput):
-    return start_checkout(amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request())
+def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
+    return start_checkout(
+        amount_cents=valid.validated_data["amount_cents"],
+        ride=valid.booking_request(),
+        channel=BookingChannel.AGENT,
+        api_token_id=token.pk,
+    )
+
+
+def _get_booking(valid: BookingAccessInput, token: ApiToken):
+    return lifecycle.state_of(lifecycle.find(token_id=token.pk, **valid.validated_data))
+
+
+def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
+    booking = lifecycle.find(token_id=token.pk, **valid.validated_data)
+    return lifecycle.cancel(
+        booking, actor=lifecycle.actor(token.name if booking.api_token_id == token.pk else None)
+    )
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -169,6 +191,41 @@ TOOLS: tuple[Tool, ...] = (
         read_only=False,
         retry_window=timedelta(minutes=10),
     ),
+    Tool(
+        name="booking.get_booking",
+        title="Look up a booking",
+        description=(
+            "A booking's state (pending_payment, paid, confirmed once a chauffeur is assigned, completed, "
+            "cancelled, expired, payment_failed), its ride and price, the chauffeur's name and phone once "
+            "confirmed, and `cancellation`: whether it can be cancelled now, the fee kept and the refund. "
+            "Give the `reference` from booking.create_checkout; a booking this token did not make also "
+            "needs the traveller's `email` as given when booking. `manageUrl` is the traveller's own page."
+        ),
+        input=BookingAccessInput,
+        output=BookingStateOutput,
+        scope=Scope.READ.value,
+        run=_get_booking,
+        v1_operation="GET /api/v1/bookings/{reference}",
+    ),
+    Tool(
+        name="booking.cancel_booking",
+        title="Cancel a booking",
+        description=format_lazy(
+            "Cancel a booking under the operator's cancellation policy ({policy}). The fee is kept, the rest "
+            "of what was paid goes back the way it was paid. Check booking.get_booking's `cancellation` "
+            "and confirm the fee with the traveller first. Same arguments as booking.get_booking; "
+            "cancelling a cancelled booking again answers it unchanged.",
+            policy=cancellation.current_policy_text(),
+        ),
+        input=BookingAccessInput,
+        output=BookingStateOutput,
+        scope=Scope.WRITE.value,
+        run=_cancel_booking,
+        v1_operation="POST /api/v1/bookings/{reference}/cancel",
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
 )
 
 _BY_NAME = {name: tool for tool in TOOLS for name in (tool.name, tool.alias)}
@@ -187,24 +244,25 @@ def spelled(text: str, *, underscore: bool) -> str:
     return text
 
 
-def call(tool: Tool, arguments: dict, *, caller: str) -> dict:
-    """Run a tool for `caller` (its token): the MCP CallToolResult. Refused arguments and domain failures
+def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
+    """Run a tool for the caller's token: the MCP CallToolResult. Refused arguments and domain failures
     are results with `isError` carrying the problem as /api/v1 would write it (code, detail, hint …)."""
     try:
         valid = validated(tool, arguments)
-        structured = _run(tool, valid, arguments, caller)
+        structured = _run(tool, valid, arguments, token)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
         return _result(problem_body(classify(failure, tool.input)), is_error=True)
     return _result(structured, is_error=False)
 
 
-def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, caller: str) -> dict:
+def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiToken) -> dict:
     def run() -> tuple[int, dict]:
-        return 200, tool.output(tool.run(valid)).data
+        return 200, tool.output(tool.run(valid, token)).data
 
     if tool.retry_window is None:
         return run()[1]
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
+    caller = f"token:{token.pk}"
     return idempotency.once(caller=caller, key=key, body=arguments, run=run, keep_for=tool.retry_window).body
 
 

@@ -4,14 +4,18 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from access.authentication import BearerTokenAuthentication, caller_key, requires_scope
-from booking import idempotency, payment_updates, selectors
+from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
+from access.models import ApiToken, Scope
+from booking import idempotency, lifecycle, payment_updates, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
+from booking.models import BookingChannel
 from booking.payments import payment_provider
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
+    BookingEmailInput,
+    BookingStateOutput,
     CheckoutInput,
     CheckoutOutput,
     PaymentIntentInput,
@@ -42,8 +46,14 @@ class AvailabilityApi(Operation):
         return Response(AvailabilityOutput(availability).data)
 
 
-def checkout(valid: CheckoutInput) -> CheckoutResult:
-    return start_checkout(amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request())
+def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
+    token = request.auth if isinstance(request.auth, ApiToken) else None
+    return start_checkout(
+        amount_cents=valid.validated_data["amount_cents"],
+        ride=valid.booking_request(),
+        channel=BookingChannel.API if token else BookingChannel.WEBSITE,
+        api_token_id=token.pk if token else None,
+    )
 
 
 class IdempotentCheckoutOperation(Operation):
@@ -55,7 +65,8 @@ class IdempotentCheckoutOperation(Operation):
 
     def post(self, request: Request) -> Response:
         def run() -> tuple[int, dict]:
-            return self.success_status, self.output_serializer(checkout(self.validated(request))).data
+            result = checkout(self.validated(request), request)
+            return self.success_status, self.output_serializer(result).data
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -161,3 +172,82 @@ class SessionDataLegacyApi(Operation):
             raise DomainError("No booking has this checkout session.", code="not_found")
         booking = payment_updates.reconcile(booking, payment_provider)
         return Response(SessionDataOutput({"bookingData": StoredBookingOutput(booking).data}).data)
+
+
+# --- the booking's lifecycle ---------------------------------------------------------------------------
+
+REFERENCE_PATH = "A booking's reference, e.g. CB-7K3Q9X."
+LIFECYCLE_PROBLEMS = ["not_found"]
+
+
+class BookingOperation(Operation):
+    """A booking opened by the token that booked it (with the operation's scope) or by the customer's
+    e-mail address; anyone else gets `not_found`, as for an unknown reference."""
+
+    authentication_classes = [BearerTokenAuthentication]  # optional: the e-mail address opens it too
+    input_serializer = BookingEmailInput  # the query of GET, the body of POST; the reference is the path's
+    scope: str
+
+    def booking(self, request: Request, reference: str):
+        email = self.validated(request).validated_data.get("email", "")
+        token = request.auth if isinstance(request.auth, ApiToken) else None
+        owner = token if token is not None and self.scope in token.scopes else None
+        if token is not None and owner is None and not email:
+            raise InsufficientScope(self.scope)
+        booking = lifecycle.find(reference, token_id=owner and owner.pk, email=email)
+        # The history names the token only when it was the token that opened the booking.
+        return booking, lifecycle.actor(owner.name if owner and booking.api_token_id == owner.pk else None)
+
+
+def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
+    return extend_schema(
+        tags=["booking"],
+        auth=[{"bearerAuth": [scope]}, {}],
+        parameters=[
+            OpenApiParameter("reference", str, OpenApiParameter.PATH, description=REFERENCE_PATH),
+            *parameters_extra,
+        ],
+        responses={200: OpenApiResponse(BookingStateOutput, description="The booking as it is now.")},
+        **kwargs,
+    )
+
+
+class BookingApi(BookingOperation):
+    scope = Scope.READ.value
+
+    @lifecycle_schema(
+        Scope.READ.value,
+        operation_id="getBooking",
+        summary="A booking's state, driver and cancellation terms",
+        description=(
+            "Send the bearer token that booked it (scope booking.read), or the customer's `email` as given "
+            "when booking. Anyone else, like an unknown reference, gets 404 `not_found`."
+        ),
+        extensions={"x-error-statuses": LIFECYCLE_PROBLEMS},
+        parameters_extra=[BookingEmailInput],
+    )
+    def get(self, request: Request, reference: str) -> Response:
+        booking, _ = self.booking(request, reference)
+        return Response(BookingStateOutput(lifecycle.state_of(booking)).data)
+
+
+class CancelBookingApi(BookingOperation):
+    scope = Scope.WRITE.value
+
+    @lifecycle_schema(
+        Scope.WRITE.value,
+        operation_id="cancelBooking",
+        summary="Cancel a booking under the cancellation policy",
+        description=(
+            "Send the bearer token that booked it (scope booking.write), or the customer's `email` in the "
+            "body. The policy decides the fee (`cancellation` of GET /api/v1/bookings/{reference} states it "
+            "beforehand); the rest of what was paid is refunded the way it was paid. Cancelling a cancelled "
+            "booking again answers it unchanged. 409 `not_cancellable` when its state or the pickup time "
+            "no longer allows it."
+        ),
+        request=BookingEmailInput,
+        extensions={"x-error-statuses": [*LIFECYCLE_PROBLEMS, "not_cancellable"]},
+    )
+    def post(self, request: Request, reference: str) -> Response:
+        booking, actor = self.booking(request, reference)
+        return Response(BookingStateOutput(lifecycle.cancel(booking, actor=actor)).data)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url
-from booking.models import Booking
+from booking.models import Booking, BookingChannel
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
@@ -59,17 +59,37 @@ class CheckoutResult:
     session: CheckoutSession
 
 
-def start_checkout(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult:
+def start_checkout(
+    *,
+    amount_cents: int,
+    ride: BookingRequest,
+    channel: str = BookingChannel.WEBSITE,
+    api_token_id: int | None = None,
+) -> CheckoutResult:
+    """`channel` records where the booking came from; `api_token_id` the token that booked it (it may read
+    and cancel the booking later)."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
+    priced = price_the_ride(ride)
+    ensure_amount(amount_cents, priced.quote)
+    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
+    booking = store_booking(ride, priced, provider.name, channel=channel, api_token_id=api_token_id)
+    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
+
+
+@dataclass(frozen=True)
+class PricedRide:
+    route: RouteEstimate
+    tour_slug: str | None
+    quote: Quote
+
+
+def price_the_ride(ride: BookingRequest) -> PricedRide:
+    """The server's route and price for a ride, once the service booked is checked to cover the route."""
     route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
     tour_slug = tour_named(ride.tour_name)
     ensure_route_fits(ride, route, tour_slug)
-    quote = price_ride(ride, route, tour_slug)
-    ensure_amount(amount_cents, quote)
-    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(ride, route, quote, tour_slug, provider.name)
-    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
+    return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
 
 
 def ensure_bookable(pickup: datetime | None) -> None:
@@ -104,8 +124,8 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
         needed = round_up(Decimal(route.duration_s) / 3600, HOURLY_BLOCK)
         if ride.duration_hours < needed:
             raise DomainError(
-                f"The drive alone takes about {needed:f} hours; an hourly hire of {ride.duration_hours.normalize():f} hours "
-                "cannot cover it.",
+                f"The drive alone takes about {needed:f} hours; an hourly hire of "
+                f"{ride.duration_hours.normalize():f} hours cannot cover it.",
                 code="hire_too_short",
                 field="duration_hours",
                 extra={"minimumHours": float(needed)},  # a JSON number, as the API writes hours
@@ -153,8 +173,12 @@ def ensure_amount(amount_cents: int, quote: Quote) -> None:
 
 
 def store_booking(
-    ride: BookingRequest, route: RouteEstimate, quote: Quote, tour_slug: str | None, provider_name: str
+    ride: BookingRequest,
+    priced: PricedRide,
+    provider_name: str,
+    **origin,  # channel, api_token_id …: where the booking came from
 ) -> Booking:
+    route, quote, tour_slug = priced.route, priced.quote, priced.tour_slug
     for _ in range(5):
         try:
             return Booking.objects.create(
@@ -184,6 +208,7 @@ def store_booking(
                 flight_data=ride.flight_data,
                 booking_data=ride.submitted,
                 payment_provider=provider_name,
+                **origin,
             )
         except IntegrityError:  # the same reference twice: one in 300 million; draw again
             continue

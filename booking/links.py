@@ -1,12 +1,15 @@
-"""Links to a booking's pages that a guessed reference cannot open."""
+"""Links to a booking's pages that a guessed reference cannot open: the reference travels signed."""
 
 from django.conf import settings
 from django.core import signing
 
 CANCEL_SALT = "booking.cancel-page"
+MANAGE_SALT = "booking.manage-page"
+MANAGE_PATH = "/booking/manage"
 
 
 def cancel_url(reference: str) -> str:
+    """Where a customer lands who left the checkout page."""
     return f"{settings.PUBLIC_BASE_URL}/booking/cancel?booking={signing.dumps(reference, salt=CANCEL_SALT)}"
 
 
@@ -15,3 +18,20 @@ def reference_from_cancel_token(token: str) -> str | None:
         return signing.loads(token, salt=CANCEL_SALT)
     except signing.BadSignature:
         return None
+
+
+def manage_url(reference: str) -> str:
+    """The customer's own page of a booking (state, driver, cancel): the link in their e-mails. The same
+    booking always has the same link (no timestamp), so every e-mail and answer shows one address."""
+    return f"{settings.PUBLIC_BASE_URL}{MANAGE_PATH}?booking={_manage_signer().sign(reference)}"
+
+
+def reference_from_manage_token(token: str) -> str | None:
+    try:
+        return _manage_signer().unsign(token)
+    except signing.BadSignature:
+        return None
+
+
+def _manage_signer() -> signing.Signer:
+    return signing.Signer(salt=MANAGE_SALT)

@@ -1,8 +1,10 @@
-"""E-mails about bookings: the confirmation when a booking is paid (to the customer in their language, a
-copy with contact details to the operator), once per booking; and an alert when money arrives for a booking
-that can no longer be paid."""
+"""E-mails about bookings, to the customer in their language (with a copy to the operator where it
+helps dispatch): the confirmation when a booking is paid (once per booking), the cancellation with what
+was kept and given back, the chauffeur once assigned; the driver's job (and its withdrawal); and an alert
+when money news cannot be settled by the service itself."""
 
 import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, send_mail
@@ -10,17 +12,74 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from booking import selectors
-from booking.models import Booking
+from booking import links, selectors
+from booking.models import Booking, RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
 
-SUBJECTS = {
-    "en": "Your chauffeur booking {reference} is confirmed",
-    "de": "Ihre Chauffeur-Buchung {reference} ist bestätigt",
-    "operator": "Paid booking {reference}",
-}
+OPERATOR = "operator"  # the audience of the operator's copy (English, with the contact details)
+
+
+@dataclass(frozen=True)
+class Mail:
+    subjects: dict[str, str]  # by audience: "en", "de", OPERATOR; `{reference}` is filled in
+    template: str  # emails/<name>: .txt always, .html when `html`
+    html: bool = False
+    operator_copy: bool = True
+
+
+CONFIRMATION = Mail(
+    {
+        "en": "Your chauffeur booking {reference} is confirmed",
+        "de": "Ihre Chauffeur-Buchung {reference} ist bestätigt",
+        OPERATOR: "Paid booking {reference}",
+    },
+    "emails/booking_confirmation",
+    html=True,
+)
+CANCELLATION = Mail(
+    {
+        "en": "Your chauffeur booking {reference} is cancelled",
+        "de": "Ihre Chauffeur-Buchung {reference} ist storniert",
+        OPERATOR: "Cancelled booking {reference}",
+    },
+    "emails/booking_cancelled",
+)
+
+
+CHAUFFEUR_ASSIGNED = Mail(
+    {
+        "en": "Your chauffeur for booking {reference}",
+        "de": "Ihr Chauffeur für die Buchung {reference}",
+    },
+    "emails/chauffeur_assigned",
+    operator_copy=False,
+)
+CHANGED = Mail(
+    {
+        "en": "Your chauffeur booking {reference} was changed",
+        "de": "Ihre Chauffeur-Buchung {reference} wurde geändert",
+        OPERATOR: "Changed booking {reference}",
+    },
+    "emails/booking_changed",
+)
+PAYMENT_LINK = Mail(
+    {
+        "en": "Payment for your chauffeur booking {reference}",
+        "de": "Zahlung für Ihre Chauffeur-Buchung {reference}",
+    },
+    "emails/payment_link",
+    operator_copy=False,
+)
+DRIVER_JOB = Mail(
+    {"en": "Job {reference}", "de": "Fahrt {reference}"}, "emails/driver_job", operator_copy=False
+)
+DRIVER_JOB_OFF = Mail(
+    {"en": "Job {reference} is off", "de": "Fahrt {reference} entfällt"},
+    "emails/driver_job_off",
+    operator_copy=False,
+)
 
 
 def send_confirmation(booking_id: int) -> bool:
@@ -33,27 +92,98 @@ def send_confirmation(booking_id: int) -> bool:
             return False
         booking.confirmation_sent_at = timezone.now()
         booking.save(update_fields=["confirmation_sent_at"])
-    delivered = True
-    if booking.email:
-        delivered = _deliver(
-            _message(booking, booking.email, booking.locale if booking.locale in SUBJECTS else "en")
-        )
-    if settings.OPERATOR_EMAIL:
-        _deliver(
-            _message(booking, settings.OPERATOR_EMAIL, "operator")
-        )  # a failed copy is logged, not retried
+    delivered = send(CONFIRMATION, booking)
     if not delivered:
         Booking.objects.filter(pk=booking.pk).update(confirmation_sent_at=None)
     return delivered
 
 
-def alert_operator(booking_id: int, reason: str) -> None:
-    """A payment arrived for a booking that it cannot settle: the operator decides with the provider."""
+def send_cancellation(booking_id: int) -> None:
+    booking = Booking.objects.select_related("driver").get(pk=booking_id)
+    send(CANCELLATION, booking)
+    if booking.driver is not None:
+        to_driver(DRIVER_JOB_OFF, booking, booking.driver)
+
+
+def send_assignment(booking_id: int, replaced=None) -> None:
+    """The driver's job, the customer's chauffeur, and the job's withdrawal for a driver replaced."""
+    booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
+    to_driver(DRIVER_JOB, booking, booking.driver)
+    send(CHAUFFEUR_ASSIGNED, booking)
+    if replaced is not None:
+        to_driver(DRIVER_JOB_OFF, booking, replaced)
+
+
+def send_change(booking_id: int) -> None:
+    """The changed ride to the customer, and to its driver as an updated job."""
+    booking = Booking.objects.select_related("driver", "vehicle").get(pk=booking_id)
+    send(CHANGED, booking)
+    if booking.driver is not None:
+        to_driver(DRIVER_JOB, booking, booking.driver)
+
+
+def send_payment_link(booking_id: int, url: str, amount) -> bool:
+    """A payment page for the customer: a phone booking's price, or a difference after a change."""
+    return send(PAYMENT_LINK, Booking.objects.get(pk=booking_id), payment_url=url, amount=amount)
+
+
+def to_driver(mail: Mail, booking: Booking, driver) -> bool:
+    """A driver's mail, in German when German is the first language they speak, else in English."""
+    if not driver.email:
+        return False
+    locale = "de" if driver.language_codes[:1] == ["de"] else "en"
+    return _deliver(compose(mail, booking, driver.email, locale, driver=driver))
+
+
+def send(mail: Mail, booking: Booking, **extra) -> bool:
+    """The customer's mail (if they gave an address) and the operator's copy (if one is configured).
+    Whether the customer's went out; a failed copy is logged, not retried."""
+    delivered = True
+    if booking.email:
+        delivered = _deliver(compose(mail, booking, booking.email, customer_locale(booking), **extra))
+    if settings.OPERATOR_EMAIL and mail.operator_copy:
+        _deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
+    return delivered
+
+
+def customer_locale(booking: Booking) -> str:
+    return "de" if booking.locale == "de" else "en"
+
+
+def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) -> EmailMultiAlternatives:
+    locale = "de" if audience == "de" else "en"
+    with translation.override(locale):
+        context = {
+            "booking": booking,
+            "locale": locale,
+            "operator": audience == OPERATOR,
+            "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
+            "manage_url": links.manage_url(booking.reference),
+            "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
+            "fee": from_cents(booking.cancellation_fee_cents or 0),
+            "refund": from_cents(
+                selectors.refunds_total(booking, [RefundStatus.PENDING, RefundStatus.SUCCEEDED])
+            ),
+            **extra,
+        }
+        text = render_to_string(f"{mail.template}.txt", context)
+        html = render_to_string(f"{mail.template}.html", context) if mail.html else None
+    message = EmailMultiAlternatives(
+        mail.subjects[audience].format(reference=booking.reference), text, to=[address]
+    )
+    if html is not None:
+        message.attach_alternative(html, "text/html")
+    return message
+
+
+def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> None:
+    """Money news the service cannot settle by itself (a payment it cannot apply, a refund that failed):
+    the operator decides with the provider."""
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"Payment to check for {booking.get_status_display()} booking {booking.reference}",
-            f"A payment arrived for booking {booking.reference} ({booking.get_status_display()}, price "
+            f"{topic} to check for {booking.get_status_display()} booking {booking.reference}",
+            f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",
@@ -70,21 +200,3 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
         logger.exception("Could not send %r to %s", message.subject, message.to)
         return False
     return True
-
-
-def _message(booking: Booking, address: str, audience: str) -> EmailMultiAlternatives:
-    locale = "de" if audience == "de" else "en"
-    with translation.override(locale):
-        context = {
-            "booking": booking,
-            "locale": locale,
-            "operator": audience == "operator",
-            "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
-        }
-        text = render_to_string("emails/booking_confirmation.txt", context)
-        html = render_to_string("emails/booking_confirmation.html", context)
-    message = EmailMultiAlternatives(
-        SUBJECTS[audience].format(reference=booking.reference), text, to=[address]
-    )
-    message.attach_alternative(html, "text/html")
-    return message

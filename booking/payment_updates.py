@@ -11,13 +11,14 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, selectors, transitions
-from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+from booking import notifications, refunds, selectors, surcharges, transitions
+from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent, Surcharge
 from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
 
 logger = logging.getLogger(__name__)
 
 PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
+PROVIDER_NEWS = "payment provider (webhook)"
 ASK_EVERY_SECONDS = 5
 _asked_here = LocMemCache("payments-asked", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 
@@ -33,8 +34,10 @@ def target_status(event_type: str, session: SessionState) -> str | None:
     }.get(event_type)
 
 
-def apply_event(event: PaymentEvent) -> Booking | None:
-    """Apply a provider event once (by event id). Unknown types and unknown sessions change nothing."""
+def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | None = None) -> Booking | None:
+    """Apply a provider event once (by event id). Unknown types and unknown bookings change nothing.
+    `provider` answers questions the event leaves open (the refunds of a refunded charge); a failure to
+    ask raises PaymentError and keeps nothing, so the provider delivers the event again."""
     with transaction.atomic():
         try:
             with transaction.atomic():  # a savepoint: a replay's failed insert must not end the transaction
@@ -42,18 +45,34 @@ def apply_event(event: PaymentEvent) -> Booking | None:
         except IntegrityError:
             logger.info("Payment event %s already processed", event.event_id)
             return None
-        if event.session is None:
-            return None
-        target = target_status(event.type, event.session)
-        booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
-        if booking is None:
-            logger.warning("Payment event %s names no known booking", event.event_id)
-            return None
-        record.booking = booking
-        record.save(update_fields=["booking"])
-        if target is not None:
-            _settle(booking, target, event.session)
+        booking = None
+        if event.session is not None:
+            booking = _apply_session_news(event)
+        elif event.refund is not None:
+            booking = refunds.apply_refund_news(event.refund, actor=PROVIDER_NEWS)
+        elif event.charge is not None and provider is not None:
+            booking = refunds.apply_charge_news(event.charge, provider=provider, actor=PROVIDER_NEWS)
+        if booking is not None:
+            record.booking = booking
+            record.save(update_fields=["booking"])
         return booking
+
+
+def _apply_session_news(event: PaymentEvent) -> Booking | None:
+    target = target_status(event.type, event.session)
+    surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
+    if surcharge is not None:  # the payment page of a price difference, not of the booking itself
+        booking = selectors.locked_booking(surcharge.booking_id)
+        paid = target == BookingStatus.PAID
+        surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
+        return booking
+    booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
+    if booking is None:
+        logger.warning("Payment event %s names no known booking", event.event_id)
+        return None
+    if target is not None:
+        _settle(booking, target, event.session)
+    return booking
 
 
 def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
@@ -78,6 +97,22 @@ def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Book
     return locked
 
 
+def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProvider]) -> bool:
+    """Ask the provider about the payment page of a price difference still unpaid; whether it was paid."""
+    try:
+        session = provider().retrieve_session(surcharge.provider_session_id)
+    except PaymentError:
+        logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
+        return False
+    if session.payment_status not in PAID_PAYMENT_STATUSES:
+        return False
+    with transaction.atomic():
+        booking = selectors.locked_booking(surcharge.booking_id)
+        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        surcharges.apply_session_news(locked, booking, True, session, actor=provider_actor(booking))
+    return True
+
+
 def _may_ask_now(session_id: str) -> bool:
     """At most one question about a session every ASK_EVERY_SECONDS, across all workers (shared cache);
     while the shared cache is away, at most one per process (so reloads never become a stream of calls)."""
@@ -93,6 +128,12 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
     """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
     Only the booking's own session, charging exactly its price, can move it."""
     if booking.status == target:
+        own = session.session_id == booking.provider_session_id
+        if target == BookingStatus.PAID and own and booking.payment_method != PaymentMethod.CHECKOUT:
+            reason = (
+                f"it was paid online after staff marked it paid by {booking.get_payment_method_display()}"
+            )
+            _foreign_payment(booking, session, reason)
         return  # a replay
     if session.session_id != booking.provider_session_id:
         if target == BookingStatus.PAID:
@@ -107,7 +148,25 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    transitions.apply(booking, target, payment_intent_id=session.payment_intent_id)
+    transitions.apply(
+        booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
+    )
+
+
+def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
+    """Staff took the money outside the provider (an invoice, cash): the booking is paid, by whom and when
+    is kept, and the confirmation goes out as for an online payment."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        booking.payment_method, booking.marked_paid_by = method, user
+        booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
+    return booking
+
+
+def provider_actor(booking: Booking) -> str:
+    """Who moved a booking on the provider's news, as its history says."""
+    return f"payment provider ({booking.payment_provider})"
 
 
 def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:
@@ -132,8 +191,9 @@ def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:
     """Money arrived for a booking that can no longer be paid: keep the fact, and tell the operator."""
     booking.paid_at = timezone.now()
+    booking.received_cents = session.amount_total or booking.amount_cents
     booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
-    booking.save(update_fields=["paid_at", "payment_intent_id", "updated_at"])
+    booking.save(update_fields=["paid_at", "received_cents", "payment_intent_id", "updated_at"])
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
     )

@@ -2,9 +2,9 @@
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, Surcharge
 
 # A ride is on (and its confirmation due) in these states.
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
@@ -43,6 +43,31 @@ def locked_booking_for_session(session_id: str, reference: str | None) -> Bookin
     return found
 
 
+def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
+    """The booking a provider payment belongs to, row-locked: by payment intent, else by the reference
+    the provider carried in its metadata."""
+    query = Booking.objects.select_for_update()
+    found = None
+    if payment_intent_id and storable(payment_intent_id):
+        found = query.filter(payment_intent_id=payment_intent_id).first()
+    if found is None and reference and storable(reference):
+        found = query.filter(reference=reference).first()
+    return found
+
+
+def locked_surcharge_for_session(session_id: str) -> Surcharge | None:
+    """The price difference a payment session was opened for, row-locked; None for a booking's own."""
+    if not storable(session_id):
+        return None
+    return Surcharge.objects.select_for_update().filter(provider_session_id=session_id).first()
+
+
+def surcharge_for_session(session_id: str) -> Surcharge | None:
+    if not storable(session_id):
+        return None
+    return Surcharge.objects.select_related("booking").filter(provider_session_id=session_id).first()
+
+
 def awaiting_confirmation() -> QuerySet[Booking]:
     return Booking.objects.filter(status__in=PAID_STATES, confirmation_sent_at__isnull=True)
 
@@ -58,3 +83,15 @@ def never_given_a_payment_page(cutoff: datetime) -> QuerySet[Booking]:
     return Booking.objects.filter(
         status=BookingStatus.PENDING_PAYMENT, provider_session_id__isnull=True, created_at__lt=cutoff
     )
+
+
+def refunds_total(booking: Booking, statuses) -> int:
+    """Cents of the booking's refunds in these states."""
+    return booking.refunds.filter(status__in=statuses).aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def unpaid_surcharges_since(cutoff: datetime) -> QuerySet[Surcharge]:
+    """Payment pages of price differences opened before `cutoff` and not paid yet."""
+    return Surcharge.objects.filter(
+        status=Surcharge.Status.PENDING, provider_session_id__isnull=False, created_at__lt=cutoff
+    ).select_related("booking")

@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from booking.checkout import BookingRequest
 from booking.lead_time import Reason
+from booking.models import BookingStatus
 from chauffeur.api.fields import (
     FromFieldMixin,
     JsonIntegerField,
@@ -198,6 +199,88 @@ class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
     paidAt = LocalDateTimeField(source="paid_at", allow_null=True)
 
     def get_paymentStatus(self, booking) -> str:
-        if booking.money_received:
-            return "paid"
-        return {"payment_failed": "failed", "expired": "expired"}.get(booking.status, "unpaid")
+        return payment_status(booking)
+
+
+def payment_status(booking) -> str:
+    if booking.money_received:
+        return "paid"
+    return {"payment_failed": "failed", "expired": "expired"}.get(booking.status, "unpaid")
+
+
+# --- the booking's lifecycle: read and cancel (/api/v1/bookings/{reference}, booking.get_booking …) ----
+
+
+class BookingEmailInput(serializers.Serializer):
+    email = serializers.EmailField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="The customer's e-mail address as given when booking: opens a booking your token did not "
+        "make.",
+    )
+
+
+class BookingAccessInput(BookingEmailInput):
+    """Which booking: its reference, and (unless your token made it) the customer's e-mail address."""
+
+    reference = serializers.CharField(
+        max_length=20, help_text="The booking's reference, e.g. CB-7K3Q9X (as answered at checkout)."
+    )
+
+
+class DriverOutput(serializers.Serializer):
+    name = serializers.CharField()
+    phone = serializers.CharField()
+
+
+class CancellationTermsOutput(serializers.Serializer):
+    allowed = serializers.BooleanField(source="terms.allowed", help_text="Whether it can be cancelled now.")
+    feeEur = euros(source="fee", help_text="Kept of what was paid when cancelling now.")
+    refundEur = euros(source="refund", help_text="Given back when cancelling now.")
+    freeUntil = LocalDateTimeField(
+        source="terms.free_until", allow_null=True, help_text="Cancelling is free until then."
+    )
+    refusal = serializers.CharField(
+        source="terms.refusal", allow_null=True, help_text="Why it cannot be cancelled, when it cannot."
+    )
+
+
+class BookingStateOutput(FromFieldMixin, serializers.Serializer):
+    """A booking as its customer and the agent that booked it see it (renders a BookingState)."""
+
+    from_options = dict(source="booking.origin")
+
+    reference = serializers.CharField(source="booking.reference")
+    status = serializers.ChoiceField(
+        source="booking.status",
+        choices=BookingStatus.choices,
+        help_text="pending_payment → paid → confirmed (a driver is assigned) → completed; or cancelled, "
+        "expired (the checkout page closed unpaid), payment_failed.",
+    )
+    paymentStatus = serializers.SerializerMethodField(help_text="paid, unpaid, failed or expired.")
+    to = serializers.CharField(source="booking.destination")
+    pickupDatetime = LocalDateTimeField(source="booking.pickup_at", allow_null=True)
+    estimatedArrival = LocalDateTimeField(source="booking.estimated_arrival", allow_null=True)
+    vehicleClass = serializers.CharField(source="booking.vehicle_class")
+    bookingType = serializers.CharField(source="booking.booking_type")
+    priceEur = euros(source="booking.quote.price")
+    currency = serializers.CharField(source="booking.currency")
+    name = serializers.CharField(source="booking.name")
+    email = serializers.CharField(source="booking.email")
+    phone = serializers.CharField(source="booking.phone")
+    driver = DriverOutput(allow_null=True, help_text="The chauffeur, once the booking is confirmed.")
+    refundedEur = euros(source="refunded", help_text="Refunded so far.")
+    cancelledAt = LocalDateTimeField(source="booking.cancelled_at", allow_null=True)
+    cancellationFeeEur = euros(
+        source="cancellation_fee",
+        allow_null=True,
+        help_text="Kept at the cancellation; null unless cancelled.",
+    )
+    cancellation = CancellationTermsOutput(source="*", help_text="What cancelling now would cost.")
+    manageUrl = serializers.URLField(
+        source="manage_url", help_text="The customer's own page of the booking: pass it on to the traveller."
+    )
+
+    def get_paymentStatus(self, state) -> str:
+        return payment_status(state.booking)

@@ -5,7 +5,7 @@ sandbox, reconciliation and the admin all move bookings through `move`/`apply`."
 from django.db import transaction
 from django.utils import timezone
 
-from booking import notifications, selectors
+from booking import history, notifications, selectors
 from booking.models import Booking
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
@@ -30,26 +30,46 @@ def can_move(booking: Booking, target: str) -> bool:
     return target in ALLOWED[Status(booking.status)]
 
 
-def apply(booking: Booking, target: str, *, payment_intent_id: str | None = None) -> None:
-    """Move a booking the caller holds row-locked, save it, and queue the confirmation of a payment for
-    after the commit. Raises InvalidTransition for a move the states do not allow."""
+def next_states(booking: Booking) -> list[Status]:
+    """The states this booking may move to now, in the order of the states' list."""
+    return [status for status in Status if can_move(booking, status)]
+
+
+def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str | None = None) -> None:
+    """Move a booking the caller holds row-locked, save it, record the move in its history, and queue the
+    confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
+    allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider)."""
     if not can_move(booking, target):
         raise InvalidTransition(
             f"A {booking.get_status_display()} booking cannot become {Status(target).label}."
         )
+    before = booking.get_status_display()
     booking.status = target
     if target == Status.PAID:
         booking.paid_at = timezone.now()
+        booking.received_cents = booking.amount_cents  # the provider charged the price, or staff took it
+    if target == Status.CANCELLED:
+        booking.cancelled_at = timezone.now()
     if payment_intent_id:
         booking.payment_intent_id = payment_intent_id
-    booking.save(update_fields=["status", "paid_at", "payment_intent_id", "updated_at"])
+    booking.save(
+        update_fields=[
+            "status",
+            "paid_at",
+            "received_cents",
+            "cancelled_at",
+            "payment_intent_id",
+            "updated_at",
+        ]
+    )
+    history.record(booking, history.Kind.STATUS, f"{before} → {booking.get_status_display()}", actor=actor)
     if target == Status.PAID:
         transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
 
 
-def move(pk: int, target: str) -> Booking:
-    """Lock a booking and move it (for callers that hold no lock yet, e.g. the admin)."""
+def move(pk: int, target: str, *, actor: str) -> Booking:
+    """Lock a booking and move it (for callers that hold no lock yet)."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
-        apply(booking, target)
+        apply(booking, target, actor=actor)
     return booking

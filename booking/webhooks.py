@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from booking import payment_updates
 from booking.payments import stripe_provider
-from booking.payments.base import WebhookSignatureError
+from booking.payments.base import PaymentError, WebhookSignatureError
 
 logger = logging.getLogger(__name__)
 
@@ -27,5 +27,9 @@ def stripe_webhook(request: HttpRequest) -> JsonResponse:
     except WebhookSignatureError:
         logger.warning("Stripe webhook with a bad signature refused")
         return JsonResponse({"error": "Invalid signature."}, status=400)
-    payment_updates.apply_event(event)
+    try:
+        payment_updates.apply_event(event, provider=stripe_provider)
+    except PaymentError:  # nothing was kept: Stripe delivers the event again later
+        logger.warning("Stripe event %s left for a retry: Stripe could not be asked", event.event_id)
+        return JsonResponse({"error": "Stripe could not be asked; retry later."}, status=503)
     return JsonResponse({"received": True})

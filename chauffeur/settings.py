@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "pricing",
     "places",
     "booking",
+    "fleet",
     "access",
     "agents",
 ]
@@ -146,6 +147,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 TIME_ZONE = "Europe/Vienna"
+FORMAT_MODULE_PATH = ["chauffeur.formats"]  # Vienna's date formats in English too (23.11.2026 16:41)
 USE_I18N = True
 USE_TZ = True
 

@@ -6,6 +6,8 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from booking import views as booking_pages
 from booking.api import (
     AvailabilityApi,
+    BookingApi,
+    CancelBookingApi,
     CheckoutApi,
     CheckoutLegacyApi,
     PaymentIntentLegacyApi,
@@ -32,6 +34,8 @@ v1 = [
     path("api/v1/places", PlacesApi.as_view(), name="v1-places"),
     path("api/v1/rating", RatingApi.as_view(), name="v1-rating"),
     path("api/v1/checkout", CheckoutApi.as_view(), name="v1-checkout"),
+    path("api/v1/bookings/<str:reference>", BookingApi.as_view(), name="v1-booking"),
+    path("api/v1/bookings/<str:reference>/cancel", CancelBookingApi.as_view(), name="v1-cancel-booking"),
 ]
 
 legacy = [
@@ -47,6 +51,7 @@ legacy = [
 pages = [
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
+    path("booking/manage", booking_pages.manage_page, name="booking-manage"),
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 

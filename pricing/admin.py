@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy as _
 
+from chauffeur.admin import NamesChanges
 from pricing import services
 from pricing.bands import band_errors
 from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
 
 
-class RepricesOnSave(admin.ModelAdmin):
+class RepricesOnSave(NamesChanges, admin.ModelAdmin):
     """Any change here reaches every server process: the tariff version moves once the edit commits."""
 
     def save_related(self, request, form, formsets, change):
@@ -44,18 +46,25 @@ class DistanceBandInline(admin.TabularInline):
     min_num = 1
 
 
+def km(value) -> str:
+    """Kilometres without a needless “.0”: 50, 12.5."""
+    return f"{value.normalize():f}"
+
+
 @admin.register(Tariff)
 class TariffAdmin(RepricesOnSave):
     list_display = [
         "vehicle_class",
         "base_fare",
+        "per_km",
         "minimum_fare",
         "outside_zone_a_surcharge",
         "waiting_rate",
         "hourly_rate",
-        "vat_rate",
+        "vat",
         "updated_at",
     ]
+    list_select_related = ["vehicle_class"]
     fieldsets = [
         (None, {"fields": ["vehicle_class"]}),
         ("Distance bookings", {"fields": ["base_fare", "minimum_fare", "outside_zone_a_surcharge"]}),
@@ -63,6 +72,23 @@ class TariffAdmin(RepricesOnSave):
         ("All bookings", {"fields": ["waiting_rate", "rounding_step", "vat_rate"]}),
     ]
     inlines = [DistanceBandInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("bands")
+
+    @admin.display(description=_("EUR per km"))
+    def per_km(self, tariff: Tariff) -> str:
+        """The distance bands in a line: “0–50 km 2.00 · 50–200 km 1.60 · from 200 km 1.40”."""
+        return " · ".join(
+            f"{km(band.from_km)}–{km(band.to_km)} km {band.rate_per_km}"
+            if band.to_km is not None
+            else f"{_('from')} {km(band.from_km)} km {band.rate_per_km}"
+            for band in tariff.bands.all()
+        )
+
+    @admin.display(description=_("VAT"), ordering="vat_rate")
+    def vat(self, tariff: Tariff) -> str:
+        return f"{(tariff.vat_rate * 100).normalize():f} %"
 
     def has_delete_permission(self, request, obj=None):
         return False  # a class without tariff cannot be priced: deactivate the vehicle class instead

@@ -205,11 +205,22 @@ def legacy_amount_mismatch_as_in_the_comment(block, answers, stdout, server):
     assert answers == [json.loads(re.search(r"# 400 (\{.*\})", block.script)[1])]
 
 
-@promise("api/v1/checkout")
+@promise("<<JSON")
 def v1_checkout_opens_a_sandbox_page(block, answers, stdout, server):
     (booking,) = answers
     assert booking["status"] == "pending_payment"
     assert booking["url"] == f"http://127.0.0.1:{server.port}/booking/sandbox/{booking['sessionId']}"
+
+
+@promise('/cancel"')
+def the_booking_is_read_then_cancelled_by_its_customer(block, answers, stdout, server):
+    read, cancelled = answers
+    assert (read["status"], read["cancellation"]["allowed"], read["driver"]) == (
+        "pending_payment",
+        True,
+        None,
+    )
+    assert (cancelled["reference"], cancelled["status"]) == (read["reference"], "cancelled")
 
 
 @promise("get-session-data")

@@ -50,10 +50,43 @@ class SessionState:
 
 
 @dataclass(frozen=True)
+class RefundRequest:
+    payment_intent_id: str  # the payment to refund (part of)
+    amount_cents: int
+    currency: str  # ISO 4217, lower case
+    reference: str  # the booking's; sent as metadata
+    idempotency_key: str  # a retry of the same refund never refunds twice
+
+
+@dataclass(frozen=True)
+class RefundState:
+    refund_id: str
+    payment_intent_id: str | None
+    amount_cents: int
+    currency: str
+    status: str  # "pending", "requires_action", "succeeded", "failed" or "canceled"
+    reference: str | None = None  # metadata.reference
+    failure_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ChargeRefunds:
+    """What a `charge.refunded` event says: the refunded total of a payment, and its refunds where the
+    event lists them (newer API versions do not)."""
+
+    payment_intent_id: str | None
+    amount_refunded: int
+    currency: str
+    refunds: tuple[RefundState, ...] = ()
+
+
+@dataclass(frozen=True)
 class PaymentEvent:
     event_id: str
     type: str  # e.g. "checkout.session.completed"
-    session: SessionState | None  # None for event types this service does not use
+    session: SessionState | None  # a checkout session's news; None for other events
+    refund: RefundState | None = None  # refund.created / refund.updated / refund.failed
+    charge: ChargeRefunds | None = None  # charge.refunded
 
 
 @dataclass(frozen=True)
@@ -72,5 +105,9 @@ class PaymentProvider(Protocol):
     def create_payment_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str
     ) -> PaymentIntent: ...
+
+    def create_refund(self, request: RefundRequest) -> RefundState: ...
+
+    def list_refunds(self, payment_intent_id: str) -> list[RefundState]: ...
 
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent: ...

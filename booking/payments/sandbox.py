@@ -6,18 +6,22 @@ import hmac
 import secrets
 
 from booking import selectors
-from booking.models import Booking
+from booking.models import Booking, Refund
 from booking.payments.base import (
     CheckoutRequest,
     CheckoutSession,
     PaymentError,
     PaymentEvent,
     PaymentIntent,
+    RefundRequest,
+    RefundState,
     SessionState,
     WebhookSignatureError,
 )
 
 SESSION_PREFIX = "sbx_cs_"
+INTENT_PREFIX = "sbx_pi_"
+REFUND_PREFIX = "sbx_re_"
 
 
 class SandboxProvider:
@@ -27,10 +31,12 @@ class SandboxProvider:
         self.public_base_url = public_base_url.rstrip("/")
         self.secret = secret.encode()
 
+    def _derived(self, prefix: str, key: str) -> str:
+        """An id derived from a key, as Stripe's idempotency would: a retry gets the same object."""
+        return prefix + hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()[:24]
+
     def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession:
-        # Derived from the idempotency key, as Stripe would: a retry gets the same session.
-        digest = hmac.new(self.secret, request.idempotency_key.encode(), hashlib.sha256).hexdigest()[:24]
-        session_id = SESSION_PREFIX + digest
+        session_id = self._derived(SESSION_PREFIX, request.idempotency_key)
         return CheckoutSession(
             session_id=session_id, url=f"{self.public_base_url}/booking/sandbox/{session_id}"
         )
@@ -55,20 +61,57 @@ class SandboxProvider:
         intent_id = "sbx_pi_" + secrets.token_hex(12)
         return PaymentIntent(intent_id=intent_id, client_secret=f"{intent_id}_secret_{secrets.token_hex(12)}")
 
+    def create_refund(self, request: RefundRequest) -> RefundState:
+        """A refund that succeeds at once (Stripe's card refunds usually do within seconds)."""
+        if not request.payment_intent_id.startswith(INTENT_PREFIX):
+            raise PaymentError("The sandbox knows no such payment.")
+        return RefundState(
+            refund_id=self._derived(REFUND_PREFIX, request.idempotency_key),
+            payment_intent_id=request.payment_intent_id,
+            amount_cents=request.amount_cents,
+            currency=request.currency,
+            status="succeeded",
+            reference=request.reference,
+        )
+
+    def list_refunds(self, payment_intent_id: str) -> list[RefundState]:
+        """The sandbox keeps no books of its own: its refunds are the ones recorded here."""
+        return [
+            RefundState(
+                refund_id=refund.provider_refund_id,
+                payment_intent_id=payment_intent_id,
+                amount_cents=refund.amount_cents,
+                currency=refund.currency.lower(),
+                status=refund.status,
+                reference=refund.booking.reference,
+            )
+            for refund in Refund.objects.filter(
+                booking__payment_intent_id=payment_intent_id, provider_refund_id__startswith=REFUND_PREFIX
+            ).select_related("booking")
+        ]
+
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
         raise WebhookSignatureError("The sandbox sends no webhooks.")
 
-    def pay_event(self, booking: Booking) -> PaymentEvent:
+    def pay_event(self, *, session_id: str, reference: str, amount_cents: int, currency: str) -> PaymentEvent:
         """What the hosted page's Pay button reports: the event Stripe would send for a paid checkout."""
         return PaymentEvent(
-            event_id=f"sandbox:{booking.provider_session_id}:paid",
+            event_id=f"sandbox:{session_id}:paid",
             type="checkout.session.completed",
             session=SessionState(
-                session_id=booking.provider_session_id,
-                reference=booking.reference,
+                session_id=session_id,
+                reference=reference,
                 status="complete",
                 payment_status="paid",
-                amount_total=booking.amount_cents,
-                currency=booking.currency.lower(),
+                payment_intent_id=self._derived(INTENT_PREFIX, session_id),
+                amount_total=amount_cents,
+                currency=currency.lower(),
             ),
         )
+
+    def booking_paid(self, booking: Booking) -> PaymentEvent:
+        """The Pay button of a booking's own page."""
+        return self.pay_event(
+            session_id=booking.provider_session_id, reference=booking.reference,
+            amount_cents=booking.amount_cents, currency=booking.currency,
+        )  # fmt: skip

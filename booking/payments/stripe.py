@@ -8,11 +8,14 @@ import logging
 import stripe
 
 from booking.payments.base import (
+    ChargeRefunds,
     CheckoutRequest,
     CheckoutSession,
     PaymentError,
     PaymentEvent,
     PaymentIntent,
+    RefundRequest,
+    RefundState,
     SessionState,
     WebhookSignatureError,
 )
@@ -23,6 +26,9 @@ TIMEOUT = (3.05, 10.0)  # connect, read (seconds)
 WEBHOOK_TOLERANCE_S = 300  # a signed webhook older than this is refused (replay protection)
 SESSION_EVENT_PREFIX = "checkout.session."
 MAX_ID_LENGTH, MAX_EVENT_TYPE_LENGTH = 255, 100  # as the booking tables store them
+# A Refund object is the event's data.object (charge.refund.updated is the older name of refund.updated).
+REFUND_EVENTS = frozenset({"refund.created", "refund.updated", "refund.failed", "charge.refund.updated"})
+CHARGE_REFUNDED = "charge.refunded"  # data.object is the Charge, with its amount_refunded
 
 # Short, fixed details by SDK error class; Stripe's own message is never passed on.
 DETAILS: tuple[tuple[type[stripe.StripeError], str], ...] = (
@@ -120,6 +126,31 @@ class StripeProvider:
         except (KeyError, TypeError, AttributeError) as exc:
             raise _malformed("payment intent", exc) from exc
 
+    def create_refund(self, request: RefundRequest) -> RefundState:
+        params = {
+            "payment_intent": request.payment_intent_id,
+            "amount": request.amount_cents,
+            "metadata": {"reference": request.reference},
+        }
+        try:
+            refund = self.client.v1.refunds.create(params, {"idempotency_key": request.idempotency_key})
+        except stripe.StripeError as exc:
+            raise _payment_error("refund", exc) from exc
+        try:
+            return _refund_state(refund.to_dict())
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("refund", exc) from exc
+
+    def list_refunds(self, payment_intent_id: str) -> list[RefundState]:
+        try:
+            page = self.client.v1.refunds.list({"payment_intent": payment_intent_id, "limit": 100})
+        except stripe.StripeError as exc:
+            raise _payment_error("refund list", exc) from exc
+        try:
+            return [_refund_state(item) for item in page.to_dict()["data"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("refund list", exc) from exc
+
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
         try:
             event = self.client.construct_event(
@@ -133,11 +164,15 @@ class StripeProvider:
             raise WebhookSignatureError("The webhook payload cannot be read.") from exc
         try:
             data = event.to_dict()
-            event_type = _text(data["type"], MAX_EVENT_TYPE_LENGTH)
-            session = None
+            event_type, item = _text(data["type"], MAX_EVENT_TYPE_LENGTH), data["data"]["object"]
+            news: dict = {"session": None}
             if event_type.startswith(SESSION_EVENT_PREFIX):
-                session = _session_state(data["data"]["object"])
-            return PaymentEvent(event_id=_text(data["id"]), type=event_type, session=session)
+                news["session"] = _session_state(item)
+            elif event_type in REFUND_EVENTS:
+                news["refund"] = _refund_state(item)
+            elif event_type == CHARGE_REFUNDED:
+                news["charge"] = _charge_refunds(item)
+            return PaymentEvent(event_id=_text(data["id"]), type=event_type, **news)
         except (KeyError, TypeError, AttributeError) as exc:
             logger.warning("Stripe webhook refused: unexpected event shape (%s)", type(exc).__name__)
             raise WebhookSignatureError("The webhook payload cannot be read.") from exc
@@ -146,18 +181,46 @@ class StripeProvider:
 def _session_state(data: dict) -> SessionState:
     metadata = data.get("metadata") or {}
     reference = metadata.get("reference")
-    intent = data.get("payment_intent")
-    if isinstance(intent, dict):  # expanded
-        intent = intent.get("id")
     return SessionState(
         session_id=_text(data["id"]),
         reference=None if reference is None else _text(reference),
         status=_text(data["status"]),
         payment_status=_text(data["payment_status"]),
-        payment_intent_id=None if intent is None else _text(intent),
+        payment_intent_id=_id_of(data.get("payment_intent")),
         amount_total=_whole_number(data.get("amount_total")),
         currency=None if data.get("currency") is None else _text(data["currency"]),
     )
+
+
+def _refund_state(data: dict) -> RefundState:
+    metadata = data.get("metadata") or {}
+    return RefundState(
+        refund_id=_text(data["id"]),
+        payment_intent_id=_id_of(data.get("payment_intent")),
+        amount_cents=_amount(data["amount"]),
+        currency=_text(data["currency"]),
+        status=_text(data.get("status") or "pending"),  # nullable in Stripe's schema
+        reference=None if metadata.get("reference") is None else _text(metadata["reference"]),
+        failure_reason=None if data.get("failure_reason") is None else _text(data["failure_reason"]),
+    )
+
+
+def _charge_refunds(data: dict) -> ChargeRefunds:
+    listed = data.get("refunds")
+    refunds = listed.get("data", []) if isinstance(listed, dict) else []
+    return ChargeRefunds(
+        payment_intent_id=_id_of(data.get("payment_intent")),
+        amount_refunded=_amount(data["amount_refunded"]),
+        currency=_text(data["currency"]),
+        refunds=tuple(_refund_state(item) for item in refunds),
+    )
+
+
+def _id_of(value) -> str | None:
+    """An id that Stripe may send as text or, expanded, as the object itself."""
+    if isinstance(value, dict):
+        value = value.get("id")
+    return None if value is None else _text(value)
 
 
 def _payment_error(operation: str, exc: stripe.StripeError) -> PaymentError:
@@ -179,6 +242,13 @@ def _whole_number(value) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected a whole number, got {type(value).__name__}")
     return value
+
+
+def _amount(value) -> int:
+    number = _whole_number(value)
+    if number is None or number < 0:
+        raise TypeError("expected an amount in cents")
+    return number
 
 
 def _text(value, limit: int = MAX_ID_LENGTH) -> str:

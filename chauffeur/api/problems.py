@@ -81,6 +81,11 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "idempotency_conflict": ProblemKind(
         409, "Request in progress", "A request with this Idempotency-Key is still running: retry in a moment."
     ),
+    "not_cancellable": ProblemKind(
+        409,
+        "Booking cannot be cancelled",
+        "Its state or the pickup time no longer allows it; contact the operator about this booking.",
+    ),
     "payment_provider_unavailable": ProblemKind(
         502, "Payment provider unavailable", "Retry later; the booking has been kept."
     ),

@@ -57,6 +57,10 @@ def _error(description: str, is_v1: bool, extra_headers: tuple[str, ...] = ()) -
     return response
 
 
+def _first_kind(status: int):
+    return next(kind for kind in PROBLEM_KINDS.values() if kind.status == status)
+
+
 def add_shared_responses(result: dict, generator, request, public) -> dict:
     components = result.setdefault("components", {})
     components.setdefault("schemas", {}).update(
@@ -76,10 +80,14 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
             if any(requirement for requirement in operation.get("security", [])):  # a token is required
                 responses.setdefault("401", _error("No token, or an unknown, expired or revoked one.", is_v1))
                 responses.setdefault("403", _error("The token lacks the required scope.", is_v1))
-            # Domain failures an operation declares with extend_schema(extensions={"x-error-statuses": […]}).
-            for status in operation.pop("x-error-statuses", []):
-                title = next(kind.title for kind in PROBLEM_KINDS.values() if kind.status == status)
-                responses.setdefault(str(status), _error(f"{title}.", is_v1))
+            # Domain failures an operation declares with extend_schema(extensions={"x-error-statuses": […]}),
+            # by status (described by the first code of that status) or by code.
+            titles: dict[int, list[str]] = {}
+            for declared in operation.pop("x-error-statuses", []):
+                kind = PROBLEM_KINDS[declared] if isinstance(declared, str) else _first_kind(declared)
+                titles.setdefault(kind.status, []).append(kind.title)
+            for status, named in titles.items():
+                responses.setdefault(str(status), _error(" / ".join(named) + ".", is_v1))
             responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
             responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
             for response in responses.values():

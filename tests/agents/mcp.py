@@ -14,8 +14,12 @@ TOOL_NAMES = [
     "booking.calculate_price",
     "places.autocomplete",
     "booking.create_checkout",
+    "booking.get_booking",
+    "booking.cancel_booking",
 ]
-READ_TOOLS = TOOL_NAMES[:4]
+QUOTE_TOOLS = TOOL_NAMES[:4]  # read tools that need no booking: VALID_ARGUMENTS holds their arguments
+READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking"]
+WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking"]
 
 VALID_ARGUMENTS = {
     "booking.estimate_distance": {"from": "Hotel Sacher", "to": "Flughafen Wien"},

@@ -11,6 +11,7 @@ from booking.models import Booking
 from tests.agents.mcp import (
     TOOL_NAMES,
     VALID_ARGUMENTS,
+    WRITE_TOOLS,
     call,
     checkout_arguments,
     error_of,
@@ -66,25 +67,38 @@ def test_a_used_token_records_its_last_use(client, agent):
 
 
 def test_any_valid_token_may_list_the_tools(client):
-    assert len(result_of(rpc(client, bearer("booking.write"), "tools/list"))["tools"]) == 5
+    assert len(result_of(rpc(client, bearer("booking.write"), "tools/list"))["tools"]) == len(TOOL_NAMES)
 
 
 @pytest.mark.parametrize("scopes", [("booking.read",), ("booking.write",), ("booking.read", "booking.write")])
 @pytest.mark.parametrize("tool", TOOL_NAMES)
 def test_the_scope_matrix(client, agent, tool, scopes):
-    arguments = (
-        checkout_arguments(client, agent) if tool == "booking.create_checkout" else VALID_ARGUMENTS[tool]
-    )
-    needed = "booking.write" if tool == "booking.create_checkout" else "booking.read"
+    if tool in ("booking.get_booking", "booking.cancel_booking"):  # a booking the traveller's e-mail opens
+        checkout = tool_result(
+            call(client, agent, "booking.create_checkout", checkout_arguments(client, agent))
+        )
+        arguments = {"reference": checkout["structuredContent"]["reference"], "email": "anna@example.com"}
+    elif tool == "booking.create_checkout":
+        arguments = checkout_arguments(client, agent)
+    else:
+        arguments = VALID_ARGUMENTS[tool]
+    before = set(Booking.objects.values_list("reference", "status"))
+    needed = "booking.write" if tool in WRITE_TOOLS else "booking.read"
     response = call(client, bearer(*scopes), tool, arguments, request_id=11)
     if needed in scopes:
         assert tool_result(response)["isError"] is False
-        assert Booking.objects.count() == (1 if tool == "booking.create_checkout" else 0)
+        after = set(Booking.objects.values_list("reference", "status"))
+        if tool == "booking.create_checkout":
+            assert len(after - before) == 1 and before <= after
+        elif tool == "booking.cancel_booking":
+            assert after == {(arguments["reference"], "cancelled")}
+        else:
+            assert after == before
         return
     data = error_of(response, 403, -32011, request_id=11)
     assert (data["code"], data["requiredScope"]) == ("insufficient_scope", needed)
     assert response["WWW-Authenticate"] == f'Bearer error="insufficient_scope", scope="{needed}"'
-    assert Booking.objects.count() == 0
+    assert set(Booking.objects.values_list("reference", "status")) == before
 
 
 # --- rate limit -----------------------------------------------------------------------------------

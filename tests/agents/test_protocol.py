@@ -6,7 +6,7 @@ test_modern.py)."""
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.agents.mcp import MCP, READ_TOOLS, TOOL_NAMES, call, error_of, post, result_of, rpc
+from tests.agents.mcp import MCP, READ_TOOLS, TOOL_NAMES, WRITE_TOOLS, call, error_of, post, result_of, rpc
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,10 @@ def test_get_answers_the_metadata_document_without_a_token(client):
     assert document["protocolVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
     assert [tool["name"] for tool in document["tools"]] == TOOL_NAMES
     scopes = {tool["name"]: tool["requiredScope"] for tool in document["tools"]}
-    assert scopes == {**dict.fromkeys(READ_TOOLS, "booking.read"), "booking.create_checkout": "booking.write"}
+    assert scopes == {
+        **dict.fromkeys(READ_TOOLS, "booking.read"),
+        **dict.fromkeys(WRITE_TOOLS, "booking.write"),
+    }
     for tool in document["tools"]:
         assert tool["description"] and tool["inputSchema"]["type"] == "object"
 
@@ -239,10 +242,10 @@ def test_tools_list_describes_every_tool(client, agent):
         Draft202012Validator.check_schema(tool["inputSchema"])
         Draft202012Validator.check_schema(tool["outputSchema"])
         assert tool["inputSchema"]["additionalProperties"] is False
-        read_only = tool["name"] in READ_TOOLS
+        read_only, cancels = tool["name"] in READ_TOOLS, tool["name"] == "booking.cancel_booking"
         assert tool["annotations"]["readOnlyHint"] is read_only
-        assert tool["annotations"]["idempotentHint"] is read_only
-        assert tool["annotations"]["destructiveHint"] is False
+        assert tool["annotations"]["idempotentHint"] is (read_only or cancels)  # each checkout books anew
+        assert tool["annotations"]["destructiveHint"] is cancels
         assert tool["_meta"]["requiredScope"] == ("booking.read" if read_only else "booking.write")
 
 

@@ -11,7 +11,7 @@ from pricing.services import quote_price
 @pytest.fixture
 def make_booking(db):
     """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR);
-    keyword arguments replace any field."""
+    keyword arguments replace any field. One made with `paid_at` has received its price."""
 
     def make(**fields) -> Booking:
         quote = quote_price(
@@ -27,6 +27,8 @@ def make_booking(db):
             "booking_data": {},
             "payment_provider": "sandbox",
         }
+        if fields.get("paid_at"):
+            values["received_cents"] = values["amount_cents"]
         return Booking.objects.create(**{**values, **fields})
 
     return make

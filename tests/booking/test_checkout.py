@@ -384,9 +384,9 @@ def test_booking_states_move_only_through_allowed_transitions(admin_client, clie
     changelist = "/admin/booking/booking/"
     admin_client.post(changelist, {"action": "mark_completed", "_selected_action": [booking.pk]})
     assert Booking.objects.get().status == BookingStatus.PENDING_PAYMENT  # not paid: cannot be completed
-    admin_client.post(changelist, {"action": "mark_cancelled", "_selected_action": [booking.pk]})
+    admin_client.post(f"{changelist}{booking.pk}/do/cancel/")
     assert Booking.objects.get().status == BookingStatus.CANCELLED
-    admin_client.post(changelist, {"action": "mark_confirmed", "_selected_action": [booking.pk]})
+    admin_client.post(f"{changelist}{booking.pk}/do/mark-paid/", {"method": "cash"})
     assert Booking.objects.get().status == BookingStatus.CANCELLED
     listing = admin_client.get(
         changelist, {"q": booking.reference, "status__exact": "cancelled"}

@@ -1,9 +1,6 @@
 """Stripe webhooks (docs/decisions.md §9): signed events change bookings once each, in any order, and a paid
 booking gets its confirmation e-mail exactly once."""
 
-import hashlib
-import hmac
-import json
 import time
 
 import pytest
@@ -12,23 +9,18 @@ from django.core import mail
 from django.test import Client
 
 from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
+from tests.booking.stripe_events import WEBHOOK, deliver, event_payload, signed, use_stripe
 from tests.conftest import start_of_window
 from tests.processes import free_port
 
 pytestmark = pytest.mark.django_db
 
-WEBHOOK = "/api/payments/stripe/webhook"
-SECRET = "whsec_test"
 SESSION = "cs_test_a1"
 
 
 @pytest.fixture(autouse=True)
 def stripe(settings):
-    settings.PAYMENT_PROVIDER = "stripe"
-    settings.STRIPE_SECRET_KEY = "sk_test_123"
-    settings.STRIPE_WEBHOOK_SECRET = SECRET
-    settings.STRIPE_API_BASE = "https://stripe.test"
-    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
+    use_stripe(settings)
 
 
 @pytest.fixture
@@ -49,38 +41,19 @@ def event(
     currency: str = "eur",
     payment_intent: str = "pi_123",
 ) -> bytes:
-    return json.dumps(
+    return event_payload(
+        event_type,
         {
-            "id": event_id,
-            "object": "event",
-            "type": event_type,
-            "api_version": "2025-01-27.acacia",
-            "created": int(time.time()),
-            "data": {
-                "object": {
-                    "id": session,
-                    "object": "checkout.session",
-                    "status": "complete" if payment_status == "paid" else "open",
-                    "payment_status": payment_status,
-                    "payment_intent": payment_intent,
-                    "amount_total": amount_total,
-                    "currency": currency,
-                    "metadata": {"reference": reference},
-                }
-            },
-        }
-    ).encode()
-
-
-def signed(payload: bytes, secret: str = SECRET, at: int | None = None) -> str:
-    at = at or int(time.time())
-    signature = hmac.new(secret.encode(), f"{at}.".encode() + payload, hashlib.sha256).hexdigest()
-    return f"t={at},v1={signature}"
-
-
-def deliver(client, payload: bytes, signature: str | None = None):
-    return client.post(
-        WEBHOOK, payload, content_type="application/json", HTTP_STRIPE_SIGNATURE=signature or signed(payload)
+            "id": session,
+            "object": "checkout.session",
+            "status": "complete" if payment_status == "paid" else "open",
+            "payment_status": payment_status,
+            "payment_intent": payment_intent,
+            "amount_total": amount_total,
+            "currency": currency,
+            "metadata": {"reference": reference},
+        },
+        event_id,
     )
 
 

@@ -81,7 +81,13 @@ DECISIONS_CODES = {
     "payment_provider_unavailable", "internal_error",
 }  # fmt: skip
 # Codes this service adds where the decisions are silent (docs/decisions.md §4, §8, §9).
-OUR_CODES = {"hire_too_short", "outside_tour_area", "idempotency_key_reused", "idempotency_conflict"}
+OUR_CODES = {
+    "hire_too_short",
+    "outside_tour_area",
+    "idempotency_key_reused",
+    "idempotency_conflict",
+    "not_cancellable",
+}
 
 
 def test_every_problem_code_of_the_decisions_is_known():

@@ -145,6 +145,8 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1/places"),
             ("GET", "/api/v1/rating"),
             ("POST", "/api/v1/checkout"),
+            ("GET", "/api/v1/bookings/{reference}"),
+            ("POST", "/api/v1/bookings/{reference}/cancel"),
         }
     )
     assert catalog["version"] == "1.1.0"
@@ -159,6 +161,13 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
         "scopes": [],
     }
     assert len(v1_operations()) == len(documented)
+    cancel = next(
+        operation for operation in catalog["operations"] if operation["operationId"] == "cancelBooking"
+    )
+    assert (cancel["tokenRequired"], cancel["scopes"]) == (
+        False,
+        ["booking.write"],
+    )  # or the customer's e-mail
 
 
 # --- schemathesis: generated requests for every operation, checked against the document --------------

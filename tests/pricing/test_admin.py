@@ -110,3 +110,19 @@ def test_tariffs_and_classes_cannot_be_deleted(admin_client):
     tariff = Tariff.objects.first()
     assert admin_client.post(f"/admin/pricing/tariff/{tariff.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Tariff.objects.filter(pk=tariff.pk).exists()
+
+
+def test_the_tariff_list_shows_the_rates_and_vat_as_a_percentage(admin_client):
+    html = admin_client.get("/admin/pricing/tariff/").content.decode()
+    assert "0–50 km 2.00 · 50–200 km 1.60 · from 200 km 1.40" in html
+    assert "10 %" in html and "0.100" not in html
+
+
+def test_the_saved_message_names_what_changed(admin_client, django_capture_on_commit_callbacks):
+    url, data = tariff_form(admin_client)
+    data["base_fare"] = "35.00"
+    data[inline_prefix(data, "from_km", "0.0") + "-rate_per_km"] = "2.50"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(url, data, follow=True)
+    (message,) = [str(message) for message in response.context["messages"]]
+    assert message.endswith("was changed successfully. Base fare: 30.00 → 35.00; distance bands changed.")

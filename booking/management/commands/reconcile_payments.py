@@ -24,12 +24,17 @@ class Command(BaseCommand):
             payment_updates.reconcile(booking, payment_provider).status != booking.status
             for booking in pending
         )
+        differences = sum(
+            payment_updates.reconcile_surcharge(surcharge, payment_provider)
+            for surcharge in selectors.unpaid_surcharges_since(cutoff)
+        )
         unpayable = list(selectors.never_given_a_payment_page(cutoff))
         for booking in unpayable:
-            transitions.move(booking.pk, BookingStatus.EXPIRED)
+            transitions.move(booking.pk, BookingStatus.EXPIRED, actor="reconcile_payments (no payment page)")
         forgotten = idempotency.forget_expired()
         self.stdout.write(
             f"Reconciled {len(pending)} pending booking(s); {changed} changed state; "
+            f"{differences} price difference(s) found paid; "
             f"{len(unpayable)} without a payment page expired; "
             f"{forgotten} expired idempotency key(s) dropped."
         )

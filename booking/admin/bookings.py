@@ -1,0 +1,366 @@
+"""Bookings in the admin: the list staff search and filter, and the booking page: a readable summary
+(route, pickup, itemised price, payment, customer, history) with the actions the booking's state allows,
+each a small form that calls one service."""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from booking import (
+    assignment,
+    cancellation,
+    changes,
+    dispatch,
+    history,
+    payment_updates,
+    phone,
+    refunds,
+    transitions,
+)
+from booking.admin import dispatch as dispatch_views
+from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
+from booking.models import Booking, BookingStatus, Refund
+from booking.phone import PhonePayment
+from chauffeur.errors import DomainError
+from pricing.models import VehicleClass
+from pricing.money import CURRENCY, from_cents, to_cents
+
+
+class PickupFilter(admin.SimpleListFilter):
+    """The days dispatch plans by, in Vienna time."""
+
+    title = _("pickup")
+    parameter_name = "pickup"
+    RANGES = {
+        "today": (_("Today"), 0, 1),
+        "tomorrow": (_("Tomorrow"), 1, 2),
+        "next7": (_("Next 7 days"), 0, 7),
+        "past7": (_("Past 7 days"), -7, 0),
+    }
+
+    def lookups(self, request, model_admin):
+        return [(key, label) for key, (label, _start, _end) in self.RANGES.items()]
+
+    def queryset(self, request, queryset):
+        if self.value() not in self.RANGES:
+            return queryset
+        _label, start, end = self.RANGES[self.value()]
+        begin, until = dispatch.days_from_today(start, end)
+        return queryset.filter(pickup_at__gte=begin, pickup_at__lt=until)
+
+
+@admin.register(Booking)
+class BookingAdmin(admin.ModelAdmin):
+    list_display = ["reference", "pickup", "status", "route", "vehicle", "driver", "amount", "name", "phone"]
+    list_display_links = ["reference"]
+    list_filter = ["status", PickupFilter, "vehicle_class", "channel", "driver"]
+    search_fields = ["reference", "name", "email", "phone", "origin", "destination"]
+    list_select_related = ["driver"]
+    ordering = ["-pickup_at"]
+    actions = ["mark_completed"]
+
+    @admin.display(description=_("pickup"), ordering="pickup_at")
+    def pickup(self, booking: Booking) -> str:
+        return (
+            timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y %H:%M") if booking.pickup_at else "—"
+        )
+
+    @admin.display(description=_("route"))
+    def route(self, booking: Booking) -> str:
+        return f"{booking.origin} → {booking.destination}"
+
+    @admin.display(description=_("class"), ordering="vehicle_class")
+    def vehicle(self, booking: Booking) -> str:
+        return class_names().get(booking.vehicle_class, booking.vehicle_class)
+
+    @admin.display(description=_("amount"), ordering="amount_cents")
+    def amount(self, booking: Booking) -> str:
+        return f"{CURRENCY} {from_cents(booking.amount_cents)}"
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = PhoneBookingForm(request.POST or None, initial={"payment": PhonePayment.LINK})
+        priced = None
+        if request.method == "POST" and form.is_valid():
+            try:
+                if "_quote" in request.POST:
+                    priced = phone.quote(form.ride(), short_notice=form.cleaned_data["short_notice"])
+                else:
+                    booking = phone.book_by_phone(
+                        ride=form.ride(),
+                        payment=form.cleaned_data["payment"],
+                        short_notice=form.cleaned_data["short_notice"],
+                        user=request.user,
+                        actor=history.staff(request.user),
+                    )
+                    self.message_user(request, phone_booked(booking), messages.SUCCESS)
+                    return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
+            except DomainError as refusal:  # nothing was stored, or a pending booking whose page failed
+                form.add_error(refusal.field if refusal.field in form.fields else None, refusal.detail)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Phone booking"),
+            "form": form,
+            "priced": priced,
+        }
+        return TemplateResponse(request, "admin/booking/booking/phone.html", context)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a paid booking is a record of money received: cancel it instead
+
+    @admin.action(description=_("Mark as completed (ride done)"), permissions=["change"])
+    def mark_completed(self, request, queryset):
+        done, refused = [], []
+        for booking in queryset:
+            try:
+                done.append(
+                    transitions.move(booking.pk, BookingStatus.COMPLETED, actor=history.staff(request.user))
+                )
+            except transitions.InvalidTransition:
+                refused.append(f"{booking.reference} ({booking.get_status_display()})")
+        if done:
+            completed = ", ".join(booking.reference for booking in done)
+            self.message_user(request, _("Completed: %s.") % completed, messages.SUCCESS)
+        if refused:
+            not_done = _("Not completed, as their state does not allow it: %s.") % ", ".join(refused)
+            self.message_user(request, not_done, messages.WARNING)
+
+    # --- the booking page --------------------------------------------------------------------------------
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("dispatch/", view(self.dispatch_board), name="booking_booking_dispatch"),
+            path("dispatch/rides.csv", view(self.dispatch_export), name="booking_booking_dispatch_export"),
+            path("<int:pk>/do/<slug:action>/", view(self.act), name="booking_booking_act"),
+            *super().get_urls(),
+        ]
+
+    def dispatch_board(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        # The board needs the whole width: no navigation sidebar.
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "is_nav_sidebar_enabled": False,
+        }
+        return dispatch_views.board_view(request, context)
+
+    def dispatch_export(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        return dispatch_views.export_view(request)
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
+        booking = self.get_object(request, object_id)
+        if booking is None:
+            raise Http404(_("No such booking."))
+        if not self.has_view_or_change_permission(request, booking):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            **page_context(booking, can_change=self.has_change_permission(request, booking)),
+            "opts": self.opts,
+            "title": _("Booking %s") % booking.reference,
+        }
+        return TemplateResponse(request, "admin/booking/booking/page.html", context)
+
+    def act(self, request: HttpRequest, pk: int, action: str) -> HttpResponse:
+        booking = get_object_or_404(Booking, pk=pk)
+        handler = ACTIONS.get(action)
+        if handler is None:
+            raise Http404(_("No such action."))
+        if request.method != "POST" or not self.has_change_permission(request, booking):
+            raise PermissionDenied
+        try:
+            self.message_user(request, handler(request, booking), messages.SUCCESS)
+        except Invalid as invalid:
+            self.message_user(request, f"{booking.reference}: {invalid}", messages.ERROR)
+        except DomainError as refusal:  # the service said no: nothing changed
+            self.message_user(request, f"{booking.reference}: {refusal.detail}", messages.ERROR)
+        return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
+
+
+def phone_booked(booking: Booking) -> str:
+    paid = (
+        _("marked paid by %s") % booking.get_payment_method_display()
+        if booking.paid_at
+        else _("payment link e-mailed to %s") % booking.email
+    )
+    return _("%(ref)s booked by phone at %(cur)s %(price)s; %(paid)s.") % {
+        "ref": booking.reference,
+        "cur": CURRENCY,
+        "price": booking.quote.price,
+        "paid": paid,
+    }
+
+
+class Invalid(Exception):
+    """A form of the booking page did not validate; the message says what to correct."""
+
+
+def valid(form):
+    if not form.is_valid():
+        labels = {name: field.label for name, field in form.fields.items()}
+        raise Invalid(
+            "; ".join(f"{labels.get(name, name)}: {' '.join(errors)}" for name, errors in form.errors.items())
+        )
+    return form.cleaned_data
+
+
+def _assign(request, booking: Booking) -> str:
+    data = valid(AssignForm(request.POST, booking=booking))
+    assigned = assignment.assign(
+        booking.pk,
+        driver_id=data["driver"].pk,
+        vehicle_id=data["vehicle"].pk,
+        actor=history.staff(request.user),
+    )
+    said = _("%(ref)s: %(driver)s with %(vehicle)s; the booking is %(state)s; driver and customer are told.")
+    return said % {
+        "ref": assigned.reference,
+        "driver": assigned.driver,
+        "vehicle": assigned.vehicle,
+        "state": assigned.get_status_display(),
+    }
+
+
+def _complete(request, booking: Booking) -> str:
+    transitions.move(booking.pk, BookingStatus.COMPLETED, actor=history.staff(request.user))
+    return _("%s: marked completed.") % booking.reference
+
+
+def _cancel(request, booking: Booking) -> str:
+    cancelled = cancellation.cancel(
+        booking.pk, actor=history.staff(request.user), by_staff=True, requested_by=request.user
+    )
+    fee = from_cents(cancelled.cancellation_fee_cents or 0)
+    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s %(cur)s, %(refund)s %(cur)s refunded.")
+    return said % {
+        "ref": cancelled.reference,
+        "fee": fee,
+        "cur": CURRENCY,
+        "refund": from_cents(refunds.committed_cents(cancelled)),
+    }
+
+
+def _mark_paid(request, booking: Booking) -> str:
+    data = valid(MarkPaidForm(request.POST))
+    payment_updates.mark_paid(
+        booking.pk, method=data["method"], user=request.user, actor=history.staff(request.user)
+    )
+    return _("%(ref)s: marked paid by %(method)s (%(user)s); the confirmation goes to the customer.") % {
+        "ref": booking.reference,
+        "method": data["method"],
+        "user": request.user.get_username(),
+    }
+
+
+def _note(request, booking: Booking) -> str:
+    data = valid(NoteForm(request.POST))
+    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))
+    return _("%s: note added.") % booking.reference
+
+
+def _change(request, booking: Booking) -> str:
+    data = valid(ChangeForm(request.POST, booking=booking))
+    change = changes.change_ride(
+        booking.pk,
+        pickup=data["pickup"],
+        vehicle_class=data["vehicle_class"],
+        through_provider=data["through_provider"],
+        actor=history.staff(request.user),
+        user=request.user,
+    )
+    settled = f"; {change.settlement}" if change.settlement else ""
+    return f"{booking.reference}: {change.summary}{settled}."
+
+
+def _refund(request, booking: Booking) -> str:
+    data = valid(RefundForm(request.POST))
+    refund = refunds.refund_booking(
+        booking.pk,
+        to_cents(data["amount"]),
+        reason=data["reason"],
+        actor=history.staff(request.user),
+        requested_by=request.user,
+        manual=data["manual"],
+    )
+    how = _("through the payment provider") if refund.method == Refund.Method.PROVIDER else _("by staff")
+    return _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).") % {
+        "ref": booking.reference,
+        "amount": data["amount"],
+        "cur": CURRENCY,
+        "how": how,
+        "state": refund.get_status_display(),
+    }
+
+
+def _refund_paid_back(request, booking: Booking) -> str:
+    owed = get_object_or_404(Refund, pk=request.POST.get("refund", 0), booking=booking)
+    refunds.confirm_paid_back(owed.pk, actor=history.staff(request.user))
+    return _("%(ref)s: refund of %(amount)s %(cur)s paid back.") % {
+        "ref": booking.reference,
+        "amount": from_cents(owed.amount_cents),
+        "cur": CURRENCY,
+    }
+
+
+ACTIONS = {
+    "assign": _assign,
+    "complete": _complete,
+    "cancel": _cancel,
+    "mark-paid": _mark_paid,
+    "note": _note,
+    "change": _change,
+    "refund": _refund,
+    "refund-paid-back": _refund_paid_back,
+}
+
+
+def page_context(booking: Booking, *, can_change: bool) -> dict:
+    """What the booking page shows; the forms only where the state allows their action."""
+    moves = transitions.next_states(booking)
+    terms = cancellation.terms(booking, by_staff=True)
+    refundable = refunds.refundable_cents(booking)
+    return {
+        "booking": booking,
+        "class_name": class_names().get(booking.vehicle_class, booking.vehicle_class),
+        "quote": booking.quote,
+        "vat_percent": booking.quote.vat_rate * 100,
+        "history": booking.history.all(),
+        "refunds": booking.refunds.select_related("requested_by"),
+        "surcharges": booking.surcharges.all(),
+        "refundable": from_cents(refundable),
+        "received": from_cents(booking.received_cents),
+        "terms": terms,
+        "fee": from_cents(terms.fee_cents),
+        "refund_due": from_cents(terms.refund_cents),
+        "can_change": can_change,
+        "can_mark_paid": can_change and BookingStatus.PAID in moves,
+        "can_assign": can_change and booking.status in assignment.ASSIGNABLE,
+        "can_complete": can_change and BookingStatus.COMPLETED in moves,
+        "can_cancel": can_change and terms.allowed,
+        "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
+        "can_refund": can_change and refundable > 0,
+        "assign_form": AssignForm(booking=booking),
+        "change_form": ChangeForm(booking=booking),
+        "refund_form": RefundForm(initial={"amount": from_cents(refundable)}),
+        "mark_paid_form": MarkPaidForm(),
+        "note_form": NoteForm(),
+        "window": assignment.ride_window(booking),
+        "now": timezone.now(),
+    }
+
+
+def class_names() -> dict[str, str]:
+    return dict(VehicleClass.objects.values_list("code", "display_name"))

@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from booking.models import CancellationPolicy, LeadTimePolicy
+from chauffeur.admin import NamesChanges
+
+
+class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
+    """A policy is one record that staff edit: never a second, never none."""
+
+    def has_add_permission(self, request):
+        return not self.model.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LeadTimePolicy)
+class LeadTimePolicyAdmin(OneRecordAdmin):
+    list_display = [
+        "__str__",
+        "minimum_lead_minutes",
+        "night_start",
+        "night_end",
+        "night_earliest_pickup",
+        "max_days_ahead",
+    ]
+
+
+@admin.register(CancellationPolicy)
+class CancellationPolicyAdmin(OneRecordAdmin):
+    list_display = ["__str__", "free_until_hours", "late_fee_percent"]

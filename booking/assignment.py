@@ -1,0 +1,121 @@
+"""Dispatch: a driver and a vehicle for a paid booking, which confirms it. The vehicle must be of the
+booked class, and neither the driver nor the vehicle may be on another ride at the same time; a ride lasts
+from its pickup for its stored route's driving time (an hourly hire or a tour for its booked hours)."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from booking import history, notifications, selectors, transitions
+from booking.models import Booking, BookingStatus
+from chauffeur.errors import DomainError
+from fleet.models import Driver, Vehicle
+from pricing import services as pricing
+from pricing.quote import BookingType
+
+ASSIGNABLE = (BookingStatus.PAID, BookingStatus.CONFIRMED)  # confirmed: a reassignment
+# No ride lasts longer; an earlier pickup cannot reach into the ride being checked.
+LONGEST_RIDE = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class RideWindow:
+    start: datetime
+    end: datetime
+
+    def overlaps(self, other: "RideWindow") -> bool:
+        return self.start < other.end and other.start < self.end  # back to back is no overlap
+
+
+def ride_duration(booking: Booking) -> timedelta:
+    """How long the car is taken: the stored route's driving time, or the hours booked when longer."""
+    hours = Decimal(0)
+    if booking.booking_type == BookingType.HOURLY and booking.duration_hours:
+        hours = booking.duration_hours
+    elif booking.tour_slug and (tour := pricing.current_snapshot().tours.get(booking.tour_slug)):
+        hours = tour.included_hours
+    return max(timedelta(seconds=booking.duration_s or 0), timedelta(hours=float(hours)))
+
+
+def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow | None:
+    start = pickup or booking.pickup_at
+    return None if start is None else RideWindow(start, start + ride_duration(booking))
+
+
+def clash(
+    window: RideWindow, *, exclude: Booking, driver: Driver | None = None, vehicle: Vehicle | None = None
+):
+    """The first confirmed ride of this driver (or vehicle) that overlaps `window`, or None."""
+    rides = Booking.objects.filter(
+        status=BookingStatus.CONFIRMED, pickup_at__lt=window.end, pickup_at__gte=window.start - LONGEST_RIDE
+    ).exclude(pk=exclude.pk)
+    rides = rides.filter(driver=driver) if driver is not None else rides.filter(vehicle=vehicle)
+    return next((ride for ride in rides.order_by("pickup_at") if ride_window(ride).overlaps(window)), None)
+
+
+def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, vehicle: Vehicle | None) -> None:
+    for kind, found in (
+        ("driver", driver and clash(window, exclude=booking, driver=driver)),
+        ("vehicle", vehicle and clash(window, exclude=booking, vehicle=vehicle)),
+    ):
+        if found:
+            other = ride_window(found)
+            raise DomainError(
+                f"{driver if kind == 'driver' else vehicle} is on {found.reference} from "
+                f"{_clock(other.start)} to {_clock(other.end)}, which overlaps this ride "
+                f"({_clock(window.start)}–{_clock(window.end)}).",
+                code=f"{kind}_busy",
+                field=kind,
+            )
+
+
+def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
+    """Give a paid (or confirmed) booking its driver and vehicle; a paid one becomes confirmed. The driver
+    gets the job by e-mail, the customer the driver's name and phone; a replaced driver hears it is off."""
+    with transaction.atomic():
+        driver = Driver.objects.select_for_update().get(pk=driver_id)  # one assignment per driver at a time
+        vehicle = Vehicle.objects.select_for_update().select_related("vehicle_class").get(pk=vehicle_id)
+        booking = selectors.locked_booking(pk)
+        if booking.status not in ASSIGNABLE:
+            raise DomainError(
+                f"Only a paid booking can be assigned; {booking.reference} is "
+                f"{booking.get_status_display()}.",
+                code="not_assignable",
+            )
+        if not (driver.active and vehicle.active):
+            raise DomainError(
+                f"{driver if not driver.active else vehicle} is inactive.", code="not_assignable"
+            )
+        if vehicle.vehicle_class.code != booking.vehicle_class:
+            raise DomainError(
+                f"{vehicle} is a {vehicle.vehicle_class} car; {booking.reference} is booked as "
+                f"{booking.vehicle_class}.",
+                code="class_mismatch",
+                field="vehicle",
+            )
+        window = ride_window(booking)
+        if window is None:
+            raise DomainError(
+                f"{booking.reference} has no pickup time yet: set one first.", code="not_assignable"
+            )
+        ensure_free(booking, window, driver, vehicle)
+        replaced = booking.driver if booking.driver_id not in (None, driver.pk) else None
+        booking.driver, booking.vehicle = driver, vehicle
+        booking.save(update_fields=["driver", "vehicle", "updated_at"])
+        history.record(
+            booking,
+            history.Kind.ASSIGNMENT,
+            f"{driver} with {vehicle}" + (f" (instead of {replaced})" if replaced else ""),
+            actor=actor,
+        )
+        if booking.status == BookingStatus.PAID:
+            transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
+        transaction.on_commit(lambda: notifications.send_assignment(booking.pk, replaced), robust=True)
+    return booking
+
+
+def _clock(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%d.%m. %H:%M")

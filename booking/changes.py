@@ -1,0 +1,121 @@
+"""Staff change a ride: its pickup time (the lead time is checked again, and an assigned driver's and
+vehicle's other rides) and, while no vehicle is assigned, its class. The ride is priced again with
+today's tariffs; a difference is refunded or charged through the payment provider, or settled by staff
+outside it and recorded as such."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from booking import assignment, history, notifications, refunds, selectors, surcharges
+from booking.checkout import ensure_bookable
+from booking.models import Booking, BookingStatus
+from chauffeur.errors import DomainError
+from fleet.models import Driver
+from pricing import services as pricing
+from pricing.money import CURRENCY, from_cents, to_cents
+
+CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED)
+
+
+@dataclass(frozen=True)
+class Change:
+    booking: Booking
+    summary: str  # what changed, in words
+    difference_cents: int  # the new price minus the old: positive means the customer owes more
+    settlement: str  # how the difference was settled, in words ("" when there was none)
+
+
+def change_ride(
+    pk: int, *, pickup: datetime, vehicle_class: str, through_provider: bool, actor: str, user=None
+) -> Change:
+    with transaction.atomic():
+        driver_id = Booking.objects.filter(pk=pk).values_list("driver_id", flat=True).first()
+        if driver_id:  # the driver first, in the order assignments lock them
+            Driver.objects.select_for_update().get(pk=driver_id)
+        booking = selectors.locked_booking(pk)
+        if booking.driver_id != driver_id:
+            raise DomainError(f"{booking.reference} was reassigned meanwhile: look again and retry.")
+        _ensure_changeable(booking, pickup, vehicle_class)
+        quote = pricing.quote_price(
+            vehicle_class=vehicle_class,
+            distance_km=booking.distance_km,
+            booking_type=booking.booking_type,
+            in_zone_a=booking.in_zone_a is not False,
+            duration_hours=booking.duration_hours,
+            tour_slug=booking.tour_slug or None,
+        )
+        difference = to_cents(quote.price) - booking.amount_cents
+        if difference and booking.status == BookingStatus.PENDING_PAYMENT and booking.provider_session_id:
+            raise DomainError(
+                f"The customer's payment page for {booking.reference} is open at the old price: wait for the "
+                "payment, or cancel the booking and book it anew."
+            )
+        summary = _describe(booking, pickup, vehicle_class, quote.price)
+        booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
+        if booking.duration_s:
+            booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s)
+        booking.quote_record, booking.amount_cents = quote.as_record(), to_cents(quote.price)
+        booking.save()
+        history.record(booking, history.Kind.CHANGE, summary, actor=actor)
+        settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
+        transaction.on_commit(lambda: notifications.send_change(booking.pk), robust=True)
+    return Change(booking, summary, difference, settlement)
+
+
+def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
+    if booking.status not in CHANGEABLE:
+        raise DomainError(
+            f"A {booking.get_status_display()} booking cannot be changed.", code="not_changeable"
+        )
+    if booking.distance_km is None:
+        raise DomainError(f"{booking.reference} has no stored route to price again.", code="not_changeable")
+    if booking.vehicle_id and vehicle_class != booking.vehicle_class:
+        raise DomainError(
+            f"{booking.reference} has {booking.vehicle} assigned, a {booking.vehicle_class} car: its class "
+            "cannot change while a vehicle is assigned.",
+            code="class_mismatch",
+            field="vehicle_class",
+        )
+    ensure_bookable(pickup)
+    if booking.driver_id or booking.vehicle_id:
+        assignment.ensure_free(
+            booking, assignment.ride_window(booking, pickup), booking.driver, booking.vehicle
+        )
+
+
+def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> str:
+    parts = []
+    if pickup != booking.pickup_at:
+        parts.append(f"pickup {_clock(booking.pickup_at)} → {_clock(pickup)}")
+    if vehicle_class != booking.vehicle_class:
+        parts.append(f"class {booking.vehicle_class} → {vehicle_class}")
+    parts.append(f"price {booking.quote.price} → {price} {CURRENCY}")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+def _settle(booking: Booking, difference: int, *, through_provider: bool, actor: str, user) -> str:
+    if not booking.money_received or difference == 0:
+        return ""
+    if difference < 0:
+        amount = min(-difference, refunds.refundable_cents(booking))
+        if not amount:
+            return ""
+        refund = refunds.refund(
+            booking, amount, reason="Price difference after a change.", actor=actor, requested_by=user,
+            manual=not through_provider,
+        )  # fmt: skip
+        how = "through the payment provider" if refund.method == refund.Method.PROVIDER else "by staff"
+        return f"{from_cents(amount)} {CURRENCY} refunded {how}"
+    if through_provider:
+        surcharges.request_payment(booking, difference, actor=actor, user=user)
+        return f"a payment link for {from_cents(difference)} {CURRENCY} e-mailed to the customer"
+    surcharges.record_paid(booking, difference, actor=actor, user=user)
+    return f"{from_cents(difference)} {CURRENCY} collected by staff"
+
+
+def _clock(moment: datetime | None) -> str:
+    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M") if moment else "none"

@@ -1,0 +1,61 @@
+"""What dispatch plans by: the rides of a period of Vienna days, searched, per driver (the admin's
+dispatch board and its CSV export read these)."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from booking.models import Booking, BookingStatus
+
+# Rides on the board: paid and waiting for a driver, confirmed, done; not the ones that will not happen.
+ON_THE_BOARD = (
+    BookingStatus.PENDING_PAYMENT,
+    BookingStatus.PAID,
+    BookingStatus.CONFIRMED,
+    BookingStatus.COMPLETED,
+)
+SEARCHED = ("reference", "name", "email", "phone", "origin", "destination")
+
+
+def midnight(day: date) -> datetime:
+    """The start of a Vienna day (never inside a daylight-saving gap: the clocks change at 02:00/03:00)."""
+    return datetime.combine(day, time.min, tzinfo=timezone.get_default_timezone())
+
+
+def days_from_today(start: int, end: int) -> tuple[datetime, datetime]:
+    """[midnight `start` days from today, midnight `end` days from today), in Vienna."""
+    today = timezone.localdate()
+    return midnight(today + timedelta(days=start)), midnight(today + timedelta(days=end))
+
+
+def rides(begin: datetime, end: datetime, *, search: str = "") -> QuerySet[Booking]:
+    """The rides picked up in [begin, end), by pickup time; `search` finds any of its words in the
+    reference, the customer's name, e-mail and phone, and the addresses."""
+    found = Booking.objects.filter(pickup_at__gte=begin, pickup_at__lt=end, status__in=ON_THE_BOARD)
+    for word in search.split():
+        found = found.filter(Q(*[Q(**{f"{field}__icontains": word}) for field in SEARCHED], _connector=Q.OR))
+    return found.select_related("driver", "vehicle").order_by("pickup_at")
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One row of the board: a driver (None: rides nobody drives yet) and their rides by day."""
+
+    driver: object
+    days: list[list[Booking]]
+
+
+def board(found: QuerySet[Booking], days: list[date], drivers) -> list[Lane]:
+    """The rides per driver and day: unassigned first, then every active driver (with or without rides)."""
+    index = {day: position for position, day in enumerate(days)}
+    lanes: dict[object, list[list[Booking]]] = {None: [[] for _ in days]}
+    for driver in drivers:
+        lanes[driver.pk] = [[] for _ in days]
+    by_pk = {driver.pk: driver for driver in drivers}
+    for ride in found:
+        lane = lanes.setdefault(ride.driver_id, [[] for _ in days])
+        by_pk.setdefault(ride.driver_id, ride.driver)
+        lane[index[timezone.localtime(ride.pickup_at).date()]].append(ride)
+    return [Lane(None if key is None else by_pk[key], rides_by_day) for key, rides_by_day in lanes.items()]

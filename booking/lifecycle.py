@@ -1,0 +1,85 @@
+"""A booking as its customer and the agent that booked it see it, and their cancel (REST, MCP and the
+"manage my booking" page share these): who may open a booking, what it shows, what cancelling costs."""
+
+from dataclasses import dataclass
+
+from booking import cancellation, links, refunds, selectors
+from booking.cancellation import CancellationTerms
+from booking.models import Booking, BookingStatus
+from chauffeur.errors import DomainError
+from pricing.money import from_cents
+
+NOT_YOURS = "No booking with this reference was made with this token or e-mail address."
+
+
+@dataclass(frozen=True)
+class BookingState:
+    """What `/api/v1/bookings/{reference}` answers about a booking."""
+
+    booking: Booking
+    terms: CancellationTerms
+    refunded_cents: int
+    manage_url: str
+
+    @property
+    def fee(self):
+        return from_cents(self.terms.fee_cents)
+
+    @property
+    def refund(self):
+        return from_cents(self.terms.refund_cents)
+
+    @property
+    def refunded(self):
+        return from_cents(self.refunded_cents)
+
+    @property
+    def driver(self):
+        """The chauffeur the customer may know: the one assigned to a confirmed (or completed) ride."""
+        shown = self.booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
+        return self.booking.driver if shown else None
+
+    @property
+    def cancellation_fee(self):
+        return self.booking.cancellation_fee
+
+
+def normalized(reference: str) -> str:
+    """A reference as typed by a person: `cb-7k3q9x ` is CB-7K3Q9X."""
+    return reference.strip().upper()
+
+
+def find(reference: str, *, token_id: int | None = None, email: str = "") -> Booking:
+    """The booking, for the API token that booked it or for whoever knows the customer's e-mail address.
+    An unknown reference and someone else's booking get the same answer (nothing to learn by guessing)."""
+    booking = selectors.booking_for_reference(normalized(reference))
+    if booking is None or not (_booked_with(booking, token_id) or _booked_for(booking, email)):
+        raise DomainError(NOT_YOURS, code="not_found")
+    return booking
+
+
+def state_of(booking: Booking) -> BookingState:
+    return BookingState(
+        booking=booking,
+        terms=cancellation.terms(booking),
+        refunded_cents=refunds.refunded_cents(booking),
+        manage_url=links.manage_url(booking.reference),
+    )
+
+
+def cancel(booking: Booking, *, actor: str) -> BookingState:
+    """Cancel under the policy (docs/decisions.md §9); a cancelled booking answers as it is."""
+    return state_of(cancellation.cancel(booking.pk, actor=actor))
+
+
+def actor(token_name: str | None) -> str:
+    """Who cancelled, for the booking's history: the token that booked it, else its customer."""
+    return f"API token “{token_name}”" if token_name else "customer"
+
+
+def _booked_with(booking: Booking, token_id: int | None) -> bool:
+    return token_id is not None and booking.api_token_id == token_id
+
+
+def _booked_for(booking: Booking, email: str) -> bool:
+    return bool(email and booking.email) and email.strip().casefold() == booking.email.strip().casefold()

@@ -1,0 +1,129 @@
+"""A working day to try the back office on: drivers, vehicles and rides for today and the next days, paid,
+confirmed and waiting for a driver. Development only: it refuses to run with debug off."""
+
+import unicodedata
+from datetime import datetime, time, timedelta
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from booking import assignment, history, payment_updates
+from booking.checkout import BookingRequest, price_the_ride, store_booking
+from booking.models import Booking, BookingChannel
+from fleet.models import Driver, Vehicle
+from pricing.models import VehicleClass
+
+DRIVERS = [
+    ("Karl Huber", "+43 660 1112223", "karl@chauffeur.test", "de, en"),
+    ("Mira Novak", "+43 664 4445556", "mira@chauffeur.test", "en, cs, de"),
+    ("Stefan Berger", "+43 676 7778889", "stefan@chauffeur.test", "de, en, it"),
+]
+VEHICLES = [
+    ("W-1001A", "executive", "Mercedes E-Class", 3, 3),
+    ("W-1002B", "executive", "BMW 5 Series", 3, 3),
+    ("W-2001C", "first", "Mercedes S-Class", 3, 3),
+    ("W-3001D", "business-van", "Mercedes V-Class", 7, 7),
+]
+# (day from today, time, from, to, class, customer, phone, driver index or None, vehicle index)
+RIDES = [
+    (0, time(8, 30), "Hotel Sacher", "Flughafen Wien", "executive", "Anna Berger", "+43 660 1234567", 0, 0),
+    (0, time(11, 0), "Flughafen Wien", "Hotel Imperial", "first", "James Porter", "+44 7700 900123", 1, 2),
+    (
+        0,
+        time(14, 15),
+        "Wien Hauptbahnhof",
+        "Schönbrunn",
+        "business-van",
+        "Familie Gruber",
+        "+43 699 5550101",
+        None,
+        3,
+    ),
+    (0, time(17, 45), "Hotel Bristol", "Schönbrunn", "executive", "Clara Weiss", "+43 664 5550202", 0, 0),
+    (
+        0,
+        time(19, 30),
+        "Stephansplatz",
+        "Flughafen Wien",
+        "executive",
+        "Marco Rossi",
+        "+39 333 5550303",
+        None,
+        1,
+    ),
+    (1, time(7, 0), "Hotel Imperial", "Flughafen Wien", "first", "James Porter", "+44 7700 900123", 1, 2),
+    (
+        1,
+        time(9, 45),
+        "Flughafen Wien",
+        "Hotel Sacher",
+        "executive",
+        "Lena Fischer",
+        "+49 151 5550404",
+        None,
+        0,
+    ),
+    (2, time(10, 0), "Hotel Sacher", "Bratislava", "business-van", "Tomáš Novák", "+421 905 555050", 2, 3),
+    (
+        4,
+        time(16, 30),
+        "Schönbrunn",
+        "Flughafen Wien",
+        "executive",
+        "Sophie Martin",
+        "+33 6 5550 6060",
+        None,
+        0,
+    ),
+]
+
+
+def ascii_name(name: str) -> str:
+    first = unicodedata.normalize("NFKD", name.split()[0].lower())
+    return first.encode("ascii", "ignore").decode()
+
+
+class Command(BaseCommand):
+    help = "Create demo drivers, vehicles and rides for today and the next days (development only)."
+
+    def handle(self, *args, **options):
+        if not settings.DEBUG:
+            raise CommandError("demo_data is for development: it refuses to run with DJANGO_DEBUG=false.")
+        # Demo customers and drivers get no e-mail: a development console would fill with them.
+        with (
+            override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"),
+            transaction.atomic(),
+        ):
+            drivers = [
+                Driver.objects.get_or_create(
+                    name=name, defaults={"phone": phone, "email": email, "languages": langs}
+                )[0]
+                for name, phone, email, langs in DRIVERS
+            ]
+            vehicles = [self.vehicle(*spec) for spec in VEHICLES]
+            made = [self.ride(spec, drivers, vehicles) for spec in RIDES]
+        self.stdout.write(f"{len(drivers)} drivers, {len(vehicles)} vehicles, {len(made)} rides.")
+
+    def vehicle(self, plate: str, code: str, model: str, seats: int, luggage: int) -> Vehicle:
+        cls = VehicleClass.objects.get(code=code)
+        fields = {"vehicle_class": cls, "model": model, "seats": seats, "luggage": luggage}
+        return Vehicle.objects.get_or_create(plate=plate, defaults=fields)[0]
+
+    def ride(self, spec, drivers, vehicles) -> Booking:
+        days, clock, origin, destination, code, name, phone, driver, vehicle = spec
+        day = timezone.localdate() + timedelta(days=days)
+        pickup = datetime.combine(day, clock, tzinfo=timezone.get_default_timezone())
+        ride = BookingRequest(
+            origin=origin, destination=destination, pickup=pickup, vehicle_class=code, name=name, phone=phone,
+            email=f"{ascii_name(name)}@example.com", locale="de" if phone.startswith("+43") else "en",
+        )  # fmt: skip
+        booking = store_booking(ride, price_the_ride(ride), "none", channel=BookingChannel.PHONE)
+        history.record(booking, history.Kind.CHANGE, "Demo ride.", actor="demo_data")
+        payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="demo_data")
+        if driver is not None:
+            chosen = {"driver_id": drivers[driver].pk, "vehicle_id": vehicles[vehicle].pk}
+            assignment.assign(booking.pk, **chosen, actor="demo_data")
+        return booking

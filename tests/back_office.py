@@ -1,0 +1,89 @@
+"""The back office served for a real browser: a throwaway database with the demo working day
+(`manage.py demo_data`), a staff user, and the service in a process of its own; and Debian's Chromium
+driven by Playwright. Used by the browser tests and by docs/screenshots.py."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]  # fmt: skip
+STAFF, PASSWORD = "eva", "dispatch-demo-password"
+
+
+def browser_missing() -> str | None:
+    """Why no browser test can run here, or None."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    if not shutil.which(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)"
+    return None
+
+
+@dataclass(frozen=True)
+class Served:
+    base: str
+    env: dict[str, str]
+
+
+@contextmanager
+def back_office(folder: Path) -> Iterator[Served]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        "DJANGO_DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "PAYMENT_PROVIDER": "sandbox",
+        "PUBLIC_BASE_URL": base,
+        "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+    }
+    for step in (("migrate", "--noinput"), ("demo_data",),
+                 ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test")):  # fmt: skip
+        done = manage(*step, **env)
+        assert done.returncode == 0, done.stdout + done.stderr
+    log = folder / "server.log"
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        wait_until_healthy(base, server, log)
+        yield Served(base, env)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=15)
+
+
+@contextmanager
+def chromium(width: int = 1366, height: int = 900):
+    """A page of a headless Chromium, at a laptop's screen size."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield browser.new_page(viewport={"width": width, "height": height})
+        finally:
+            browser.close()
+
+
+def sign_in(page, base: str) -> None:
+    page.goto(f"{base}/admin/login/")
+    page.fill("#id_username", STAFF)
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{base}/admin/")

@@ -1,0 +1,107 @@
+"""Phone bookings in the admin: staff enter the ride and the customer, the server prices it (a Quote shows
+the price and stores nothing), and the customer pays by an e-mailed payment link, or staff mark it paid by
+invoice or cash, with who and when."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.core import mail
+from django.utils import timezone
+
+from booking.models import Booking, BookingEvent
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
+ADD = "/admin/booking/booking/add/"
+
+
+def form(**changes) -> dict:
+    pickup = (timezone.localtime() + timedelta(days=2)).replace(hour=9, minute=30)
+    data = {
+        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
+        "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "duration_hours": "",
+        "tour_name": "", "name": "Franz Gruber", "phone": "+43 660 9876543", "email": "franz@example.com",
+        "locale": "de", "flight_number": "OS 123", "notes": "Two suitcases", "payment": "link",
+    }  # fmt: skip
+    return {**data, **changes}
+
+
+def test_a_quote_shows_the_servers_price_and_stores_nothing(admin_client):
+    response = admin_client.post(ADD, {**form(), "_quote": "Quote"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "EUR 74.00" in html and "21.8 km" in html
+    assert not Booking.objects.exists() and mail.outbox == []
+
+
+def test_a_phone_booking_with_a_payment_link(admin_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(ADD, {**form(), "_book": "Book"}, follow=True)
+    booking = Booking.objects.get()
+    assert (booking.status, booking.channel, booking.amount_cents) == ("pending_payment", "phone", 7400)
+    assert (booking.name, booking.phone, booking.flight_number, booking.locale) == (
+        "Franz Gruber", "+43 660 9876543", "OS 123", "de")  # fmt: skip
+    assert [str(m) for m in response.context["messages"]] == [
+        f"{booking.reference} booked by phone at EUR 74.00; payment link e-mailed to franz@example.com."
+    ]
+    (link,) = mail.outbox
+    assert link.to == ["franz@example.com"] and "Zahlung" in link.subject
+    assert f"https://chauffeur.test/booking/sandbox/{booking.provider_session_id}" in link.body
+    assert list(BookingEvent.objects.values_list("text", "actor")) == [
+        ("Booked by phone.", "admin (staff)"),
+        ("Payment link e-mailed to franz@example.com.", "admin (staff)"),
+    ]
+
+
+@pytest.mark.parametrize("method", ["invoice", "cash"])
+def test_a_phone_booking_paid_on_invoice_or_in_cash(admin_client, method, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(ADD, {**form(payment=method, email=""), "_book": "Book"})
+    booking = Booking.objects.get()
+    assert (booking.status, booking.payment_method, booking.marked_paid_by.username) == (
+        "paid",
+        method,
+        "admin",
+    )
+    assert (
+        booking.paid_at is not None and booking.received_cents == 7400 and booking.provider_session_id is None
+    )
+    assert mail.outbox == []  # no e-mail address: no confirmation to send
+
+
+def test_a_payment_link_needs_an_email_address(admin_client):
+    response = admin_client.post(ADD, {**form(email=""), "_book": "Book"})
+    assert "A payment link needs the customer" in response.content.decode()
+    assert not Booking.objects.exists()
+
+
+def test_the_lead_time_applies_unless_staff_take_it_at_short_notice(admin_client):
+    soon = timezone.localtime() + timedelta(minutes=30)
+    rushed = form(pickup_0=soon.strftime("%d.%m.%Y"), pickup_1=soon.strftime("%H:%M"), payment="cash")
+    response = admin_client.post(ADD, {**rushed, "_book": "Book"})
+    assert "cannot be booked" in response.content.decode() and not Booking.objects.exists()
+    admin_client.post(ADD, {**rushed, "short_notice": "on", "_book": "Book"})
+    assert Booking.objects.get().status == "paid"
+    assert "short notice" in BookingEvent.objects.first().text
+
+
+@pytest.mark.parametrize(
+    ("changes", "shown"),
+    [
+        ({"booking_type": "hourly"}, "An hourly hire needs its hours."),
+        ({"destination": "Nowhere at all"}, "Unknown place: &#x27;Nowhere at all&#x27;"),
+        ({"booking_type": "hourly", "duration_hours": "2", "destination": "Salzburg"}, "cannot cover it"),
+    ],
+)
+def test_what_the_server_refuses_is_shown_and_nothing_stored(admin_client, changes, shown):
+    response = admin_client.post(ADD, {**form(payment="cash", **changes), "_book": "Book"})
+    assert response.status_code == 200 and shown in response.content.decode()
+    assert not Booking.objects.exists()
+
+
+def test_staff_without_the_add_permission_cannot_book(client):
+    viewer = User.objects.create_user("max", password="pw", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename__in=["view_booking", "change_booking"]))
+    client.force_login(viewer)
+    assert client.get(ADD).status_code == 403
+    assert client.post(ADD, {**form(payment="cash"), "_book": "Book"}).status_code == 403
+    assert not Booking.objects.exists()
