@@ -3,24 +3,23 @@ copy with contact details to the operator), once per booking; and an alert when 
 that can no longer be paid."""
 
 import logging
+from email.utils import formataddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from booking import selectors
-from booking.models import Booking
+from booking import presentation, selectors
+from booking.models import Booking, BookingStatus
+from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
 
-SUBJECTS = {
-    "en": "Your chauffeur booking {reference} is confirmed",
-    "de": "Ihre Chauffeur-Buchung {reference} ist bestätigt",
-    "operator": "Paid booking {reference}",
-}
+AUDIENCES = ("de", "en", "operator")  # a customer in their language, or the operator (in English)
 
 
 def send_confirmation(booking_id: int) -> bool:
@@ -36,7 +35,7 @@ def send_confirmation(booking_id: int) -> bool:
     delivered = True
     if booking.email:
         delivered = _deliver(
-            _message(booking, booking.email, booking.locale if booking.locale in SUBJECTS else "en")
+            _message(booking, booking.email, booking.locale if booking.locale in AUDIENCES else "en")
         )
     if settings.OPERATOR_EMAIL:
         _deliver(
@@ -57,7 +56,7 @@ def alert_operator(booking_id: int, reason: str) -> None:
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",
-            None,
+            _sender(),
             [settings.OPERATOR_EMAIL],
             fail_silently=True,
         )
@@ -74,17 +73,42 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
 
 def _message(booking: Booking, address: str, audience: str) -> EmailMultiAlternatives:
     locale = "de" if audience == "de" else "en"
+    operator = operator_branding()
     with translation.override(locale):
         context = {
             "booking": booking,
-            "locale": locale,
-            "operator": audience == "operator",
-            "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
+            "operator": operator,
+            "for_operator": audience == "operator",
+            "confirmed": booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED),
+            "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "lines": presentation.price_lines(booking),
+            "vat_note": presentation.vat_note(booking),
+            "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
+            "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
         }
+        subject = _subject(booking, audience)
         text = render_to_string("emails/booking_confirmation.txt", context)
         html = render_to_string("emails/booking_confirmation.html", context)
     message = EmailMultiAlternatives(
-        SUBJECTS[audience].format(reference=booking.reference), text, to=[address]
+        subject,
+        text,
+        from_email=_sender(),
+        to=[address],
+        reply_to=[operator.email] if operator.email else None,
     )
     message.attach_alternative(html, "text/html")
     return message
+
+
+def _subject(booking: Booking, audience: str) -> str:
+    """What the booking is when the mail leaves: paid (money in), or already confirmed by staff."""
+    if audience == "operator":
+        return f"Paid booking {booking.reference}"
+    if booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED):
+        return _("Your booking {reference} is confirmed").format(reference=booking.reference)
+    return _("Payment received for your booking {reference}").format(reference=booking.reference)
+
+
+def _sender() -> str:
+    """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
+    return formataddr((operator_branding().name, settings.DEFAULT_FROM_EMAIL))

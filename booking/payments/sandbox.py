@@ -6,7 +6,7 @@ import hmac
 import secrets
 
 from booking import selectors
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
 from booking.payments.base import (
     CheckoutRequest,
     CheckoutSession,
@@ -18,6 +18,11 @@ from booking.payments.base import (
 )
 
 SESSION_PREFIX = "sbx_cs_"
+
+
+def is_open(booking: Booking) -> bool:
+    """Whether the sandbox's page still takes a payment: like Stripe's, only until the checkout ends."""
+    return booking.status == BookingStatus.PENDING_PAYMENT and not booking.money_received
 
 
 class SandboxProvider:
@@ -36,15 +41,28 @@ class SandboxProvider:
         )
 
     def retrieve_session(self, session_id: str) -> SessionState:
+        booking = self._booking(session_id)
+        paid = booking.money_received
+        return self._state(booking, "complete" if paid else "open" if is_open(booking) else "expired")
+
+    def expire_session(self, session_id: str) -> SessionState:
+        """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment, and
+        the caller's move of the booking out of that state is what closes it."""
+        booking = self._booking(session_id)
+        return self._state(booking, "complete" if booking.money_received else "expired")
+
+    def _booking(self, session_id: str) -> Booking:
         booking = selectors.booking_for_session(session_id, provider=self.name)
         if booking is None:
             raise PaymentError("The sandbox knows no such checkout session.")
-        paid = booking.money_received
+        return booking
+
+    def _state(self, booking: Booking, status: str) -> SessionState:
         return SessionState(
-            session_id=session_id,
+            session_id=booking.provider_session_id,
             reference=booking.reference,
-            status="complete" if paid else "open",
-            payment_status="paid" if paid else "unpaid",
+            status=status,
+            payment_status="paid" if booking.money_received else "unpaid",
             amount_total=booking.amount_cents,
             currency=booking.currency.lower(),
         )
