@@ -3,6 +3,7 @@ loaded by `embed.js`). The form is rendered here with what the page needs to sta
 the earliest pickup, the rating, its texts in the page's language); its script then quotes and books
 through the public API and the page checkout (`POST /api/page/checkout`)."""
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -63,7 +64,7 @@ TEXTS = {
     "paying": _("Opening the secure payment page…"),
     "total": _("Total"),
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
-    "hours": _("{hours} hours"),
+    "route": _("{km} km · about {minutes} min drive"),
     "noSuggestions": _("No matching places"),
     "suggestions": _("{count} suggestions: choose with the arrow keys and Enter."),
     "lines": presentation.LINE_LABELS,
@@ -93,7 +94,7 @@ def embed_form(request: HttpRequest) -> HttpResponse:
 
 
 def form_context(language: str, *, resumed: Booking | None) -> dict:
-    earliest = check_availability(pickup=timezone.now()).earliest_pickup
+    earliest = rounded_up(check_availability(pickup=timezone.now()).earliest_pickup)
     classes = pricing.offered_vehicle_classes()
     config = {
         "lang": language,
@@ -117,6 +118,12 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "config": config,
         "earliest": earliest,
     }
+
+
+def rounded_up(moment: datetime, minutes: int = 5) -> datetime:
+    """The earliest pickup as a traveller would pick it: 18:26 becomes 18:30."""
+    moment = timezone.localtime(moment).replace(second=0, microsecond=0)
+    return moment + timedelta(minutes=-moment.minute % minutes)
 
 
 def resume_choices(booking: Booking) -> dict:

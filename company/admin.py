@@ -20,6 +20,9 @@ class OperatorProfileForm(forms.ModelForm):
         "reads well in the page header.",
     )
     remove_logo = forms.BooleanField(required=False, label="Remove the logo")
+    website = forms.URLField(
+        required=False, assume_scheme="https", help_text=OperatorProfile._meta.get_field("website").help_text
+    )
 
     class Meta:
         model = OperatorProfile

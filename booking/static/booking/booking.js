@@ -53,6 +53,13 @@
                            : +day[2] + " " + month + " " + day[0] + ", " + time;
     }
 
+    // A time a traveller would pick: up to the next 5 minutes (the wall clock's arithmetic, DST aside).
+    function roundedUp(iso) {
+      var step = 5 * 60000, moment = Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10),
+                                              +iso.slice(11, 13), +iso.slice(14, 16));
+      return new Date(Math.ceil(moment / step) * step).toISOString().slice(0, 16);
+    }
+
     function call(path, params, body, headers) {
       var url = api + path + (params ? "?" + new URLSearchParams(params) : "");
       var init = body ? { method: "POST", body: JSON.stringify(body),
@@ -81,8 +88,8 @@
       if (response.status === 503) return T.unavailable;
       return T.failed;
     }
-    function earliestButton(iso) {
-      var button = document.createElement("button");
+    function earliestButton(exact) {
+      var iso = roundedUp(exact), button = document.createElement("button");
       button.type = "button";
       button.className = "cb-inline";
       button.textContent = " " + fill(T.useEarliest, { when: when(iso) });
@@ -92,12 +99,14 @@
         showError("time", "");
         changed();
         checkPickup();
+        updateRoute(0);
         field("time").focus();
       });
       return button;
     }
     function tooEarly(iso, reason) {
-      showError("time", fill(reason === "in_past" ? T.inPast : T.tooEarly, { when: when(iso) }), earliestButton(iso));
+      var text = reason === "in_past" ? T.inPast : T.tooEarly;
+      showError("time", fill(text, { when: when(roundedUp(iso)) }), earliestButton(iso));
     }
 
     // --- address suggestions: debounced, one session token per search -----------------------------------
@@ -182,8 +191,8 @@
           state.route = response.ok ? response.data : null;
           if (response.ok) {
             showError("to", "");
-            status(decimal.format(state.route.distance) + " km · " +
-                   fill(T.hours, { hours: decimal.format(state.route.duration / 3600) }));
+            status(fill(T.route, { km: decimal.format(state.route.distance),
+                                   minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
           } else if (response.status === 422) {
             showError("to", T.noRoute); status("");
           } else {
@@ -274,7 +283,7 @@
         if (!response.ok) { status(trouble(response)); return true; } // the checkout checks it again
         var answer = response.data;
         state.earliest = answer.earliestPickup;
-        el("earliest").textContent = fill(T.earliest, { when: when(answer.earliestPickup) });
+        el("earliest").textContent = fill(T.earliest, { when: when(roundedUp(answer.earliestPickup)) });
         field("date").min = answer.earliestPickup.slice(0, 10);
         if (answer.available) { showError("time", ""); return true; }
         if (answer.reason === "too_far_ahead") showError("date", fill(T.tooFar, { days: config.maxDaysAhead }));
