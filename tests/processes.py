@@ -48,7 +48,7 @@ def wait_until_healthy(base: str, server: subprocess.Popen, log: Path, timeout: 
         try:
             if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or still loading the app
             pass
         assert server.poll() is None, "the server exited:\n" + log.read_text()
         assert time.monotonic() < deadline, "the server did not come up:\n" + log.read_text()

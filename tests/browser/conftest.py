@@ -10,8 +10,9 @@ import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -23,6 +24,7 @@ CHROMIUM_FLAGS = [
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]  # fmt: skip
 ARTIFACTS = ROOT / "artifacts" / "browser"
+VIENNA = ZoneInfo("Europe/Vienna")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -169,4 +171,5 @@ def open_tab(chromium, request):
 
 
 def pickup_day(days: int = 3) -> str:
-    return (date.today() + timedelta(days=days)).isoformat()
+    """A day in Vienna, where the form's dates are."""
+    return (datetime.now(VIENNA).date() + timedelta(days=days)).isoformat()

@@ -8,6 +8,11 @@ import sqlite3
 from tests.browser.conftest import PHONE, pickup_day
 
 
+def text(page, selector: str) -> str:
+    """What the reader sees, with no-break spaces (as in "74,00 €") as plain ones."""
+    return page.inner_text(selector).replace("\xa0", " ")
+
+
 def choose_place(page, field: str, typed: str, *, keyboard: bool = False) -> None:
     page.fill(f"#cb-{field}", typed)
     page.wait_for_selector(f"#cb-{field}-list li[role=option]")
@@ -32,11 +37,14 @@ def fill_contact(page) -> None:
     page.fill("#cb-phone", "+43 660 1234567")
 
 
-def booking_row(service, column: str = "status"):
+def latest_booking(service) -> dict | None:
+    """The newest booking in the live server's database."""
     with sqlite3.connect(service.database) as database:
-        return database.execute(
-            f"SELECT reference, {column} FROM booking_booking ORDER BY id DESC"
-        ).fetchone()  # noqa: S608
+        database.row_factory = sqlite3.Row
+        row = database.execute(
+            "SELECT reference, status, booking_type FROM booking_booking ORDER BY id DESC"
+        ).fetchone()
+    return dict(row) if row else None
 
 
 def pay_in_the_sandbox(page, service) -> None:
@@ -52,32 +60,32 @@ def test_a_transfer_is_booked_and_paid_in_german(open_tab, service):
     assert page.get_attribute("html", "lang") == "de"
     assert page.title().startswith("Ihren Chauffeur in Wien buchen")
     fill_ride(page)
-    assert page.text_content("[data-price-for=executive]") == "74,00\xa0€"
-    quote = page.inner_text(".cb-quote")
+    assert text(page, "[data-price-for=executive]") == "74,00 €"
+    quote = text(page, ".cb-quote")
     assert (
         "Grundpreis" in quote
         and "Strecke 21,8 km" in quote
         and "inkl. 10 % MwSt.: 6,73 € (netto 67,27 €)" in quote
     )
-    assert "21,8 km · etwa" in page.inner_text("#cb-route")
+    assert "21,8 km · etwa" in text(page, "#cb-route")
     fill_contact(page)
-    assert page.inner_text("#cb-pay") == "74,00 € bezahlen"
+    assert text(page, "#cb-pay") == "74,00 € bezahlen"
     tab.screenshot("german-form")
     page.click("#cb-pay")
 
     page.wait_for_url(re.compile(r"/booking/sandbox/"))
-    sandbox = page.inner_text("main")
+    sandbox = text(page, "main")
     assert (
         "Testzahlung" in sandbox and "Grundpreis" in sandbox and "74,00 €" in sandbox and "MwSt." in sandbox
     )
     tab.screenshot("german-sandbox")
     pay_in_the_sandbox(page, service)
-    assert "Vielen Dank – Ihre Buchung ist bezahlt" in page.inner_text("h1")
-    assert page.inner_text("#status") == "bezahlt"
-    assert re.search(r"\d{1,2}\. \w+ \d{4}, 10:00", page.inner_text("#pickup"))
+    assert "Vielen Dank – Ihre Buchung ist bezahlt" in text(page, "h1")
+    assert text(page, "#status") == "bezahlt"
+    assert re.search(r"\d{1,2}\. \w+ \d{4}, 10:00", text(page, "#pickup"))
     tab.screenshot("german-paid")
-    reference, status = booking_row(service)
-    assert status == "paid" and reference in page.inner_text("#reference")
+    booking = latest_booking(service)
+    assert booking["status"] == "paid" and booking["reference"] == text(page, "#reference")
     assert tab.problems == []
 
 
@@ -90,10 +98,10 @@ def test_a_transfer_is_booked_and_paid_in_english_on_a_phone(open_tab, service):
     assert page.get_attribute("html", "lang") == "en"
     fill_ride(page, keyboard=True)  # suggestions picked with the arrow keys and Enter
     assert page.input_value("#cb-from") == "Hotel Sacher Wien, Vienna, Austria"
-    assert page.text_content("[data-price-for=executive]") == "€74.00"
+    assert text(page, "[data-price-for=executive]") == "€74.00"
     fill_contact(page)
     page.click("text=First Class")
-    assert page.inner_text("#cb-pay").startswith("Pay €")
+    assert text(page, "#cb-pay").startswith("Pay €")
     # Nothing is wider than the phone: no sideways scrolling.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.screenshot("english-phone-form")
@@ -101,9 +109,9 @@ def test_a_transfer_is_booked_and_paid_in_english_on_a_phone(open_tab, service):
     page.focus("#cb-pay")
     page.keyboard.press("Enter")  # the Pay button works from the keyboard
     pay_in_the_sandbox(page, service)
-    assert "Thank you – your booking is paid" in page.inner_text("h1")
-    assert page.inner_text("#status") == "paid"
-    assert "First Class" in page.inner_text("main")
+    assert "Thank you – your booking is paid" in text(page, "h1")
+    assert text(page, "#status") == "paid"
+    assert "First Class" in text(page, "main")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.screenshot("english-phone-paid")
     assert tab.problems == []
@@ -116,7 +124,7 @@ def test_an_hourly_booking_keeps_its_choices_over_a_reload(open_tab, service):
     page.check("input[name=kind][value=hourly]")
     page.select_option("#cb-hours", "3")
     fill_ride(page)
-    assert page.inner_text(".cb-quote .cb-lines tbody") == "3 hours with chauffeur\t€195.00"
+    assert text(page, ".cb-quote .cb-lines tbody").strip() == "3 hours with chauffeur\t€195.00"
     fill_contact(page)
     page.reload()  # choices survive it
     assert page.is_checked("input[name=kind][value=hourly]")
@@ -125,8 +133,8 @@ def test_an_hourly_booking_keeps_its_choices_over_a_reload(open_tab, service):
     tab.screenshot("hourly-form")
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
-    assert "3 hours with chauffeur" in page.inner_text("#price")
-    assert booking_row(service, "booking_type")[1] == "hourly"
+    assert "3 hours with chauffeur" in text(page, "#price")
+    assert latest_booking(service)["booking_type"] == "hourly"
     tab.screenshot("hourly-paid")
     assert tab.problems == []
 
@@ -135,7 +143,7 @@ def test_a_pickup_too_soon_is_refused_with_the_earliest_time_offered(open_tab, s
     tab = open_tab()
     page = tab.page
     page.goto(service.base + "/en/")
-    before = booking_row(service)
+    before = latest_booking(service)
     choose_place(page, "from", "Sacher")
     choose_place(page, "to", "Westbahnhof")
     page.fill("#cb-date", pickup_day(0))
@@ -145,14 +153,14 @@ def test_a_pickup_too_soon_is_refused_with_the_earliest_time_offered(open_tab, s
     assert page.get_attribute("#cb-time", "aria-invalid") == "true"
     fill_contact(page)
     page.click("#cb-pay")  # refused here, never sent
-    assert page.inner_text("#cb-form-error") == "Please check the marked fields."
+    assert text(page, "#cb-form-error") == "Please check the marked fields."
     tab.screenshot("too-early")
     page.click("#cb-time-error button")  # "Pick me up at …"
     assert page.is_hidden("#cb-time-error")
     earliest = page.input_value("#cb-date") + "T" + page.input_value("#cb-time")
     assert earliest > pickup_day(0) + "T00:05"
     page.wait_for_selector(".cb-quote .cb-lines")
-    assert booking_row(service) == before
+    assert latest_booking(service) == before
     assert tab.problems == []
 
 
@@ -167,9 +175,11 @@ def test_a_cancelled_payment_returns_to_the_filled_form(open_tab, service):
     page.wait_for_url(re.compile(r"/booking/sandbox/"))
     page.click("#cancel")
     page.wait_for_url(re.compile(r"/booking/cancel\?booking="))
-    assert page.inner_text("h1") == "Zahlung abgebrochen – es wurde nichts abgebucht"
-    assert page.inner_text("#status") == "nicht gebucht: Zahlung nicht abgeschlossen"
-    assert booking_row(service)[1] == "expired"  # its checkout is closed: nobody pays it by accident
+    assert text(page, "h1") == "Zahlung abgebrochen – es wurde nichts abgebucht"
+    assert text(page, "#status") == "nicht gebucht: Zahlung nicht abgeschlossen"
+    assert (
+        latest_booking(service)["status"] == "expired"
+    )  # its checkout is closed: nobody pays it by accident
     tab.screenshot("cancelled")
     page.evaluate("localStorage.clear()")  # the form is filled from the booking itself
     page.click("#resume")
@@ -193,15 +203,15 @@ def test_the_embedded_form_books_from_another_origin(open_tab, service, website)
     )
     page.goto(website.base + "/")
     page.wait_for_selector(".chauffeur-booking #cb-from")  # in the shadow root embed.js made
-    assert page.inner_text("h1") == "Hotel Beispiel – Transfers"  # the website's own page is untouched
+    assert text(page, "h1") == "Hotel Beispiel – Transfers"  # the website's own page is untouched
     fill_ride(page)
     fill_contact(page)
     tab.screenshot("embedded-form")
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
-    assert "Ihre Buchung ist bezahlt" in page.inner_text("h1")
+    assert "Ihre Buchung ist bezahlt" in text(page, "h1")
     checkout = next(call for call in calls if call.url.endswith("/api/page/checkout"))
-    assert checkout.headers["origin"] == website.base  # a cross-origin call, allowed by CORS
+    assert checkout.all_headers()["origin"] == website.base  # a cross-origin call, allowed by CORS
     assert {call.url.split("?")[0].removeprefix(service.base) for call in calls} >= {
         "/api/v1/places", "/api/v1/distance", "/api/v1/price", "/api/v1/availability", "/api/page/checkout",
     }  # fmt: skip
