@@ -7,16 +7,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("chauffeur", "pricing", "places", "booking", "access", "agents")
+APPS = ("chauffeur", "pricing", "places", "booking", "access", "agents", "company")
 
 # app → the project apps it must never import
 FORBIDDEN = {
-    "chauffeur": {"pricing", "places", "booking", "access", "agents"},
-    "pricing": {"places", "booking", "access", "agents"},
-    "places": {"pricing", "booking", "access", "agents"},
+    "chauffeur": {"pricing", "places", "booking", "access", "agents", "company"},
+    "pricing": {"places", "booking", "access", "agents", "company"},
+    "places": {"pricing", "booking", "access", "agents", "company"},
     "booking": {"agents"},
-    "access": {"pricing", "places", "booking", "agents"},
+    "access": {"pricing", "places", "booking", "agents", "company"},
     "agents": set(),
+    "company": {"pricing", "places", "booking", "access", "agents"},
 }
 EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
 
