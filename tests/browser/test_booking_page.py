@@ -5,6 +5,7 @@ Payments go through the sandbox's hosted page. Each test leaves a screenshot in 
 import re
 import sqlite3
 
+from company.colours import contrast
 from tests.browser.conftest import PHONE, pickup_day
 
 
@@ -217,3 +218,45 @@ def test_the_embedded_form_books_from_another_origin(open_tab, service, website)
     }  # fmt: skip
     tab.screenshot("embedded-paid")
     assert tab.problems == []
+
+
+def test_the_form_is_labelled_keyboard_friendly_and_readable(open_tab, service):
+    tab = open_tab(viewport=PHONE)
+    page = tab.page
+    page.goto(service.base + "/en/")
+    assert page.locator("main").count() == 1
+    unlabelled = page.evaluate(
+        """[...document.querySelectorAll('form input, form select, form textarea')]
+             .filter(field => field.labels.length === 0).map(field => field.name)"""
+    )
+    assert unlabelled == []
+    page.keyboard.press("Tab")  # the first stop is the skip link
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.focus("#cb-name")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.click("#cb-pay")  # an empty form: every required field says what it needs
+    for name in ["from", "to", "date", "time", "name", "email", "phone"]:
+        assert page.get_attribute(f"#cb-{name}", "aria-invalid") == "true"
+        assert f"cb-{name}-error" in page.get_attribute(f"#cb-{name}", "aria-describedby")
+        assert page.is_visible(f"#cb-{name}-error")
+    assert page.evaluate("document.activeElement.id") == "cb-from"  # focus goes to the first one
+    tab.screenshot("empty-form-errors")
+    for selector in ["#cb-pay", ".cb-hint", "#cb-name-error", ".cb-title", ".cb-header a"]:
+        foreground, background = page.evaluate(
+            """selector => {
+                 const element = document.querySelector(selector);
+                 let back = element, colour = 'rgba(0, 0, 0, 0)';
+                 while (back && (colour === 'rgba(0, 0, 0, 0)' || colour === 'transparent')) {
+                   colour = getComputedStyle(back).backgroundColor; back = back.parentElement;
+                 }
+                 return [getComputedStyle(element).color, back ? colour : 'rgb(255, 255, 255)'];
+               }""",
+            selector,
+        )
+        assert contrast(hex_colour(foreground), hex_colour(background)) >= 4.5, selector
+    assert tab.problems == []
+
+
+def hex_colour(css: str) -> str:
+    red, green, blue = (int(part) for part in re.findall(r"\d+", css)[:3])
+    return f"#{red:02x}{green:02x}{blue:02x}"
