@@ -14,7 +14,7 @@ from booking import payment_updates, presentation, selectors
 from booking.links import cancel_url, reference_from_cancel_token, resume_path
 from booking.models import Booking
 from booking.payments import payment_provider
-from booking.payments.sandbox import SandboxProvider, is_open
+from booking.payments.sandbox import SandboxProvider
 from chauffeur.api.problems import Problem
 from chauffeur.i18n import supported
 
@@ -67,7 +67,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     if booking is None:
         raise Http404("The sandbox knows no such checkout session.")
     if request.method == "POST":
-        if request.POST.get("action") == "pay" and is_open(booking):
+        if request.POST.get("action") == "pay" and selectors.payable(booking):
             payment_updates.apply_event(provider.pay_event(booking))
             return redirect(f"{settings.PUBLIC_BASE_URL}{SUCCESS_PATH}?session_id={session_id}")
         if request.POST.get("action") == "pay":
@@ -96,7 +96,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "lines": presentation.price_lines(booking),
             "vat_note": presentation.vat_note(booking),
-            "open": is_open(booking),
+            "open": selectors.payable(booking),
             "resume_path": resume_path(booking.reference, language),
             "language_links": _language_links(request),
         }

@@ -15,6 +15,7 @@ logger = logging.getLogger(__name__)
 
 CACHE_KEY = "company:branding"
 CACHE_SECONDS = 3600
+DEFAULT_NAME = "Vienna Chauffeur"  # as seeded (migrations/0002)
 LOGO_TYPES = {  # what a logo file starts with → its media type
     b"\x89PNG\r\n\x1a\n": "image/png",
     b"\xff\xd8\xff": "image/jpeg",
@@ -70,7 +71,12 @@ def operator_branding() -> Branding:
         cached = None
     if isinstance(cached, Branding):
         return cached
-    branding = _load()
+    try:
+        profile = OperatorProfile.objects.filter(id=PROFILE_ID).defer("logo").first()
+    except DatabaseError:  # pages still render, unbranded (and uncached), while the database is away
+        logger.warning("Operator profile unavailable: the database does not answer", exc_info=True)
+        return _branding(OperatorProfile(name=DEFAULT_NAME))
+    branding = _branding(profile or OperatorProfile(name=DEFAULT_NAME))
     try:
         cache.set(CACHE_KEY, branding, CACHE_SECONDS)
     except Exception:
@@ -97,14 +103,7 @@ def logo_type(content: bytes) -> str | None:
     return next((kind for magic, kind in LOGO_TYPES.items() if content.startswith(magic)), None)
 
 
-def _load() -> Branding:
-    try:
-        profile = OperatorProfile.objects.filter(id=PROFILE_ID).defer("logo").first()
-    except DatabaseError:  # pages still render, unbranded, while the database is out of reach
-        logger.warning("Operator profile unavailable: the database does not answer", exc_info=True)
-        profile = None
-    if profile is None:
-        profile = OperatorProfile(name="Vienna Chauffeur")
+def _branding(profile: OperatorProfile) -> Branding:
     stamp = f"{profile.updated_at}|{profile.brand_colour}|{profile.header_colour}|{profile.logo_type}"
     return Branding(
         name=profile.name,

@@ -6,7 +6,7 @@ import hmac
 import secrets
 
 from booking import selectors
-from booking.models import Booking, BookingStatus
+from booking.models import Booking
 from booking.payments.base import (
     CheckoutRequest,
     CheckoutSession,
@@ -18,11 +18,6 @@ from booking.payments.base import (
 )
 
 SESSION_PREFIX = "sbx_cs_"
-
-
-def is_open(booking: Booking) -> bool:
-    """Whether the sandbox's page still takes a payment: like Stripe's, only until the checkout ends."""
-    return booking.status == BookingStatus.PENDING_PAYMENT and not booking.money_received
 
 
 class SandboxProvider:
@@ -43,7 +38,9 @@ class SandboxProvider:
     def retrieve_session(self, session_id: str) -> SessionState:
         booking = self._booking(session_id)
         paid = booking.money_received
-        return self._state(booking, "complete" if paid else "open" if is_open(booking) else "expired")
+        return self._state(
+            booking, "complete" if paid else "open" if selectors.payable(booking) else "expired"
+        )
 
     def expire_session(self, session_id: str) -> SessionState:
         """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment, and
