@@ -126,3 +126,17 @@ def test_no_origin_is_allowed_by_default(client, settings):
     settings.CORS_ALLOWED_ORIGINS = []
     assert "Access-Control-Allow-Origin" not in preflight(client, PAGE)
     assert "Access-Control-Allow-Origin" not in client.get("/api/v1/rating", HTTP_ORIGIN=WEBSITE)
+
+
+def test_a_tour_is_booked_by_its_slug_at_its_fixed_price(client):
+    data = page_ride(to="Stephansplatz", tourName="vienna-city-tour")
+    route = client.get("/api/v1/distance", {"from": data["from"], "to": data["to"]}).json()
+    price = client.get("/api/v1/price", {"vehicleClass": "executive", "distanceKm": route["distance"],
+                                         "tourSlug": "vienna-city-tour"}).json()  # fmt: skip
+    assert price["priceEur"] == 249.0
+    response = post(client, {"amount": 24900, "bookingData": data})
+    assert response.status_code == 201, response.content
+    assert (Booking.objects.get().tour_slug, Booking.objects.get().amount_cents) == (
+        "vienna-city-tour",
+        24900,
+    )
