@@ -29,7 +29,12 @@ def fill_ride(page, *, time: str = "10:00", keyboard: bool = False) -> None:
     choose_place(page, "to", "Flughafen Wien", keyboard=keyboard)
     page.fill("#cb-date", pickup_day())
     page.fill("#cb-time", time)
-    page.wait_for_selector(".cb-quote .cb-lines")
+    settled(page)
+
+
+def settled(page) -> None:
+    """Wait until the route and the prices for what was entered have arrived."""
+    page.wait_for_selector("#cb-quote[aria-busy=false] .cb-lines")
 
 
 def fill_contact(page) -> None:
@@ -130,7 +135,7 @@ def test_an_hourly_booking_keeps_its_choices_over_a_reload(open_tab, service):
     page.reload()  # choices survive it
     assert page.is_checked("input[name=kind][value=hourly]")
     assert page.input_value("#cb-hours") == "3" and page.input_value("#cb-name") == "Anna Berger"
-    page.wait_for_selector(".cb-quote .cb-lines")
+    settled(page)
     tab.screenshot("hourly-form")
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
@@ -154,13 +159,14 @@ def test_a_pickup_too_soon_is_refused_with_the_earliest_time_offered(open_tab, s
     assert page.get_attribute("#cb-time", "aria-invalid") == "true"
     fill_contact(page)
     page.click("#cb-pay")  # refused here, never sent
+    page.wait_for_selector("#cb-form-error:not([hidden])")
     assert text(page, "#cb-form-error") == "Please check the marked fields."
     tab.screenshot("too-early")
     page.click("#cb-time-error button")  # "Pick me up at …"
     assert page.is_hidden("#cb-time-error")
     earliest = page.input_value("#cb-date") + "T" + page.input_value("#cb-time")
     assert earliest > pickup_day(0) + "T00:05"
-    page.wait_for_selector(".cb-quote .cb-lines")
+    settled(page)
     assert latest_booking(service) == before
     assert tab.problems == []
 
@@ -184,7 +190,7 @@ def test_a_cancelled_payment_returns_to_the_filled_form(open_tab, service):
     tab.screenshot("cancelled")
     page.evaluate("localStorage.clear()")  # the form is filled from the booking itself
     page.click("#resume")
-    page.wait_for_selector(".cb-quote .cb-lines")
+    settled(page)
     assert page.input_value("#cb-from") == "Hotel Sacher Wien, Wien, Österreich"
     assert page.input_value("#cb-time") == "11:30" and page.input_value("#cb-date") == pickup_day()
     assert (
@@ -235,6 +241,7 @@ def test_the_form_is_labelled_keyboard_friendly_and_readable(open_tab, service):
     page.focus("#cb-name")
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
     page.click("#cb-pay")  # an empty form: every required field says what it needs
+    page.wait_for_selector("#cb-form-error:not([hidden])")
     for name in ["from", "to", "date", "time", "name", "email", "phone"]:
         assert page.get_attribute(f"#cb-{name}", "aria-invalid") == "true"
         assert f"cb-{name}-error" in page.get_attribute(f"#cb-{name}", "aria-describedby")

@@ -34,7 +34,7 @@
     var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
     var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
-    var timers = {};
+    var timers = {}, inflight = 0;
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -42,7 +42,27 @@
     function kind() { return form.elements.kind.value; }
     function vehicle() { return form.elements.vehicle.value; }
     function pickup() { return value("date") && value("time") ? value("date") + "T" + value("time") : ""; }
-    function later(name, wait, run) { clearTimeout(timers[name]); timers[name] = setTimeout(run, wait); }
+    function later(name, wait, run) {
+      clearTimeout(timers[name]);
+      timers[name] = setTimeout(function () { timers[name] = null; run(); busy(); }, wait);
+      busy();
+    }
+
+    // The quote is busy while a route or price is on its way; Pay waits for it (a time changed just before).
+    function busy() { el("quote").setAttribute("aria-busy", timers.route || inflight ? "true" : "false"); }
+    function tracked(promise) {
+      inflight++; busy();
+      return promise.finally(function () { inflight--; busy(); });
+    }
+    function settled() {
+      return new Promise(function (resolve) {
+        var since = Date.now();
+        (function check() {
+          if ((!timers.route && !inflight) || Date.now() - since > 15000) return resolve();
+          setTimeout(check, 50);
+        })();
+      });
+    }
 
     // "2026-12-01T10:00:00+01:00" is Vienna's wall clock: its text is what the traveller reads.
     function when(iso) {
@@ -186,7 +206,7 @@
         state.routeKey = key;
         var mine = ++state.seq, params = { from: from, to: to };
         if (pickup()) params.pickupDatetime = pickup(); // as the checkout routes it
-        call("/api/v1/distance", params).then(function (response) {
+        tracked(call("/api/v1/distance", params).then(function (response) {
           if (mine !== state.seq) return;
           state.route = response.ok ? response.data : null;
           if (response.ok) {
@@ -198,8 +218,8 @@
           } else {
             state.routeKey = ""; status(trouble(response));
           }
-          updatePrices();
-        }).catch(function () { state.routeKey = ""; status(T.offline); });
+          return updatePrices();
+        }).catch(function () { state.routeKey = ""; status(T.offline); }));
       });
     }
 
@@ -215,7 +235,7 @@
       if (!state.route) { renderPrices(); return Promise.resolve(); }
       var mine = ++state.seq;
       renderPrices(T.calculating);
-      return Promise.all(config.classes.map(function (code) {
+      return tracked(Promise.all(config.classes.map(function (code) {
         return call("/api/v1/price", priceQuery(code)).then(function (response) {
           return [code, response.ok ? response.data : { problem: response.data.code || "failed", response: response }];
         });
@@ -223,7 +243,7 @@
         if (mine !== state.seq) return;
         answers.forEach(function (answer) { state.prices[answer[0]] = answer[1]; });
         renderPrices();
-      }).catch(function () { status(T.offline); });
+      }).catch(function () { status(T.offline); }));
     }
 
     function renderPrices(placeholder) {
@@ -368,6 +388,10 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       formError("");
+      settled().then(submit);
+    });
+
+    function submit() {
       var wrong = validate();
       if (wrong.length) { formError(T.checkFields); field(wrong[0]).focus(); return; }
       var body = booking(), text = JSON.stringify(body);
@@ -385,7 +409,7 @@
       }).catch(function () {
         status(""); payButton.disabled = false; payButton.removeAttribute("aria-busy"); formError(T.offline);
       });
-    });
+    }
 
     form.addEventListener("input", function (event) {
       if (event.target.name && event.target.getAttribute("aria-invalid") === "true") showError(event.target.name, "");
