@@ -121,9 +121,12 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
 
 
 def rounded_up(moment: datetime, minutes: int = 5) -> datetime:
-    """The earliest pickup as a traveller would pick it: 18:26 becomes 18:30."""
-    moment = timezone.localtime(moment).replace(second=0, microsecond=0)
-    return moment + timedelta(minutes=-moment.minute % minutes)
+    """The earliest pickup as a traveller would pick it, never before it: 18:26 or 18:25:30 become 18:30."""
+    local = timezone.localtime(moment)
+    whole = local.replace(second=0, microsecond=0)
+    if whole < local:
+        whole += timedelta(minutes=1)
+    return whole + timedelta(minutes=-whole.minute % minutes)
 
 
 def resume_choices(booking: Booking) -> dict:

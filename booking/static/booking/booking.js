@@ -73,10 +73,10 @@
                            : +day[2] + " " + month + " " + day[0] + ", " + time;
     }
 
-    // A time a traveller would pick: up to the next 5 minutes (the wall clock's arithmetic, DST aside).
+    // A time a traveller would pick: up to the next 5 minutes, never before the exact one (seconds count).
     function roundedUp(iso) {
       var step = 5 * 60000, moment = Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10),
-                                              +iso.slice(11, 13), +iso.slice(14, 16));
+                                              +iso.slice(11, 13), +iso.slice(14, 16), +iso.slice(17, 19) || 0);
       return new Date(Math.ceil(moment / step) * step).toISOString().slice(0, 16);
     }
 
