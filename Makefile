@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint superuser token migrate clean
+.PHONY: run test lint superuser token migrate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,5 +49,11 @@ lint: $(VENV)/.installed-test
 test: lint $(NODE_CLIENTS)/node_modules/.installed
 	$(BIN)/python -m pytest
 
+# After changing a translated text: collect the messages (GNU gettext's xgettext), translate the new
+# ones in locale/de/LC_MESSAGES/django.po, then compile; commit both files (a clean clone needs no gettext).
+messages: $(VENV)/.installed-test
+	$(BIN)/python manage.py makemessages -l de --no-location --ignore=.venv --ignore=tests --ignore=artifacts
+	$(BIN)/python -c "import polib; polib.pofile('locale/de/LC_MESSAGES/django.po').save_as_mofile('locale/de/LC_MESSAGES/django.mo')"
+
 clean:
-	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts .pytest_cache .ruff_cache .hypothesis

@@ -18,6 +18,7 @@ from booking.serializers import (
     BookingStateOutput,
     CheckoutInput,
     CheckoutOutput,
+    PageCheckoutInput,
     PaymentIntentInput,
     PaymentIntentOutput,
     SessionDataInput,
@@ -120,6 +121,33 @@ class CheckoutApi(IdempotentCheckoutOperation):
         ),
         tags=["booking"],
         request=CheckoutInput,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
+        },
+        extensions=CHECKOUT_PROBLEMS,
+    )
+    def post(self, request: Request) -> Response:
+        return super().post(request)
+
+
+class PageCheckoutApi(IdempotentCheckoutOperation):
+    """The checkout of the booking page and the embedded form: no token (a browser holds none), and errors
+    as problem+json with their codes and fields, so the page can say what is wrong beside the field in
+    the traveller's language. Browsers on CORS_ALLOWED_ORIGINS may call it."""
+
+    input_serializer = PageCheckoutInput
+    output_serializer, success_status = V1CheckoutOutput, 201
+
+    @extend_schema(
+        operation_id="createPageCheckout",
+        summary="Book a ride from the booking page: store it and open a hosted checkout page",
+        description=(
+            "The booking page's own checkout (no token): like POST /api/v1/checkout, with the pickup time, "
+            "vehicle class, name, e-mail and phone required. Errors are application/problem+json."
+        ),
+        tags=["pages"],
+        request=PageCheckoutInput,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")

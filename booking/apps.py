@@ -1,12 +1,15 @@
 from django.apps import AppConfig
 
+PAGE_CHECKOUT_PATH = "/api/page/checkout"
+
 
 class BookingConfig(AppConfig):
     name = "booking"
     verbose_name = "Bookings"
 
     def ready(self) -> None:
-        from booking.views import SUCCESS_PATH, too_many_requests
-        from chauffeur.api.problems import SURFACE_WRITERS
+        from booking.views import CANCEL_PATH, SUCCESS_PATH, too_many_requests
+        from chauffeur.api.problems import SURFACE_WRITERS, problem_response
 
-        SURFACE_WRITERS[SUCCESS_PATH] = too_many_requests  # the rate limiter's 429, as a page
+        SURFACE_WRITERS[SUCCESS_PATH] = SURFACE_WRITERS[CANCEL_PATH] = too_many_requests  # 429 as a page
+        SURFACE_WRITERS[PAGE_CHECKOUT_PATH] = problem_response  # the page reads codes and fields

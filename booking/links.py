@@ -8,9 +8,18 @@ MANAGE_SALT = "booking.manage-page"
 MANAGE_PATH = "/booking/manage"
 
 
+def booking_token(reference: str) -> str:
+    return signing.dumps(reference, salt=CANCEL_SALT)
+
+
 def cancel_url(reference: str) -> str:
     """Where a customer lands who left the checkout page."""
-    return f"{settings.PUBLIC_BASE_URL}/booking/cancel?booking={signing.dumps(reference, salt=CANCEL_SALT)}"
+    return f"{settings.PUBLIC_BASE_URL}/booking/cancel?booking={booking_token(reference)}"
+
+
+def resume_path(reference: str, language: str) -> str:
+    """The booking page in `language`, filled with this booking's choices (after a cancelled payment)."""
+    return f"/{language}/?booking={booking_token(reference)}"
 
 
 def reference_from_cancel_token(token: str) -> str | None:

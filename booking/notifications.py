@@ -5,6 +5,7 @@ when money news cannot be settled by the service itself."""
 
 import logging
 from dataclasses import dataclass
+from email.utils import formataddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, send_mail
@@ -12,8 +13,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from booking import links, selectors
-from booking.models import Booking, RefundStatus
+from booking import links, presentation, selectors
+from booking.models import Booking, BookingStatus, RefundStatus
+from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -29,10 +31,20 @@ class Mail:
     operator_copy: bool = True
 
 
-CONFIRMATION = Mail(
+# The confirmation's subject says what the booking is when it leaves: paid, or already confirmed by staff.
+PAYMENT_RECEIVED = Mail(
     {
-        "en": "Your chauffeur booking {reference} is confirmed",
-        "de": "Ihre Chauffeur-Buchung {reference} ist bestätigt",
+        "en": "Payment received for your booking {reference}",
+        "de": "Zahlung für Ihre Buchung {reference} erhalten",
+        OPERATOR: "Paid booking {reference}",
+    },
+    "emails/booking_confirmation",
+    html=True,
+)
+CONFIRMED = Mail(
+    {
+        "en": "Your booking {reference} is confirmed",
+        "de": "Ihre Buchung {reference} ist bestätigt",
         OPERATOR: "Paid booking {reference}",
     },
     "emails/booking_confirmation",
@@ -92,7 +104,8 @@ def send_confirmation(booking_id: int) -> bool:
             return False
         booking.confirmation_sent_at = timezone.now()
         booking.save(update_fields=["confirmation_sent_at"])
-    delivered = send(CONFIRMATION, booking)
+    confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
+    delivered = send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
     if not delivered:
         Booking.objects.filter(pk=booking.pk).update(confirmation_sent_at=None)
     return delivered
@@ -151,13 +164,22 @@ def customer_locale(booking: Booking) -> str:
 
 
 def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) -> EmailMultiAlternatives:
+    """One mail, in the operator's name and colours; replies go to the operator's own address."""
     locale = "de" if audience == "de" else "en"
+    operator = operator_branding()
     with translation.override(locale):
         context = {
             "booking": booking,
             "locale": locale,
-            "operator": audience == OPERATOR,
+            "operator": operator,
+            "for_operator": audience == OPERATOR,
+            "confirmed": booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED),
             "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
+            "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "lines": presentation.price_lines(booking),
+            "vat_note": presentation.vat_note(booking),
+            "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
+            "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),
@@ -169,7 +191,11 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
         text = render_to_string(f"{mail.template}.txt", context)
         html = render_to_string(f"{mail.template}.html", context) if mail.html else None
     message = EmailMultiAlternatives(
-        mail.subjects[audience].format(reference=booking.reference), text, to=[address]
+        mail.subjects[audience].format(reference=booking.reference),
+        text,
+        from_email=_sender(),
+        to=[address],
+        reply_to=[operator.email] if operator.email else None,
     )
     if html is not None:
         message.attach_alternative(html, "text/html")
@@ -187,7 +213,7 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",
-            None,
+            _sender(),
             [settings.OPERATOR_EMAIL],
             fail_silently=True,
         )
@@ -200,3 +226,8 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
         logger.exception("Could not send %r to %s", message.subject, message.to)
         return False
     return True
+
+
+def _sender() -> str:
+    """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
+    return formataddr((operator_branding().name, settings.DEFAULT_FROM_EMAIL))

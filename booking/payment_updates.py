@@ -78,15 +78,37 @@ def _apply_session_news(event: PaymentEvent) -> Booking | None:
 def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
     """Ask the provider about a booking still waiting for payment (a late webhook loses nothing). If the
     provider cannot answer, the stored booking is what we know."""
-    if booking.status != BookingStatus.PENDING_PAYMENT or not booking.provider_session_id:
+    if not _awaiting_payment(booking):
         return booking
     if not _may_ask_now(booking.provider_session_id):
         return booking  # asked moments ago: a reloaded page must not become a stream of provider calls
-    try:
-        session = provider().retrieve_session(booking.provider_session_id)
-    except PaymentError:
-        logger.warning("Could not reconcile %s with the payment provider", booking.reference)
+    return _settle_by_provider(booking, lambda: provider().retrieve_session(booking.provider_session_id))
+
+
+def abandon(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
+    """The traveller cancelled on the checkout page: close that page at the provider, so nobody pays a
+    booking they walked away from, and the booking expires. Money that arrived meanwhile pays it instead.
+    If the provider cannot answer, the booking stays pending (`reconcile_payments` settles it later)."""
+    if not _awaiting_payment(booking):
         return booking
+    return _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+
+
+def _awaiting_payment(booking: Booking) -> bool:
+    return booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
+
+
+def _settle_by_provider(booking: Booking, ask: Callable[[], SessionState]) -> Booking:
+    try:
+        session = ask()
+    except PaymentError:
+        logger.warning("The payment provider did not answer about %s; it stays as it is", booking.reference)
+        return booking
+    return _apply_session(booking, session)
+
+
+def _apply_session(booking: Booking, session: SessionState) -> Booking:
+    """Settle a booking by what the provider says of its session: paid, expired, or (still open) nothing."""
     target = BookingStatus.PAID if session.payment_status in PAID_PAYMENT_STATUSES else None
     if session.status == "expired" and target is None:
         target = BookingStatus.EXPIRED

@@ -10,6 +10,11 @@ from booking.models import Booking, BookingStatus, Surcharge
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
 
 
+def payable(booking: Booking) -> bool:
+    """Whether a booking still takes a payment: awaiting it, and no money yet (its checkout is open)."""
+    return booking.status == BookingStatus.PENDING_PAYMENT and not booking.money_received
+
+
 def storable(text: str) -> bool:
     """Whether a text can be looked up at all: PostgreSQL refuses NUL characters in a query."""
     return "\x00" not in text

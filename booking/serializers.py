@@ -105,17 +105,21 @@ class CheckoutInput(serializers.Serializer):
         return BookingRequest(**data, submitted=submitted)
 
 
-class AgentBookingDataInput(BookingDataInput):
-    """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
-    the chauffeur reach them."""
-
-    # Section 4.4: agents name the pickup time and vehicle class themselves; the website's tour and water
-    # choices and its raw flight data are not taken from agents.
+class ScheduledBookingDataInput(BookingDataInput):
+    """Booking data whose sender names the pickup time and vehicle class itself (agents, the booking page)."""
 
     pickupDatetime = LocalDateTimeField(
         source="pickup", help_text="Pickup, ISO 8601; without offset it is Vienna local time."
     )
     vehicleClass = serializers.ChoiceField(choices=VehicleClass.Code.choices, source="vehicle_class")
+
+
+class AgentBookingDataInput(ScheduledBookingDataInput):
+    """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
+    the chauffeur reach them."""
+
+    # Section 4.4: the website's tour and water choices and its raw flight data are not taken from agents.
+
     waterChoice = None
     tourName = None
     flightData = None
@@ -125,6 +129,21 @@ class AgentCheckoutInput(CheckoutInput):
     """The booking.create_checkout tool's input: the v1 checkout payload with a stricter ride."""
 
     bookingData = AgentBookingDataInput()
+
+
+class PageBookingDataInput(ScheduledBookingDataInput):
+    """The ride as the booking page sends it: with a pickup time, a vehicle class and the traveller's name,
+    e-mail (the confirmation goes there) and phone (for the chauffeur)."""
+
+    name = serializers.CharField(max_length=200)
+    email = serializers.EmailField(max_length=254)
+    phone = serializers.CharField(max_length=50)
+
+
+class PageCheckoutInput(CheckoutInput):
+    """The input of the page checkout (POST /api/page/checkout)."""
+
+    bookingData = PageBookingDataInput()
 
 
 class CheckoutOutput(serializers.Serializer):

@@ -1,5 +1,6 @@
-"""The booking web pages: success, cancel, the customer's "manage my booking", and the sandbox's hosted
-checkout."""
+"""The booking pages around a payment: success, cancel, the customer's "manage my booking", and the
+sandbox's hosted checkout. Each speaks the language asked for in its URL (`?lang=de`), else the one the
+booking was made in, else the visitor's browser's."""
 
 import logging
 
@@ -10,23 +11,31 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods
 
-from booking import cancellation, lifecycle, payment_updates, selectors
-from booking.links import cancel_url, manage_url, reference_from_cancel_token, reference_from_manage_token
-from booking.models import Booking, BookingStatus
+from booking import cancellation, lifecycle, payment_updates, presentation, selectors
+from booking.links import (
+    cancel_url,
+    manage_url,
+    reference_from_cancel_token,
+    reference_from_manage_token,
+    resume_path,
+)
+from booking.models import Booking
 from booking.payments import payment_provider
 from booking.payments.sandbox import SandboxProvider
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
+from chauffeur.i18n import supported
 from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)
 
 
 SUCCESS_PATH = "/booking/success"
+CANCEL_PATH = "/booking/cancel"
 
 
 def too_many_requests(problem: Problem) -> HttpResponse:
-    """The success page's answer to a client over the rate limit: a short page, not JSON."""
+    """The rate limiter's answer on a page: a short page, not JSON."""
     response = HttpResponse(
         "<!doctype html><title>Too many requests</title><h1>Too many requests</h1>"
         f"<p>{escape(problem.detail)}</p>",
@@ -48,10 +57,13 @@ def success_page(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def cancel_page(request: HttpRequest) -> HttpResponse:
+    """Where the payment page's Cancel leads: its checkout is closed (nothing can be charged any more), and
+    the traveller gets the filled form back."""
     reference = reference_from_cancel_token(request.GET.get("booking", ""))
     booking = selectors.booking_for_reference(reference or "-")
     if booking is None:
         raise Http404("No such booking.")
+    booking = payment_updates.abandon(booking, payment_provider)
     return _page(request, "booking/cancel.html", booking)
 
 
@@ -77,8 +89,9 @@ def manage_page(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
-    """The sandbox's hosted payment page: the booking, its amount, and Pay / Cancel (CSRF-protected). A
-    price difference after a change has a page of its own, which returns to the customer's booking page."""
+    """The sandbox's hosted payment page: the booking, its price, and Pay / Cancel (CSRF-protected). Like
+    Stripe's, it takes no payment once its checkout has ended. A price difference after a change has a
+    page of its own, which returns to the customer's booking page."""
     provider = _sandbox()
     booking = selectors.booking_for_session(session_id, provider=provider.name)
     surcharge = None if booking is not None else selectors.surcharge_for_session(session_id)
@@ -88,7 +101,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
         raise Http404("The sandbox knows no such checkout session.")
     amount_cents = surcharge.amount_cents if surcharge else booking.amount_cents
     if request.method == "POST":
-        if request.POST.get("action") == "pay":
+        if request.POST.get("action") == "pay" and (surcharge is not None or selectors.payable(booking)):
             paid = provider.pay_event(
                 session_id=session_id,
                 reference=booking.reference,
@@ -97,9 +110,15 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
             )
             payment_updates.apply_event(paid)
             if surcharge is None:
-                return redirect(f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={session_id}")
+                return redirect(f"{settings.PUBLIC_BASE_URL}{SUCCESS_PATH}?session_id={session_id}")
+            return redirect(manage_url(booking.reference))
+        if request.POST.get("action") == "pay":
+            amount = from_cents(amount_cents)
+            return _page(request, "booking/sandbox_checkout.html", booking, status=409, amount=amount)
         return redirect(manage_url(booking.reference) if surcharge else cancel_url(booking.reference))
-    return _page(request, "booking/sandbox_checkout.html", booking, amount=from_cents(amount_cents))
+    open_ = surcharge is not None or selectors.payable(booking)
+    amount = from_cents(amount_cents)
+    return _page(request, "booking/sandbox_checkout.html", booking, amount=amount, open=open_)
 
 
 def _sandbox() -> SandboxProvider:
@@ -108,25 +127,34 @@ def _sandbox() -> SandboxProvider:
     return payment_provider()
 
 
-STATUS_DE = {
-    BookingStatus.PENDING_PAYMENT: "Zahlung ausstehend",
-    BookingStatus.PAID: "bezahlt",
-    BookingStatus.CONFIRMED: "bestätigt",
-    BookingStatus.COMPLETED: "abgeschlossen",
-    BookingStatus.CANCELLED: "storniert",
-    BookingStatus.EXPIRED: "abgelaufen",
-    BookingStatus.PAYMENT_FAILED: "Zahlung fehlgeschlagen",
-}
+def page_language(request: HttpRequest, booking: Booking) -> str:
+    chosen = booking.locale if "locale" in (booking.booking_data or {}) else None
+    return supported(request.GET.get("lang")) or supported(chosen) or translation.get_language()
 
 
-def _page(request: HttpRequest, template: str, booking: Booking, **extra) -> HttpResponse:
-    german = booking.locale == "de"
-    status = STATUS_DE[BookingStatus(booking.status)] if german else booking.get_status_display()
-    context = {
-        "booking": booking,
-        "de": german,
-        "status": status,
-        "manage_url": manage_url(booking.reference),
-    }
-    with translation.override(booking.locale):
-        return render(request, template, {**context, **extra})
+def _page(request: HttpRequest, template: str, booking: Booking, status: int = 200, **extra) -> HttpResponse:
+    language = page_language(request, booking)
+    with translation.override(language):
+        context = {
+            "booking": booking,
+            "status": presentation.status_words(booking),
+            "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "lines": presentation.price_lines(booking),
+            "vat_note": presentation.vat_note(booking),
+            "open": selectors.payable(booking),
+            "resume_path": resume_path(booking.reference, language),
+            "manage_url": manage_url(booking.reference),
+            "language_links": _language_links(request),
+            **extra,
+        }
+        return render(request, template, context, status=status)
+
+
+def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """(code, name, URL) of this page in each language."""
+    query = request.GET.copy()
+    links = []
+    for code, name in settings.LANGUAGES:
+        query["lang"] = code
+        links.append((code, name, f"{request.path}?{query.urlencode()}"))
+    return links

@@ -48,7 +48,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "corsheaders",
     "chauffeur",
+    "company",
     "pricing",
     "places",
     "booking",
@@ -59,9 +61,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # before the rate limit: a preflight is not a request
     "chauffeur.api.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "chauffeur.i18n.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -83,6 +88,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "company.context_processors.operator",
             ],
         },
     },
@@ -144,8 +150,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Pages speak German or English: the URL prefix (/de/, /en/), else the `django_language` cookie, else
+# Accept-Language (chauffeur/i18n.py). The translations live in locale/ (the .mo files are committed).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["chauffeur.formats"]  # "1. Dezember 2026, 10:00"
+# Paths that keep LANGUAGE_CODE whatever the browser asks: the APIs' messages are part of their contract.
+UNTRANSLATED_PATHS = ("/api", "/openapi.json", "/healthz", "/admin/")
 TIME_ZONE = "Europe/Vienna"
 FORMAT_MODULE_PATH = ["chauffeur.formats"]  # Vienna's date formats in English too (23.11.2026 16:41)
 USE_I18N = True
@@ -177,6 +189,34 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SERVES_HTTPS
 SECURE_HSTS_PRELOAD = SERVES_HTTPS
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy on every response (django-csp): scripts, styles and everything else only from
+# this origin, never inline; no page may be framed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# CORS (django-cors-headers): the operator's websites (CORS_ALLOWED_ORIGINS, a comma list of origins such as
+# https://www.example.com) may call the public endpoints and the page checkout from a browser, and load the
+# embeddable form. Bearer-token endpoints (POST /api/v1/checkout, /api/mcp) stay server-to-server.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = (
+    r"^/(api/v1(/(price|distance|places|availability|rating))?"
+    r"|api/(calculate-distance|places-autocomplete|google-rating|get-session-data|create-checkout-session)"
+    r"|api/page/checkout|embed/form)$"
+)
+CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-type", "idempotency-key")  # no Authorization
+CORS_EXPOSE_HEADERS = ("RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed")
 if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -246,13 +286,16 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 10
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "bookings@localhost"
+# The sender's address; booking e-mails show the operator's name with it and reply to the operator profile's
+# e-mail (booking/notifications.py). By default an address on the public host, never bookings@localhost.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or f"bookings@{urlsplit(PUBLIC_BASE_URL).hostname}"
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
-RATE_LIMITED_PAGES = ["/booking/success"]  # a page that asks the payment provider on each visit
+# Pages that ask the payment provider on each visit.
+RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel"]
 # Who a request counts as, and its quota: the access app knows tokens; the limiter itself does not.
 API_RATE_LIMIT_CLIENT = "access.authentication.rate_limit_client"
 

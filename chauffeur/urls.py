@@ -1,8 +1,10 @@
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
+from booking import booking_page
 from booking import views as booking_pages
 from booking.api import (
     AvailabilityApi,
@@ -10,12 +12,15 @@ from booking.api import (
     CancelBookingApi,
     CheckoutApi,
     CheckoutLegacyApi,
+    PageCheckoutApi,
     PaymentIntentLegacyApi,
     SessionDataLegacyApi,
 )
+from booking.apps import PAGE_CHECKOUT_PATH
 from booking.webhooks import stripe_webhook
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
+from company import views as company
 from places.api import (
     CalculateDistanceLegacyApi,
     DistanceApi,
@@ -49,6 +54,12 @@ legacy = [
 ]
 
 pages = [
+    path("", booking_page.booking_page, name="home"),  # in the browser's language; /de/ and /en/ below
+    path("embed/form", booking_page.embed_form, name="embed-form"),
+    path(PAGE_CHECKOUT_PATH.lstrip("/"), PageCheckoutApi.as_view(), name="page-checkout"),
+    path("developers", TemplateView.as_view(template_name="developers.html"), name="developers"),
+    path("company/brand.css", company.brand_stylesheet, name="brand-stylesheet"),
+    path("company/logo", company.logo, name="logo"),
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),
@@ -56,10 +67,10 @@ pages = [
 ]
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
-    path("api/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script under the CSP.
+    path("api/docs", SpectacularSwaggerSplitView.as_view(url_name="openapi"), name="api-docs"),
     *v1,
     *legacy,
     *pages,
@@ -67,6 +78,7 @@ urlpatterns = [
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),
+    *i18n_patterns(path("", booking_page.booking_page, name="booking-page")),  # /de/, /en/
 ]
 
 handler400 = "chauffeur.views.bad_request"

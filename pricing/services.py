@@ -4,6 +4,7 @@ before use, so a warm price request reads no database and a staff edit reaches e
 import logging
 import threading
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
@@ -41,6 +42,22 @@ def quote_price(
         tour_slug=tour_slug or None,
     )
     return compute_quote(current_snapshot(), request)
+
+
+@dataclass(frozen=True)
+class VehicleOffer:
+    code: str
+    display_name: str
+    passengers: int
+    luggage: int
+
+
+def offered_vehicle_classes() -> list[VehicleOffer]:
+    """The classes travellers can book, in the admin's order, as the booking page shows them."""
+    return [
+        VehicleOffer(item.code, item.display_name, item.passengers, item.luggage)
+        for item in models.VehicleClass.objects.filter(active=True)
+    ]
 
 
 def tour_slug_for(name: str) -> str | None:

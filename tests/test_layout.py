@@ -7,17 +7,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("chauffeur", "pricing", "places", "booking", "fleet", "access", "agents")
+APPS = ("chauffeur", "pricing", "places", "booking", "fleet", "access", "agents", "company")
 
 # app → the project apps it must never import
 FORBIDDEN = {
-    "chauffeur": {"pricing", "places", "booking", "fleet", "access", "agents"},
-    "pricing": {"places", "booking", "fleet", "access", "agents"},
-    "places": {"pricing", "booking", "fleet", "access", "agents"},
+    "chauffeur": {"pricing", "places", "booking", "fleet", "access", "agents", "company"},
+    "pricing": {"places", "booking", "fleet", "access", "agents", "company"},
+    "places": {"pricing", "booking", "fleet", "access", "agents", "company"},
     "booking": {"agents"},
-    "fleet": {"pricing", "places", "booking", "access", "agents"},
-    "access": {"pricing", "places", "booking", "fleet", "agents"},
+    "fleet": {"pricing", "places", "booking", "access", "agents", "company"},
+    "access": {"pricing", "places", "booking", "fleet", "agents", "company"},
     "agents": set(),
+    "company": {"pricing", "places", "booking", "fleet", "access", "agents"},
 }
 EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
 

@@ -205,8 +205,9 @@ def legacy_amount_mismatch_as_in_the_comment(block, answers, stdout, server):
     assert answers == [json.loads(re.search(r"# 400 (\{.*\})", block.script)[1])]
 
 
-@promise("<<JSON")
-def v1_checkout_opens_a_sandbox_page(block, answers, stdout, server):
+@promise("api/page/checkout")
+@promise("""api/v1/checkout -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d @-""")
+def checkout_opens_a_sandbox_page(block, answers, stdout, server):
     (booking,) = answers
     assert booking["status"] == "pending_payment"
     assert booking["url"] == f"http://127.0.0.1:{server.port}/booking/sandbox/{booking['sessionId']}"

@@ -102,6 +102,11 @@ class PaymentProvider(Protocol):
 
     def retrieve_session(self, session_id: str) -> SessionState: ...
 
+    def expire_session(self, session_id: str) -> SessionState:
+        """Close an open checkout page so it can no longer be paid (the traveller cancelled); a session
+        that was completed meanwhile is answered as it is."""
+        ...
+
     def create_payment_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str
     ) -> PaymentIntent: ...

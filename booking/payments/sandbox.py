@@ -42,15 +42,30 @@ class SandboxProvider:
         )
 
     def retrieve_session(self, session_id: str) -> SessionState:
+        booking = self._booking(session_id)
+        paid = booking.money_received
+        return self._state(
+            booking, "complete" if paid else "open" if selectors.payable(booking) else "expired"
+        )
+
+    def expire_session(self, session_id: str) -> SessionState:
+        """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment, and
+        the caller's move of the booking out of that state is what closes it."""
+        booking = self._booking(session_id)
+        return self._state(booking, "complete" if booking.money_received else "expired")
+
+    def _booking(self, session_id: str) -> Booking:
         booking = selectors.booking_for_session(session_id, provider=self.name)
         if booking is None:
             raise PaymentError("The sandbox knows no such checkout session.")
-        paid = booking.money_received
+        return booking
+
+    def _state(self, booking: Booking, status: str) -> SessionState:
         return SessionState(
-            session_id=session_id,
+            session_id=booking.provider_session_id,
             reference=booking.reference,
-            status="complete" if paid else "open",
-            payment_status="paid" if paid else "unpaid",
+            status=status,
+            payment_status="paid" if booking.money_received else "unpaid",
             amount_total=booking.amount_cents,
             currency=booking.currency.lower(),
         )

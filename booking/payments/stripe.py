@@ -106,6 +106,18 @@ class StripeProvider:
         except (KeyError, TypeError, AttributeError) as exc:
             raise _malformed("session", exc) from exc
 
+    def expire_session(self, session_id: str) -> SessionState:
+        try:
+            session = self.client.v1.checkout.sessions.expire(session_id)
+        except stripe.InvalidRequestError:  # no longer open (completed or expired): ask how it ended
+            return self.retrieve_session(session_id)
+        except stripe.StripeError as exc:
+            raise _payment_error("session expiry", exc) from exc
+        try:
+            return _session_state(session.to_dict())
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise _malformed("session", exc) from exc
+
     def create_payment_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str
     ) -> PaymentIntent:

@@ -168,6 +168,11 @@ def is_v1_path(path: str) -> bool:
 SURFACE_WRITERS: dict[str, Callable[[Problem], HttpResponse]] = {}
 
 
+def answers_problems(path: str) -> bool:
+    """Whether `path` answers its errors as problem+json: /api/v1, and the paths registered to do so."""
+    return is_v1_path(path) or SURFACE_WRITERS.get(path) is problem_response
+
+
 def response_for_path(path: str, problem: Problem) -> HttpResponse:
     """The error format of the surface that `path` belongs to."""
     if path in SURFACE_WRITERS:

@@ -1,7 +1,7 @@
 """OpenAPI additions every /api/ operation shares: rate-limit headers on each response, 429, and the
 error bodies of its surface (problem+json on /api/v1, `{"error": …}` on the legacy endpoints)."""
 
-from chauffeur.api.problems import PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, is_v1_path
+from chauffeur.api.problems import PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, answers_problems
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
@@ -70,7 +70,7 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
     for path, item in result.get("paths", {}).items():
         if not path.startswith("/api"):
             continue
-        is_v1 = is_v1_path(path)
+        is_v1 = answers_problems(path)
         for method, operation in item.items():
             if method not in HTTP_METHODS:
                 continue

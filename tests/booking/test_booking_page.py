@@ -211,7 +211,7 @@ def test_an_upgrade_sends_a_payment_link_for_the_difference_and_its_payment_coun
     )
     assert surcharge.payment_url in link.body and "42.00" in link.body
     page_path = surcharge.payment_url.removeprefix("https://chauffeur.test")
-    assert "EUR 42.00" in client.get(page_path).content.decode()
+    assert "Pay €42.00" in client.get(page_path).content.decode()
     client.post(page_path, {"action": "pay"})  # the customer pays on the sandbox's page
     surcharge.refresh_from_db()
     assert surcharge.status == "paid" and Booking.objects.get().received_cents == 7400 + 4200

@@ -135,7 +135,7 @@ def test_a_late_cancel_keeps_the_fee_refunds_the_rest_and_tells_everyone(
     assert refund.provider_refund_id.startswith("sbx_re_")
     customer, operator = mail.outbox
     assert customer.to == ["anna@example.com"] and "storniert" in customer.subject
-    assert "Stornogebühr:   37,00 EUR" in customer.body and "Rückerstattung: 37,00 EUR" in customer.body
+    assert "Stornogebühr:   37,00\xa0€" in customer.body and "Rückerstattung: 37,00\xa0€" in customer.body
     assert operator.subject == f"Cancelled booking {booking.reference}"
     kinds = list(BookingEvent.objects.filter(booking=booking).values_list("kind", "actor"))
     assert kinds == [("status", "customer"), ("refund", "customer")]

@@ -1,6 +1,9 @@
 """Confirmation e-mails: escaped only where HTML needs it, never lost to one SMTP failure."""
 
+from datetime import datetime
+from decimal import Decimal
 from io import StringIO
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
@@ -8,6 +11,9 @@ from django.core.management import call_command
 
 from booking import notifications
 from booking.models import Booking
+from company.models import OperatorProfile
+from company.services import profile_changed
+from tests.processes import project_env, run_python
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +48,54 @@ def test_an_smtp_failure_keeps_the_confirmation_pending_for_the_resend_command(p
     assert Booking.objects.get().confirmation_sent_at is not None
     assert notifications.send_confirmation(paid.pk) is False  # once
     assert len(mail.outbox) == 2
+
+
+@pytest.fixture
+def german(make_booking):
+    pickup = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("Europe/Vienna"))
+    return make_booking(
+        reference="CB-KMNPQR", status="paid", email="anna@example.com", name="Anna Berger", locale="de",
+        pickup_at=pickup, distance_km=Decimal("21.8"), vehicle_class="executive",
+    )  # fmt: skip
+
+
+def test_the_customer_mail_speaks_german_with_german_formats_and_display_names(german):
+    assert notifications.send_confirmation(german.pk)
+    (customer,) = mail.outbox
+    assert customer.subject == "Zahlung für Ihre Buchung CB-KMNPQR erhalten"  # paid, not yet confirmed
+    assert "Guten Tag Anna Berger," in customer.body
+    assert "Abholung: 1. Dezember 2026, 10:00" in customer.body
+    assert "Fahrzeug: Executive Class" in customer.body and "executive" not in customer.body
+    assert "Strecke 21,8 km: 43,60\xa0€" in customer.body
+    assert "Gesamt: 74,00\xa0€ (inkl. 10 % MwSt.: 6,73\xa0€ (netto 67,27\xa0€))" in customer.body
+    html = customer.alternatives[0][0]
+    assert 'lang="de"' in html and "1. Dezember 2026, 10:00" in html and "74,00\xa0€" in html
+
+
+def test_the_subject_says_confirmed_only_when_staff_confirmed_the_ride(german):
+    Booking.objects.filter(pk=german.pk).update(status="confirmed")
+    assert notifications.send_confirmation(german.pk)
+    assert mail.outbox[0].subject == "Ihre Buchung CB-KMNPQR ist bestätigt"
+    assert "Ihre Fahrt ist bestätigt" in mail.outbox[0].body
+
+
+def test_mails_come_from_the_operator_and_replies_reach_it(german, settings):
+    settings.DEFAULT_FROM_EMAIL = "bookings@chauffeur.example.com"
+    OperatorProfile.objects.filter(id=1).update(
+        name="Wiener Chauffeur GmbH", email="office@chauffeur.example.com", phone="+43 1 234 56 78"
+    )
+    profile_changed()
+    assert notifications.send_confirmation(german.pk)
+    (customer,) = mail.outbox
+    assert customer.from_email == "Wiener Chauffeur GmbH <bookings@chauffeur.example.com>"
+    assert customer.reply_to == ["office@chauffeur.example.com"]
+    assert "Wiener Chauffeur GmbH · +43 1 234 56 78 · office@chauffeur.example.com" in customer.body
+
+
+def test_the_default_sender_is_on_the_public_host_not_localhost():
+    result = run_python(
+        "-c",
+        "import django; django.setup(); from django.conf import settings; print(settings.DEFAULT_FROM_EMAIL)",
+        env=project_env(DJANGO_DEBUG="true", PUBLIC_BASE_URL="https://chauffeur.example.com"),
+    )
+    assert result.stdout.strip() == "bookings@chauffeur.example.com", result.stderr

@@ -47,7 +47,8 @@ def test_pay_in_the_sandbox_then_see_the_paid_booking(browser):
     assert page.status_code == 200
     html = page.content.decode()
     booking = Booking.objects.get()
-    assert booking.reference in html and f"EUR {booking.quote.price}" in html
+    assert booking.reference in html and f"Pay €{booking.quote.price}" in html  # the itemised price beside it
+    assert "Base fare" in html and "includes 10 % VAT" in html
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
 
     assert browser.post(page.request["PATH_INFO"], {"action": "pay"}).status_code == 403  # no CSRF token
@@ -73,7 +74,7 @@ def test_pay_in_the_sandbox_then_see_the_paid_booking(browser):
     ]
 
 
-def test_cancel_in_the_sandbox_keeps_the_booking_unpaid(browser):
+def test_cancel_in_the_sandbox_closes_the_checkout_and_offers_the_filled_form(browser):
     session = book(browser, locale="de")
     path = session["url"].removeprefix("http://testserver")
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', browser.get(path).content.decode())[1]
@@ -81,9 +82,19 @@ def test_cancel_in_the_sandbox_keeps_the_booking_unpaid(browser):
     booking = Booking.objects.get()
     assert cancelled["Location"].startswith("http://testserver/booking/cancel?booking=")
     page = browser.get(cancelled["Location"].removeprefix("http://testserver")).content.decode()
-    assert "Die Zahlung wurde abgebrochen" in page and booking.reference in page and 'lang="de"' in page
-    assert "Zahlung ausstehend" in page
-    assert booking.status == BookingStatus.PENDING_PAYMENT
+    assert "Zahlung abgebrochen – es wurde nichts abgebucht" in page and booking.reference in page
+    assert 'lang="de"' in page and "nicht gebucht: Zahlung nicht abgeschlossen" in page
+    resume = re.search(r'id="resume" href="(/de/\?booking=[^"]+)"', page)[1]
+    assert Booking.objects.get().status == BookingStatus.EXPIRED  # nobody can pay it any more
+    refilled = browser.get(resume.replace("&amp;", "&")).content.decode()
+    assert '"from": "Hotel Imperial"' in refilled and '"email": "guest@example.com"' in refilled
+
+    # The sandbox's page is closed, like Stripe's after an expiry: Pay is refused and nothing changes.
+    assert 'id="pay"' not in browser.get(path).content.decode()
+    refused = browser.post(path, {"action": "pay", "csrfmiddlewaretoken": token})
+    assert refused.status_code == 409
+    booking.refresh_from_db()
+    assert (booking.status, booking.paid_at) == (BookingStatus.EXPIRED, None)
     assert mail.outbox == []
 
 
@@ -94,10 +105,11 @@ def test_a_cancel_link_opens_only_its_own_booking_and_knows_when_it_is_paid(clie
     booking = Booking.objects.get()
     assert client.get(f"/booking/cancel?reference={booking.reference}").status_code == 404  # guessable: no
     link = cancel_url(booking.reference).removeprefix("http://testserver")
-    assert "Nothing was charged" in client.get(link).content.decode()
+    assert "Payment cancelled – nothing was charged" in client.get(link).content.decode()
+    # Paid after all (a late webhook): the link now says so, and nothing about a cancel.
     Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.PAID, paid_at=timezone.now())
     page = client.get(link).content.decode()
-    assert "already paid" in page and "Nothing was charged" not in page
+    assert "This booking is already paid" in page and "nothing was charged" not in page
 
 
 def test_pages_of_unknown_bookings_are_404(client):

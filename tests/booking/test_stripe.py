@@ -294,6 +294,36 @@ def test_retrieve_a_malformed_session_is_a_payment_error(stripe_api, provider):
 # --- payment intents (legacy card flow) --------------------------------------------------------------
 
 
+def test_expire_session_closes_an_open_checkout(stripe_api, provider):
+    stripe_api.post(
+        f"{SESSIONS}/{SESSION_ID}/expire", json={**SESSION_ANSWER, "status": "expired", "url": None}
+    )
+    state = provider.expire_session(SESSION_ID)
+    assert (state.status, state.payment_status, state.reference) == ("expired", "unpaid", "CB-7K3Q9X")
+    assert [call.request.method for call in stripe_api.calls] == ["POST"]
+
+
+def test_expire_session_of_a_completed_checkout_answers_how_it_ended(stripe_api, provider):
+    # Stripe refuses to expire a session that is no longer open; the provider then asks for it.
+    stripe_api.post(
+        f"{SESSIONS}/{SESSION_ID}/expire",
+        status=400,
+        json=stripe_error(
+            "invalid_request_error", "Only Checkout Sessions with a status in open can be expired."
+        ),
+    )
+    stripe_api.get(f"{SESSIONS}/{SESSION_ID}", json=PAID_SESSION)
+    state = provider.expire_session(SESSION_ID)
+    assert (state.status, state.payment_status) == ("complete", "paid")
+
+
+def test_expire_session_when_stripe_is_down_is_a_payment_error(stripe_api, provider):
+    stripe_api.post(f"{SESSIONS}/{SESSION_ID}/expire", body=requests.ConnectionError("refused"))
+    with pytest.raises(PaymentError) as failure:
+        provider.expire_session(SESSION_ID)
+    assert SECRET_KEY not in str(failure.value.detail)
+
+
 def test_create_payment_intent_sends_the_amount_and_maps_the_answer(stripe_api, provider):
     stripe_api.post(INTENTS, json=INTENT_ANSWER)
     intent = provider.create_payment_intent(amount_cents=6500, currency="eur", idempotency_key="intent-42")

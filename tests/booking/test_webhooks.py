@@ -73,7 +73,7 @@ def test_a_completed_paid_session_makes_the_booking_paid_and_sends_the_confirmat
     customer, operator = mail.outbox
     assert (
         customer.to == ["anna@example.com"]
-        and "bestätigt" in customer.subject
+        and customer.subject == f"Zahlung für Ihre Buchung {stored.reference} erhalten"
         and "CB-7K3Q9X" in customer.body
     )
     assert "Hotel Sacher" in customer.alternatives[0][0] and customer.alternatives[0][1] == "text/html"

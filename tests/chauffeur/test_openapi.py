@@ -16,7 +16,7 @@ JSON_RPC_ERROR = {"$ref": "#/components/schemas/JsonRpcError"}
 
 
 def error_content(path: str) -> dict:
-    if path.startswith("/api/v1"):
+    if path.startswith("/api/v1") or path == "/api/page/checkout":  # the booking page reads problem+json
         return {"application/problem+json": {"schema": PROBLEM}}
     return {"application/json": {"schema": JSON_RPC_ERROR if path == "/api/mcp" else LEGACY_ERROR}}
 
@@ -119,8 +119,12 @@ def test_swagger_ui_is_served_with_local_assets(client):
     response = client.get("/api/docs")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "/openapi.json" in html
     assert "drf_spectacular_sidecar" in html  # no CDN: works without internet
+    # Its start-up script is a file of its own (no inline script under the Content-Security-Policy).
+    assert '<script src="/api/docs?script="></script>' in html and "<script>" not in html
+    script = client.get("/api/docs?script=")
+    assert script["Content-Type"].startswith("application/javascript")
+    assert "/openapi.json" in script.content.decode()
     assert (
         client.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js").status_code == 200
     )

@@ -1,9 +1,10 @@
-"""Dates and times as Vienna writes them, for staff reading the English admin: 23.11.2026 16:41, weeks
-from Monday. (German uses Django's own, which are the same.) Numbers keep the English separators."""
+"""English as Vienna writes it: day before month and a 24-hour clock. Travellers read "1 December 2026,
+10:00" on pages and in e-mails; staff get the compact 23.11.2026 16:41 in the admin's lists and forms,
+weeks from Monday. Numbers keep the English separators."""
 
-DATE_FORMAT = "d.m.Y"
+DATE_FORMAT = "j F Y"
 TIME_FORMAT = "H:i"
-DATETIME_FORMAT = "d.m.Y H:i"
+DATETIME_FORMAT = "j F Y, H:i"
 YEAR_MONTH_FORMAT = "F Y"
 MONTH_DAY_FORMAT = "j F"
 SHORT_DATE_FORMAT = "d.m.Y"

@@ -1,0 +1,167 @@
+"""The booking page (`/`, `/de/`, `/en/`) and the same form for the operator's own website (`/embed/form`,
+loaded by `embed.js`). The form is rendered here with what the page needs to start (vehicle classes, tours,
+the earliest pickup, the rating, its texts in the page's language); its script then quotes and books
+through the public API and the page checkout (`POST /api/page/checkout`)."""
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from booking import presentation, selectors
+from booking.availability import check_availability, lead_time_rules
+from booking.links import reference_from_cancel_token
+from booking.models import Booking
+from chauffeur.i18n import supported
+from places.services import rating_snapshot
+from pricing import services as pricing
+from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
+
+# What the page's script says, in the page's language: errors by the API's codes and by field.
+TEXTS = {
+    "required": {
+        "from": _("Enter where we pick you up."),
+        "to": _("Enter where you are going."),
+        "date": _("Choose the day of your pickup."),
+        "time": _("Choose the time of your pickup."),
+        "hours": _("Choose how many hours you need the car."),
+        "tour": _("Choose a tour."),
+        "vehicle": _("Choose a vehicle."),
+        "name": _("Enter your name."),
+        "email": _("Enter your e-mail address: your confirmation goes there."),
+        "phone": _("Enter a phone number your chauffeur can reach you on."),
+    },
+    "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
+    "tooEarly": _("We cannot pick you up this soon. The earliest pickup is {when}."),
+    "inPast": _("This time has passed. The earliest pickup is {when}."),
+    "tooFar": _("We take bookings up to {days} days ahead."),
+    "useEarliest": _("Pick me up at {when}"),
+    "earliest": _("Earliest pickup: {when} (Vienna time)"),
+    "noSuchTime": _("This time does not exist in Vienna: the clocks change that night. Choose another."),
+    "noRoute": _("We could not find a route between these places. Choose them from the suggestions."),
+    "unavailable": _("Our route and address search is unavailable right now. Please try again in a minute."),
+    "hireTooShort": _(
+        "The drive alone takes about {hours} hours: book at least {hours} hours, or a transfer."
+    ),
+    "outsideTourArea": _("This tour starts and ends near Vienna; this place is too far away for it."),
+    "notForTour": _("Not available for this tour"),
+    "priceChanged": _("The price has changed to {price}. Please check it and press Pay again."),
+    "tooMany": _("Too many requests at once. Please wait {seconds} seconds and try again."),
+    "paymentDown": _("Payment is unavailable right now; nothing was charged. Please try again shortly."),
+    "failed": _("Something went wrong on our side. Please try again, or call us."),
+    "offline": _("We could not reach the booking service. Check your connection and try again."),
+    "checkFields": _("Please check the marked fields."),
+    "enterRoute": _("Enter pickup and destination to see the prices."),
+    "calculating": _("Calculating…"),
+    "pay": _("Pay {price}"),
+    "payNoPrice": _("Pay"),
+    "paying": _("Opening the secure payment page…"),
+    "total": _("Total"),
+    "vat": _("includes {rate} % VAT: {vat} (net {net})"),
+    "route": _("{km} km · about {minutes} min drive"),
+    "noSuggestions": _("No matching places"),
+    "suggestions": _("{count} suggestions: choose with the arrow keys and Enter."),
+    "lines": presentation.LINE_LABELS,
+}
+
+
+@require_GET
+def booking_page(request: HttpRequest) -> HttpResponse:
+    """The page in the language of its URL (/de/, /en/), or at / in the browser's (Accept-Language)."""
+    language = translation.get_language()
+    context = form_context(language, resumed=_resumed(request.GET.get("booking", "")))
+    context["language_links"] = [(code, name, f"/{code}/") for code, name in settings.LANGUAGES]
+    return render(request, "booking/page.html", context)
+
+
+@require_GET
+def embed_form(request: HttpRequest) -> HttpResponse:
+    """The form alone, for `embed.js` on the operator's website (CORS_ALLOWED_ORIGINS); its links and
+    assets carry this service's address."""
+    language = supported(request.GET.get("lang")) or translation.get_language()
+    with translation.override(language):
+        context = form_context(language, resumed=None)
+        context.update(embedded=True, base=settings.PUBLIC_BASE_URL, script=static("booking/booking.js"))
+        response = render(request, "booking/form.html", context)
+    response["Cache-Control"] = "no-store"  # the earliest pickup moves with the clock
+    return response
+
+
+def form_context(language: str, *, resumed: Booking | None) -> dict:
+    earliest = rounded_up(check_availability(pickup=timezone.now()).earliest_pickup)
+    classes = pricing.offered_vehicle_classes()
+    config = {
+        "lang": language,
+        "earliest": timezone.localtime(earliest).isoformat(timespec="minutes"),
+        "maxDaysAhead": lead_time_rules().max_ahead.days,
+        "minHours": float(min(pricing.current_snapshot().tariffs[c.code].minimum_hours for c in classes))
+        if classes
+        else 2.0,
+        "classes": [vehicle.code for vehicle in classes],
+        "texts": TEXTS,
+        "resume": resume_choices(resumed) if resumed else None,
+    }
+    first = config["minHours"]
+    steps = int((MAX_HOURLY_HOURS - Decimal(str(first))) / HOURLY_BLOCK) + 1
+    hour_choices = [Decimal(str(first)) + step * HOURLY_BLOCK for step in range(steps)]
+    return {
+        "hour_choices": [(f"{hours.normalize():f}", presentation.number(hours)) for hours in hour_choices],
+        "classes": classes,
+        "tours": _tours(language),
+        "rating": rating_snapshot(),
+        "config": config,
+        "earliest": earliest,
+    }
+
+
+def rounded_up(moment: datetime, minutes: int = 5) -> datetime:
+    """The earliest pickup as a traveller would pick it, never before it: 18:26 or 18:25:30 become 18:30."""
+    local = timezone.localtime(moment)
+    whole = local.replace(second=0, microsecond=0)
+    if whole < local:
+        whole += timedelta(minutes=1)
+    return whole + timedelta(minutes=-whole.minute % minutes)
+
+
+def resume_choices(booking: Booking) -> dict:
+    """The choices a booking was made with, to fill the form again after a cancelled payment."""
+    pickup = timezone.localtime(booking.pickup_at) if booking.pickup_at else None
+    kind = "tour" if booking.tour_slug else "hourly" if booking.booking_type == "hourly" else "transfer"
+    return {
+        "kind": kind,
+        "from": booking.origin,
+        "to": booking.destination,
+        "date": pickup.date().isoformat() if pickup else "",
+        "time": pickup.strftime("%H:%M") if pickup else "",
+        "hours": f"{booking.duration_hours.normalize():f}" if booking.duration_hours else "",
+        "tour": booking.tour_slug,
+        "vehicle": booking.vehicle_class,
+        "name": booking.name,
+        "email": booking.email,
+        "phone": booking.phone,
+        "flight": booking.flight_number,
+        "notes": booking.notes,
+    }
+
+
+def _resumed(token: str) -> Booking | None:
+    reference = reference_from_cancel_token(token) if token else None
+    return selectors.booking_for_reference(reference) if reference else None
+
+
+def _tours(language: str) -> list[dict]:
+    return [
+        {
+            "slug": tour.slug,
+            "name": tour.name_de if language == "de" else tour.name_en,
+            "hours": tour.included_hours,
+        }
+        for tour in pricing.current_snapshot().tours.values()
+        if tour.active
+    ]

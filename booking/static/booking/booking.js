@@ -1,0 +1,441 @@
+/* The booking form: it quotes through the public API (/api/v1/places, distance, availability, price) and
+   books through the page checkout (POST /api/page/checkout), then sends the traveller to the hosted payment
+   page. Mounted on the service's own page, or inside the shadow root embed.js makes on the operator's
+   website (then `api` is this service's address). Plain JavaScript, no build step. */
+(function () {
+  "use strict";
+
+  var STORE = "chauffeur-booking";
+  var FIELDS = ["from", "to", "date", "time", "hours", "tour", "name", "email", "phone", "flight", "notes"];
+  var WIRE = { // the checkout's field names (problem+json `errors`) → the form's
+    "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
+    "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
+    "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
+    "bookingData.flightNumber": "flight", "bookingData.notes": "notes"
+  };
+
+  function fill(text, values) {
+    return String(text).replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
+  }
+
+  function newToken() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  function mount(root, options) {
+    var config = JSON.parse(root.getElementById("cb-config").textContent);
+    var api = (options && options.api) || "";
+    var T = config.texts, lang = config.lang, locale = lang === "de" ? "de-DE" : "en-GB";
+    var form = root.querySelector(".cb-form");
+    var payButton = el("pay");
+    var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
+    var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
+    var timers = {}, inflight = 0;
+
+    function el(id) { return root.getElementById("cb-" + id); }
+    function field(name) { return form.elements[name]; }
+    function value(name) { var f = field(name); return f ? String(f.value).trim() : ""; }
+    function kind() { return form.elements.kind.value; }
+    function vehicle() { return form.elements.vehicle.value; }
+    function pickup() { return value("date") && value("time") ? value("date") + "T" + value("time") : ""; }
+    function later(name, wait, run) {
+      clearTimeout(timers[name]);
+      timers[name] = setTimeout(function () { timers[name] = null; run(); busy(); }, wait);
+      busy();
+    }
+
+    // The quote is busy while a route or price is on its way; Pay waits for it (a time changed just before).
+    function busy() { el("quote").setAttribute("aria-busy", timers.route || inflight ? "true" : "false"); }
+    function tracked(promise) {
+      inflight++; busy();
+      return promise.finally(function () { inflight--; busy(); });
+    }
+    function settled() {
+      return new Promise(function (resolve) {
+        var since = Date.now();
+        (function check() {
+          if ((!timers.route && !inflight) || Date.now() - since > 15000) return resolve();
+          setTimeout(check, 50);
+        })();
+      });
+    }
+
+    // "2026-12-01T10:00:00+01:00" is Vienna's wall clock: its text is what the traveller reads.
+    function when(iso) {
+      var day = iso.slice(0, 10).split("-"), time = iso.slice(11, 16);
+      var month = new Intl.DateTimeFormat(locale, { month: "long", timeZone: "UTC" })
+        .format(Date.UTC(+day[0], +day[1] - 1, 1));
+      return lang === "de" ? +day[2] + ". " + month + " " + day[0] + ", " + time
+                           : +day[2] + " " + month + " " + day[0] + ", " + time;
+    }
+
+    // A time a traveller would pick: up to the next 5 minutes, never before the exact one (seconds count).
+    function roundedUp(iso) {
+      var step = 5 * 60000, moment = Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10),
+                                              +iso.slice(11, 13), +iso.slice(14, 16), +iso.slice(17, 19) || 0);
+      return new Date(Math.ceil(moment / step) * step).toISOString().slice(0, 16);
+    }
+
+    function call(path, params, body, headers) {
+      var url = api + path + (params ? "?" + new URLSearchParams(params) : "");
+      var init = body ? { method: "POST", body: JSON.stringify(body),
+                          headers: Object.assign({ "Content-Type": "application/json" }, headers) } : {};
+      return fetch(url, init).then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          return { status: response.status, ok: response.ok, data: data,
+                   retryAfter: response.headers.get("Retry-After") };
+        });
+      });
+    }
+
+    // --- errors beside their fields -------------------------------------------------------------------
+    function showError(name, message, action) {
+      var box = el(name + "-error"), input = name === "vehicle" ? null : field(name);
+      if (!box) return formError(message);
+      box.textContent = message || "";
+      if (action) box.appendChild(action);
+      box.hidden = !message;
+      if (input) input.setAttribute("aria-invalid", message ? "true" : "false");
+    }
+    function formError(message) { var box = el("form-error"); box.textContent = message || ""; box.hidden = !message; }
+    function status(message) { el("route").textContent = message || ""; }
+    function trouble(response) {
+      if (response.status === 429) return fill(T.tooMany, { seconds: response.retryAfter || 60 });
+      if (response.status === 503) return T.unavailable;
+      return T.failed;
+    }
+    function earliestButton(exact) {
+      var iso = roundedUp(exact), button = document.createElement("button");
+      button.type = "button";
+      button.className = "cb-inline";
+      button.textContent = " " + fill(T.useEarliest, { when: when(iso) });
+      button.addEventListener("click", function () {
+        field("date").value = iso.slice(0, 10);
+        field("time").value = iso.slice(11, 16);
+        showError("time", "");
+        changed();
+        checkPickup();
+        updateRoute(0);
+        field("time").focus();
+      });
+      return button;
+    }
+    function tooEarly(iso, reason) {
+      var text = reason === "in_past" ? T.inPast : T.tooEarly;
+      showError("time", fill(text, { when: when(roundedUp(iso)) }), earliestButton(iso));
+    }
+
+    // --- address suggestions: debounced, one session token per search -----------------------------------
+    function autocomplete(name) {
+      var input = field(name), list = el(name + "-list"), items = [], active = -1, token = null, seq = 0;
+      function close() {
+        list.hidden = true; active = -1;
+        input.setAttribute("aria-expanded", "false");
+        input.removeAttribute("aria-activedescendant");
+      }
+      function highlight(index) {
+        active = index;
+        Array.prototype.forEach.call(list.children, function (item, i) {
+          item.setAttribute("aria-selected", i === index ? "true" : "false");
+        });
+        if (index >= 0) input.setAttribute("aria-activedescendant", list.children[index].id);
+      }
+      function pick(index) {
+        input.value = items[index];
+        token = null; // the search is over: the next one gets a new session
+        close();
+        showError(name, "");
+        changed();
+        updateRoute(0);
+      }
+      function search() {
+        var text = input.value.trim(), mine = ++seq;
+        if (text.length < 2) return close();
+        token = token || newToken();
+        call("/api/v1/places", { input: text, locale: lang, sessionToken: token }).then(function (response) {
+          if (mine !== seq) return;
+          if (!response.ok) { close(); if (response.status >= 429) status(trouble(response)); return; }
+          items = response.data.suggestions.map(function (s) { return s.placePrediction.text.text; });
+          list.textContent = "";
+          items.forEach(function (text, index) {
+            var item = document.createElement("li");
+            item.id = "cb-" + name + "-option-" + index;
+            item.setAttribute("role", "option");
+            item.textContent = text;
+            item.addEventListener("mousedown", function (event) { event.preventDefault(); pick(index); });
+            list.appendChild(item);
+          });
+          if (!items.length) {
+            var none = document.createElement("li");
+            none.setAttribute("aria-disabled", "true");
+            none.textContent = T.noSuggestions;
+            list.appendChild(none);
+          }
+          list.hidden = false;
+          input.setAttribute("aria-expanded", "true");
+          status(items.length ? fill(T.suggestions, { count: items.length }) : T.noSuggestions);
+          highlight(-1);
+        }).catch(close);
+      }
+      input.addEventListener("input", function () { later("suggest-" + name, 250, search); });
+      input.addEventListener("keydown", function (event) {
+        if (list.hidden || !items.length) return;
+        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          event.preventDefault();
+          var step = event.key === "ArrowDown" ? 1 : -1;
+          highlight((active + step + items.length) % items.length);
+        } else if (event.key === "Enter" && active >= 0) {
+          event.preventDefault();
+          pick(active);
+        } else if (event.key === "Escape") {
+          close();
+        }
+      });
+      input.addEventListener("blur", function () { setTimeout(close, 150); updateRoute(300); });
+    }
+
+    // --- route, lead time and prices --------------------------------------------------------------------
+    function updateRoute(wait) {
+      later("route", wait, function () {
+        var from = value("from"), to = value("to"), key = [from, to, pickup()].join("|");
+        if (from.length < 2 || to.length < 2 || key === state.routeKey) return;
+        state.routeKey = key;
+        var mine = ++state.seq, params = { from: from, to: to };
+        if (pickup()) params.pickupDatetime = pickup(); // as the checkout routes it
+        tracked(call("/api/v1/distance", params).then(function (response) {
+          if (mine !== state.seq) return;
+          state.route = response.ok ? response.data : null;
+          if (response.ok) {
+            showError("to", "");
+            status(fill(T.route, { km: decimal.format(state.route.distance),
+                                   minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+          } else if (response.status === 422) {
+            showError("to", T.noRoute); status("");
+          } else {
+            state.routeKey = ""; status(trouble(response));
+          }
+          return updatePrices();
+        }).catch(function () { state.routeKey = ""; status(T.offline); }));
+      });
+    }
+
+    function priceQuery(code) {
+      var query = { vehicleClass: code, distanceKm: state.route.distance, inZoneA: state.route.inZoneA };
+      if (kind() === "hourly") { query.bookingType = "hourly"; query.durationHours = value("hours"); }
+      if (kind() === "tour") query.tourSlug = value("tour");
+      return query;
+    }
+
+    function updatePrices() {
+      state.prices = {};
+      if (!state.route) { renderPrices(); return Promise.resolve(); }
+      var mine = ++state.seq;
+      renderPrices(T.calculating);
+      return tracked(Promise.all(config.classes.map(function (code) {
+        return call("/api/v1/price", priceQuery(code)).then(function (response) {
+          return [code, response.ok ? response.data : { problem: response.data.code || "failed", response: response }];
+        });
+      })).then(function (answers) {
+        if (mine !== state.seq) return;
+        answers.forEach(function (answer) { state.prices[answer[0]] = answer[1]; });
+        renderPrices();
+      }).catch(function () { status(T.offline); }));
+    }
+
+    function renderPrices(placeholder) {
+      config.classes.forEach(function (code) {
+        var price = state.prices[code], slot = root.querySelector('[data-price-for="' + code + '"]');
+        var radio = root.querySelector('input[name=vehicle][value="' + code + '"]');
+        radio.disabled = Boolean(price && price.problem === "unknown_tour");
+        slot.textContent = price && price.priceEur !== undefined ? euro.format(price.priceEur)
+          : price && price.problem === "unknown_tour" ? T.notForTour : placeholder || "–";
+      });
+      var quote = state.prices[vehicle()], box = el("quote");
+      box.textContent = "";
+      if (!quote || quote.priceEur === undefined) {
+        var hint = document.createElement("p");
+        hint.className = "cb-hint";
+        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : T.enterRoute);
+        box.appendChild(hint);
+        payButton.textContent = T.payNoPrice;
+        return;
+      }
+      box.appendChild(linesTable(quote));
+      payButton.textContent = fill(T.pay, { price: euro.format(quote.priceEur) });
+    }
+
+    function linesTable(quote) {
+      var table = document.createElement("table"), body = document.createElement("tbody"), foot = document.createElement("tfoot");
+      var tour = field("tour") && field("tour").selectedOptions[0];
+      var values = { km: decimal.format(state.route.distance), hours: decimal.format(+value("hours") || 0),
+                     tour: tour ? tour.textContent : "" };
+      table.className = "cb-lines";
+      quote.lines.forEach(function (line) {
+        if (line.code === "rounding" && !line.amountEur) return;
+        body.appendChild(row(fill(T.lines[line.code] || line.label, values), euro.format(line.amountEur)));
+      });
+      foot.appendChild(row(T.total, euro.format(quote.priceEur)));
+      var vat = document.createElement("tr"), cell = document.createElement("td");
+      cell.colSpan = 2; cell.className = "cb-vat";
+      cell.textContent = fill(T.vat, { rate: decimal.format(quote.vatRate * 100), vat: euro.format(quote.vatEur),
+                                       net: euro.format(quote.netEur) });
+      vat.appendChild(cell); foot.appendChild(vat);
+      table.appendChild(body); table.appendChild(foot);
+      return table;
+    }
+    function row(label, amount) {
+      var tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
+      th.scope = "row"; th.textContent = label; td.textContent = amount;
+      tr.appendChild(th); tr.appendChild(td);
+      return tr;
+    }
+
+    function checkPickup() {
+      if (!pickup()) return Promise.resolve(true);
+      var asked = pickup();
+      return call("/api/v1/availability", { pickupDatetime: asked }).then(function (response) {
+        if (asked !== pickup()) return false;
+        if (response.status === 400) { showError("time", T.noSuchTime); return false; }
+        if (!response.ok) { status(trouble(response)); return true; } // the checkout checks it again
+        var answer = response.data;
+        state.earliest = answer.earliestPickup;
+        el("earliest").textContent = fill(T.earliest, { when: when(roundedUp(answer.earliestPickup)) });
+        field("date").min = answer.earliestPickup.slice(0, 10);
+        if (answer.available) { showError("time", ""); return true; }
+        if (answer.reason === "too_far_ahead") showError("date", fill(T.tooFar, { days: config.maxDaysAhead }));
+        else tooEarly(answer.earliestPickup, answer.reason);
+        return false;
+      }).catch(function () { return true; });
+    }
+
+    // --- choices survive a reload and a cancelled payment -------------------------------------------------
+    function changed() {
+      var saved = { kind: kind(), vehicle: vehicle() };
+      FIELDS.forEach(function (name) { if (field(name)) saved[name] = field(name).value; });
+      try { localStorage.setItem(STORE, JSON.stringify(saved)); } catch (e) { /* private mode: not kept */ }
+    }
+    function restore() {
+      var saved = config.resume;
+      if (!saved) { try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; } }
+      if (!saved) return;
+      FIELDS.forEach(function (name) { if (field(name) && saved[name]) field(name).value = saved[name]; });
+      [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
+        var radio = root.querySelector('input[name=' + pair[0] + '][value="' + pair[1] + '"]');
+        if (radio) radio.checked = true;
+      });
+      if (config.resume) changed();
+    }
+    function showKind() {
+      el("hours-field").hidden = kind() !== "hourly";
+      if (el("tour-field")) el("tour-field").hidden = kind() !== "tour";
+    }
+
+    // --- booking ---------------------------------------------------------------------------------------
+    function validate() {
+      var wrong = [];
+      ["from", "to", "date", "time", "name", "email", "phone"].forEach(function (name) {
+        if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
+      });
+      if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
+        showError("email", T.emailInvalid); wrong.push("email");
+      }
+      if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
+      if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
+        formError(state.route ? T.failed : T.enterRoute);
+        wrong.push("from");
+      }
+      return wrong;
+    }
+
+    function booking() {
+      var data = { from: value("from"), to: value("to"), pickupDatetime: pickup(), vehicleClass: vehicle(),
+                   bookingType: kind() === "hourly" ? "hourly" : "distance", name: value("name"),
+                   email: value("email"), phone: value("phone"), locale: lang };
+      if (kind() === "hourly") data.durationHours = +value("hours");
+      if (kind() === "tour") data.tourName = value("tour");
+      if (value("flight")) data.flightNumber = value("flight");
+      if (value("notes")) data.notes = value("notes");
+      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data };
+    }
+
+    function refused(response) {
+      var problem = response.data || {}, errors = problem.errors || {}, named = false;
+      if (problem.code === "lead_time") return tooEarly(problem.earliestPickup);
+      if (problem.code === "amount_mismatch") {
+        return updatePrices().then(function () {
+          var quote = state.prices[vehicle()];
+          formError(quote && quote.priceEur !== undefined ? fill(T.priceChanged, { price: euro.format(quote.priceEur) }) : T.failed);
+        });
+      }
+      if (problem.code === "route_not_found") return showError("to", T.noRoute);
+      if (problem.code === "hire_too_short") return showError("hours", fill(T.hireTooShort, { hours: decimal.format(problem.minimumHours) }));
+      if (problem.code === "unknown_tour") return showError("tour", T.notForTour);
+      if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
+      Object.keys(errors).forEach(function (wire) {
+        var name = WIRE[wire];
+        if (!name) return;
+        named = true;
+        showError(name, problem.code === "outside_tour_area" ? T.outsideTourArea
+          : name === "email" ? T.emailInvalid : T.required[name] || errors[wire][0]);
+      });
+      formError(named ? T.checkFields : trouble(response));
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      formError("");
+      settled().then(submit);
+    });
+
+    function submit() {
+      var wrong = validate();
+      if (wrong.length) { formError(T.checkFields); field(wrong[0]).focus(); return; }
+      var body = booking(), text = JSON.stringify(body);
+      if (!state.attempt || state.attempt.text !== text) state.attempt = { text: text, key: newToken() };
+      payButton.setAttribute("aria-busy", "true");
+      payButton.disabled = true;
+      formError("");
+      status(T.paying);
+      call("/api/page/checkout", null, body, { "Idempotency-Key": state.attempt.key }).then(function (response) {
+        if (response.status === 201) { window.location.assign(response.data.url); return; }
+        status("");
+        payButton.disabled = false;
+        payButton.removeAttribute("aria-busy");
+        return refused(response);
+      }).catch(function () {
+        status(""); payButton.disabled = false; payButton.removeAttribute("aria-busy"); formError(T.offline);
+      });
+    }
+
+    form.addEventListener("input", function (event) {
+      if (event.target.name && event.target.getAttribute("aria-invalid") === "true") showError(event.target.name, "");
+      changed();
+    });
+    form.addEventListener("change", function (event) {
+      var name = event.target.name;
+      changed();
+      if (name === "kind") { showKind(); updatePrices(); }
+      if (name === "hours" || name === "tour") { showError(name, ""); updatePrices(); }
+      if (name === "vehicle") { showError("vehicle", ""); renderPrices(); }
+      if (name === "date" || name === "time") {
+        showError("date", ""); showError("time", "");
+        checkPickup(); updateRoute(300);
+      }
+    });
+
+    autocomplete("from");
+    autocomplete("to");
+    field("date").min = config.earliest.slice(0, 10);
+    restore();
+    showKind();
+    updateRoute(0);
+    if (pickup()) checkPickup();
+  }
+
+  window.ChauffeurBooking = { mount: mount };
+  if (document.getElementById("cb-config")) mount(document, {}); // this service's own booking page
+})();

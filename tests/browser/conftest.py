@@ -1,0 +1,175 @@
+"""A real Chromium (Debian's `chromium`, driven by Playwright) against a live gunicorn the tests start, with
+the sandbox payment provider and a throwaway SQLite. A second little web server plays the operator's own
+website on another origin. Every test saves a screenshot under artifacts/browser/ (ignored by git)."""
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]  # fmt: skip
+ARTIFACTS = ROOT / "artifacts" / "browser"
+VIENNA = ZoneInfo("Europe/Vienna")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@dataclass(frozen=True)
+class Service:
+    base: str
+    database: Path
+
+
+@dataclass(frozen=True)
+class Website:
+    """The operator's website, serving a page with the embed tag, on an origin of its own."""
+
+    base: str
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = missing_browser()
+    if reason:
+        print(f"\nBrowser tests skipped: {reason}")
+        for item in items:
+            if item.path.parent == Path(__file__).parent:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@functools.cache
+def missing_browser() -> str | None:
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="session")
+def website_port() -> int:
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory, website_port) -> Iterator[Service]:
+    tmp = tmp_path_factory.mktemp("browser")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        "DJANGO_SETTINGS_MODULE": "tests.browser.live_settings",
+        "DJANGO_SECRET_KEY": "browser-test-secret-key-" + "x" * 40,
+        "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
+        "DJANGO_DEBUG": "true",  # the sandbox payment provider runs in debug only
+        "PAYMENT_PROVIDER": "sandbox",
+        "PUBLIC_BASE_URL": base,
+        "CORS_ALLOWED_ORIGINS": f"http://127.0.0.1:{website_port}",
+    }
+    migrated = manage("migrate", "--noinput", **env)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    log = tmp / "gunicorn.log"
+    command = [
+        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--workers", "2",
+    ]  # fmt: skip
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
+        )
+    try:
+        wait_until_healthy(base, process, log)
+        yield Service(base=base, database=tmp / "db.sqlite3")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def website(tmp_path_factory, website_port, service) -> Iterator[Website]:
+    folder = tmp_path_factory.mktemp("website")
+    (folder / "index.html").write_text(
+        "<!doctype html><html lang='de'><head><meta charset='utf-8'><title>Hotel Beispiel</title>"
+        "<link rel='icon' href='data:,'></head>"
+        "<body><h1>Hotel Beispiel – Transfers</h1>"
+        f"<script src='{service.base}/static/booking/embed.js' data-lang='de' async></script>"
+        "<p>Our own footer.</p></body></html>",
+        encoding="utf-8",
+    )
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", website_port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Website(base=f"http://127.0.0.1:{website_port}")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # the test's output is for failures
+        pass
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Tab:
+    """A page in a fresh browser context, with what its console reported."""
+
+    page: object
+    problems: list[str]
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def open_tab(chromium, request):
+    contexts = []
+
+    def open_tab(*, locale: str = "en-GB", viewport: dict = DESKTOP) -> Tab:
+        context = chromium.new_context(locale=locale, viewport=viewport, timezone_id="Europe/Vienna")
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        tab = Tab(page, [])
+        page.on("console", lambda message: message.type == "error" and tab.problems.append(message.text))
+        page.on("pageerror", lambda error: tab.problems.append(str(error)))
+        return tab
+
+    yield open_tab
+    for context in contexts:
+        context.close()
+
+
+def pickup_day(days: int = 3) -> str:
+    """A day in Vienna, where the form's dates are."""
+    return (datetime.now(VIENNA).date() + timedelta(days=days)).isoformat()
