@@ -1,6 +1,6 @@
-"""The language of a request. Pages follow the visitor (URL prefix, `django_language` cookie, then
-Accept-Language); the APIs, the admin and the health check keep LANGUAGE_CODE, whatever a browser asks, so
-their messages stay those their clients were written against (settings.UNTRANSLATED_PATHS)."""
+"""The language of a request. Pages and the admin follow the visitor (URL prefix, `django_language`
+cookie, then Accept-Language); the APIs and the health check keep LANGUAGE_CODE, whatever a browser asks,
+so their messages stay those their clients were written against (settings.UNTRANSLATED_PATHS)."""
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse

@@ -155,11 +155,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-FORMAT_MODULE_PATH = ["chauffeur.formats"]  # "1. Dezember 2026, 10:00"
+# "1. Dezember 2026, 10:00" on pages; day before month in English too, and 23.11.2026 16:41 in the admin.
+FORMAT_MODULE_PATH = ["chauffeur.formats"]
 # Paths that keep LANGUAGE_CODE whatever the browser asks: the APIs' messages are part of their contract.
-UNTRANSLATED_PATHS = ("/api", "/openapi.json", "/healthz", "/admin/")
+# The admin follows its staff like the pages (and has a switch in its header).
+UNTRANSLATED_PATHS = ("/api", "/openapi.json", "/healthz")
 TIME_ZONE = "Europe/Vienna"
-FORMAT_MODULE_PATH = ["chauffeur.formats"]  # Vienna's date formats in English too (23.11.2026 16:41)
 USE_I18N = True
 USE_TZ = True
 

@@ -78,6 +78,7 @@ urlpatterns = [
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
     *i18n_patterns(path("", booking_page.booking_page, name="booking-page")),  # /de/, /en/
 ]
 

@@ -19,6 +19,7 @@ from booking import (
     history,
     payment_updates,
     phone,
+    presentation,
     refunds,
     transitions,
 )
@@ -27,7 +28,6 @@ from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, 
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
 from chauffeur.errors import DomainError
-from pricing.models import VehicleClass
 from pricing.money import CURRENCY, from_cents, to_cents
 
 
@@ -76,7 +76,7 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("class"), ordering="vehicle_class")
     def vehicle(self, booking: Booking) -> str:
-        return class_names().get(booking.vehicle_class, booking.vehicle_class)
+        return presentation.vehicle_name(booking.vehicle_class)
 
     @admin.display(description=_("amount"), ordering="amount_cents")
     def amount(self, booking: Booking) -> str:
@@ -334,7 +334,7 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
     refundable = refunds.refundable_cents(booking)
     return {
         "booking": booking,
-        "class_name": class_names().get(booking.vehicle_class, booking.vehicle_class),
+        "class_name": presentation.vehicle_name(booking.vehicle_class),
         "quote": booking.quote,
         "vat_percent": booking.quote.vat_rate * 100,
         "history": booking.history.all(),
@@ -360,7 +360,3 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "window": assignment.ride_window(booking),
         "now": timezone.now(),
     }
-
-
-def class_names() -> dict[str, str]:
-    return dict(VehicleClass.objects.values_list("code", "display_name"))

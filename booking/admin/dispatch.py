@@ -10,7 +10,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from booking import assignment, dispatch
+from booking import assignment, dispatch, presentation
 from booking.models import Booking, BookingStatus
 from fleet.models import Driver
 
@@ -54,6 +54,7 @@ def card(ride: Booking) -> dict:
     window = assignment.ride_window(ride)
     return {
         "ride": ride,
+        "class_name": presentation.vehicle_name(ride.vehicle_class),
         "start": timezone.localtime(window.start),
         "end": timezone.localtime(window.end),
         # Paid and nobody drives it yet: what dispatch must act on.

@@ -67,6 +67,7 @@ def test_todays_board_per_driver_with_the_unassigned_first_and_highlighted(admin
         html,
     )
     assert "23:00–23:24" in html and '<strong id="waiting">1 needs a driver</strong>' in html
+    assert '<span class="muted">Executive Class' in html  # the class by its name, not its code
 
 
 def test_tomorrow_and_the_next_seven_days_follow_vienna_days(admin_client, day):
