@@ -11,8 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
 
-from booking import notifications, refunds, selectors, transitions
+from booking import notifications, payment_updates, refunds, selectors, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy
+from booking.payments import payment_provider
 from chauffeur.errors import DomainError
 
 HUNDRED = Decimal("100")
@@ -102,6 +103,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         now = terms(booking, by_staff=by_staff)
         if not now.allowed:
             raise DomainError(now.refusal, code="not_cancellable")
+        checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
         transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
         booking.cancellation_fee_cents = now.fee_cents
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
@@ -111,4 +113,8 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
                 requested_by=requested_by,
             )  # fmt: skip
         transaction.on_commit(lambda: notifications.send_cancellation(booking.pk), robust=True)
+        if checkout_open:
+            transaction.on_commit(
+                lambda: payment_updates.close_checkout(booking.pk, payment_provider), robust=True
+            )
     return booking

@@ -94,6 +94,15 @@ def abandon(booking: Booking, provider: Callable[[], PaymentProvider]) -> Bookin
     return _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
 
 
+def close_checkout(booking_id: int, provider: Callable[[], PaymentProvider]) -> None:
+    """A booking cancelled while its payment page was still open: close that page at the provider, so
+    nobody pays for a cancelled ride. Money that arrived first is recorded and the operator alerted
+    (`_settle`); if the provider cannot answer, `reconcile_payments` hears of a late payment instead."""
+    booking = Booking.objects.get(pk=booking_id)
+    if booking.provider_session_id and not booking.money_received:
+        _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+
+
 def _awaiting_payment(booking: Booking) -> bool:
     return booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
 
