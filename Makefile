@@ -1,11 +1,12 @@
 # The two commands of the README: `make run` (serve on the embedded defaults) and `make test`; `make token`
-# issues an API token for trying the token-guarded endpoints locally.
+# issues an API token for trying the token-guarded endpoints locally; `make bench` loads the project and its
+# peers side by side (docs/benchmarks.md; needs PostgreSQL, Redis and wrk; not part of `make test`).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint superuser token migrate clean
+.PHONY: run test lint bench superuser token migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,9 @@ lint: $(VENV)/.installed-test
 
 test: lint
 	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .hypothesis
