@@ -12,21 +12,24 @@ import pstats
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SECRET_KEY", "profile-only-secret-key-" + "x" * 40)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chauffeur.settings")
 
-from urllib.parse import urlencode
+import django
 
-from django.core.management import call_command
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
+django.setup()
 
-from access import tokens
-from benchmarks.run import MCP_CALL, MCP_HEADERS, READS
-from chauffeur.wsgi import application
-from tests.roundtrips import count_redis_commands
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from access import tokens  # noqa: E402
+from benchmarks.run import MCP_CALL, MCP_HEADERS, READS  # noqa: E402
+from chauffeur.wsgi import application  # noqa: E402
+from tests.roundtrips import count_redis_commands  # noqa: E402
 
 
 def environ(path: str, query: str, method: str, body: bytes, headers: dict[str, str]) -> dict:
