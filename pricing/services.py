@@ -1,24 +1,23 @@
-"""Pricing services. Each process keeps one tariff snapshot and checks a version key in the shared cache
-before use, so a warm price request reads no database and a staff edit reaches every worker at once."""
+"""Pricing services. Each process keeps one tariff snapshot, trusted while the shared tariff version holds
+(chauffeur/versions.py), so a warm price request reads no database and a staff edit reaches every worker
+on its next API request."""
 
 import logging
 import threading
-import uuid
 from decimal import Decimal
 from types import MappingProxyType
 
-from django.core.cache import cache
-
+from chauffeur.versions import SharedVersion
 from pricing import models
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
 from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
 logger = logging.getLogger(__name__)
 
-VERSION_KEY = "pricing:tariff-version"
+TARIFFS = SharedVersion("tariffs")
 
 _lock = threading.Lock()
-_loaded: tuple[str, PricingSnapshot] | None = None
+_loaded: tuple[int | None, PricingSnapshot] | None = None
 
 
 def quote_price(
@@ -55,7 +54,7 @@ def tour_slug_for(name: str) -> str | None:
 def current_snapshot() -> PricingSnapshot:
     global _loaded
     try:
-        version = _shared_version()
+        version = TARIFFS.current()
     except Exception:  # cache down: stay correct by reading the tables, at the cost of a query
         logger.warning(
             "Tariff version unavailable in the cache; reading tariffs from the database", exc_info=True
@@ -73,16 +72,8 @@ def current_snapshot() -> PricingSnapshot:
 
 
 def tariffs_changed() -> None:
-    """Call after a tariff edit commits: every process reloads its snapshot on its next request."""
-    cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
-
-
-def _shared_version() -> str:
-    version = cache.get(VERSION_KEY)
-    if version is None:  # first use, or the cache was flushed
-        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
-        version = cache.get(VERSION_KEY)
-    return version
+    """Call after a tariff edit commits: every process reloads its snapshot on its next check."""
+    TARIFFS.bump()
 
 
 def load_snapshot() -> PricingSnapshot:
