@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
+from django.db import transaction
 
-from booking import transitions
+from booking import availability, transitions
 from booking.models import Booking, BookingStatus, LeadTimePolicy
 from pricing.money import CURRENCY, from_cents
 
@@ -15,6 +16,10 @@ class LeadTimePolicyAdmin(admin.ModelAdmin):
         "night_earliest_pickup",
         "max_days_ahead",
     ]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        transaction.on_commit(availability.policy_changed)  # every worker reads it again
 
     def has_add_permission(self, request):
         return not LeadTimePolicy.objects.exists()

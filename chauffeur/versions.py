@@ -5,14 +5,22 @@ along (`keys`, `observe`), so an API request checks them all for free; otherwise
 cache at most once every REFRESH_SECONDS. A cache that cannot be asked raises: the caller reads the database.
 """
 
+import logging
 import math
 import random
+import threading
 import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from django.core.cache import cache
 
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
 REFRESH_SECONDS = 1.0
 _registered: list[str] = []
+_copies: list["KeptCopy"] = []
 _seen: dict[str, int | None] = {}  # by cache key; None: never set (a fresh or flushed cache)
 _seen_at = -math.inf  # time.monotonic() of the last look at the shared values
 
@@ -35,6 +43,37 @@ class SharedVersion:
         _seen[self.key] = value  # this process knows at once
 
 
+class KeptCopy(Generic[T]):
+    """A process's copy of data read by `load` (e.g. the tariffs from their tables), kept while `version`
+    holds. When the version cannot be read, the data is loaded afresh each time: correct, at a query's cost.
+    """
+
+    def __init__(self, version: SharedVersion, load: Callable[[], T]):
+        self.version, self.load = version, load
+        self._kept: tuple[int | None, T] | None = None
+        self._lock = threading.Lock()
+        _copies.append(self)
+
+    def get(self) -> T:
+        try:
+            version = self.version.current()
+        except Exception:
+            logger.warning("No %s from the shared cache; reading afresh", self.version.key, exc_info=True)
+            return self.load()
+        kept = self._kept
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        with self._lock:
+            if self._kept is None or self._kept[0] != version:
+                # Tagged with the version read *before* loading: a change committed meanwhile moves the
+                # version again, so this copy is replaced at the next check rather than kept stale.
+                self._kept = (version, self.load())
+            return self._kept[1]
+
+    def drop(self) -> None:
+        self._kept = None
+
+
 def keys() -> list[str]:
     """Every registered version's cache key, for a caller that reads them on its own round trip."""
     return list(_registered)
@@ -48,7 +87,10 @@ def observe(values: dict[str, int | None]) -> None:
 
 
 def forget() -> None:
-    """Forget what this process saw, so the next check asks the shared cache (tests clear the cache)."""
+    """Forget what this process saw and kept, so the next check asks the shared cache and every copy is
+    read again (tests clear the cache and roll the database back)."""
     global _seen_at
     _seen.clear()
     _seen_at = -math.inf
+    for copy in _copies:
+        copy.drop()

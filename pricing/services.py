@@ -2,22 +2,16 @@
 (chauffeur/versions.py), so a warm price request reads no database and a staff edit reaches every worker
 on its next API request."""
 
-import logging
-import threading
 from decimal import Decimal
 from types import MappingProxyType
 
-from chauffeur.versions import SharedVersion
+from chauffeur.versions import KeptCopy, SharedVersion
 from pricing import models
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
 from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
-logger = logging.getLogger(__name__)
-
 TARIFFS = SharedVersion("tariffs")
-
-_lock = threading.Lock()
-_loaded: tuple[int | None, PricingSnapshot] | None = None
+_snapshot = KeptCopy(TARIFFS, lambda: load_snapshot())
 
 
 def quote_price(
@@ -52,23 +46,7 @@ def tour_slug_for(name: str) -> str | None:
 
 
 def current_snapshot() -> PricingSnapshot:
-    global _loaded
-    try:
-        version = TARIFFS.current()
-    except Exception:  # cache down: stay correct by reading the tables, at the cost of a query
-        logger.warning(
-            "Tariff version unavailable in the cache; reading tariffs from the database", exc_info=True
-        )
-        return load_snapshot()
-    loaded = _loaded
-    if loaded is not None and loaded[0] == version:
-        return loaded[1]
-    with _lock:
-        if _loaded is None or _loaded[0] != version:
-            # Tagged with the version read *before* loading: an edit committed meanwhile bumps the key
-            # again, so this snapshot is replaced on the next request rather than kept stale.
-            _loaded = (version, load_snapshot())
-        return _loaded[1]
+    return _snapshot.get()
 
 
 def tariffs_changed() -> None:
