@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from booking.checkout import BookingRequest
 from booking.lead_time import Reason
+from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     FromFieldMixin,
     JsonIntegerField,
@@ -17,7 +18,7 @@ from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, B
 from pricing.serializers import euros
 
 
-class AvailabilityInput(serializers.Serializer):
+class AvailabilityInput(Declaration):
     pickupDatetime = LocalDateTimeField(
         source="pickup", help_text="Wanted pickup, ISO 8601; without offset it is Vienna local time."
     )
@@ -26,7 +27,7 @@ class AvailabilityInput(serializers.Serializer):
     )
 
 
-class AvailabilityOutput(serializers.Serializer):
+class AvailabilityOutput(Declaration):
     available = serializers.BooleanField()
     pickupDatetime = LocalDateTimeField(source="pickup")
     bookingDatetime = LocalDateTimeField(source="booked_at")
@@ -38,7 +39,7 @@ class AvailabilityOutput(serializers.Serializer):
     )
 
 
-class BookingDataInput(FromFieldMixin, serializers.Serializer):
+class BookingDataInput(FromFieldMixin, Declaration):
     """Section 2.3 of the interface document: the booking a customer asks for."""
 
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
@@ -87,7 +88,7 @@ class BookingDataInput(FromFieldMixin, serializers.Serializer):
     )
 
 
-class CheckoutInput(serializers.Serializer):
+class CheckoutInput(Declaration):
     amount = JsonIntegerField(
         min_value=1, max_value=100_000_000, source="amount_cents", help_text="Gross EUR cents, VAT included."
     )
@@ -126,7 +127,7 @@ class AgentCheckoutInput(CheckoutInput):
     bookingData = AgentBookingDataInput()
 
 
-class CheckoutOutput(serializers.Serializer):
+class CheckoutOutput(Declaration):
     """Renders a `CheckoutResult`."""
 
     sessionId = serializers.CharField(source="session.session_id")
@@ -144,25 +145,25 @@ class V1CheckoutOutput(CheckoutOutput):
     )
 
 
-class PaymentIntentInput(serializers.Serializer):
+class PaymentIntentInput(Declaration):
     amount = JsonIntegerField(min_value=1, max_value=100_000_000, source="amount_cents", help_text="Cents.")
 
 
-class PaymentIntentOutput(serializers.Serializer):
+class PaymentIntentOutput(Declaration):
     clientSecret = serializers.CharField()
 
 
-class SessionDataInput(serializers.Serializer):
+class SessionDataInput(Declaration):
     session_id = serializers.CharField(max_length=255)
 
 
-class SessionDataOutput(serializers.Serializer):
+class SessionDataOutput(Declaration):
     bookingData = serializers.DictField(
         help_text="The stored booking with reference, status, amountCents, paymentStatus."
     )
 
 
-class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
+class StoredBookingOutput(FromFieldMixin, Declaration):
     """A stored booking as the customer's pages and agents see it (the `bookingData` of 2.6)."""
 
     from_options = dict(source="origin")
