@@ -14,7 +14,7 @@ from django.utils.module_loading import import_string
 
 from chauffeur import versions
 from chauffeur.api import sliding_window
-from chauffeur.api.problems import Problem, response_for_path
+from chauffeur.api.problems import Problem, is_api_path, response_for_path
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def client_and_limit(request: HttpRequest) -> tuple[str, int]:
 def is_rate_limited_path(path: str) -> bool:
     if path in settings.RATE_LIMITED_PAGES:
         return True
-    return (path == "/api" or path.startswith("/api/")) and path not in settings.API_RATE_LIMIT_EXEMPT_PATHS
+    return is_api_path(path) and path not in settings.API_RATE_LIMIT_EXEMPT_PATHS
 
 
 def count_request(request: HttpRequest) -> Usage | None:
