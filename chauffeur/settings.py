@@ -181,6 +181,7 @@ if TRUSTED_PROXY_COUNT > 0:
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["chauffeur.api.renderers.DecimalJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["chauffeur.api.parsers.SafeJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "chauffeur.api.negotiation.ContentNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
