@@ -9,6 +9,7 @@ JSON = "application/json"
 
 class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request, renderers, format_suffix=None):
+        request.query_params  # noqa: B018  (read as DRF's path does: too many parameters is refused here)
         accept = request.META.get("HTTP_ACCEPT", "*/*")
         if renderers and format_suffix is None and self.settings.URL_FORMAT_OVERRIDE is None:
             first = renderers[0]
