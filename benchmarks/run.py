@@ -8,8 +8,9 @@
 
 The Django peers run under the same gunicorn configuration as the project and the SDK server with as many
 uvicorn workers, so the ratios compare the code, not the server settings. Every peer's answer is first
-checked to equal the project's. Each endpoint is loaded with wrk (2 threads, 32 connections) after a
-warm-up; server CPU is the CPU time of the server's processes during the run, per request.
+checked to equal the project's. All servers are started at once; each endpoint is then loaded on each
+server in turn (rows compared with each other run back to back) with wrk (2 threads, 32 connections)
+after a warm-up; server CPU is the CPU time of the server's processes during the run, per request.
 
 Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/bench, created if missing),
 BENCH_REDIS_URL (redis://127.0.0.1:6379/5), BENCH_SECONDS (10 per endpoint and server).
@@ -26,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -125,21 +126,24 @@ def main() -> None:
     servers = define_servers(workers, token, peer_token)
     print(header(workers))
     results: dict[tuple[str, str], Result] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-") as logs:
+    with tempfile.TemporaryDirectory(prefix="bench-") as logs, ExitStack() as stack:
+        # All servers up at once (an idle one costs nothing), loaded one after the other endpoint by
+        # endpoint: the rows compared with each other run within a minute, under the same machine load.
+        started = {server.name: stack.enter_context(running(server, Path(logs))) for server in servers}
         expected: dict[str, object] = {}
         for server in servers:
-            with running(server, Path(logs)) as (base, pid, log):
-                for load in server.loads:
-                    check_answer(server.name, base, load, expected)
-                for load in server.loads:
-                    result = results[load.label, server.name] = measure(base, load, server_pid=pid)
+            for load in server.loads:
+                check_answer(server.name, started[server.name][0], load, expected)
+        for label in [*READS, MCP_LABEL]:
+            for server in servers:
+                base, pid, _ = started[server.name]
+                for load in (load for load in server.loads if load.label == label):
+                    result = results[label, server.name] = measure(base, load, server_pid=pid)
                     print(
-                        f"  {server.name:<16} {load.label:<24} {result.ok_per_second:8.0f} req/s",
-                        file=sys.stderr,
+                        f"  {server.name:<16} {label:<24} {result.ok_per_second:8.0f} req/s", file=sys.stderr
                     )
-            if server.name == PROJECT:
-                # chauffeur/api/ratelimit.py logs this when Redis did not answer within its timeout
-                fail_opens = log.read_text().count("requests pass uncounted")
+        # chauffeur/api/ratelimit.py logs this when Redis did not answer within its timeout
+        fail_opens = started[PROJECT][2].read_text().count("requests pass uncounted")
     print(table(results, servers))
     print(ratios(results))
     print(
@@ -387,15 +391,26 @@ def table(results: dict[tuple[str, str], Result], servers: list[Server]) -> str:
 
 
 def ratios(results: dict[tuple[str, str], Result]) -> str:
-    """Throughput ratios (this project ÷ peer) and the issue's targets, each marked met or missed."""
+    """Throughput ratios (this project ÷ peer), CPU ratios (peer's CPU per request ÷ the project's: above 1,
+    the project spends less) and the issue's targets, each marked met or missed."""
 
     def ratio(label: str, peer: str) -> float:
         return results[label, PROJECT].ok_per_second / results[label, peer].ok_per_second
 
-    lines = ["| endpoint | ÷ bare Django | ÷ idiomatic DRF | ÷ MCP SDK server |", "|---|---:|---:|---:|"]
+    def cpu(label: str, peer: str) -> float:
+        return results[label, peer].cpu_ms_per_request / results[label, PROJECT].cpu_ms_per_request
+
+    lines = [
+        "| endpoint | req/s ÷ bare Django | ÷ idiomatic DRF | ÷ MCP SDK server | CPU/req: bare Django ÷ ours "
+        "| idiomatic DRF ÷ ours | MCP SDK ÷ ours |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for label in READS:
-        lines.append(f"| {label} | {ratio(label, BARE):.2f}× | {ratio(label, DRF):.2f}× | |")
-    lines.append(f"| {MCP_LABEL} | | | {ratio(MCP_LABEL, SDK):.2f}× |")
+        lines.append(
+            f"| {label} | {ratio(label, BARE):.2f}× | {ratio(label, DRF):.2f}× | | {cpu(label, BARE):.2f} | "
+            f"{cpu(label, DRF):.2f} | |"
+        )
+    lines.append(f"| {MCP_LABEL} | | | {ratio(MCP_LABEL, SDK):.2f}× | | | {cpu(MCP_LABEL, SDK):.2f} |")
     price_bare, price_drf, mcp = (
         ratio("/api/v1/price", BARE),
         ratio("/api/v1/price", DRF),
