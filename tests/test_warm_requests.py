@@ -1,6 +1,6 @@
-"""A warm read request makes no database query and exactly one Redis round trip (issue 12): tokens, tariffs
-and the lead-time policy are kept per process, and their shared versions ride on the rate limiter's one
-round trip. Counted, not timed: speed itself lives in `make bench`."""
+"""A warm read request makes no database query and exactly one Redis round trip (issue 12): tokens, tariffs,
+the lead-time policy and the rating snapshot are kept per process, and their shared versions ride on the
+rate limiter's one round trip. Counted, not timed: speed itself lives in `make bench`."""
 
 import json
 import os
@@ -21,6 +21,7 @@ READS = {
     ),
     "places": ("/api/v1/places", {"input": "hotel sa"}),
     "availability": ("/api/v1/availability", {"pickupDatetime": PICKUP, "bookingDatetime": BOOKED}),
+    "rating": ("/api/v1/rating", {}),
 }
 PRICE_CALL = {
     "jsonrpc": "2.0",
