@@ -1,13 +1,14 @@
 from django.contrib import admin, messages
-from django.db import transaction
 
 from booking import availability, transitions
 from booking.models import Booking, BookingStatus, LeadTimePolicy
+from chauffeur.admin_versions import MovesSharedVersion
 from pricing.money import CURRENCY, from_cents
 
 
 @admin.register(LeadTimePolicy)
-class LeadTimePolicyAdmin(admin.ModelAdmin):
+class LeadTimePolicyAdmin(MovesSharedVersion):
+    shared_version = availability.POLICY  # every worker reads the edit again
     list_display = [
         "__str__",
         "minimum_lead_minutes",
@@ -16,10 +17,6 @@ class LeadTimePolicyAdmin(admin.ModelAdmin):
         "night_earliest_pickup",
         "max_days_ahead",
     ]
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        transaction.on_commit(availability.policy_changed)  # every worker reads it again
 
     def has_add_permission(self, request):
         return not LeadTimePolicy.objects.exists()

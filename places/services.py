@@ -163,11 +163,6 @@ def rating_snapshot() -> Rating:
     return rating
 
 
-def rating_changed() -> None:
-    """Call after staff edit the rating snapshot and it commits: every process reads it again."""
-    RATING_SNAPSHOT.bump()
-
-
 def _guarded(call: Callable[[], T]) -> T:
     """Run an upstream call unless the provider was just found down; an outage opens the breaker."""
     if _cache_get(OUTAGE_KEY):
