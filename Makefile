@@ -1,11 +1,12 @@
 # The two commands of the README: `make run` (serve on the embedded defaults) and `make test`; `make token`
-# issues an API token for trying the token-guarded endpoints locally.
+# issues an API token for trying the token-guarded endpoints locally; `make bench` loads the project and its
+# peers side by side (docs/benchmarks.md; needs PostgreSQL, Redis and wrk; not part of `make test`).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint superuser token migrate messages clean
+.PHONY: run test lint bench superuser token migrate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +55,9 @@ test: lint $(NODE_CLIENTS)/node_modules/.installed
 messages: $(VENV)/.installed-test
 	$(BIN)/python manage.py makemessages -l de --no-location --ignore=.venv --ignore=tests --ignore=artifacts
 	$(BIN)/python -c "import polib; polib.pofile('locale/de/LC_MESSAGES/django.po').save_as_mofile('locale/de/LC_MESSAGES/django.mo')"
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts .pytest_cache .ruff_cache .hypothesis

@@ -70,6 +70,16 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
             plain, token.prefix, token.digest = tokens.new_secret()
             request.issued_token = plain  # for response_add only: never stored, never in a cookie
         super().save_model(request, token, form, change)
+        if change:  # scopes, expiry or limit: every process forgets the tokens it keeps
+            tokens.tokens_changed()
+
+    def delete_model(self, request, token: ApiToken) -> None:
+        super().delete_model(request, token)
+        tokens.tokens_changed()
+
+    def delete_queryset(self, request, queryset) -> None:
+        super().delete_queryset(request, queryset)
+        tokens.tokens_changed()
 
     def response_add(self, request, token: ApiToken, post_url_continue=None):
         """The new token on a page of its own, answered to the saving POST itself: it never travels in

@@ -15,7 +15,7 @@ from access.models import ApiToken
 from chauffeur.api.clients import client_address
 
 REALM = 'Bearer realm="chauffeur"'
-_UNRESOLVED = object()
+_UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was looked up under
 
 
 class TokenRequired(exceptions.NotAuthenticated):
@@ -44,14 +44,20 @@ def presented_token(request: HttpRequest) -> str | None:
 
 def authenticate(request: HttpRequest) -> ApiToken | None:
     """The live token this request presents; None when it presents none. Raises InvalidToken for an
-    unknown, expired or revoked one. Looked up once per request, however many doors ask."""
-    found = getattr(request, "_api_token", _UNRESOLVED)
-    if found is _UNRESOLVED:
+    unknown, expired or revoked one. Looked up once per request, however many doors ask, and again if the
+    shared token version moved meanwhile (the rate limiter identifies a caller before its round trip
+    brings the versions along)."""
+    try:
+        version = tokens.TOKENS.current()
+    except Exception:  # the shared cache is down: tokens.authenticate reads the database
+        version = _FROM_DATABASE
+    seen_under, found = getattr(request, "_api_token", (_UNRESOLVED, None))
+    if seen_under is _UNRESOLVED or (seen_under is not _FROM_DATABASE and seen_under != version):
         text = presented_token(request)
         found = None if text is None else tokens.authenticate(text) or InvalidToken()
         if isinstance(found, ApiToken):
             tokens.record_use(found)
-        request._api_token = found
+        request._api_token = (version, found)
     if isinstance(found, InvalidToken):
         raise found
     return found
@@ -68,10 +74,7 @@ def require_scope(token: ApiToken | None, scope: str) -> ApiToken:
 
 def caller_key(request: HttpRequest) -> str:
     """Who a request counts as: its valid token, else its address (the rate limit, scoped idempotency)."""
-    try:
-        token = authenticate(request)
-    except InvalidToken:
-        token = None
+    token = _valid_token(request)
     return f"token:{token.pk}" if token else f"ip:{client_address(request)}"
 
 
@@ -79,13 +82,20 @@ def rate_limit_client(request: HttpRequest) -> tuple[str, int]:
     """The rate limiter's client and quota (settings.API_RATE_LIMIT_CLIENT): a valid token counts alone,
     with its own limit if staff set one; anything else counts by address."""
     try:
+        token = _valid_token(request)
         key = caller_key(request)
     except DatabaseError:  # the token cannot be checked now: count by address; a door that needs the
         # token asks again and answers the outage in its own format
         return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
-    token = getattr(request, "_api_token", None)
-    limit = token.rate_limit if isinstance(token, ApiToken) and token.rate_limit else None
+    limit = token.rate_limit if token and token.rate_limit else None
     return key, limit or settings.API_RATE_LIMIT_REQUESTS
+
+
+def _valid_token(request: HttpRequest) -> ApiToken | None:
+    try:
+        return authenticate(request)
+    except InvalidToken:
+        return None
 
 
 class BearerTokenAuthentication(BaseAuthentication):

@@ -1,17 +1,29 @@
-"""Issuing and checking API tokens (docs/decisions.md §6)."""
+"""Issuing and checking API tokens (docs/decisions.md §6). Each process keeps the tokens it has looked up
+for CACHE_SECONDS, and forgets them all as soon as the shared token version moves: every change (revoke,
+an edit or deletion in the admin) moves it once committed, so no worker serves a revoked token after the
+next rate-limit round trip has brought the new version (chauffeur/versions.py)."""
 
 import hashlib
 import hmac
 import secrets
+import time
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from access.models import ApiToken, Scope
+from chauffeur.versions import SharedVersion
 
 TOKEN_PREFIX = "cbt_"  # noqa: S105  (a public marker, not a secret)
 PREFIX_LENGTH = len(TOKEN_PREFIX) + 8  # shown in the admin; the rest stays secret
 LAST_USED_EVERY = timedelta(minutes=1)  # write "last used" at most this often, not on every request
+TOKENS = SharedVersion("tokens")
+CACHE_SECONDS = 30  # also bounds how long a change made behind the admin's back (SQL, a shell) goes unseen
+CACHE_SIZE = 1000  # distinct tokens kept; beyond, the cache starts over
+
+_cache: dict[str, tuple[ApiToken, float]] = {}  # by digest: the token and when it was read
+_cache_version: list[object] = [object()]  # the version the cache was filled under
 
 
 def digest_of(plain: str) -> str:
@@ -50,10 +62,41 @@ def authenticate(plain: str) -> ApiToken | None:
     if not plain.startswith(TOKEN_PREFIX) or len(plain) > 200:
         return None
     presented = digest_of(plain)
+    try:
+        version = TOKENS.current()
+    except Exception:  # the shared cache is down (the limiter logs it): only the database can be trusted
+        token = _lookup(plain, presented)
+    else:
+        token = _cached(plain, presented, version)
+    return token if token is not None and is_live(token) else None
+
+
+def _cached(plain: str, presented: str, version: int | None) -> ApiToken | None:
+    if _cache_version[0] != version:
+        _cache.clear()
+        _cache_version[0] = version
+    now = time.monotonic()
+    found = _cache.get(presented)
+    if found is not None and now - found[1] < CACHE_SECONDS:
+        return found[0]
+    token = _lookup(plain, presented)
+    if token is not None:  # unknown texts are not kept: nobody can fill the cache with them
+        if len(_cache) >= CACHE_SIZE:
+            _cache.clear()
+        _cache[presented] = (token, now)
+    return token
+
+
+def _lookup(plain: str, presented: str) -> ApiToken | None:
     for token in ApiToken.objects.filter(prefix=plain[:PREFIX_LENGTH]):
         if hmac.compare_digest(token.digest, presented):
-            return token if is_live(token) else None
+            return token
     return None
+
+
+def tokens_changed() -> None:
+    """Every process forgets the tokens it keeps, once the current transaction commits."""
+    transaction.on_commit(TOKENS.bump)
 
 
 def is_live(token: ApiToken, now: datetime | None = None) -> bool:
@@ -72,3 +115,4 @@ def revoke(token: ApiToken) -> None:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        tokens_changed()

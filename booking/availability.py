@@ -1,4 +1,5 @@
-"""Availability of a pickup: the lead-time rule applied with the policy staff keep in the admin."""
+"""Availability of a pickup: the lead-time rule applied with the policy staff keep in the admin, which each
+process keeps while the shared policy version holds (chauffeur/versions.py)."""
 
 from datetime import datetime, timedelta
 
@@ -7,10 +8,25 @@ from django.utils.functional import lazy
 
 from booking.lead_time import Availability, LeadTimeRules, describe, evaluate
 from booking.models import LeadTimePolicy
+from chauffeur.versions import KeptCopy, SharedVersion
+
+POLICY = SharedVersion("lead-time-policy")
+
+
+def _read_rules() -> LeadTimeRules:
+    return rules_of(LeadTimePolicy.objects.filter(pk=1).first() or LeadTimePolicy())
+
+
+_rules = KeptCopy(POLICY, _read_rules)
 
 
 def lead_time_rules() -> LeadTimeRules:
-    return rules_of(LeadTimePolicy.objects.filter(pk=1).first() or LeadTimePolicy())
+    return _rules.get()
+
+
+def policy_changed() -> None:
+    """Call after a policy edit commits: every process reads the policy again on its next check."""
+    POLICY.bump()
 
 
 def rules_of(policy: LeadTimePolicy) -> LeadTimeRules:

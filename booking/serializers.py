@@ -6,6 +6,7 @@ from rest_framework import serializers
 from booking.checkout import BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus
+from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     FromFieldMixin,
     JsonIntegerField,
@@ -18,7 +19,7 @@ from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, B
 from pricing.serializers import euros
 
 
-class AvailabilityInput(serializers.Serializer):
+class AvailabilityInput(Declaration):
     pickupDatetime = LocalDateTimeField(
         source="pickup", help_text="Wanted pickup, ISO 8601; without offset it is Vienna local time."
     )
@@ -27,7 +28,7 @@ class AvailabilityInput(serializers.Serializer):
     )
 
 
-class AvailabilityOutput(serializers.Serializer):
+class AvailabilityOutput(Declaration):
     available = serializers.BooleanField()
     pickupDatetime = LocalDateTimeField(source="pickup")
     bookingDatetime = LocalDateTimeField(source="booked_at")
@@ -39,7 +40,7 @@ class AvailabilityOutput(serializers.Serializer):
     )
 
 
-class BookingDataInput(FromFieldMixin, serializers.Serializer):
+class BookingDataInput(FromFieldMixin, Declaration):
     """Section 2.3 of the interface document: the booking a customer asks for."""
 
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
@@ -88,7 +89,7 @@ class BookingDataInput(FromFieldMixin, serializers.Serializer):
     )
 
 
-class CheckoutInput(serializers.Serializer):
+class CheckoutInput(Declaration):
     amount = JsonIntegerField(
         min_value=1, max_value=100_000_000, source="amount_cents", help_text="Gross EUR cents, VAT included."
     )
@@ -146,7 +147,7 @@ class PageCheckoutInput(CheckoutInput):
     bookingData = PageBookingDataInput()
 
 
-class CheckoutOutput(serializers.Serializer):
+class CheckoutOutput(Declaration):
     """Renders a `CheckoutResult`."""
 
     sessionId = serializers.CharField(source="session.session_id")
@@ -164,25 +165,25 @@ class V1CheckoutOutput(CheckoutOutput):
     )
 
 
-class PaymentIntentInput(serializers.Serializer):
+class PaymentIntentInput(Declaration):
     amount = JsonIntegerField(min_value=1, max_value=100_000_000, source="amount_cents", help_text="Cents.")
 
 
-class PaymentIntentOutput(serializers.Serializer):
+class PaymentIntentOutput(Declaration):
     clientSecret = serializers.CharField()
 
 
-class SessionDataInput(serializers.Serializer):
+class SessionDataInput(Declaration):
     session_id = serializers.CharField(max_length=255)
 
 
-class SessionDataOutput(serializers.Serializer):
+class SessionDataOutput(Declaration):
     bookingData = serializers.DictField(
         help_text="The stored booking with reference, status, amountCents, paymentStatus."
     )
 
 
-class StoredBookingOutput(FromFieldMixin, serializers.Serializer):
+class StoredBookingOutput(FromFieldMixin, Declaration):
     """A stored booking as the customer's pages and agents see it (the `bookingData` of 2.6)."""
 
     from_options = dict(source="origin")
@@ -230,7 +231,7 @@ def payment_status(booking) -> str:
 # --- the booking's lifecycle: read and cancel (/api/v1/bookings/{reference}, booking.get_booking …) ----
 
 
-class BookingEmailInput(serializers.Serializer):
+class BookingEmailInput(Declaration):
     email = serializers.EmailField(
         required=False,
         allow_blank=True,
@@ -248,12 +249,12 @@ class BookingAccessInput(BookingEmailInput):
     )
 
 
-class DriverOutput(serializers.Serializer):
+class DriverOutput(Declaration):
     name = serializers.CharField()
     phone = serializers.CharField()
 
 
-class CancellationTermsOutput(serializers.Serializer):
+class CancellationTermsOutput(Declaration):
     allowed = serializers.BooleanField(source="terms.allowed", help_text="Whether it can be cancelled now.")
     feeEur = euros(source="fee", help_text="Kept of what was paid when cancelling now.")
     refundEur = euros(source="refund", help_text="Given back when cancelling now.")
@@ -265,7 +266,7 @@ class CancellationTermsOutput(serializers.Serializer):
     )
 
 
-class BookingStateOutput(FromFieldMixin, serializers.Serializer):
+class BookingStateOutput(FromFieldMixin, Declaration):
     """A booking as its customer and the agent that booked it see it (renders a BookingState)."""
 
     from_options = dict(source="booking.origin")

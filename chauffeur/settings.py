@@ -69,8 +69,8 @@ MIDDLEWARE = [
     "chauffeur.i18n.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "chauffeur.pages.AuthenticationMiddleware",  # Django's, skipped on /api paths
+    "chauffeur.pages.MessageMiddleware",  # Django's, skipped on /api paths
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
@@ -224,6 +224,7 @@ if TRUSTED_PROXY_COUNT > 0:
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["chauffeur.api.renderers.DecimalJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["chauffeur.api.parsers.SafeJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "chauffeur.api.negotiation.ContentNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,

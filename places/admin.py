@@ -1,5 +1,8 @@
 from django.contrib import admin
 
+from chauffeur.admin import NamesChanges
+from chauffeur.admin_versions import MovesSharedVersion
+from places import services
 from places.models import RatingReview, RatingSnapshot
 
 
@@ -10,7 +13,8 @@ class RatingReviewInline(admin.StackedInline):
 
 
 @admin.register(RatingSnapshot)
-class RatingSnapshotAdmin(admin.ModelAdmin):
+class RatingSnapshotAdmin(NamesChanges, MovesSharedVersion):
+    shared_version = services.RATING_SNAPSHOT  # every worker reads the edit again
     list_display = ["__str__", "rating", "user_rating_count", "updated_at"]
     inlines = [RatingReviewInline]
 

@@ -4,6 +4,7 @@ OpenAPI and the agent tools. Shapes follow sections 2.1, 2.2 and 2.7 of the inte
 from django.conf import settings
 from rest_framework import serializers
 
+from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import FromFieldMixin, LocalDateTimeField
 from places.geo import ZONE_A_RADIUS_KM
 from places.services import MIN_INPUT
@@ -11,7 +12,7 @@ from places.services import MIN_INPUT
 ZONE_A_HELP = f"Pickup or drop-off within {ZONE_A_RADIUS_KM:g} km of Vienna's center (Zone A)."
 
 
-class DistanceInput(FromFieldMixin, serializers.Serializer):
+class DistanceInput(FromFieldMixin, Declaration):
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
     to = serializers.CharField(
         max_length=500, source="destination", help_text="Destination address or place name."
@@ -31,7 +32,7 @@ class DistanceInput(FromFieldMixin, serializers.Serializer):
     )
 
 
-class DistanceOutput(serializers.Serializer):
+class DistanceOutput(Declaration):
     distance = serializers.DecimalField(
         max_digits=8,
         decimal_places=1,
@@ -50,7 +51,7 @@ class LegacyDistanceOutput(DistanceOutput):
     error = serializers.CharField(required=False, help_text="Present when the route could not be computed.")
 
 
-class PlacesInput(serializers.Serializer):
+class PlacesInput(Declaration):
     input = serializers.CharField(
         min_length=MIN_INPUT,
         max_length=200,
@@ -68,21 +69,21 @@ class PlacesInput(serializers.Serializer):
     )
 
 
-class SuggestionTextOutput(serializers.Serializer):
+class SuggestionTextOutput(Declaration):
     text = serializers.CharField()
 
 
-class PlacePredictionOutput(serializers.Serializer):
+class PlacePredictionOutput(Declaration):
     placeId = serializers.CharField(source="place_id")
     text = SuggestionTextOutput(source="*")
     types = serializers.ListField(child=serializers.CharField())
 
 
-class SuggestionOutput(serializers.Serializer):
+class SuggestionOutput(Declaration):
     placePrediction = PlacePredictionOutput(source="*")
 
 
-class SuggestionsOutput(serializers.Serializer):
+class SuggestionsOutput(Declaration):
     suggestions = SuggestionOutput(many=True, help_text="At most five.")
 
 
@@ -90,14 +91,14 @@ class LegacySuggestionsOutput(SuggestionsOutput):
     error = serializers.CharField(required=False, help_text="Present when suggestions could not be fetched.")
 
 
-class ReviewOutput(serializers.Serializer):
+class ReviewOutput(Declaration):
     authorName = serializers.CharField(source="author_name")
     rating = serializers.FloatField(allow_null=True)
     text = serializers.CharField()
     relativeTimeDescription = serializers.CharField(source="relative_time_description")
 
 
-class RatingOutput(serializers.Serializer):
+class RatingOutput(Declaration):
     rating = serializers.FloatField(allow_null=True)
     userRatingCount = serializers.IntegerField(source="user_rating_count", allow_null=True)
     reviews = ReviewOutput(many=True)

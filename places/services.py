@@ -17,6 +17,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from chauffeur.errors import DomainError
+from chauffeur.versions import KeptCopy, SharedVersion
 from places.geo import LatLng, touches_zone_a
 from places.providers.base import (
     NO_RATING,
@@ -40,6 +41,9 @@ RATING_KEY, LAST_GOOD_RATING_KEY = "places:rating", "places:rating:last-good"
 OUTAGE_KEY, OUTAGE_TTL = "places:upstream-down", 30
 RATING_FALLBACK_TTL = 5 * 60
 MIN_INPUT = 2
+# The offline rating snapshot staff keep, kept per process like the tariffs (chauffeur/versions.py).
+RATING_SNAPSHOT = SharedVersion("rating-snapshot")
+_kept_rating = KeptCopy(RATING_SNAPSHOT, lambda: provider().rating())
 
 T = TypeVar("T")
 
@@ -139,7 +143,7 @@ def rating_snapshot() -> Rating:
     places = provider()
     if not places.remote:
         try:
-            return places.rating()
+            return _kept_rating.get()
         except DatabaseError:  # the snapshot staff keep is out of reach: show none rather than fail
             logger.warning("Rating snapshot unavailable: the database does not answer", exc_info=True)
             return NO_RATING

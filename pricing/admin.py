@@ -1,29 +1,19 @@
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 
 from chauffeur.admin import NamesChanges
+from chauffeur.admin_versions import MovesSharedVersion
 from pricing import services
 from pricing.bands import band_errors
 from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
 
 
-class RepricesOnSave(NamesChanges, admin.ModelAdmin):
+class RepricesOnSave(NamesChanges, MovesSharedVersion):
     """Any change here reaches every server process: the tariff version moves once the edit commits."""
 
-    def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        transaction.on_commit(services.tariffs_changed)
-
-    def delete_model(self, request, obj):
-        super().delete_model(request, obj)
-        transaction.on_commit(services.tariffs_changed)
-
-    def delete_queryset(self, request, queryset):
-        super().delete_queryset(request, queryset)
-        transaction.on_commit(services.tariffs_changed)
+    shared_version = services.TARIFFS
 
 
 class DistanceBandFormSet(BaseInlineFormSet):

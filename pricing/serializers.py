@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
+from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import PlainDecimalField, PlainIntegerField
 from pricing.models import VehicleClass
 from pricing.quote import (
@@ -17,7 +18,7 @@ from pricing.quote import (
 )
 
 
-class PriceInput(serializers.Serializer):
+class PriceInput(Declaration):
     vehicleClass = serializers.ChoiceField(
         choices=VehicleClass.Code.choices, source="vehicle_class", help_text="Vehicle class to price."
     )
@@ -66,7 +67,7 @@ def euros(**kwargs) -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
 
 
-class PriceLineOutput(serializers.Serializer):
+class PriceLineOutput(Declaration):
     code = serializers.CharField(
         help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, distance_minimum (an hourly "
         "hire costs at least the same ride by distance), tour, waiting or rounding"
@@ -75,7 +76,7 @@ class PriceLineOutput(serializers.Serializer):
     amountEur = euros(source="amount")
 
 
-class PriceOutput(serializers.Serializer):
+class PriceOutput(Declaration):
     priceEur = euros(source="price", help_text="Gross price in EUR including VAT.")
     currency = serializers.CharField()
     netEur = euros(source="net")

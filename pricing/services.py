@@ -1,25 +1,18 @@
-"""Pricing services. Each process keeps one tariff snapshot and checks a version key in the shared cache
-before use, so a warm price request reads no database and a staff edit reaches every worker at once."""
+"""Pricing services. Each process keeps one tariff snapshot, trusted while the shared tariff version holds
+(chauffeur/versions.py), so a warm price request reads no database and a staff edit reaches every worker
+on its next API request."""
 
-import logging
-import threading
-import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
-from django.core.cache import cache
-
+from chauffeur.versions import KeptCopy, SharedVersion
 from pricing import models
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
 from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
-logger = logging.getLogger(__name__)
-
-VERSION_KEY = "pricing:tariff-version"
-
-_lock = threading.Lock()
-_loaded: tuple[str, PricingSnapshot] | None = None
+TARIFFS = SharedVersion("tariffs")
+_snapshot = KeptCopy(TARIFFS, lambda: load_snapshot())
 
 
 def quote_price(
@@ -70,36 +63,12 @@ def tour_slug_for(name: str) -> str | None:
 
 
 def current_snapshot() -> PricingSnapshot:
-    global _loaded
-    try:
-        version = _shared_version()
-    except Exception:  # cache down: stay correct by reading the tables, at the cost of a query
-        logger.warning(
-            "Tariff version unavailable in the cache; reading tariffs from the database", exc_info=True
-        )
-        return load_snapshot()
-    loaded = _loaded
-    if loaded is not None and loaded[0] == version:
-        return loaded[1]
-    with _lock:
-        if _loaded is None or _loaded[0] != version:
-            # Tagged with the version read *before* loading: an edit committed meanwhile bumps the key
-            # again, so this snapshot is replaced on the next request rather than kept stale.
-            _loaded = (version, load_snapshot())
-        return _loaded[1]
+    return _snapshot.get()
 
 
 def tariffs_changed() -> None:
-    """Call after a tariff edit commits: every process reloads its snapshot on its next request."""
-    cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
-
-
-def _shared_version() -> str:
-    version = cache.get(VERSION_KEY)
-    if version is None:  # first use, or the cache was flushed
-        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
-        version = cache.get(VERSION_KEY)
-    return version
+    """Call after a tariff edit commits: every process reloads its snapshot on its next check."""
+    TARIFFS.bump()
 
 
 def load_snapshot() -> PricingSnapshot:

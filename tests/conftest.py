@@ -8,16 +8,19 @@ from django.core.cache import cache
 
 from access import tokens
 from access.models import ApiToken
+from chauffeur import versions
 
 PROBLEM_JSON = "application/problem+json"
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Rate-limit counters and the tariff version must not leak from one test into the next."""
+    """Rate-limit counters and the shared versions must not leak from one test into the next."""
     clear_shared_cache()
+    versions.forget()
     yield
     clear_shared_cache()
+    versions.forget()
 
 
 def clear_shared_cache() -> None:

@@ -5,6 +5,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import requests
@@ -41,18 +43,47 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until_healthy(base: str, server: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    """Poll /healthz until a server process started by a test answers; fail with its log otherwise."""
+def wait_until_healthy(
+    base: str, server: subprocess.Popen, log: Path, timeout: float = 60, *, any_answer: bool = False
+) -> None:
+    """Poll /healthz until a server process started by a test answers (200, or anything with `any_answer`);
+    fail with its log otherwise."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+            if requests.get(f"{base}/healthz", timeout=5).status_code == 200 or any_answer:
                 return
-        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or still booting
+        except requests.RequestException:  # not listening yet, or its workers still booting
             pass
         assert server.poll() is None, "the server exited:\n" + log.read_text()
         assert time.monotonic() < deadline, "the server did not come up:\n" + log.read_text()
         time.sleep(0.2)
+
+
+@contextmanager
+def gunicorn(
+    tmp: Path, env: dict[str, str], *options: str, workers: int = 2, any_answer: bool = False
+) -> Iterator[tuple[str, Path]]:
+    """The production server with the project's gunicorn.conf.py and `env`: its address and log. Each access
+    log line names the worker (`worker=<pid> status=<code>`)."""
+    port = free_port()
+    log = tmp / "gunicorn.log"
+    command = [
+        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+        "--access-logformat", "worker=%(p)s status=%(s)s", *options,
+    ]  # fmt: skip
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(base, server, log, any_answer=any_answer)
+        yield base, log
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
 
 
 def clean_env(**env: str) -> dict[str, str]:

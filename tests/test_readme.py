@@ -25,6 +25,7 @@ SKIPPED = {
     "make run ": "`make run` is the server this test runs against, and `make test` the suite running it",
     'echo "DJANGO_SECRET_KEY=': "docker compose needs a Docker daemon (and the block writes .env)",
     "make .venv/.installed-run": "production without containers needs PostgreSQL at host db, Redis at cache",
+    "BENCH_DATABASE_URL=": "make bench loads servers for minutes and needs PostgreSQL, Redis and wrk",
 }
 
 # What a shell prints on stderr when a pasted command went wrong.

@@ -1,7 +1,9 @@
 from django.contrib import admin
 
+from booking import availability
 from booking.models import CancellationPolicy, LeadTimePolicy
 from chauffeur.admin import NamesChanges
+from chauffeur.admin_versions import MovesSharedVersion
 
 
 class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
@@ -15,7 +17,8 @@ class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
 
 
 @admin.register(LeadTimePolicy)
-class LeadTimePolicyAdmin(OneRecordAdmin):
+class LeadTimePolicyAdmin(OneRecordAdmin, MovesSharedVersion):
+    shared_version = availability.POLICY  # every worker reads the edit again
     list_display = [
         "__str__",
         "minimum_lead_minutes",

@@ -160,6 +160,10 @@ def legacy_response(problem: Problem) -> JsonResponse:
     return _with_headers(JsonResponse(body, status=problem.http_status, json_dumps_params=COMPACT), problem)
 
 
+def is_api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
 def is_v1_path(path: str) -> bool:
     return path == V1_PREFIX or path.startswith(V1_PREFIX + "/")
 

@@ -12,8 +12,9 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
+from chauffeur import versions
 from chauffeur.api import sliding_window
-from chauffeur.api.problems import Problem, response_for_path
+from chauffeur.api.problems import Problem, is_api_path, response_for_path
 
 logger = logging.getLogger(__name__)
 
@@ -46,22 +47,24 @@ def client_and_limit(request: HttpRequest) -> tuple[str, int]:
 def is_rate_limited_path(path: str) -> bool:
     if path in settings.RATE_LIMITED_PAGES:
         return True
-    return (path == "/api" or path.startswith("/api/")) and path not in settings.API_RATE_LIMIT_EXEMPT_PATHS
+    return is_api_path(path) and path not in settings.API_RATE_LIMIT_EXEMPT_PATHS
 
 
 def count_request(request: HttpRequest) -> Usage | None:
-    """Count this request in its client's window. None when the shared cache cannot be used (fail open)."""
+    """Count this request in its client's window, reading the shared versions on the same round trip.
+    None when the shared cache cannot be used (fail open)."""
     location = str(settings.CACHES["default"].get("LOCATION", ""))
     if time.monotonic() < _skip_until.get(location, 0):
         return None
     window = settings.API_RATE_LIMIT_WINDOW_SECONDS
     key, limit = client_and_limit(request)
     try:
-        count = sliding_window.hit(key, limit=limit, window=window)
+        count = sliding_window.hit(key, limit=limit, window=window, read=versions.keys())
     except Exception:  # the cache backend's own errors differ (redis, breaker …): none may block the API
         _skip_until[location] = time.monotonic() + SKIP_SECONDS
         logger.warning("Rate-limit counter unavailable; requests pass uncounted for %s s", SKIP_SECONDS)
         return None
+    versions.observe(count.read)
     return Usage(
         limit=limit,
         window=window,

@@ -1,18 +1,20 @@
 """At most `limit` hits in ANY `window` seconds per key (a sliding log, docs/decisions.md §7), not per
 fixed window, which lets twice the limit through across a window boundary. On Redis one Lua script does
 the whole count in one round trip, on the server's clock, so every worker shares one exact count; with
-the process-local cache (the embedded default, one process) the same rule runs under a lock."""
+the process-local cache (the embedded default, one process) the same rule runs under a lock. The same
+round trip reads a few more keys for the caller (the shared versions), so that costs no trip of its own."""
 
 import math
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.cache import caches
 from django_redis.cache import RedisCache
 
-# KEYS[1] the log; ARGV limit, window in microseconds, a unique member. Returns {allowed, count, reset_us}.
+# KEYS[1] the log, KEYS[2..] keys to read; ARGV limit, window in microseconds, a unique member.
+# Returns {allowed, count, reset_us, values of KEYS[2..]}.
 SCRIPT = """
 local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local clock = redis.call('TIME')
@@ -29,7 +31,12 @@ redis.call('PEXPIRE', key, math.ceil(window / 1000))
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 local reset = window
 if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-return {allowed, count, reset}
+local answer = {allowed, count, reset}
+if #KEYS > 1 then
+  local values = redis.call('MGET', unpack(KEYS, 2))
+  for index = 1, #values do answer[3 + index] = values[index] end
+end
+return answer
 """
 _local_lock = threading.Lock()
 
@@ -39,26 +46,34 @@ class Count:
     allowed: bool
     count: int  # hits in the window, this one included if allowed
     reset: int  # seconds until the oldest counted hit leaves the window (one more is then allowed)
+    read: dict[str, int | None] = field(default_factory=dict)  # the integer values of `read` keys
 
 
-def hit(key: str, *, limit: int, window: int) -> Count:
-    """Count a hit for `key` unless `limit` hits already fall in the last `window` seconds. Raises the
-    cache backend's own error when the shared cache cannot be reached (the caller fails open)."""
+def hit(key: str, *, limit: int, window: int, read: list[str] = ()) -> Count:
+    """Count a hit for `key` unless `limit` hits already fall in the last `window` seconds, and read the
+    integers stored under the cache keys `read`. Raises the cache backend's own error when the shared
+    cache cannot be reached (the caller fails open)."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
-        return _redis_hit(backend, backend.make_key(f"ratelimit:{key}"), limit, window)
-    return _local_hit(backend, f"ratelimit:{key}", limit, window)
+        return _redis_hit(backend, f"ratelimit:{key}", limit, window, read)
+    return _local_hit(backend, f"ratelimit:{key}", limit, window, read)
 
 
-def _redis_hit(backend: RedisCache, key: str, limit: int, window: int) -> Count:
+def _redis_hit(backend: RedisCache, key: str, limit: int, window: int, read: list[str]) -> Count:
     client = backend.client.get_client(write=True)
-    allowed, count, reset_us = client.register_script(SCRIPT)(
-        keys=[key], args=[limit, window * 1_000_000, uuid.uuid4().hex]
+    allowed, count, reset_us, *values = client.register_script(SCRIPT)(
+        keys=[backend.make_key(name) for name in [key, *read]],
+        args=[limit, window * 1_000_000, uuid.uuid4().hex],
     )
-    return Count(bool(allowed), int(count), max(0, math.ceil(int(reset_us) / 1_000_000)))
+    return Count(
+        bool(allowed),
+        int(count),
+        max(0, math.ceil(int(reset_us) / 1_000_000)),
+        {name: None if value is None else int(value) for name, value in zip(read, values, strict=True)},
+    )
 
 
-def _local_hit(backend, key: str, limit: int, window: int) -> Count:
+def _local_hit(backend, key: str, limit: int, window: int, read: list[str]) -> Count:
     now = time.monotonic()
     with _local_lock:  # one process: the lock makes read-count-write atomic
         hits = [at for at in backend.get(key, []) if at > now - window]
@@ -66,4 +81,5 @@ def _local_hit(backend, key: str, limit: int, window: int) -> Count:
         if allowed:
             hits.append(now)
         backend.set(key, hits, window)
-    return Count(allowed, len(hits), max(0, math.ceil(hits[0] + window - now)) if hits else window)
+    reset = max(0, math.ceil(hits[0] + window - now)) if hits else window
+    return Count(allowed, len(hits), reset, {name: backend.get(name) for name in read})

@@ -1,9 +1,12 @@
 import hashlib
+import json
 import re
+import time
 from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
@@ -36,14 +39,63 @@ def test_a_token_with_the_same_prefix_but_another_secret_is_refused():
     assert tokens.authenticate(plain[:-1] + ("A" if plain[-1] != "A" else "B")) is None
 
 
-def test_expiry_and_revocation():
+def test_expiry_and_revocation(django_capture_on_commit_callbacks):
     token, plain = tokens.issue_token(name="Short", scopes=["booking.read"], expires_in_days=1)
     assert tokens.authenticate(plain) == token
-    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):  # an edit, then what the admin does on commit
+        ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+        tokens.tokens_changed()
     assert tokens.authenticate(plain) is None
     other, other_plain = tokens.issue_token(name="Revoked", scopes=["booking.read"])
-    tokens.revoke(other)
+    assert tokens.authenticate(other_plain) == other
+    with django_capture_on_commit_callbacks(execute=True):
+        tokens.revoke(other)
     assert tokens.authenticate(other_plain) is None
+
+
+def test_a_kept_token_costs_no_query_and_still_expires_on_time(django_assert_num_queries):
+    token, plain = tokens.issue_token(name="Busy", scopes=["booking.read"])
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() + timedelta(seconds=1))
+    assert tokens.authenticate(plain) == token
+    with django_assert_num_queries(0):
+        assert tokens.authenticate(plain) == token
+    time.sleep(1.1)  # expiry needs no announcement: the kept token's own expires_at is checked each time
+    with django_assert_num_queries(0):
+        assert tokens.authenticate(plain) is None
+
+
+def test_another_process_revoking_a_token_reaches_this_one_on_its_next_request(client):
+    """A revocation elsewhere moves the shared version; this process, which keeps the token, learns it from
+    its next rate-limit round trip and refuses the token in that very request."""
+    token, plain = tokens.issue_token(name="Leaked", scopes=["booking.read"])
+    agent = {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert client.post("/api/mcp", ping, content_type="application/json", **agent).status_code == 200
+    ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())  # the other worker's write …
+    cache.set(tokens.TOKENS.key, 12345, timeout=None)  # … and its bump after the commit
+    refused = client.post("/api/mcp", ping, content_type="application/json", **agent)
+    assert refused.status_code == 401
+    assert refused["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+
+
+def test_staff_edits_reach_kept_tokens(admin_client, django_capture_on_commit_callbacks):
+    token, plain = tokens.issue_token(name="Partner", scopes=["booking.read", "booking.write"])
+    assert tokens.authenticate(plain).scopes == ["booking.read", "booking.write"]
+    form = {
+        "name": "Partner",
+        "scopes": ["booking.read"],
+        "expires_at_0": "",
+        "expires_at_1": "",
+        "rate_limit": "",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(f"/admin/access/apitoken/{token.pk}/change/", form)
+    assert response.status_code == 302
+    assert tokens.authenticate(plain).scopes == ["booking.read"]
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(f"/admin/access/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
+    assert tokens.authenticate(plain) is None
 
 
 def test_last_use_is_written_at_most_once_a_minute(django_assert_num_queries):
@@ -101,11 +153,15 @@ def test_staff_issue_a_token_in_the_admin_and_see_it_once(admin_client):
     assert plain not in admin_client.get(f"/admin/access/apitoken/{token.pk}/change/").content.decode()
 
 
-def test_staff_revoke_tokens_with_the_action(admin_client):
+def test_staff_revoke_tokens_with_the_action(admin_client, django_capture_on_commit_callbacks):
     token, plain = tokens.issue_token(name="Leaked", scopes=["booking.write"])
-    response = admin_client.post(
-        "/admin/access/apitoken/", {"action": "revoke_selected", "_selected_action": [token.pk]}, follow=True
-    )
+    assert tokens.authenticate(plain) == token  # kept by this process from now on
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            "/admin/access/apitoken/",
+            {"action": "revoke_selected", "_selected_action": [token.pk]},
+            follow=True,
+        )
     assert response.status_code == 200
     assert tokens.authenticate(plain) is None
     assert f"Leaked ({token.prefix}…)" in response.content.decode()  # the message says which tokens

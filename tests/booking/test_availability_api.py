@@ -4,6 +4,7 @@ import pytest
 from django.utils import timezone
 
 from agents import tools
+from booking import availability
 from booking.models import LeadTimePolicy
 from tests.admin_forms import change_form_data
 from tests.conftest import assert_problem
@@ -95,13 +96,18 @@ def test_an_offset_resolves_the_daylight_saving_ambiguity(client):
         assert response.json()["pickupDatetime"] == f"2026-10-25T02:30:00{offset}"
 
 
-def test_staff_change_the_lead_time_in_the_admin(admin_client, client):
+def test_staff_change_the_lead_time_in_the_admin(
+    admin_client, client, django_capture_on_commit_callbacks, django_assert_num_queries
+):
     params = {"pickupDatetime": "2026-11-21T17:00", "bookingDatetime": "2026-11-21T14:30"}
     assert client.get(AVAILABILITY, params).json()["available"] is True
+    with django_assert_num_queries(0):  # the policy is kept: a warm request reads no database
+        assert client.get(AVAILABILITY, params).json()["available"] is True
     url = "/admin/booking/leadtimepolicy/1/change/"
     data = change_form_data(admin_client.get(url))
     data["minimum_lead_minutes"] = "180"
-    assert admin_client.post(url, data).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):  # the save moves the shared policy version
+        assert admin_client.post(url, data).status_code == 302
     body = client.get(AVAILABILITY, params).json()
     assert (body["available"], body["reason"], body["earliestPickup"]) == (
         False,
@@ -139,6 +145,7 @@ def test_descriptions_of_the_lead_time_follow_the_policy_staff_set(client):
     tool = tools.find("booking.check_availability")
     assert "At least 2 hours" in str(tool.listing()["description"])
     LeadTimePolicy.objects.filter(pk=1).update(minimum_lead_minutes=90, night_start="23:00")
+    availability.policy_changed()  # what the admin does once an edit commits
     listed = client.get("/api/mcp").json()["tools"]
     description = next(tool["description"] for tool in listed if tool["name"] == "booking.check_availability")
     assert "At least 90 minutes" in description and "between 23:00 and 06:00" in description

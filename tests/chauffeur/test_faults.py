@@ -8,13 +8,11 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 import requests
@@ -26,7 +24,7 @@ from chauffeur.api.problems import DATABASE_DOWN
 from chauffeur.cache import CircuitBreakerError
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem
-from tests.processes import ROOT, free_port, project_env
+from tests.processes import free_port, gunicorn
 
 PRICE = "/api/v1/price?vehicleClass=executive&distanceKm=20"
 
@@ -148,34 +146,6 @@ def silent_listener() -> Iterator[tuple[int, list[socket.socket]]]:
             connection.close()
 
 
-@contextmanager
-def gunicorn(tmp: Path, env: dict[str, str], *options: str) -> Iterator[str]:
-    """The production server with the project's gunicorn.conf.py; waits for /healthz to answer at all."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp / "gunicorn.log"
-    command = [sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-               "--bind", f"127.0.0.1:{port}", "--workers", "2", *options]  # fmt: skip
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                requests.get(f"{base}/healthz", timeout=5)
-                break
-            except requests.ConnectionError:
-                assert process.poll() is None, "gunicorn exited:\n" + log.read_text()
-                assert time.monotonic() < deadline, "gunicorn did not come up:\n" + log.read_text()
-                time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-
-
 def production_env(database_url: str) -> dict[str, str]:
     return {
         "DJANGO_SECRET_KEY": "faults-test-secret-key-" + "x" * 40,
@@ -222,7 +192,7 @@ def assert_every_surface_answers_in_its_format(base: str, bound: float, *, datab
 def test_a_database_that_never_answers_fails_requests_in_their_format_within_seconds(tmp_path):
     with (
         silent_listener() as (port, held),
-        gunicorn(tmp_path, production_env(f"postgres://u@127.0.0.1:{port}/d")) as base,
+        gunicorn(tmp_path, production_env(f"postgres://u@127.0.0.1:{port}/d"), any_answer=True) as (base, _),
     ):
         # connect_timeout (3 s) ends each attempt: well inside gunicorn's 30 s, never its HTML page.
         assert_every_surface_answers_in_its_format(base, bound=10, database_down=True)
@@ -235,7 +205,9 @@ def test_a_request_outliving_the_worker_timeout_still_answers_in_its_format(tmp_
     url_without_timeout = "postgres://u@127.0.0.1:{port}/d?connect_timeout=60"
     with (
         silent_listener() as (port, _),
-        gunicorn(tmp_path, production_env(url_without_timeout.format(port=port)), "--timeout", "2") as base,
+        gunicorn(
+            tmp_path, production_env(url_without_timeout.format(port=port)), "--timeout", "2", any_answer=True
+        ) as (base, _),
     ):
         assert_every_surface_answers_in_its_format(base, bound=8, database_down=False)
 

@@ -3,15 +3,13 @@
 import os
 import random
 import re
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 
-from tests.processes import ROOT, free_port, project_env, wait_until_healthy
+from tests.processes import gunicorn
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = pytest.mark.skipif(
@@ -21,28 +19,15 @@ RATE = re.compile(r'^"default";r=(\d+);t=(\d+)$')
 
 
 @pytest.fixture
-def gunicorn(tmp_path):
-    port = free_port()
-    log = tmp_path / "gunicorn.log"
-    env = project_env(
-        DJANGO_SECRET_KEY="gunicorn-test-secret-key-" + "x" * 30,
-        DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
-        REDIS_URL=REDIS_URL,
-        TRUSTED_PROXY_COUNT="1",  # lets each test run be its own client, whatever ran before on this Redis
-    )
-    command = [
-        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", "3", "--access-logformat", "worker=%(p)s status=%(s)s",
-    ]  # fmt: skip
-    with log.open("w") as output:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(base, server, log)
-        yield base, log
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
+def server(tmp_path):
+    env = {
+        "DJANGO_SECRET_KEY": "gunicorn-test-secret-key-" + "x" * 30,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
+        "REDIS_URL": REDIS_URL,
+        "TRUSTED_PROXY_COUNT": "1",  # lets each test run be its own client, whatever ran before on this Redis
+    }
+    with gunicorn(tmp_path, env, workers=3) as running:
+        yield running
 
 
 def rate(response) -> tuple[int, int]:
@@ -51,8 +36,8 @@ def rate(response) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def test_exactly_60_of_100_requests_in_one_window_get_through_across_3_workers(gunicorn):
-    base, log = gunicorn
+def test_exactly_60_of_100_requests_in_one_window_get_through_across_3_workers(server):
+    base, log = server
     headers = {"X-Forwarded-For": f"198.18.{random.randint(0, 255)}.{random.randint(1, 254)}"}
     session_url = f"{base}/api/v1"
 

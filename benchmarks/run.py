@@ -1,0 +1,434 @@
+"""`make bench`: the project and its peers side by side, on this machine, in one run, loaded by one client.
+
+- the project as production runs it: gunicorn per chauffeur/gunicorn.conf.py, DEBUG off, PostgreSQL, Redis,
+  a bearer token on every request (its per-token limit raised so that no reply is a 429);
+- "bare Django": plain views doing the same domain work (benchmarks/peers/bare_django);
+- "idiomatic DRF": APIViews + serializers, DB TokenAuthentication, UserRateThrottle on Redis (drf_app);
+- "MCP SDK": the official MCP Python SDK server, stateless JSON, under uvicorn (benchmarks/peers/mcp_sdk.py).
+
+The Django peers run under the same gunicorn configuration as the project and the SDK server with as many
+uvicorn workers, so the ratios compare the code, not the server settings. Every peer's answer is first
+checked to equal the project's. All servers are started at once; each endpoint is then loaded on each
+server in turn (rows compared with each other run back to back) with wrk (2 threads, 32 connections)
+after a warm-up; server CPU is the CPU time of the server's processes during the run, per request.
+
+Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/bench, created if missing),
+BENCH_REDIS_URL (redis://127.0.0.1:6379/5), BENCH_SECONDS (10 per endpoint and server).
+Run: make bench   (or .venv/bin/python benchmarks/run.py)"""
+
+import json
+import os
+import platform
+import runpy
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import psycopg
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.processes import free_port, project_env  # noqa: E402
+
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
+SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+WARM_UP_SECONDS = 2
+THREADS, CONNECTIONS = 2, 32
+SECRET_KEY = "benchmark-only-secret-key-" + "x" * 40
+WRK_SCRIPT = ROOT / "benchmarks" / "wrk_report.lua"
+PROJECT, BARE, DRF, SDK = "this project", "bare Django", "idiomatic DRF", "MCP SDK server"
+
+# Fixed dates keep every answer the same from run to run (and comparable between servers).
+PICKUP, BOOKED = "2026-11-21T14:30:00+01:00", "2026-11-20T10:00:00+01:00"
+READS = {
+    "/api/v1/price": {
+        "vehicleClass": "first",
+        "distanceKm": "243.7",
+        "inZoneA": "false",
+        "waitMinutes": "40",
+    },
+    "/api/v1/distance": {"from": "Stephansplatz", "to": "Flughafen Wien", "pickupDatetime": PICKUP},
+    "/api/v1/places": {"input": "hotel sa"},
+    "/api/v1/availability": {"pickupDatetime": PICKUP, "bookingDatetime": BOOKED},
+}
+PRICE_ARGUMENTS = {"distanceKm": 243.7, "vehicleClass": "first", "inZoneA": False, "waitMinutes": 40}
+MCP_CALL = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "booking.calculate_price", "arguments": PRICE_ARGUMENTS},
+    }
+)
+MCP_HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+}
+MCP_LABEL = "MCP tools/call price"
+
+
+@dataclass(frozen=True)
+class Load:
+    label: str  # the row's name: a path, or MCP_LABEL
+    path: str
+    method: str = "GET"
+    body: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Server:
+    name: str
+    command: list[str]
+    env: dict[str, str]
+    loads: list[Load]
+
+
+@dataclass(frozen=True)
+class Result:
+    requests: int
+    seconds: float
+    non_2xx: int
+    socket_errors: int
+    p50_ms: float
+    p99_ms: float
+    cpu_ms_per_request: float
+
+    @property
+    def ok_per_second(self) -> float:
+        return (self.requests - self.non_2xx) / self.seconds
+
+
+def main() -> None:
+    if shutil.which("wrk") is None:
+        sys.exit(
+            "make bench needs wrk, the HTTP load generator, and it is not installed.\n"
+            "On Debian/Ubuntu: sudo apt-get install -y wrk   (macOS: brew install wrk)"
+        )
+    check_services()
+    workers = gunicorn_workers()
+    token, peer_token = prepare_project(), prepare_drf_peer()
+    servers = define_servers(workers, token, peer_token)
+    print(header(workers))
+    results: dict[tuple[str, str], Result] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-") as logs, ExitStack() as stack:
+        # All servers up at once (an idle one costs nothing), loaded one after the other endpoint by
+        # endpoint: the rows compared with each other run within a minute, under the same machine load.
+        started = {server.name: stack.enter_context(running(server, Path(logs))) for server in servers}
+        expected: dict[str, object] = {}
+        for server in servers:
+            for load in server.loads:
+                check_answer(server.name, started[server.name][0], load, expected)
+        for label in [*READS, MCP_LABEL]:
+            for server in servers:
+                base, pid, _ = started[server.name]
+                for load in (load for load in server.loads if load.label == label):
+                    result = results[label, server.name] = measure(base, load, server_pid=pid)
+                    print(
+                        f"  {server.name:<16} {label:<24} {result.ok_per_second:8.0f} req/s", file=sys.stderr
+                    )
+        # chauffeur/api/ratelimit.py logs this when Redis did not answer within its timeout
+        fail_opens = started[PROJECT][2].read_text().count("requests pass uncounted")
+    print(table(results, servers))
+    print(ratios(results))
+    print(
+        f"the project's rate limiter skipped Redis {fail_opens} times (each time for 5 s in one worker: "
+        "Redis answered slower than the 50 ms timeout, so those requests passed uncounted)"
+    )
+    print(f"load average after: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+
+
+def check_services() -> None:
+    """PostgreSQL and Redis answer; the benchmark database exists (created if not)."""
+    parts = urlsplit(DATABASE_URL)
+    name = parts.path.lstrip("/")
+    admin_url = parts._replace(path="/postgres").geturl()
+    try:
+        with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as connection:
+            if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                connection.execute(f'CREATE DATABASE "{name}"')
+        redis.Redis.from_url(REDIS_URL, socket_timeout=5).ping()
+    except (psycopg.Error, redis.RedisError) as error:
+        sys.exit(f"make bench needs PostgreSQL and Redis ({DATABASE_URL}, {REDIS_URL}): {error}")
+
+
+def gunicorn_workers() -> int:
+    """The project's worker count, from its own gunicorn configuration (WEB_CONCURRENCY or the default)."""
+    return int(runpy.run_path(str(ROOT / "chauffeur" / "gunicorn.conf.py"))["workers"])
+
+
+def project_environment() -> dict[str, str]:
+    return project_env(DJANGO_SECRET_KEY=SECRET_KEY, DATABASE_URL=DATABASE_URL, REDIS_URL=REDIS_URL)
+
+
+def peer_environment(settings: str) -> dict[str, str]:
+    return {
+        **project_environment(),
+        "DJANGO_SETTINGS_MODULE": f"benchmarks.peers.{settings}.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def run(command: list[str], env: dict[str, str]) -> str:
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def prepare_project() -> str:
+    """Migrated database (seeded tariffs) and a read token whose own limit no run can reach."""
+    env = project_environment()
+    run([sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"], env)
+    issued = run([sys.executable, "manage.py", "issue_token", "benchmark", "--scope", "booking.read",
+                  "--rate-limit", "2000000000"], env)  # fmt: skip
+    return issued.strip().splitlines()[-1]
+
+
+def prepare_drf_peer() -> str:
+    """The peer's tables (DRF's authtoken) in the same database, and its user's token."""
+    env = peer_environment("drf_app")
+    run([sys.executable, "-m", "django", "migrate", "--noinput", "--verbosity", "0"], env)
+    script = (
+        "from django.contrib.auth.models import User\n"
+        "from rest_framework.authtoken.models import Token\n"
+        "user, _ = User.objects.get_or_create(username='benchmark-peer')\n"
+        "print(Token.objects.get_or_create(user=user)[0].key)"
+    )
+    return run([sys.executable, "-m", "django", "shell", "-c", script], env).strip().splitlines()[-1]
+
+
+def define_servers(workers: int, token: str, peer_token: str) -> list[Server]:
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py"]
+    django_app = "django.core.wsgi:get_wsgi_application()"
+
+    def reads(headers: dict[str, str]) -> list[Load]:
+        return [Load(path, f"{path}?{urlencode(query)}", headers=headers) for path, query in READS.items()]
+
+    mcp = Load(MCP_LABEL, "/api/mcp", "POST", MCP_CALL, {**MCP_HEADERS, "Authorization": f"Bearer {token}"})
+    return [
+        Server(PROJECT, [*gunicorn, "chauffeur.wsgi"], project_environment(),
+               [*reads({"Authorization": f"Bearer {token}"}), mcp]),
+        Server(BARE, [*gunicorn, django_app], peer_environment("bare_django"), reads({})),
+        Server(DRF, [*gunicorn, django_app], peer_environment("drf_app"),
+               reads({"Authorization": f"Token {peer_token}"})),
+        Server(SDK, [sys.executable, "-m", "uvicorn", "benchmarks.peers.mcp_sdk:app",
+                     "--workers", str(workers)],
+               peer_environment("bare_django"), [Load(MCP_LABEL, "/mcp", "POST", MCP_CALL, MCP_HEADERS)]),
+    ]  # fmt: skip
+
+
+@contextmanager
+def running(server: Server, logs: Path) -> Iterator[tuple[str, int, Path]]:
+    """Starts a server on a free port, waits until its first load answers, and stops it (only it) at the
+    end: its address, process id and log."""
+    port = free_port()
+    uvicorn = "uvicorn" in server.command
+    where = ["--host", "127.0.0.1", "--port", str(port)] if uvicorn else ["--bind", f"127.0.0.1:{port}"]
+    log = logs / f"{server.name.replace(' ', '-')}.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [*server.command, *where], cwd=ROOT, env=server.env, stdout=output, stderr=subprocess.STDOUT
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, server.loads[0], process, log)
+        yield base, process.pid, log
+    finally:
+        process.send_signal(signal.SIGTERM)  # gunicorn and uvicorn stop their workers on TERM
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def send(base: str, load: Load) -> requests.Response:
+    return requests.request(
+        load.method, base + load.path, data=load.body or None, headers=load.headers, timeout=10
+    )
+
+
+def wait_until_up(base: str, load: Load, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"the server exited:\n{log.read_text()[-3000:]}")
+        try:
+            send(base, load)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.2)
+    sys.exit(f"the server did not come up within 60 s:\n{log.read_text()[-3000:]}")
+
+
+def check_answer(name: str, base: str, load: Load, expected: dict[str, object]) -> None:
+    """Every server must give the project's answer (numbers compared as decimals, date-times as instants)."""
+    response = send(base, load)
+    if response.status_code != 200:
+        sys.exit(f"{name} {load.label}: HTTP {response.status_code} {response.text[:500]}")
+    answer = comparable(json.loads(response.text, parse_float=Decimal, parse_int=Decimal))
+    if load.label == MCP_LABEL:
+        answer = answer["result"]["structuredContent"]
+    expected.setdefault(load.label, answer)
+    if answer != expected[load.label]:
+        sys.exit(f"{name} {load.label} answers differently from {PROJECT}:\n{answer}\n{expected[load.label]}")
+
+
+def comparable(value: object) -> object:
+    if isinstance(value, dict):
+        return {key: comparable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [comparable(item) for item in value]
+    if isinstance(value, str) and "T" in value:
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+def measure(base: str, load: Load, *, server_pid: int) -> Result:
+    wrk(base, load, WARM_UP_SECONDS)  # every worker warm: connections open, caches filled
+    cpu_before = cpu_seconds(server_pid)
+    report = wrk(base, load, SECONDS)
+    cpu = cpu_seconds(server_pid) - cpu_before
+    return Result(
+        requests=report["requests"],
+        seconds=report["duration_us"] / 1e6,
+        non_2xx=report["non_2xx"],
+        socket_errors=report["socket_errors"],
+        p50_ms=report["p50_us"] / 1000,
+        p99_ms=report["p99_us"] / 1000,
+        cpu_ms_per_request=1000 * cpu / max(1, report["requests"]),
+    )
+
+
+def wrk(base: str, load: Load, seconds: int) -> dict:
+    env = {
+        **os.environ,
+        "BENCH_METHOD": load.method,
+        "BENCH_BODY": load.body,
+        "BENCH_HEADERS": "\n".join(f"{name}: {value}" for name, value in load.headers.items()),
+    }
+    command = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "5s",
+               "-s", str(WRK_SCRIPT), base + load.path]  # fmt: skip
+    output = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60).stdout
+    line = next((line for line in output.splitlines() if line.startswith("BENCH ")), None)
+    if line is None:
+        sys.exit(f"wrk printed no summary:\n{output}")
+    return json.loads(line.removeprefix("BENCH "))
+
+
+def cpu_seconds(root: int) -> float:
+    """User + system CPU of a process and all its descendants (gunicorn's or uvicorn's workers)."""
+    parents: dict[int, int] = {}
+    times: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        times[pid] = int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        tree.update(children)
+        frontier.extend(children)
+    return sum(times.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+
+
+def header(workers: int) -> str:
+    cpu = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")), platform.processor() or "unknown CPU",
+    )  # fmt: skip
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    return (
+        f"make bench, {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}: {cpu}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load average before: {load}\n"
+        f"wrk {THREADS} threads, {CONNECTIONS} connections, {SECONDS} s per row after {WARM_UP_SECONDS} s "
+        f"warm-up; gunicorn per chauffeur/gunicorn.conf.py ({workers} workers) for the project and the "
+        f"Django peers, uvicorn with {workers} workers for the SDK server\n"
+    )
+
+
+def table(results: dict[tuple[str, str], Result], servers: list[Server]) -> str:
+    lines = [
+        "| endpoint | server | 2xx req/s | p50 ms | p99 ms | server CPU ms/req | non-2xx | socket errors |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label in [*READS, MCP_LABEL]:
+        for server in servers:
+            result = results.get((label, server.name))
+            if result is not None:
+                lines.append(
+                    f"| {label} | {server.name} | {result.ok_per_second:,.0f} | {result.p50_ms:.1f} | "
+                    f"{result.p99_ms:.1f} | {result.cpu_ms_per_request:.2f} | {result.non_2xx} | "
+                    f"{result.socket_errors} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def ratios(results: dict[tuple[str, str], Result]) -> str:
+    """Throughput ratios (this project ÷ peer), CPU ratios (peer's CPU per request ÷ the project's: above 1,
+    the project spends less) and the issue's targets, each marked met or missed."""
+
+    def ratio(label: str, peer: str) -> float:
+        return results[label, PROJECT].ok_per_second / results[label, peer].ok_per_second
+
+    def cpu(label: str, peer: str) -> float:
+        return results[label, peer].cpu_ms_per_request / results[label, PROJECT].cpu_ms_per_request
+
+    lines = [
+        "| endpoint | req/s ÷ bare Django | ÷ idiomatic DRF | ÷ MCP SDK server | CPU/req: bare Django ÷ ours "
+        "| idiomatic DRF ÷ ours | MCP SDK ÷ ours |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label in READS:
+        lines.append(
+            f"| {label} | {ratio(label, BARE):.2f}× | {ratio(label, DRF):.2f}× | | {cpu(label, BARE):.2f} | "
+            f"{cpu(label, DRF):.2f} | |"
+        )
+    lines.append(f"| {MCP_LABEL} | | | {ratio(MCP_LABEL, SDK):.2f}× | | | {cpu(MCP_LABEL, SDK):.2f} |")
+    price_bare, price_drf, mcp = (
+        ratio("/api/v1/price", BARE),
+        ratio("/api/v1/price", DRF),
+        ratio(MCP_LABEL, SDK),
+    )
+    price_cpu = results["/api/v1/price", PROJECT].cpu_ms_per_request
+    worst_p99 = max(results[label, PROJECT].p99_ms for label in READS)
+    targets = [
+        ("price ≥ 0.5× bare Django", price_bare >= 0.5, f"{price_bare:.2f}×"),
+        ("price ≥ 1.5× idiomatic DRF", price_drf >= 1.5, f"{price_drf:.2f}×"),
+        ("price server CPU ≤ 0.7 ms/request", price_cpu <= 0.7, f"{price_cpu:.2f} ms"),
+        ("MCP tools/call ≥ 2× MCP SDK server", mcp >= 2, f"{mcp:.2f}×"),
+        ("p99 < 25 ms on every read endpoint", worst_p99 < 25, f"worst {worst_p99:.1f} ms"),
+    ]
+    lines += ["", "| target | result | |", "|---|---|---|"]
+    lines += [f"| {name} | {value} | {'met' if met else 'MISSED'} |" for name, met, value in targets]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
