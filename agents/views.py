@@ -18,6 +18,7 @@ from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
 from agents import jsonrpc, protocol, revisions
 from agents.jsonrpc import RpcError
+from chauffeur.api import ratelimit
 from chauffeur.api.problems import classify, clip
 
 logger = logging.getLogger(__name__)
@@ -61,6 +62,8 @@ class McpView(View):
                 batches = f"Batches are not part of MCP {revision.version}: send one message per POST."
                 raise RpcError(jsonrpc.INVALID_REQUEST, batches, status=400)
             items = jsonrpc.batch_items(document)
+            if len(items) > 1 and (usage := ratelimit.count_more(request, len(items) - 1)) and usage.exceeded:
+                return protocol.problem_reply(ratelimit.over_limit(usage))  # every message counts
             answers = [_answer(item, caller, request.headers, in_batch=True) for item in items]
             return jsonrpc.reply([answer.body for answer in answers if answer is not None] or None)
         except RpcError as refusal:

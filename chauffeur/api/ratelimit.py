@@ -53,18 +53,41 @@ def is_rate_limited_path(path: str) -> bool:
 def count_request(request: HttpRequest) -> Usage | None:
     """Count this request in its client's window, reading the shared versions on the same round trip.
     None when the shared cache cannot be used (fail open)."""
+    return _count(request, cost=1, read=versions.keys())
+
+
+def count_more(request: HttpRequest, extra: int) -> Usage | None:
+    """Count `extra` more requests for a request that carries several (an MCP batch: every message
+    counts), all or none. The response's RateLimit headers then tell the count after them."""
+    usage = _count(request, cost=extra, read=[])
+    if usage is not None and not usage.exceeded:
+        request._rate_limit_usage = usage
+    return usage
+
+
+def over_limit(usage: Usage) -> Problem:
+    retry_after = max(1, usage.reset)
+    return Problem(
+        "rate_limited",
+        f"More than {usage.limit} requests in {usage.window} seconds; retry in {retry_after} s.",
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
+def _count(request: HttpRequest, *, cost: int, read: list[str]) -> Usage | None:
     location = str(settings.CACHES["default"].get("LOCATION", ""))
     if time.monotonic() < _skip_until.get(location, 0):
         return None
     window = settings.API_RATE_LIMIT_WINDOW_SECONDS
     key, limit = client_and_limit(request)
     try:
-        count = sliding_window.hit(key, limit=limit, window=window, read=versions.keys())
+        count = sliding_window.hit(key, limit=limit, window=window, read=read, cost=cost)
     except Exception:  # the cache backend's own errors differ (redis, breaker …): none may block the API
         _skip_until[location] = time.monotonic() + SKIP_SECONDS
         logger.warning("Rate-limit counter unavailable; requests pass uncounted for %s s", SKIP_SECONDS)
         return None
-    versions.observe(count.read)
+    if read:
+        versions.observe(count.read)
     return Usage(
         limit=limit,
         window=window,
@@ -85,17 +108,10 @@ class RateLimitMiddleware:
         if usage is None:
             return self.get_response(request)
         if usage.exceeded:
-            retry_after = max(1, usage.reset)
-            response = response_for_path(
-                request.path_info,
-                Problem(
-                    "rate_limited",
-                    f"More than {usage.limit} requests in {usage.window} seconds; retry in {retry_after} s.",
-                    headers={"Retry-After": str(retry_after)},
-                ),
-            )
+            response = response_for_path(request.path_info, over_limit(usage))
         else:
             response = self.get_response(request)
+        usage = getattr(request, "_rate_limit_usage", usage)  # counted again by the view (count_more)
         for name, value in usage.headers().items():
             response[name] = value
         return response

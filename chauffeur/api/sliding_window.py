@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 from django.core.cache import caches
 from django_redis.cache import RedisCache
 
-# KEYS[1] the log, KEYS[2..] keys to read; ARGV limit, window in microseconds, a unique member.
-# Returns {allowed, count, reset_us, values of KEYS[2..]}.
+# KEYS[1] the log, KEYS[2..] keys to read; ARGV limit, window in microseconds, a unique member, the cost
+# (how many hits: all or none of them are counted). Returns {allowed, count, reset_us, values of KEYS[2..]}.
 SCRIPT = """
 local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
+local count, cost = redis.call('ZCARD', key), tonumber(ARGV[4])
 local allowed = 0
-if count < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  count = count + 1
+if count + cost <= limit then
+  for index = 1, cost do redis.call('ZADD', key, now, ARGV[3] .. ':' .. index) end
+  count = count + cost
   allowed = 1
 end
 redis.call('PEXPIRE', key, math.ceil(window / 1000))
@@ -49,21 +49,21 @@ class Count:
     read: dict[str, int | None] = field(default_factory=dict)  # the integer values of `read` keys
 
 
-def hit(key: str, *, limit: int, window: int, read: list[str] = ()) -> Count:
-    """Count a hit for `key` unless `limit` hits already fall in the last `window` seconds, and read the
-    integers stored under the cache keys `read`. Raises the cache backend's own error when the shared
-    cache cannot be reached (the caller fails open)."""
+def hit(key: str, *, limit: int, window: int, read: list[str] = (), cost: int = 1) -> Count:
+    """Count `cost` hits for `key` unless they would make more than `limit` in the last `window` seconds
+    (then none is counted), and read the integers stored under the cache keys `read`. Raises the cache
+    backend's own error when the shared cache cannot be reached (the caller fails open)."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
-        return _redis_hit(backend, f"ratelimit:{key}", limit, window, read)
-    return _local_hit(backend, f"ratelimit:{key}", limit, window, read)
+        return _redis_hit(backend, f"ratelimit:{key}", limit, window, read, cost)
+    return _local_hit(backend, f"ratelimit:{key}", limit, window, read, cost)
 
 
-def _redis_hit(backend: RedisCache, key: str, limit: int, window: int, read: list[str]) -> Count:
+def _redis_hit(backend: RedisCache, key: str, limit: int, window: int, read: list[str], cost: int) -> Count:
     client = backend.client.get_client(write=True)
     allowed, count, reset_us, *values = client.register_script(SCRIPT)(
         keys=[backend.make_key(name) for name in [key, *read]],
-        args=[limit, window * 1_000_000, uuid.uuid4().hex],
+        args=[limit, window * 1_000_000, uuid.uuid4().hex, cost],
     )
     return Count(
         bool(allowed),
@@ -73,13 +73,13 @@ def _redis_hit(backend: RedisCache, key: str, limit: int, window: int, read: lis
     )
 
 
-def _local_hit(backend, key: str, limit: int, window: int, read: list[str]) -> Count:
+def _local_hit(backend, key: str, limit: int, window: int, read: list[str], cost: int) -> Count:
     now = time.monotonic()
     with _local_lock:  # one process: the lock makes read-count-write atomic
         hits = [at for at in backend.get(key, []) if at > now - window]
-        allowed = len(hits) < limit
+        allowed = len(hits) + cost <= limit
         if allowed:
-            hits.append(now)
+            hits.extend([now] * cost)
         backend.set(key, hits, window)
     reset = max(0, math.ceil(hits[0] + window - now)) if hits else window
     return Count(allowed, len(hits), reset, {name: backend.get(name) for name in read})
