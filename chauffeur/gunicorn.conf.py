@@ -27,3 +27,13 @@ def worker_abort(worker) -> None:
     instead: the caller gets its surface's error format. The worker still exits after that answer."""
     if isinstance(worker, SyncWorker):
         raise WorkerTimeout(f"request still running after the {worker.cfg.timeout} s worker timeout")
+
+
+def post_worker_init(worker) -> None:
+    """Load in a fresh worker what its first request would load (the URL table with every view, the cache
+    client), so that first answer, a health check's included, is as quick as any later one."""
+    from django.core.cache import caches
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - imports every view module
+    getattr(caches["default"], "client", None)  # django-redis builds its client and pool lazily
