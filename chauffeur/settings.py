@@ -257,13 +257,13 @@ SPECTACULAR_SETTINGS = {
 # Places (docs/decisions.md §3): Google when a key is set, else the built-in offline provider.
 GOOGLE_MAPS_API_KEY = os.environ.get("GOOGLE_MAPS_API_KEY", "")
 GOOGLE_PLACE_ID = os.environ.get("GOOGLE_PLACE_ID", "")
-GOOGLE_ROUTES_URL = os.environ.get("GOOGLE_ROUTES_URL", "https://routes.googleapis.com").rstrip("/")
-GOOGLE_PLACES_URL = os.environ.get("GOOGLE_PLACES_URL", "https://places.googleapis.com").rstrip("/")
+GOOGLE_ROUTES_URL = (os.environ.get("GOOGLE_ROUTES_URL") or "https://routes.googleapis.com").rstrip("/")
+GOOGLE_PLACES_URL = (os.environ.get("GOOGLE_PLACES_URL") or "https://places.googleapis.com").rstrip("/")
 
 # Payments (docs/decisions.md §9). The sandbox never switches itself on outside debug.
 STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
 STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
-STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "https://api.stripe.com").rstrip("/")
+STRIPE_API_BASE = (os.environ.get("STRIPE_API_BASE") or "https://api.stripe.com").rstrip("/")
 PAYMENT_PROVIDERS = ("stripe", "sandbox", "none")
 PAYMENT_PROVIDER = os.environ.get("PAYMENT_PROVIDER", "").strip().lower() or (
     "stripe" if STRIPE_SECRET_KEY else "sandbox" if DEBUG else "none"
