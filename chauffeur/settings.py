@@ -61,7 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before the rate limit: a preflight is not a request
     "chauffeur.api.ratelimit.RateLimitMiddleware",
