@@ -81,5 +81,6 @@ def _local_hit(backend, key: str, limit: int, window: int, read: list[str], cost
         if allowed:
             hits.extend([now] * cost)
         backend.set(key, hits, window)
-    reset = max(0, math.ceil(hits[0] + window - now)) if hits else window
+    # window minus the age, not oldest + window - now: that sum rounds (60 s could read as 61)
+    reset = max(0, math.ceil(window - (now - hits[0]))) if hits else window
     return Count(allowed, len(hits), reset, {name: backend.get(name) for name in read})
