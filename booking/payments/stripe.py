@@ -4,6 +4,8 @@ retry (the idempotency key makes a retry by the caller safe); every SDK failure 
 whose detail never echoes Stripe's message, so no key or card detail reaches a client or a log line."""
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import stripe
 
@@ -84,39 +86,28 @@ class StripeProvider:
             params["customer_email"] = request.customer_email
         if request.expires_at is not None:
             params["expires_at"] = int(request.expires_at.timestamp())
-        try:
+        with _asking("checkout session"):
             session = self.client.v1.checkout.sessions.create(
                 params, {"idempotency_key": request.idempotency_key}
             )
-        except stripe.StripeError as exc:
-            raise _payment_error("checkout session", exc) from exc
-        try:
+        with _reading("checkout session"):
             data = session.to_dict()
             return CheckoutSession(session_id=_text(data["id"]), url=_text(data["url"]))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("checkout session", exc) from exc
 
     def retrieve_session(self, session_id: str) -> SessionState:
-        try:
+        with _asking("session lookup"):
             session = self.client.v1.checkout.sessions.retrieve(session_id)
-        except stripe.StripeError as exc:
-            raise _payment_error("session lookup", exc) from exc
-        try:
+        with _reading("session"):
             return _session_state(session.to_dict())
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("session", exc) from exc
 
     def expire_session(self, session_id: str) -> SessionState:
-        try:
-            session = self.client.v1.checkout.sessions.expire(session_id)
-        except stripe.InvalidRequestError:  # no longer open (completed or expired): ask how it ended
-            return self.retrieve_session(session_id)
-        except stripe.StripeError as exc:
-            raise _payment_error("session expiry", exc) from exc
-        try:
+        with _asking("session expiry"):
+            try:
+                session = self.client.v1.checkout.sessions.expire(session_id)
+            except stripe.InvalidRequestError:  # no longer open (completed or expired): ask how it ended
+                return self.retrieve_session(session_id)
+        with _reading("session"):
             return _session_state(session.to_dict())
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("session", exc) from exc
 
     def create_payment_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str
@@ -128,15 +119,11 @@ class StripeProvider:
             "metadata": {"flow": "legacy-card"},
         }
         options = {"idempotency_key": idempotency_key} if idempotency_key else {}
-        try:
+        with _asking("payment intent"):
             intent = self.client.v1.payment_intents.create(params, options)
-        except stripe.StripeError as exc:
-            raise _payment_error("payment intent", exc) from exc
-        try:
+        with _reading("payment intent"):
             data = intent.to_dict()
             return PaymentIntent(intent_id=_text(data["id"]), client_secret=_text(data["client_secret"]))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("payment intent", exc) from exc
 
     def create_refund(self, request: RefundRequest) -> RefundState:
         params = {
@@ -144,24 +131,16 @@ class StripeProvider:
             "amount": request.amount_cents,
             "metadata": {"reference": request.reference},
         }
-        try:
+        with _asking("refund"):
             refund = self.client.v1.refunds.create(params, {"idempotency_key": request.idempotency_key})
-        except stripe.StripeError as exc:
-            raise _payment_error("refund", exc) from exc
-        try:
+        with _reading("refund"):
             return _refund_state(refund.to_dict())
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("refund", exc) from exc
 
     def list_refunds(self, payment_intent_id: str) -> list[RefundState]:
-        try:
+        with _asking("refund list"):
             page = self.client.v1.refunds.list({"payment_intent": payment_intent_id, "limit": 100})
-        except stripe.StripeError as exc:
-            raise _payment_error("refund list", exc) from exc
-        try:
+        with _reading("refund list"):
             return [_refund_state(item) for item in page.to_dict()["data"]]
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise _malformed("refund list", exc) from exc
 
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
         try:
@@ -235,17 +214,25 @@ def _id_of(value) -> str | None:
     return None if value is None else _text(value)
 
 
-def _payment_error(operation: str, exc: stripe.StripeError) -> PaymentError:
-    logger.warning("Stripe %s failed: %s", operation, type(exc).__name__)
-    for error_class, detail in DETAILS:
-        if isinstance(exc, error_class):
-            return PaymentError(detail)
-    return PaymentError("Stripe failed to answer.")
+@contextmanager
+def _asking(operation: str) -> Iterator[None]:
+    """A Stripe call: its errors become a PaymentError in the traveller's words, logged by their kind."""
+    try:
+        yield
+    except stripe.StripeError as exc:
+        logger.warning("Stripe %s failed: %s", operation, type(exc).__name__)
+        kind = (detail for error_class, detail in DETAILS if isinstance(exc, error_class))
+        raise PaymentError(next(kind, "Stripe failed to answer.")) from exc
 
 
-def _malformed(what: str, exc: Exception) -> PaymentError:
-    logger.warning("Stripe sent a malformed %s: %s", what, type(exc).__name__)
-    return PaymentError("Stripe sent an answer that cannot be read.")
+@contextmanager
+def _reading(what: str) -> Iterator[None]:
+    """Reading Stripe's answer: a shape we cannot read is a PaymentError, never a crash."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError) as exc:
+        logger.warning("Stripe sent a malformed %s: %s", what, type(exc).__name__)
+        raise PaymentError("Stripe sent an answer that cannot be read.") from exc
 
 
 def _whole_number(value) -> int | None:
