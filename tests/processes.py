@@ -62,11 +62,17 @@ def wait_until_healthy(
 
 @contextmanager
 def gunicorn(
-    tmp: Path, env: dict[str, str], *options: str, workers: int = 2, any_answer: bool = False
+    tmp: Path,
+    env: dict[str, str],
+    *options: str,
+    workers: int = 2,
+    any_answer: bool = False,
+    port: int | None = None,
 ) -> Iterator[tuple[str, Path]]:
     """The production server with the project's gunicorn.conf.py and `env`: its address and log. Each access
-    log line names the worker (`worker=<pid> status=<code>`)."""
-    port = free_port()
+    log line names the worker (`worker=<pid> status=<code>`; `options` may set another format). `port`:
+    one the caller chose first, e.g. to put the server's address in `env`."""
+    port = port or free_port()
     log = tmp / "gunicorn.log"
     command = [
         sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
@@ -83,7 +89,7 @@ def gunicorn(
         yield base, log
     finally:
         server.terminate()
-        server.wait(timeout=15)
+        server.wait(timeout=30)
 
 
 def clean_env(**env: str) -> dict[str, str]:

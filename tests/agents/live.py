@@ -2,14 +2,12 @@
 project's own command: what outside MCP clients (the Python SDK, the TypeScript SDKs, the Inspector, the
 conformance suite) connect to."""
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
+from tests.processes import free_port, gunicorn, manage
 
 
 @dataclass(frozen=True)
@@ -47,23 +45,9 @@ def live_server(tmp: Path) -> Iterator[LiveServer]:
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
     read_token = issue_token(env, "booking.read")
     write_token = issue_token(env, "booking.read", "booking.write")
-
-    log = tmp / "gunicorn.log"
-    command = [
-        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", "2",
-        "--access-logformat", '"%(r)s" %(s)s MCP-Protocol-Version=%({mcp-protocol-version}i)s',
-    ]  # fmt: skip
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
-        )
-    try:
-        wait_until_healthy(base, process, log)
+    access_log = '"%(r)s" %(s)s MCP-Protocol-Version=%({mcp-protocol-version}i)s'
+    with gunicorn(tmp, env, "--access-logformat", access_log, port=port):
         yield LiveServer(base, env, read_token, write_token)
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 def booking_count(server: LiveServer) -> int:

@@ -5,8 +5,6 @@ website on another origin. Every test saves a screenshot under artifacts/browser
 import functools
 import http.server
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
+from tests.processes import ROOT, free_port, gunicorn, manage
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [
@@ -83,21 +81,8 @@ def service(tmp_path_factory, website_port) -> Iterator[Service]:
     }
     migrated = manage("migrate", "--noinput", **env)
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    log = tmp / "gunicorn.log"
-    command = [
-        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", "2",
-    ]  # fmt: skip
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT
-        )
-    try:
-        wait_until_healthy(base, process, log)
+    with gunicorn(tmp, env, port=port):
         yield Service(base=base, database=tmp / "db.sqlite3")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")
