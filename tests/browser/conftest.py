@@ -112,7 +112,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API is open it holds an event loop in this thread,
+# and any later test calling asyncio.run() (the MCP client tests) would fail when run after these.
+@pytest.fixture(scope="module")
 def chromium():
     from playwright.sync_api import sync_playwright
 
