@@ -3,6 +3,7 @@ gunicorn with 3 workers on Redis, the token revoked from another process (manage
 
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -32,25 +33,30 @@ def test_a_revoked_token_is_refused_by_every_worker_from_the_next_request_on(tmp
     issued = manage("issue_token", "agent", "--scope", "booking.read", **env)
     headers = {"Authorization": f"Bearer {issued.stdout.strip().splitlines()[-1]}"}
     with gunicorn(tmp_path, env, workers=3) as (base, log):
-        # Sequential requests spread over the workers (each accepts in turn): every one now keeps the token.
-        accepted = [
-            requests.post(f"{base}/api/mcp", json=PING, headers=headers, timeout=10) for _ in range(30)
-        ]
-        assert [response.status_code for response in accepted] == [200] * 30
-        assert len(workers_answering(log.read_text(), 200)) >= 2, log.read_text()[-2000:]
+
+        def pings_until(status: int, enough: Callable[[set[str]], bool]) -> list[requests.Response]:
+            # Which worker accepts is the kernel's choice: even 30 parallel pings may all go to one worker
+            # (seen in CI), so batches go on until the workers that answered `status` are `enough` (at
+            # most 10 batches).
+            answers: list[requests.Response] = []
+            with ThreadPoolExecutor(6) as pool:
+                while not enough(workers_answering(log.read_text(), status)) and len(answers) < 300:
+                    answers += pool.map(
+                        lambda _: requests.post(f"{base}/api/mcp", json=PING, headers=headers, timeout=10),
+                        range(30),
+                    )
+            return answers
+
+        accepted = pings_until(200, lambda workers: len(workers) >= 2)
+        assert {response.status_code for response in accepted} == {200}
+        keepers = workers_answering(log.read_text(), 200)  # these now keep the token
+        assert len(keepers) >= 2, log.read_text()[-2000:]
 
         revoke = "from access import tokens\nfrom access.models import ApiToken\n[tokens.revoke(t) for t in ApiToken.objects.all()]"
         assert manage("shell", "-c", revoke, **env).returncode == 0
 
-        # Several at once, so that more than one worker must answer (one idle worker may take them all
-        # one after another).
-        with ThreadPoolExecutor(6) as pool:
-            refused = list(
-                pool.map(
-                    lambda _: requests.post(f"{base}/api/mcp", json=PING, headers=headers, timeout=10),
-                    range(60),
-                )
-            )
-        assert [response.status_code for response in refused] == [401] * 60
+        refused = pings_until(401, lambda workers: len(workers & keepers) >= 2)
+        assert {response.status_code for response in refused} == {401}
         assert {response.json()["error"]["code"] for response in refused} == {-32010}
-        assert len(workers_answering(log.read_text(), 401)) >= 2, log.read_text()[-2000:]
+        # at least two of the workers that kept the token refused it
+        assert len(workers_answering(log.read_text(), 401) & keepers) >= 2, log.read_text()[-2000:]
