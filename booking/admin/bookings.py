@@ -109,6 +109,7 @@ class BookingAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": _("Phone booking"),
             "form": form,
+            "media": self.media + form.media,  # core.js (quickElement) before the calendar and clock
             "priced": priced,
         }
         return TemplateResponse(request, "admin/booking/booking/phone.html", context)
@@ -166,11 +167,13 @@ class BookingAdmin(admin.ModelAdmin):
             raise Http404(_("No such booking."))
         if not self.has_view_or_change_permission(request, booking):
             raise PermissionDenied
+        page = page_context(booking, can_change=self.has_change_permission(request, booking))
         context = {
             **self.admin_site.each_context(request),
-            **page_context(booking, can_change=self.has_change_permission(request, booking)),
+            **page,
             "opts": self.opts,
             "title": _("Booking %s") % booking.reference,
+            "media": self.media + page["change_form"].media,  # core.js before the calendar and clock
         }
         return TemplateResponse(request, "admin/booking/booking/page.html", context)
 

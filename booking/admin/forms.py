@@ -2,18 +2,18 @@
 
 from django import forms
 from django.conf import settings
-from django.contrib.admin.widgets import AdminSplitDateTime
 from django.utils.translation import gettext_lazy as _
 
 from booking.checkout import BookingRequest
 from booking.models import Booking
 from booking.phone import PhonePayment
+from chauffeur.admin import LabelledSplitDateTime
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
 
-# The admin's own date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15).
-STAFF_DATETIME = AdminSplitDateTime()
+# The admin's date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15), each labelled.
+STAFF_DATETIME = LabelledSplitDateTime()
 
 
 class AssignForm(forms.Form):
