@@ -76,7 +76,8 @@ def label_inputs(form) -> None:
     not labels: each visible input carries its field's name as its accessible name."""
     for name, field in form.fields.items():
         widget = field.widget
-        if isinstance(widget, RelatedFieldWidgetWrapper):  # its `attrs` are the class-wide widget's, not this copy's
+        # The admin wraps a relation's select; the wrapper's `attrs` are the class-wide select's.
+        if isinstance(widget, RelatedFieldWidgetWrapper):
             widget = widget.widget
         if not widget.is_hidden:
             widget.attrs.setdefault("aria-label", str(field.label or name))
