@@ -10,7 +10,14 @@ from collections.abc import Callable
 import pytest
 
 from tests.back_office import PASSWORD, STAFF, back_office
-from tests.browser.conftest import DESKTOP, axe_missing, axe_violations, skip_without_axe, watch_console
+from tests.browser.conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    axe_missing,
+    axe_violations,
+    skip_without_axe,
+    watch_console,
+)
 
 LANGUAGES = {"en": "en-GB", "de": "de-AT"}
 
@@ -210,6 +217,10 @@ def test_admin_page_has_no_console_error_and_no_axe_violation(name, language, se
     try:
         visit = Visit(context.new_page(), served.base)
         PAGES[name](visit)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(
+            path=ARTIFACTS / f"admin-{name.replace(' ', '-')}-{language}.png", full_page=True
+        )
         assert visit.page.locator("#user-tools").count() == 1  # still signed in
         if name != "language switch":
             assert visit.page.locator("html").get_attribute("lang") == language
