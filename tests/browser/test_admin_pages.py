@@ -199,20 +199,30 @@ PAGES: dict[str, Callable[[Visit], None]] = {
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", PAGES)
 def test_admin_page_has_no_console_error_and_no_axe_violation(name, language, served, chromium, signed_in):
+    walk(name, language, served, chromium, signed_in)
+
+
+# The admin follows the system's dark theme; the pages with styles of our own are checked in it too.
+@pytest.mark.parametrize("name", ["index", "booking page", "phone booking", "dispatch board"])
+def test_our_styled_pages_pass_in_the_dark_theme(name, served, chromium, signed_in):
+    walk(name, "en", served, chromium, signed_in, color_scheme="dark")
+
+
+def walk(name: str, language: str, served, chromium, signed_in, color_scheme: str = "light") -> None:
     context = chromium.new_context(
         locale=LANGUAGES[language],
         viewport=DESKTOP,
         timezone_id="Europe/Vienna",
         storage_state=signed_in[language],
+        color_scheme=color_scheme,
     )
     context.set_default_timeout(15_000)
     try:
         visit = Visit(context.new_page(), served.base)
         PAGES[name](visit)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        visit.page.screenshot(
-            path=ARTIFACTS / f"admin-{name.replace(' ', '-')}-{language}.png", full_page=True
-        )
+        shot = f"admin-{name.replace(' ', '-')}-{language}{'-dark' if color_scheme == 'dark' else ''}.png"
+        visit.page.screenshot(path=ARTIFACTS / shot, full_page=True)
         assert visit.page.locator("#user-tools").count() == 1  # still signed in
         if name != "language switch":
             assert visit.page.locator("html").get_attribute("lang") == language
