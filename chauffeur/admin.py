@@ -70,6 +70,14 @@ class LabelledSplitDateTime(AdminSplitDateTime):
 
     template_name = "admin/widgets/labelled_split_datetime.html"
 
+    @property
+    def media(self):
+        # Django's names calendar.js and DateTimeShortcuts.js alone; merged with a page's other scripts they
+        # may land before core.js, whose quickElement they call. One list with core.js first keeps the order.
+        return forms.Media(
+            js=["admin/js/core.js", "admin/js/calendar.js", "admin/js/admin/DateTimeShortcuts.js"]
+        )
+
 
 def label_inputs(form) -> None:
     """A row of a table (an inline, an editable list) names its fields only in the column headers, which are

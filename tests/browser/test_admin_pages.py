@@ -80,9 +80,10 @@ class Visit:
         page.click(f"{form} .datetimeshortcuts a:has(.date-icon)")
         calendar = page.locator(".calendarbox").first
         assert calendar.is_visible()
-        calendar.locator("td:not(.nonday) a").last.click()
+        calendar.locator(".calendarnav-next").click()  # next month's 15th: ahead of any lead time, any day
+        calendar.locator("td:not(.nonday) a", has_text=re.compile(r"^15$")).click()
         assert not calendar.is_visible()
-        assert re.fullmatch(r"\d\d\.\d\d\.\d{4}", page.input_value(f"{form} .vDateField"))
+        assert re.fullmatch(r"15\.\d\d\.\d{4}", page.input_value(f"{form} .vDateField"))
         page.click(f"{form} .datetimeshortcuts a:has(.clock-icon)")
         clock = page.locator(".clockbox").first
         assert clock.is_visible()
