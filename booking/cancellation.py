@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
 
-from booking import notifications, payment_updates, refunds, selectors, transitions
+from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy
 from booking.payments import payment_provider
 from chauffeur.errors import DomainError
@@ -88,7 +88,9 @@ def terms(
         return CancellationTerms(refusal is None, 0, 0, deadline, refusal)
     percent = fee_percent(rules, pickup=booking.pickup_at, at=at)
     refundable = refunds.refundable_cents(booking)
-    fee = min(refundable, int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP)))
+    # A share of what was paid for the ride: a price difference still unpaid is not charged as a fee.
+    paid_for = min(booking.amount_cents, refundable)
+    fee = int((paid_for * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
     return CancellationTerms(True, fee, refundable - fee, deadline, None)
 
 
@@ -105,6 +107,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
             raise DomainError(now.refusal, code="not_cancellable")
         checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
         transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
+        surcharges.waive_open(booking, actor=actor)  # nobody pays a difference for a cancelled ride
         booking.cancellation_fee_cents = now.fee_cents
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
         if now.refund_cents:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from booking import assignment, history, notifications, refunds, selectors, surcharges
 from booking.checkout import ensure_bookable
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, Refund
 from chauffeur.errors import DomainError
 from fleet.models import Driver
 from pricing import services as pricing
@@ -98,23 +98,29 @@ def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> 
 
 
 def _settle(booking: Booking, difference: int, *, through_provider: bool, actor: str, user) -> str:
+    """Settle a price difference. Links still open from an earlier change are withdrawn and what they
+    asked for is owed anew with the difference, so a change back never refunds money only asked for."""
     if not booking.money_received or difference == 0:
         return ""
-    if difference < 0:
-        amount = min(-difference, refunds.refundable_cents(booking))
+    balance = difference + surcharges.waive_open(booking, actor=actor)  # > 0: the customer owes more
+    if balance < 0:
+        amount = min(-balance, refunds.refundable_cents(booking))
         if not amount:
             return ""
-        refund = refunds.refund(
+        made = refunds.refund(
             booking, amount, reason="Price difference after a change.", actor=actor, requested_by=user,
             manual=not through_provider,
         )  # fmt: skip
-        how = "through the payment provider" if refund.method == refund.Method.PROVIDER else "by staff"
+        by_provider = all(refund.method == Refund.Method.PROVIDER for refund in made)
+        how = "through the payment provider" if by_provider else "by staff"
         return f"{from_cents(amount)} {CURRENCY} refunded {how}"
+    if balance == 0:
+        return "the open payment link is withdrawn: nothing more to pay or refund"
     if through_provider:
-        surcharges.request_payment(booking, difference, actor=actor, user=user)
-        return f"a payment link for {from_cents(difference)} {CURRENCY} e-mailed to the customer"
-    surcharges.record_paid(booking, difference, actor=actor, user=user)
-    return f"{from_cents(difference)} {CURRENCY} collected by staff"
+        surcharges.request_payment(booking, balance, actor=actor, user=user)
+        return f"a payment link for {from_cents(balance)} {CURRENCY} e-mailed to the customer"
+    surcharges.record_paid(booking, balance, actor=actor, user=user)
+    return f"{from_cents(balance)} {CURRENCY} collected by staff"
 
 
 def _clock(moment: datetime | None) -> str:

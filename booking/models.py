@@ -167,7 +167,12 @@ class Booking(models.Model):
     )
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancellation_fee_cents = models.PositiveIntegerField(null=True, blank=True)
-    confirmation_sent_at = models.DateTimeField(null=True, blank=True)
+    confirmation_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Set once the confirmation was delivered, never before.")
+    )
+    confirmation_claimed_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("A sender is on the confirmation since then (a lease: it lapses).")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -214,6 +219,11 @@ class Refund(models.Model):
     status = models.CharField(max_length=20, choices=RefundStatus.choices)
     method = models.CharField(max_length=10, choices=Method.choices, default=Method.PROVIDER)
     provider_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_intent_id = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text=_("The provider payment it went back to (blank: the booking's own)."),
+    )
     reason = models.CharField(max_length=200, blank=True)
     failure_reason = models.CharField(max_length=100, blank=True)
     requested_by = models.ForeignKey(
@@ -235,7 +245,8 @@ class Refund(models.Model):
 
 class Surcharge(models.Model):
     """A price difference the customer owes after staff changed the ride: paid through a payment link
-    the customer gets by e-mail, or collected by staff and confirmed by them."""
+    the customer gets by e-mail, or collected by staff and confirmed by them. A link a later change or a
+    cancellation made void is waived (its page closed); money that still arrives through it goes back."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for payment")
@@ -248,6 +259,7 @@ class Surcharge(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     method = models.CharField(max_length=10, choices=Refund.Method.choices, default=Refund.Method.PROVIDER)
     provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_intent_id = models.CharField(max_length=255, blank=True, help_text=_("The provider payment."))
     payment_url = models.URLField(max_length=1000, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(

@@ -5,6 +5,7 @@ when money news cannot be settled by the service itself."""
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from email.utils import formataddr
 
 from django.conf import settings
@@ -20,6 +21,9 @@ from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
 
+# How long a sender's claim on a confirmation holds: longer than any SMTP timeout, so only a dead
+# sender's claim lapses.
+CONFIRMATION_CLAIM = timedelta(minutes=10)
 OPERATOR = "operator"  # the audience of the operator's copy (English, with the contact details)
 
 
@@ -95,19 +99,23 @@ DRIVER_JOB_OFF = Mail(
 
 
 def send_confirmation(booking_id: int) -> bool:
-    """Send the confirmation unless it went out already. The booking is claimed in a short transaction and
-    the mail is sent outside it (no row lock held during SMTP); if the customer's mail fails, the claim is
-    released so `manage.py send_confirmations` can try again."""
+    """Send the confirmation unless it went out already. The booking is claimed in a short transaction
+    (a lease, so two senders never both send) and the mail is sent outside it (no row lock held during
+    SMTP); it is marked sent only once delivered. A sender that dies leaves a lapsing claim, and
+    `manage.py send_confirmations` sends it then."""
+    now = timezone.now()
     with transaction.atomic():
         booking = selectors.locked_booking(booking_id)
-        if booking.confirmation_sent_at is not None:
+        claimed = booking.confirmation_claimed_at
+        if booking.confirmation_sent_at is not None or (claimed and claimed > now - CONFIRMATION_CLAIM):
             return False
-        booking.confirmation_sent_at = timezone.now()
-        booking.save(update_fields=["confirmation_sent_at"])
+        booking.confirmation_claimed_at = now
+        booking.save(update_fields=["confirmation_claimed_at"])
     confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
     delivered = send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
-    if not delivered:
-        Booking.objects.filter(pk=booking.pk).update(confirmation_sent_at=None)
+    Booking.objects.filter(pk=booking.pk).update(
+        confirmation_sent_at=timezone.now() if delivered else None, confirmation_claimed_at=None
+    )
     return delivered
 
 

@@ -13,11 +13,16 @@ from django.utils import timezone
 
 from booking import notifications, refunds, selectors, surcharges, transitions
 from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent, Surcharge
-from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
+from booking.payments.base import (
+    PAID_PAYMENT_STATUSES,
+    PaymentError,
+    PaymentEvent,
+    PaymentProvider,
+    SessionState,
+)
 
 logger = logging.getLogger(__name__)
 
-PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
 PROVIDER_NEWS = "payment provider (webhook)"
 ASK_EVERY_SECONDS = 5
 _asked_here = LocMemCache("payments-asked", {"OPTIONS": {"MAX_ENTRIES": 10_000}})

@@ -287,7 +287,7 @@ def _change(request, booking: Booking) -> str:
 
 def _refund(request, booking: Booking) -> str:
     data = valid(RefundForm(request.POST))
-    refund = refunds.refund_booking(
+    made = refunds.refund_booking(
         booking.pk,
         to_cents(data["amount"]),
         reason=data["reason"],
@@ -295,14 +295,19 @@ def _refund(request, booking: Booking) -> str:
         requested_by=request.user,
         manual=data["manual"],
     )
-    how = _("through the payment provider") if refund.method == Refund.Method.PROVIDER else _("by staff")
-    return _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).") % {
-        "ref": booking.reference,
-        "amount": data["amount"],
-        "cur": CURRENCY,
-        "how": how,
-        "state": refund.get_status_display(),
-    }
+    return " ".join(
+        _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).")
+        % {
+            "ref": booking.reference,
+            "amount": refund.amount,
+            "cur": CURRENCY,
+            "how": _("through the payment provider")
+            if refund.method == Refund.Method.PROVIDER
+            else _("by staff"),
+            "state": refund.get_status_display(),
+        }
+        for refund in made
+    )
 
 
 def _refund_paid_back(request, booking: Booking) -> str:

@@ -61,7 +61,7 @@ def states() -> list[tuple[str, int, str]]:
 @responses.activate
 def test_a_partial_refund_goes_to_stripe_with_an_idempotency_key(booking):
     responses.post(REFUNDS, json=refund_object())
-    refund = refunds.refund_booking(booking.pk, 3700, reason="Goodwill.", actor="anna (staff)")
+    [refund] = refunds.refund_booking(booking.pk, 3700, reason="Goodwill.", actor="anna (staff)")
     sent = responses.calls[0].request
     assert dict(parse_qsl(sent.body)) == {
         "payment_intent": INTENT, "amount": "3700", "metadata[reference]": "CB-7K3Q9X",
@@ -110,7 +110,7 @@ def test_an_unpaid_booking_has_nothing_to_refund(make_booking):
 
 
 def test_a_refund_made_outside_the_provider_is_recorded_as_done(booking):
-    refund = refunds.refund_booking(booking.pk, 500, reason="Cash back.", actor="anna (staff)", manual=True)
+    [refund] = refunds.refund_booking(booking.pk, 500, reason="Cash back.", actor="anna (staff)", manual=True)
     assert (refund.method, refund.status, refund.provider_refund_id) == ("manual", "succeeded", None)
 
 
