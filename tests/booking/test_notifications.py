@@ -1,13 +1,15 @@
 """Confirmation e-mails: escaped only where HTML needs it, never lost to one SMTP failure."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from io import StringIO
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.core.management import call_command
+from django.utils import timezone
 
 from booking import notifications
 from booking.models import Booking
@@ -99,3 +101,33 @@ def test_the_default_sender_is_on_the_public_host_not_localhost():
         env=project_env(DJANGO_DEBUG="true", PUBLIC_BASE_URL="https://chauffeur.example.com"),
     )
     assert result.stdout.strip() == "bookings@chauffeur.example.com", result.stderr
+
+
+class RecordingBackend(locmem.EmailBackend):
+    """The SMTP boundary: notes whether the booking already counted as sent while its mail was handed over."""
+
+    seen_sent_at: list = []
+
+    def send_messages(self, messages):
+        RecordingBackend.seen_sent_at.append(Booking.objects.get().confirmation_sent_at)
+        return super().send_messages(messages)
+
+
+def test_a_confirmation_is_marked_sent_only_once_delivered(paid, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.RecordingBackend"
+    RecordingBackend.seen_sent_at.clear()
+    assert notifications.send_confirmation(paid.pk)
+    assert RecordingBackend.seen_sent_at[0] is None  # not yet marked while the mail was on its way
+    stored = Booking.objects.get()
+    assert stored.confirmation_sent_at is not None and stored.confirmation_claimed_at is None
+
+
+def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_sends(paid):
+    """A worker killed between its claim and the mail (issue 25, finding 7): nothing counts as sent."""
+    Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=1))
+    assert notifications.send_confirmation(paid.pk) is False and mail.outbox == []  # still someone's
+    Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=11))
+    out = StringIO()
+    call_command("send_confirmations", stdout=out)
+    assert "Sent 1 of 1" in out.getvalue() and len(mail.outbox) == 2  # the customer's and the copy
+    assert Booking.objects.get().confirmation_sent_at is not None

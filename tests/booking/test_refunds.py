@@ -137,6 +137,25 @@ def test_news_before_the_refund_is_known_records_it(client, booking):
     assert refunds.refundable_cents(booking) == 6400
 
 
+@pytest.mark.parametrize(
+    ("amount", "currency", "why"),
+    [
+        (99_999_900, "usd", "is in USD"),
+        (7401, "eur", "more than the 74.00 EUR received"),
+        (10, "gbp", "in GBP"),
+    ],
+)
+def test_refund_news_that_cannot_be_this_bookings_is_not_recorded_but_alerted(
+    client, booking, amount, currency, why, django_capture_on_commit_callbacks
+):
+    news = refund_object("re_9", amount, "succeeded", currency=currency)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deliver(client, event_payload("refund.created", news)).status_code == 200
+    assert states() == [] and refunds.refundable_cents(booking) == 7400
+    (alert,) = mail.outbox
+    assert why in alert.body and "re_9" in alert.body
+
+
 def test_a_failed_refund_is_recorded_and_the_operator_alerted(
     client, booking, django_capture_on_commit_callbacks
 ):
