@@ -46,6 +46,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
         "search": search,
         "count": len(found),
         "waiting": sum(ride.driver_id is None and ride.status == BookingStatus.PAID for ride in found),
+        "undated": dispatch.undated(),
     }
     return TemplateResponse(request, "admin/booking/booking/dispatch.html", context)
 
