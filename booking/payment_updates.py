@@ -140,13 +140,7 @@ def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProv
     except PaymentError:
         logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
         return False
-    if session.payment_status not in PAID_PAYMENT_STATUSES:
-        return False
-    with transaction.atomic():
-        booking = selectors.locked_booking(surcharge.booking_id)
-        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
-        surcharges.apply_session_news(locked, booking, True, session, actor=provider_actor(booking))
-    return True
+    return surcharges.apply_if_paid(surcharge, session)
 
 
 def _may_ask_now(session_id: str) -> bool:

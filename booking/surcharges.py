@@ -94,13 +94,20 @@ def close_page(surcharge_id: int) -> None:
             "Could not close the payment page of a withdrawn link of %s", surcharge.booking.reference
         )
         return
-    if session.payment_status in PAID_PAYMENT_STATUSES:
-        with transaction.atomic():
-            booking = selectors.locked_booking(surcharge.booking_id)
-            locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
-            apply_session_news(
-                locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
-            )
+    apply_if_paid(surcharge, session)
+
+
+def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
+    """What the provider says of a link's page, when it says the page was paid; whether it was."""
+    if session.payment_status not in PAID_PAYMENT_STATUSES:
+        return False
+    with transaction.atomic():
+        booking = selectors.locked_booking(surcharge.booking_id)
+        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        apply_session_news(
+            locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
+        )
+    return True
 
 
 def apply_session_news(
