@@ -81,6 +81,11 @@ def test_either_decimal_mark_reads_in_either_language(accountant, paid, language
     assert not Refund.objects.exists()  # nothing moves before the confirmation
 
 
+def test_the_form_error_speaks_the_staffs_language(accountant, paid):
+    page = confirmation(accountant, paid(), "de", amount="1.000").content.decode()
+    assert "kein Tausendertrennzeichen" in page and not Refund.objects.exists()
+
+
 @pytest.mark.parametrize("typed", ["1.000", "20,005", "20 Euro", "-5", "0", "0,00", "", "1e3"])
 def test_an_unreadable_amount_is_a_form_error_and_nothing_moves(accountant, paid, typed):
     booking = paid()
@@ -98,6 +103,8 @@ def test_the_confirmation_states_booking_amount_and_method(accountant, paid, inv
     assert "owed: the booking was not paid online" in owed
     german = confirmation(accountant, invoiced, "de", amount="20,00").content.decode()
     assert "20,00 EUR" in german and invoiced.reference in german
+    assert "Bitte bestätigen Sie die Erstattung" in german and "20,00 EUR erstatten" in german
+    assert "offen: Die Buchung wurde nicht online bezahlt" in german
     assert not Refund.objects.exists()
 
 
