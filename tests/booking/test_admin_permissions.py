@@ -3,6 +3,7 @@ Each cell either is allowed (the page answers 200, the action has its effect) or
 answers with the refusal shown) with nothing changed in the database. The table below is the whole
 specification: a role not named in a row's `allowed` is refused."""
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -348,3 +349,22 @@ def test_a_refund_confirmed_twice_is_made_once(client, world):
     assert list(Refund.objects.values_list("amount_cents", "method", "status")) == [
         (2000, "manual", "pending")
     ]
+
+
+@pytest.mark.parametrize(
+    ("role", "state", "offered"),
+    [
+        ("viewer", "paid", set()),
+        ("dispatcher", "paid", {"assign", "cancel", "change-ride", "add-note"}),
+        ("accountant", "paid", {"refund-button"}),
+        ("accountant", "pending_payment", {"mark-paid"}),
+        ("dispatcher", "pending_payment", {"cancel", "change-ride", "add-note"}),
+        ("superuser", "paid", {"assign", "cancel", "change-ride", "refund-button", "add-note"}),
+    ],
+)
+def test_the_booking_page_offers_each_role_its_own_actions(client, world, role, state, offered):
+    booking = world.paid(status=state, paid_at=None) if state == "pending_payment" else world.paid()
+    html = signed_in(client, role).get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
+    assert set(re.findall(r'<button type="submit"[^>]* id="([\w-]+)"', html)) == offered
+    settle = 'name="through_provider" value=""'
+    assert (settle in html) == (role == "superuser")  # settling by staff needs record_payment too

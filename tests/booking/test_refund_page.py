@@ -3,11 +3,14 @@ that states booking, amount and method before money moves, 20,00 and 20.00 read 
 and a confirmation sent twice refunds once."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.db import connection, connections
+from django.test import Client
 from django.utils import timezone
 
 from booking.models import Booking, BookingEvent, Refund
@@ -173,3 +176,27 @@ def test_a_key_of_another_booking_refunds_nothing_here(accountant, invoiced, pai
     response = accountant.post(url(other), form, follow=True)
     assert "belongs to another booking" in str(list(response.context["messages"])[-1])
     assert list(Refund.objects.values_list("booking", flat=True)) == [invoiced.pk]
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_five_clicks_at_once_on_one_confirmation_refund_once(paid):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises its writers; the race is PostgreSQL's (CI's second run)")
+    booking = paid(payment_method="invoice", payment_intent_id="")
+    user = User.objects.create_user("vera", password="pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(codename__in=["view_booking", "refund_booking"]))
+    first = Client()
+    first.force_login(user)
+    form = confirm(first, booking, confirmation(first, booking, amount="20,00"))
+
+    def click(_):
+        try:
+            staff = Client()
+            staff.force_login(user)
+            return staff.post(url(booking), form).status_code
+        finally:
+            connections.close_all()  # this thread's own connection, so the test database can be dropped
+
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        assert list(pool.map(click, range(5))) == [302] * 5
+    assert list(Refund.objects.values_list("amount_cents", flat=True)) == [2000]
