@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 VIEW_ALL = [
     "view_booking", "view_apitoken", "view_driver", "view_vehicle", "view_tariff", "view_tour",
     "view_vehicleclass", "view_leadtimepolicy", "view_cancellationpolicy", "view_operatorprofile",
+    "view_ratingsnapshot",
 ]  # fmt: skip
 ROLES: dict[str, list[str] | None] = {
     "viewer": VIEW_ALL,
@@ -293,6 +294,7 @@ CELLS: dict[str, Cell] = {
         edit(lambda: "/admin/booking/cancellationpolicy/1/change/", late_fee_percent="40"),
         only(CancellationPolicy, "late_fee_percent"),
     ),
+    "rating snapshot": Cell(READERS, get("/admin/places/ratingsnapshot/")),
     "operator profile": Cell(READERS, get("/admin/company/operatorprofile/")),
     "operator profile edit": Cell(
         {"superuser"},
