@@ -178,6 +178,11 @@ class Booking(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Money moves are their own permissions, beyond changing a booking (README "Staff permissions").
+        permissions = [
+            ("refund_booking", _("Can refund bookings and confirm refunds paid back by staff")),
+            ("record_payment", _("Can record money taken by staff (invoice, cash, a price difference)")),
+        ]
 
     def __str__(self) -> str:
         return self.reference
@@ -229,6 +234,8 @@ class Refund(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The one-time key of the staff form that asked for it: the same form sent twice refunds once.
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

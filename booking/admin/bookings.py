@@ -25,10 +25,11 @@ from booking import (
 )
 from booking.admin import dispatch as dispatch_views
 from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
+from booking.admin.refund import refund_view
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
 from chauffeur.errors import DomainError
-from pricing.money import CURRENCY, from_cents, to_cents
+from pricing.money import CURRENCY, from_cents
 
 
 class PickupFilter(admin.SimpleListFilter):
@@ -86,7 +87,11 @@ class BookingAdmin(admin.ModelAdmin):
         """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
         if not self.has_add_permission(request):
             raise PermissionDenied
-        form = PhoneBookingForm(request.POST or None, initial={"payment": PhonePayment.LINK})
+        form = PhoneBookingForm(
+            request.POST or None,
+            initial={"payment": PhonePayment.LINK},
+            may_record_payment=self.has_record_payment_permission(request),
+        )
         priced = None
         if request.method == "POST" and form.is_valid():
             try:
@@ -116,6 +121,13 @@ class BookingAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # a paid booking is a record of money received: cancel it instead
 
+    # Money moves are permissions of their own (Booking.Meta.permissions), not part of "change".
+    def has_refund_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.refund_booking")
+
+    def has_record_payment_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.record_payment")
+
     @admin.action(description=_("Mark as completed (ride done)"), permissions=["change"])
     def mark_completed(self, request, queryset):
         done, refused = [], []
@@ -141,6 +153,7 @@ class BookingAdmin(admin.ModelAdmin):
             path("dispatch/", view(self.dispatch_board), name="booking_booking_dispatch"),
             path("dispatch/rides.csv", view(self.dispatch_export), name="booking_booking_dispatch_export"),
             path("<int:pk>/do/<slug:action>/", view(self.act), name="booking_booking_act"),
+            path("<int:pk>/refund/", view(self.refund), name="booking_booking_refund"),
             *super().get_urls(),
         ]
 
@@ -166,9 +179,14 @@ class BookingAdmin(admin.ModelAdmin):
             raise Http404(_("No such booking."))
         if not self.has_view_or_change_permission(request, booking):
             raise PermissionDenied
+        may = {
+            "change": self.has_change_permission(request, booking),
+            "refund": self.has_refund_permission(request, booking),
+            "record_payment": self.has_record_payment_permission(request, booking),
+        }
         context = {
             **self.admin_site.each_context(request),
-            **page_context(booking, can_change=self.has_change_permission(request, booking)),
+            **page_context(booking, may=may),
             "opts": self.opts,
             "title": _("Booking %s") % booking.reference,
         }
@@ -176,11 +194,14 @@ class BookingAdmin(admin.ModelAdmin):
 
     def act(self, request: HttpRequest, pk: int, action: str) -> HttpResponse:
         booking = get_object_or_404(Booking, pk=pk)
-        handler = ACTIONS.get(action)
-        if handler is None:
+        if action not in ACTIONS:
             raise Http404(_("No such action."))
-        if request.method != "POST" or not self.has_change_permission(request, booking):
+        handler, permission = ACTIONS[action]
+        if request.method != "POST" or not getattr(self, f"has_{permission}_permission")(request, booking):
             raise PermissionDenied
+        settled_by_staff = action == "change" and not request.POST.get("through_provider")
+        if settled_by_staff and not self.has_record_payment_permission(request, booking):
+            raise PermissionDenied  # staff take or hand over the difference themselves
         try:
             self.message_user(request, handler(request, booking), messages.SUCCESS)
         except Invalid as invalid:
@@ -188,6 +209,13 @@ class BookingAdmin(admin.ModelAdmin):
         except DomainError as refusal:  # the service said no: nothing changed
             self.message_user(request, f"{booking.reference}: {refusal.detail}", messages.ERROR)
         return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
+
+    def refund(self, request: HttpRequest, pk: int) -> HttpResponse:
+        booking = get_object_or_404(Booking, pk=pk)
+        if not self.has_refund_permission(request, booking):
+            raise PermissionDenied
+        context = {**self.admin_site.each_context(request), "opts": self.opts}
+        return refund_view(request, booking, context)
 
 
 def phone_booked(booking: Booking) -> str:
@@ -285,31 +313,6 @@ def _change(request, booking: Booking) -> str:
     return f"{booking.reference}: {change.summary}{settled}."
 
 
-def _refund(request, booking: Booking) -> str:
-    data = valid(RefundForm(request.POST))
-    made = refunds.refund_booking(
-        booking.pk,
-        to_cents(data["amount"]),
-        reason=data["reason"],
-        actor=history.staff(request.user),
-        requested_by=request.user,
-        manual=data["manual"],
-    )
-    return " ".join(
-        _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).")
-        % {
-            "ref": booking.reference,
-            "amount": refund.amount,
-            "cur": CURRENCY,
-            "how": _("through the payment provider")
-            if refund.method == Refund.Method.PROVIDER
-            else _("by staff"),
-            "state": refund.get_status_display(),
-        }
-        for refund in made
-    )
-
-
 def _refund_paid_back(request, booking: Booking) -> str:
     owed = get_object_or_404(Refund, pk=request.POST.get("refund", 0), booking=booking)
     refunds.confirm_paid_back(owed.pk, actor=history.staff(request.user))
@@ -320,20 +323,22 @@ def _refund_paid_back(request, booking: Booking) -> str:
     }
 
 
+# Each action and the permission it needs (BookingAdmin.has_<permission>_permission); the refund itself
+# has a page of its own (booking/admin/refund.py).
 ACTIONS = {
-    "assign": _assign,
-    "complete": _complete,
-    "cancel": _cancel,
-    "mark-paid": _mark_paid,
-    "note": _note,
-    "change": _change,
-    "refund": _refund,
-    "refund-paid-back": _refund_paid_back,
+    "assign": (_assign, "change"),
+    "complete": (_complete, "change"),
+    "cancel": (_cancel, "change"),
+    "mark-paid": (_mark_paid, "record_payment"),
+    "note": (_note, "change"),
+    "change": (_change, "change"),  # and record_payment when staff settle the difference (BookingAdmin.act)
+    "refund-paid-back": (_refund_paid_back, "refund"),
 }
 
 
-def page_context(booking: Booking, *, can_change: bool) -> dict:
-    """What the booking page shows; the forms only where the state allows their action."""
+def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
+    """What the booking page shows; the forms only where the state and the staff's permissions allow."""
+    can_change = may["change"]
     moves = transitions.next_states(booking)
     terms = cancellation.terms(booking, by_staff=True)
     refundable = refunds.refundable_cents(booking)
@@ -351,15 +356,18 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),
         "can_change": can_change,
-        "can_mark_paid": can_change and BookingStatus.PAID in moves,
+        "can_act": any(may.values()),
+        "may_refund": may["refund"],
+        "may_settle": may["record_payment"],
+        "can_mark_paid": may["record_payment"] and BookingStatus.PAID in moves,
         "can_assign": can_change and booking.status in assignment.ASSIGNABLE,
         "can_complete": can_change and BookingStatus.COMPLETED in moves,
         "can_cancel": can_change and terms.allowed,
         "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
-        "can_refund": can_change and refundable > 0,
+        "can_refund": may["refund"] and refundable > 0,
         "assign_form": AssignForm(booking=booking),
-        "change_form": ChangeForm(booking=booking),
-        "refund_form": RefundForm(initial={"amount": from_cents(refundable)}),
+        "change_form": ChangeForm(booking=booking, may_settle=may["record_payment"]),
+        "refund_form": RefundForm(),  # never filled in: staff type the amount they mean
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),
         "window": assignment.ride_window(booking),

@@ -1,5 +1,8 @@
 """The forms of the staff booking page: each validates one action and calls one service."""
 
+import re
+from decimal import Decimal
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.widgets import AdminSplitDateTime
@@ -8,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from booking.checkout import BookingRequest
 from booking.models import Booking
 from booking.phone import PhonePayment
+from booking.refund_requests import KEY_PATTERN
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
@@ -51,11 +55,13 @@ class ChangeForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, booking: Booking, **kwargs):
+    def __init__(self, *args, booking: Booking, may_settle: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
+        if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
+            self.fields["through_provider"].choices = self.fields["through_provider"].choices[:1]
         self.initial = {
             "pickup": booking.pickup_at,
             "vehicle_class": booking.vehicle_class,
@@ -63,12 +69,51 @@ class ChangeForm(forms.Form):
         }
 
 
+class EuroField(forms.Field):
+    """Euros as staff type them in either language: 20, 20,00 or 20.00. A thousands separator is refused
+    (is 1.000 one euro or a thousand?), and so is a third decimal place."""
+
+    PATTERN = re.compile(r"\d{1,7}(?:[.,]\d{1,2})?")
+    default_error_messages = {
+        "invalid": _(
+            "Enter an amount in euros such as 20,00 or 20.00: at most two decimal places and no "
+            "thousands separator."
+        ),
+        "min_value": _("The amount must be at least 0.01 EUR."),
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value) -> Decimal | None:
+        text = re.sub(r"\s", "", str(value or ""))
+        if not text:
+            return None
+        if not self.PATTERN.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return Decimal(text.replace(",", "."))
+
+    def validate(self, value) -> None:
+        super().validate(value)
+        if value is not None and value < Decimal("0.01"):
+            raise forms.ValidationError(self.error_messages["min_value"], code="min_value")
+
+
 class RefundForm(forms.Form):
-    amount = forms.DecimalField(label=_("Amount (EUR)"), min_value=0.01, max_digits=9, decimal_places=2)
+    """Step one: what to refund. Never filled in beforehand: staff type the amount they mean."""
+
+    amount = EuroField(label=_("Amount (EUR)"))
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
     manual = forms.BooleanField(
         label=_("Paid back by staff outside the payment provider (cash, bank transfer)"), required=False
     )
+
+
+class ConfirmRefundForm(RefundForm):
+    """Step two: the same values, confirmed, with the one-time key that makes a second sending harmless."""
+
+    key = forms.RegexField(regex=KEY_PATTERN, widget=forms.HiddenInput)
 
 
 class MarkPaidForm(forms.Form):
@@ -104,11 +149,13 @@ class PhoneBookingForm(forms.Form):
         label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, may_record_payment: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
+        if not may_record_payment:  # invoice and cash mark the booking paid: a money permission of its own
+            self.fields["payment"].choices = [(PhonePayment.LINK.value, PhonePayment.LINK.label)]
         self.fields["tour_name"].choices = [("", _("no tour"))] + [
             (tour.slug, tour.name_en) for tour in Tour.objects.filter(active=True)
         ]

@@ -22,7 +22,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 @pytest.fixture
 def staff(client):
     user = User.objects.create_user("eva", password="pw", is_staff=True)
-    user.user_permissions.set(Permission.objects.filter(codename__in=["view_booking", "change_booking"]))
+    money = ["refund_booking", "record_payment"]  # the money moves (README "Staff permissions")
+    user.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_booking", "change_booking", *money])
+    )
     client.force_login(user)
     return client
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0007_dispatch_and_changes"),
+        ("booking", "0008_money_permissions_and_refund_request_key"),
     ]
 
     operations = [
