@@ -4,6 +4,7 @@ was kept and given back, the chauffeur once assigned; the driver's job (and its 
 when money news cannot be settled by the service itself."""
 
 import logging
+import re
 from dataclasses import dataclass
 from email.utils import formataddr
 
@@ -112,7 +113,12 @@ def send_confirmation(booking_id: int) -> bool:
 
 
 def send_cancellation(booking_id: int) -> None:
+    """The cancellation, for a booking that was paid. One never paid was made with an address nobody
+    proved (anyone may book in anyone's name and cancel with that address): mailing it would make us a
+    relay of text strangers wrote, so it is cancelled without a word to anyone."""
     booking = Booking.objects.select_related("driver").get(pk=booking_id)
+    if not booking.money_received:
+        return
     send(CANCELLATION, booking)
     if booking.driver is not None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
@@ -169,7 +175,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
     operator = operator_branding()
     with translation.override(locale):
         context = {
-            "booking": booking,
+            "booking": AsMailed(booking),
             "locale": locale,
             "operator": operator,
             "for_operator": audience == OPERATOR,
@@ -212,11 +218,43 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
             f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
-            f"customer: {booking.name} <{booking.email}>.",
+            f"customer: {unlinked(booking.name)} <{booking.email}>.",
             _sender(),
             [settings.OPERATOR_EMAIL],
             fail_silently=True,
         )
+
+
+# What a customer typed, shown in mails. Their own e-mail address stays as it is: validated, and the
+# operator replies to it.
+CUSTOMER_TEXT = frozenset(
+    {"name", "origin", "destination", "phone", "notes", "flight_number", "water_choice", "tour_name"}
+)
+_SCHEME = re.compile(r"\b([a-z][a-z0-9+.-]*:)(?=\S)", re.IGNORECASE)  # https://, mailto:, javascript:
+# A dot between two letters or digits joins a domain name (evil.example, www.x, 10.0.0.1); the
+# ideographic and full-width dots count too, as IDNA reads them as dots.
+_DOMAIN_DOT = re.compile(r"(?<=\w)([.\u3002\uff0e\uff61])(?=\w)")
+
+
+def unlinked(text: str) -> str:
+    """Customer text that no mail client turns into a link: a space after a scheme's colon and after a
+    dot inside a word (`https: //evil. example`, `www. evil. example`). Still readable; nothing dropped."""
+    return _DOMAIN_DOT.sub(r"\1 ", _SCHEME.sub(r"\1 ", text))
+
+
+class AsMailed:
+    """A booking as mail templates see it: the text its customer typed comes `unlinked`; the rest is the
+    booking's own. Mails carry only links we wrote (the manage page, the site, payment pages)."""
+
+    def __init__(self, booking: Booking):
+        self._booking = booking
+
+    def __getattr__(self, name: str):
+        value = getattr(self._booking, name)
+        return unlinked(value) if name in CUSTOMER_TEXT and isinstance(value, str) else value
+
+    def __str__(self) -> str:
+        return str(self._booking)
 
 
 def _deliver(message: EmailMultiAlternatives) -> bool:
