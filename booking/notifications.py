@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
 from booking.models import Booking, BookingStatus, RefundStatus
+from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
@@ -196,12 +197,14 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
         }
         text = render_to_string(f"{mail.template}.txt", context)
         html = render_to_string(f"{mail.template}.html", context) if mail.html else None
+    # An address with a line break (stored before the admin refused it) cannot be repaired: left out.
+    reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
     message = EmailMultiAlternatives(
-        mail.subjects[audience].format(reference=booking.reference),
+        one_line(mail.subjects[audience].format(reference=booking.reference)),
         text,
         from_email=_sender(),
         to=[address],
-        reply_to=[operator.email] if operator.email else None,
+        reply_to=[reply_to] if reply_to else None,
     )
     if html is not None:
         message.attach_alternative(html, "text/html")
@@ -214,7 +217,7 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"{topic} to check for {booking.get_status_display()} booking {booking.reference}",
+            one_line(f"{topic} to check for {booking.get_status_display()} booking {booking.reference}"),
             f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
@@ -268,4 +271,13 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
 
 def _sender() -> str:
     """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
-    return formataddr((operator_branding().name, settings.DEFAULT_FROM_EMAIL))
+    return formataddr((one_line(operator_branding().name), settings.DEFAULT_FROM_EMAIL))
+
+
+_BREAKS = re.compile(CONTROL_CHARACTERS + "+")
+
+
+def one_line(text: str) -> str:
+    """Header text on one line. The admin refuses line breaks in the operator's name and address, but one
+    stored before that must not stop every mail (Django raises BadHeaderError): each run becomes a space."""
+    return " ".join(_BREAKS.sub(" ", text).split())
