@@ -52,11 +52,6 @@ class BookingDataInput(FromFieldMixin, Declaration):
     """Section 2.3 of the interface document: the booking a customer asks for. At most 16384 bytes as
     JSON (UTF-8), every member counted, declared or not."""
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict) and json_size(data) > MAX_BOOKING_DATA_BYTES:  # before any field's work
-            raise serializers.ValidationError({"non_field_errors": [too_large(MAX_BOOKING_DATA_BYTES)]})
-        return super().to_internal_value(data)
-
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
 
     to = serializers.CharField(
@@ -105,6 +100,11 @@ class BookingDataInput(FromFieldMixin, Declaration):
         source="flight_data",
         help_text=f"Free-form object, at most {MAX_FLIGHT_DATA_BYTES} bytes as JSON (UTF-8).",
     )
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and json_size(data) > MAX_BOOKING_DATA_BYTES:  # before any field's work
+            raise serializers.ValidationError({"non_field_errors": [too_large(MAX_BOOKING_DATA_BYTES)]})
+        return super().to_internal_value(data)
 
 
 class CheckoutInput(Declaration):

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sys
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -115,8 +116,12 @@ class LocalDateTimeField(serializers.Field):
 
 def json_size(value: object) -> int:
     """Bytes of a value as compact UTF-8 JSON: what storing it costs. Limits on what callers may have us
-    store count these, since 200 characters or values can still be megabytes."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    store count these, since 200 characters or values can still be megabytes. Nesting too deep to write
+    counts as endless."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except RecursionError:
+        return sys.maxsize
     return len(text.encode(errors="surrogatepass"))
 
 
