@@ -13,7 +13,7 @@ from access.models import ApiToken, Scope
 from agents.schemas import argument_errors, json_schema
 from booking import availability, cancellation, idempotency, lifecycle
 from booking.checkout import start_checkout
-from booking.models import BookingChannel
+from booking.models import BookingChannel, IdempotentCheckout
 from booking.serializers import (
     AgentCheckoutInput,
     AvailabilityInput,
@@ -263,7 +263,14 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
         return run()[1]
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
     caller = f"token:{token.pk}"
-    return idempotency.once(caller=caller, key=key, body=arguments, run=run, keep_for=tool.retry_window).body
+    return idempotency.once(
+        door=IdempotentCheckout.Door.MCP,
+        caller=caller,
+        key=key,
+        body=arguments,
+        run=run,
+        keep_for=tool.retry_window,
+    ).body
 
 
 def validated(tool: Tool, arguments: dict) -> serializers.Serializer:

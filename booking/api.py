@@ -9,7 +9,7 @@ from access.models import ApiToken, Scope
 from booking import idempotency, lifecycle, payment_updates, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
-from booking.models import BookingChannel
+from booking.models import BookingChannel, IdempotentCheckout
 from booking.payments import payment_provider
 from booking.serializers import (
     AvailabilityInput,
@@ -63,6 +63,7 @@ class IdempotentCheckoutOperation(Operation):
     input_serializer = CheckoutInput
     output_serializer: type[CheckoutOutput]
     success_status: int
+    door: IdempotentCheckout.Door  # keys are kept per door: no door replays another's answer
 
     def post(self, request: Request) -> Response:
         def run() -> tuple[int, dict]:
@@ -72,7 +73,9 @@ class IdempotentCheckoutOperation(Operation):
         key = request.headers.get("Idempotency-Key")
         if key is None:
             return Response(run()[1], status=self.success_status)
-        answer = idempotency.once(caller=caller_key(request._request), key=key, body=request.data, run=run)
+        answer = idempotency.once(
+            door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run
+        )
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         return Response(answer.body, status=answer.status, headers=headers)
 
@@ -85,7 +88,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "Makes a retry safe: the same key with the same body returns the first successful answer (with "
         "`Idempotent-Replayed: true`) for 24 hours, without a second booking; with another body it is "
         "refused (422 `idempotency_key_reused`); while the first is still running a twin waits for it "
-        "(409 `idempotency_conflict` if it takes too long). Keys are per client."
+        "(409 `idempotency_conflict` if it takes too long). Keys are per client and per endpoint."
     ),
 )
 CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
@@ -93,6 +96,7 @@ CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
 
 class CheckoutLegacyApi(IdempotentCheckoutOperation):
     output_serializer, success_status = CheckoutOutput, 200
+    door = IdempotentCheckout.Door.LEGACY
 
     @extend_schema(
         operation_id="createCheckoutSession",
@@ -108,6 +112,7 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
 
 class CheckoutApi(IdempotentCheckoutOperation):
     output_serializer, success_status = V1CheckoutOutput, 201
+    door = IdempotentCheckout.Door.V1
     authentication_classes = [BearerTokenAuthentication]
     permission_classes = [requires_scope("booking.write")]
 
@@ -138,6 +143,7 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
 
     input_serializer = PageCheckoutInput
     output_serializer, success_status = V1CheckoutOutput, 201
+    door = IdempotentCheckout.Door.PAGE
 
     @extend_schema(
         operation_id="createPageCheckout",

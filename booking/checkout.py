@@ -31,6 +31,7 @@ REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/
 REFERENCE_LENGTH = 6
 # Stripe keeps a checkout page open between 30 minutes and 24 hours; a margin on the short end.
 CHECKOUT_MIN_OPEN, CHECKOUT_MAX_OPEN = timedelta(minutes=31), timedelta(hours=24)
+MAX_NOTES_LENGTH = 1000  # characters of the customer's notes for the driver, on every door
 
 
 @dataclass(frozen=True)

@@ -327,8 +327,16 @@ class ProcessedPaymentEvent(models.Model):
 
 class IdempotentCheckout(models.Model):
     """The first successful answer to a checkout sent with an idempotency key (booking.idempotency).
-    `status_code` is empty while that first request is still running."""
+    `status_code` is empty while that first request is still running. Kept per door: each door answers in
+    its own shape, so a key used on one never replays another's answer."""
 
+    class Door(models.TextChoices):
+        LEGACY = "legacy", "POST /api/create-checkout-session"
+        V1 = "v1", "POST /api/v1/checkout"
+        PAGE = "page", "POST /api/page/checkout"
+        MCP = "mcp", "booking.create_checkout (MCP)"
+
+    door = models.CharField(max_length=10, choices=Door.choices)
     caller = models.CharField(max_length=100, help_text="Whose key: a token or a client address.")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's JSON body.")
@@ -337,7 +345,9 @@ class IdempotentCheckout(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["caller", "key"], name="one_answer_per_caller_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["door", "caller", "key"], name="one_answer_per_door_caller_key")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.caller} {self.key}"
+        return f"{self.door} {self.caller} {self.key}"

@@ -4,6 +4,7 @@ was kept and given back, the chauffeur once assigned; the driver's job (and its 
 when money news cannot be settled by the service itself."""
 
 import logging
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import formataddr
@@ -16,6 +17,7 @@ from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
 from booking.models import Booking, BookingStatus, RefundStatus
+from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
@@ -120,7 +122,12 @@ def send_confirmation(booking_id: int) -> bool:
 
 
 def send_cancellation(booking_id: int) -> None:
+    """The cancellation, for a booking that was paid. One never paid was made with an address nobody
+    proved (anyone may book in anyone's name and cancel with that address): mailing it would make us a
+    relay of text strangers wrote, so it is cancelled without a word to anyone."""
     booking = Booking.objects.select_related("driver").get(pk=booking_id)
+    if not booking.money_received:
+        return
     send(CANCELLATION, booking)
     if booking.driver is not None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
@@ -177,7 +184,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
     operator = operator_branding()
     with translation.override(locale):
         context = {
-            "booking": booking,
+            "booking": AsMailed(booking),
             "locale": locale,
             "operator": operator,
             "for_operator": audience == OPERATOR,
@@ -198,12 +205,14 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
         }
         text = render_to_string(f"{mail.template}.txt", context)
         html = render_to_string(f"{mail.template}.html", context) if mail.html else None
+    # An address with a line break (stored before the admin refused it) cannot be repaired: left out.
+    reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
     message = EmailMultiAlternatives(
-        mail.subjects[audience].format(reference=booking.reference),
+        one_line(mail.subjects[audience].format(reference=booking.reference)),
         text,
         from_email=_sender(),
         to=[address],
-        reply_to=[operator.email] if operator.email else None,
+        reply_to=[reply_to] if reply_to else None,
     )
     if html is not None:
         message.attach_alternative(html, "text/html")
@@ -216,15 +225,48 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"{topic} to check for {booking.get_status_display()} booking {booking.reference}",
+            one_line(f"{topic} to check for {booking.get_status_display()} booking {booking.reference}"),
             f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
-            f"customer: {booking.name} <{booking.email}>.",
+            f"customer: {unlinked(booking.name)} <{booking.email}>.",
             _sender(),
             [settings.OPERATOR_EMAIL],
             fail_silently=True,
         )
+
+
+# What a customer typed, shown in mails. Their own e-mail address stays as it is: validated, and the
+# operator replies to it.
+CUSTOMER_TEXT = frozenset(
+    {"name", "origin", "destination", "phone", "notes", "flight_number", "water_choice", "tour_name"}
+)
+_SCHEME = re.compile(r"\b([a-z][a-z0-9+.-]*:)(?=\S)", re.IGNORECASE)  # https://, mailto:, javascript:
+# A dot before a letter joins a domain name (evil.example, www.x: top-level domains are letters), while
+# "10.5 kg" and "2.30 pm" stay as typed; the ideographic and full-width dots count too, as IDNA reads
+# them as dots.
+_DOMAIN_DOT = re.compile(r"(?<=\w)([.\u3002\uff0e\uff61])(?=[^\W\d_])")
+
+
+def unlinked(text: str) -> str:
+    """Customer text that no mail client turns into a link: a space after a scheme's colon and after a
+    dot inside a word (`https: //evil. example`, `www. evil. example`). Still readable; nothing dropped."""
+    return _DOMAIN_DOT.sub(r"\1 ", _SCHEME.sub(r"\1 ", text))
+
+
+class AsMailed:
+    """A booking as mail templates see it: the text its customer typed comes `unlinked`; the rest is the
+    booking's own. Mails carry only links we wrote (the manage page, the site, payment pages)."""
+
+    def __init__(self, booking: Booking):
+        self._booking = booking
+
+    def __getattr__(self, name: str):
+        value = getattr(self._booking, name)
+        return unlinked(value) if name in CUSTOMER_TEXT and isinstance(value, str) else value
+
+    def __str__(self) -> str:
+        return str(self._booking)
 
 
 def _deliver(message: EmailMultiAlternatives) -> bool:
@@ -238,4 +280,13 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
 
 def _sender() -> str:
     """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
-    return formataddr((operator_branding().name, settings.DEFAULT_FROM_EMAIL))
+    return formataddr((one_line(operator_branding().name), settings.DEFAULT_FROM_EMAIL))
+
+
+_BREAKS = re.compile(CONTROL_CHARACTERS + "+")
+
+
+def one_line(text: str) -> str:
+    """Header text on one line. The admin refuses line breaks in the operator's name and address, but one
+    stored before that must not stop every mail (Django raises BadHeaderError): each run becomes a space."""
+    return " ".join(_BREAKS.sub(" ", text).split())

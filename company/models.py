@@ -4,11 +4,21 @@ edited in the admin (seeded by a data migration)."""
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from company.colours import HEX_COLOUR, MIN_TEXT_CONTRAST, WHITE, contrast
 
 PROFILE_ID = 1
 hex_colour = RegexValidator(HEX_COLOUR, "Enter a colour as #rrggbb, e.g. #0b4f6c.")
+# The name and the address go into every mail's From and Reply-To headers: a line break there would end the
+# header (Django then refuses to send any mail at all). Control characters and Unicode line separators too.
+CONTROL_CHARACTERS = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"
+one_line = RegexValidator(
+    CONTROL_CHARACTERS,
+    _("Enter it on one line, without line breaks or control characters."),
+    code="control_characters",
+    inverse_match=True,
+)
 
 
 def readable_on_white(colour: str) -> None:
@@ -21,12 +31,19 @@ def readable_on_white(colour: str) -> None:
 
 
 class OperatorProfile(models.Model):
-    name = models.CharField(max_length=100, help_text="The company name travellers see.")
+    name = models.CharField(
+        max_length=100, validators=[one_line], help_text="The company name travellers see."
+    )
     phone = models.CharField(
-        max_length=40, blank=True, help_text="E.g. +43 1 234 56 78; shown on every page."
+        max_length=40,
+        blank=True,
+        validators=[one_line],
+        help_text="E.g. +43 1 234 56 78; shown on every page.",
     )
     email = models.EmailField(
-        blank=True, help_text="Shown to travellers; replies to booking e-mails go to this address."
+        blank=True,
+        validators=[one_line],
+        help_text="Shown to travellers; replies to booking e-mails go to this address.",
     )
     website = models.URLField(blank=True, help_text="The company's own website, linked from every page.")
     logo = models.BinaryField(null=True, blank=True, editable=False)

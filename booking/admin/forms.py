@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.admin.widgets import AdminSplitDateTime
 from django.utils.translation import gettext_lazy as _
 
-from booking.checkout import BookingRequest
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import Booking
 from booking.phone import PhonePayment
 from booking.refund_requests import KEY_PATTERN
@@ -142,7 +142,10 @@ class PhoneBookingForm(forms.Form):
     locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
     flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)
     notes = forms.CharField(
-        label=_("Notes for the driver"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+        label=_("Notes for the driver"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=MAX_NOTES_LENGTH,
     )
     payment = forms.ChoiceField(label=_("Payment"), choices=PhonePayment.choices, widget=forms.RadioSelect)
     short_notice = forms.BooleanField(

@@ -1,5 +1,6 @@
 """Confirmation e-mails: escaped only where HTML needs it, never lost to one SMTP failure."""
 
+import re
 from datetime import datetime, timedelta
 from decimal import Decimal
 from io import StringIO
@@ -131,3 +132,18 @@ def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_se
     call_command("send_confirmations", stdout=out)
     assert "Sent 1 of 1" in out.getvalue() and len(mail.outbox) == 2  # the customer's and the copy
     assert Booking.objects.get().confirmation_sent_at is not None
+def test_a_bad_operator_name_stored_before_does_not_stop_any_mail(make_booking, settings):
+    OperatorProfile.objects.update(  # from before the admin refused line breaks (issue 25, finding 8)
+        name="Wiener\r\nBcc: everyone@example.org", email="office@x.example\r\nBcc: y@z"
+    )
+    profile_changed()
+    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
+    booking = make_booking(status="paid", email="anna@example.com", name="Anna")
+    assert notifications.send_confirmation(booking.pk)
+    notifications.alert_operator(booking.pk, "a test")
+    assert len(mail.outbox) == 3
+    for message in mail.outbox:
+        sent = message.message().as_string()  # what SMTP would carry: BadHeaderError would raise here
+        assert not re.search(r"^Bcc", sent.split("\n\n", 1)[0], re.MULTILINE)
+        assert message.from_email == '"Wiener Bcc: everyone@example.org" <bookings@127.0.0.1>'
+        assert message.reply_to == []
