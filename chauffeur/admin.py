@@ -1,9 +1,10 @@
-"""What every admin page of the project shares: success messages that name what changed."""
+"""What every admin page of the project shares: success messages that name what changed, and the pages of
+the one-record policies."""
 
 from datetime import datetime, time
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -59,3 +60,13 @@ def shown(value) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(str(item) for item in value) or "—"
     return str(value)
+
+
+class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
+    """A policy is one record that staff edit: never a second, never none."""
+
+    def has_add_permission(self, request):
+        return not self.model.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -132,6 +132,8 @@ def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_se
     call_command("send_confirmations", stdout=out)
     assert "Sent 1 of 1" in out.getvalue() and len(mail.outbox) == 2  # the customer's and the copy
     assert Booking.objects.get().confirmation_sent_at is not None
+
+
 def test_a_bad_operator_name_stored_before_does_not_stop_any_mail(make_booking, settings):
     OperatorProfile.objects.update(  # from before the admin refused line breaks (issue 25, finding 8)
         name="Wiener\r\nBcc: everyone@example.org", email="office@x.example\r\nBcc: y@z"
