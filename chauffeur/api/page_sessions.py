@@ -40,7 +40,10 @@ def issue(request: HttpRequest) -> str | None:
 def presented(request: HttpRequest) -> str | None:
     """The id of the valid page session this request carries; None without one, or for a forged, altered
     or expired one."""
-    token = request.headers.get(settings.PAGE_SESSION_HEADER, "").strip()
+    return presented_id(request.headers.get(settings.PAGE_SESSION_HEADER, "").strip())
+
+
+def presented_id(token: str) -> str | None:
     if not token:
         return None
     try:
