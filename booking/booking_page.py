@@ -54,6 +54,10 @@ TEXTS = {
     "notForTour": _("Not available for this tour"),
     "priceChanged": _("The price has changed to {price}. Please check it and press Pay again."),
     "tooMany": _("Too many requests at once. Please wait {seconds} seconds and try again."),
+    "retrying": _(
+        "Many requests are coming from your network right now. We will try again automatically at {time} "
+        "(in {seconds} s); there is no need to reload the page."
+    ),
     "paymentDown": _("Payment is unavailable right now; nothing was charged. Please try again shortly."),
     "failed": _("Something went wrong on our side. Please try again, or call us."),
     "offline": _("We could not reach the booking service. Check your connection and try again."),
