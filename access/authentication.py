@@ -92,7 +92,12 @@ def rate_limit_client(request: HttpRequest) -> list[Quota]:
         token, key = None, f"ip:{client_address(request)}"
     if token is None and (session := page_sessions.presented(request)):
         return [
-            Quota(f"page:{session}", settings.PAGE_SESSION_RATE_LIMIT, settings.PAGE_RATE_LIMIT_WINDOW_SECONDS, "page"),
+            Quota(
+                f"page:{session}",
+                settings.PAGE_SESSION_RATE_LIMIT,
+                settings.PAGE_RATE_LIMIT_WINDOW_SECONDS,
+                "page",
+            ),
             Quota(
                 f"page-ip:{client_address(request)}",
                 settings.PAGE_ADDRESS_RATE_LIMIT,

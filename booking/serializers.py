@@ -14,9 +14,9 @@ from chauffeur.api.fields import (
     LocalDateTimeField,
     PlainDecimalField,
 )
+from places.serializers import DistanceInput, DistanceOutput
 from pricing.models import VehicleClass
 from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
-from places.serializers import DistanceInput, DistanceOutput
 from pricing.serializers import PriceInput, PriceOutput, euros
 
 
@@ -316,9 +316,12 @@ class RideQuoteInput(DistanceInput, PriceInput):
 
 class ClassQuoteOutput(Declaration):
     vehicleClass = serializers.CharField(source="vehicle_class")
-    price = PriceOutput(source="quote", allow_null=True, help_text="Null when the class cannot take the ride.")
+    price = PriceOutput(
+        source="quote", allow_null=True, help_text="Null when the class cannot take the ride."
+    )
     problem = serializers.CharField(
-        allow_null=True, help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour)."
+        allow_null=True,
+        help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour).",
     )
 
 

@@ -216,7 +216,13 @@ CORS_URLS_REGEX = (
     r"|api/page/(checkout|quote)|embed/form)$"
 )
 CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
-CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-type", "idempotency-key", "page-session")  # no Authorization
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "content-type",
+    "idempotency-key",
+    "page-session",
+)  # no Authorization
 CORS_EXPOSE_HEADERS = ("RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed")
 if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -47,7 +47,9 @@ class Usage:
     def headers(self) -> dict[str, str]:
         listed = self.policies or (Quota("", self.limit, self.window, self.policy),)
         return {
-            "RateLimit-Policy": ", ".join(f'"{item.policy}";q={item.limit};w={item.window}' for item in listed),
+            "RateLimit-Policy": ", ".join(
+                f'"{item.policy}";q={item.limit};w={item.window}' for item in listed
+            ),
             "RateLimit": f'"{self.policy}";r={self.remaining};t={self.reset}',
         }
 

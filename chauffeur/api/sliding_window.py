@@ -111,6 +111,11 @@ def _local_hit(backend, logs: list[Window], read: list[str], cost: int) -> list[
     shared = {name: backend.get(name) for name in read}
     # window minus the age, not oldest + window - now: that sum rounds (60 s could read as 61)
     return [
-        Count(allowed, len(found), max(0, math.ceil(log.seconds - (now - found[0]))) if found else log.seconds, shared)
+        Count(
+            allowed,
+            len(found),
+            max(0, math.ceil(log.seconds - (now - found[0]))) if found else log.seconds,
+            shared,
+        )
         for found, log in zip(hits, logs, strict=True)
     ]

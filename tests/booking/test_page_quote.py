@@ -51,7 +51,9 @@ def test_an_unknown_place_is_422_route_not_found(client):
 
 
 def test_an_hourly_hire_without_hours_is_refused_for_every_class(client):
-    body = assert_problem(client.get("/api/page/quote", {**RIDE, "bookingType": "hourly"}), 400, "invalid_request")
+    body = assert_problem(
+        client.get("/api/page/quote", {**RIDE, "bookingType": "hourly"}), 400, "invalid_request"
+    )
     assert "durationHours" in body["errors"]
 
 

@@ -68,7 +68,9 @@ def website_port() -> int:
 
 @pytest.fixture(scope="session")
 def service(tmp_path_factory, website_port) -> Iterator[Service]:
-    with live_service(tmp_path_factory.mktemp("browser"), "tests.browser.live_settings", website_port) as running:
+    with live_service(
+        tmp_path_factory.mktemp("browser"), "tests.browser.live_settings", website_port
+    ) as running:
         yield running
 
 

@@ -29,7 +29,9 @@ def limits_env() -> dict:
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory, website_port):
     """The project's own limits: 60 in 60 s for API clients, page sessions as chauffeur/settings.py sets."""
-    with live_service(tmp_path_factory.mktemp("limited"), "chauffeur.settings", website_port, **limits_env()) as running:
+    with live_service(
+        tmp_path_factory.mktemp("limited"), "chauffeur.settings", website_port, **limits_env()
+    ) as running:
         yield running
 
 
@@ -63,7 +65,10 @@ class Traveller:
     async def prices(self) -> dict[str, str]:
         await self.page.wait_for_selector("#cb-quote[aria-busy=false] .cb-lines")
         slots = await self.page.query_selector_all("[data-price-for]")
-        return {await slot.get_attribute("data-price-for"): (await slot.inner_text()).replace("\xa0", " ") for slot in slots}
+        return {
+            await slot.get_attribute("data-price-for"): (await slot.inner_text()).replace("\xa0", " ")
+            for slot in slots
+        }
 
 
 async def browse(browser, base: str, locale: str, path: str) -> tuple[Traveller, dict]:
@@ -97,8 +102,10 @@ async def browse(browser, base: str, locale: str, path: str) -> tuple[Traveller,
 
 
 def amount(text: str) -> float:
-    return float(re.sub(r"[^\d,.]", "", text).replace(".", "").replace(",", ".")) if "," in text else float(
-        re.sub(r"[^\d.]", "", text)
+    return (
+        float(re.sub(r"[^\d,.]", "", text).replace(".", "").replace(",", "."))
+        if "," in text
+        else float(re.sub(r"[^\d.]", "", text))
     )
 
 
@@ -121,9 +128,13 @@ def test_three_travellers_behind_one_address_compare_everything_and_never_meet_a
     for traveller, seen in results:
         statuses = [response.status for response in traveller.responses]
         assert 429 not in statuses and statuses, statuses
-        assert all(response.headers["ratelimit-policy"].startswith('"page";') for response in traveller.responses)
+        assert all(
+            response.headers["ratelimit-policy"].startswith('"page";') for response in traveller.responses
+        )
         assert traveller.problems == []
-        executive = {choice: amount(prices["executive"]) for choice, prices in seen.items() if isinstance(prices, dict)}
+        executive = {
+            choice: amount(prices["executive"]) for choice, prices in seen.items() if isinstance(prices, dict)
+        }
         assert executive["transfer"] == executive["transfer again"] == 74.0
         assert executive["hourly 2"] < executive["hourly 3"] < executive["hourly 4.5"] < executive["hourly 8"]
         assert seen["quote calls for the transfer again"] == 0  # kept in the page
@@ -136,9 +147,9 @@ def test_three_travellers_behind_one_address_compare_everything_and_never_meet_a
 
 def page_session(base: str) -> str:
     html = requests.get(base + "/en/", timeout=10).text
-    return json.loads(re.search(r'<script id="cb-config" type="application/json">(.*?)</script>', html, re.S)[1])[
-        "pageSession"
-    ]
+    return json.loads(
+        re.search(r'<script id="cb-config" type="application/json">(.*?)</script>', html, re.S)[1]
+    )["pageSession"]
 
 
 def test_a_script_hammering_with_a_valid_page_session_is_still_limited(limited):
@@ -153,7 +164,10 @@ def test_a_script_hammering_with_a_valid_page_session_is_still_limited(limited):
     # A forged session buys nothing: the address's 60 in 60 s as an API client.
     with requests.Session() as script:
         script.headers["Page-Session"] = "forged"
-        forged = [script.get(limited.base + "/api/v1/places", params={"input": "Sacher"}, timeout=10) for _ in range(61)]
+        forged = [
+            script.get(limited.base + "/api/v1/places", params={"input": "Sacher"}, timeout=10)
+            for _ in range(61)
+        ]
     assert [answer.status_code for answer in forged] == [200] * 60 + [429]
     assert forged[0].headers["RateLimit-Policy"] == '"default";q=60;w=60'
 

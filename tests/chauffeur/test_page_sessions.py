@@ -35,7 +35,11 @@ def call(client, session: str | None, address: str = HOTEL, path: str = CATALOG)
 
 
 def test_the_page_and_the_embedded_form_each_carry_their_own_session(client):
-    sessions = [page_session(client, "/en/"), page_session(client, "/de/"), page_session(client, "/embed/form")]
+    sessions = [
+        page_session(client, "/en/"),
+        page_session(client, "/de/"),
+        page_session(client, "/embed/form"),
+    ]
     assert all(sessions) and len(set(sessions)) == 3
 
 
