@@ -11,6 +11,7 @@ from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import BookingChannel, IdempotentCheckout
 from booking.payments import payment_provider
+from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
@@ -21,6 +22,8 @@ from booking.serializers import (
     PageCheckoutInput,
     PaymentIntentInput,
     PaymentIntentOutput,
+    RideQuoteInput,
+    RideQuoteOutput,
     SessionDataInput,
     SessionDataOutput,
     StoredBookingOutput,
@@ -162,6 +165,27 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
     )
     def post(self, request: Request) -> Response:
         return super().post(request)
+
+
+class PageQuoteApi(Operation):
+    """The booking page's quote: the route and every class's price in one call, not one call per class."""
+
+    input_serializer = RideQuoteInput
+
+    @extend_schema(
+        operation_id="getPageQuote",
+        summary="Quote a ride for the booking page: the route and the price in every vehicle class",
+        description=(
+            "What GET /api/v1/distance and one GET /api/v1/price per vehicle class answer, in one call. "
+            "Errors are application/problem+json (422 route_not_found, 503 upstream_unavailable)."
+        ),
+        tags=["pages"],
+        parameters=[RideQuoteInput],
+        responses={200: OpenApiResponse(RideQuoteOutput, description="The route and each class's price.")},
+        extensions={"x-error-statuses": [422, 503]},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
 
 
 class PaymentIntentLegacyApi(DeprecatedView, Operation):

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 PAGE_CHECKOUT_PATH = "/api/page/checkout"
+PAGE_QUOTE_PATH = "/api/page/quote"
 
 
 class BookingConfig(AppConfig):
@@ -13,3 +14,4 @@ class BookingConfig(AppConfig):
 
         SURFACE_WRITERS[SUCCESS_PATH] = SURFACE_WRITERS[CANCEL_PATH] = too_many_requests  # 429 as a page
         SURFACE_WRITERS[PAGE_CHECKOUT_PATH] = problem_response  # the page reads codes and fields
+        SURFACE_WRITERS[PAGE_QUOTE_PATH] = problem_response

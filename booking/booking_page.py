@@ -18,6 +18,7 @@ from booking import presentation, selectors
 from booking.availability import check_availability, lead_time_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
+from chauffeur.api import page_sessions
 from chauffeur.i18n import supported
 from places.services import rating_snapshot
 from pricing import services as pricing
@@ -53,6 +54,10 @@ TEXTS = {
     "notForTour": _("Not available for this tour"),
     "priceChanged": _("The price has changed to {price}. Please check it and press Pay again."),
     "tooMany": _("Too many requests at once. Please wait {seconds} seconds and try again."),
+    "retrying": _(
+        "Many requests are coming from your network right now. We will try again automatically at {time} "
+        "(in {seconds} s); there is no need to reload the page."
+    ),
     "paymentDown": _("Payment is unavailable right now; nothing was charged. Please try again shortly."),
     "failed": _("Something went wrong on our side. Please try again, or call us."),
     "offline": _("We could not reach the booking service. Check your connection and try again."),
@@ -77,7 +82,10 @@ def booking_page(request: HttpRequest) -> HttpResponse:
     language = translation.get_language()
     context = form_context(language, resumed=_resumed(request.GET.get("booking", "")))
     context["language_links"] = [(code, name, f"/{code}/") for code, name in settings.LANGUAGES]
-    return render(request, "booking/page.html", context)
+    context["config"]["pageSession"] = page_sessions.issue(request)
+    response = render(request, "booking/page.html", context)
+    response["Cache-Control"] = "no-store"  # its page session is this visitor's alone
+    return response
 
 
 @require_GET
@@ -88,8 +96,9 @@ def embed_form(request: HttpRequest) -> HttpResponse:
     with translation.override(language):
         context = form_context(language, resumed=None)
         context.update(embedded=True, base=settings.PUBLIC_BASE_URL, script=static("booking/booking.js"))
+        context["config"]["pageSession"] = page_sessions.issue(request)
         response = render(request, "booking/form.html", context)
-    response["Cache-Control"] = "no-store"  # the earliest pickup moves with the clock
+    response["Cache-Control"] = "no-store"  # the earliest pickup moves with the clock; the session is its own
     return response
 
 

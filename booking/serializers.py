@@ -16,9 +16,10 @@ from chauffeur.api.fields import (
     json_size,
     too_large,
 )
+from places.serializers import DistanceInput, DistanceOutput
 from pricing.models import VehicleClass
 from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
-from pricing.serializers import euros
+from pricing.serializers import PriceInput, PriceOutput, euros
 
 
 class AvailabilityInput(Declaration):
@@ -323,3 +324,26 @@ class BookingStateOutput(FromFieldMixin, Declaration):
 
     def get_paymentStatus(self, state) -> str:
         return payment_status(state.booking)
+
+
+class RideQuoteInput(DistanceInput, PriceInput):
+    """The route's fields and the ride's kind, from the distance and price declarations; the class, the
+    distance and the Zone A flag are the operation's to find."""
+
+    vehicleClass = distanceKm = inZoneA = waitMinutes = None
+
+
+class ClassQuoteOutput(Declaration):
+    vehicleClass = serializers.CharField(source="vehicle_class")
+    price = PriceOutput(
+        source="quote", allow_null=True, help_text="Null when the class cannot take the ride."
+    )
+    problem = serializers.CharField(
+        allow_null=True,
+        help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour).",
+    )
+
+
+class RideQuoteOutput(Declaration):
+    route = DistanceOutput()
+    classes = ClassQuoteOutput(many=True, help_text="Every class offered, in the booking page's order.")

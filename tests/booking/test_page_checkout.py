@@ -91,6 +91,13 @@ def test_a_preflight_from_the_website_allows_the_page_checkout(client):
     assert "RateLimit" not in response  # a preflight is not counted as a request
 
 
+def test_the_embedded_form_may_send_its_page_session_to_every_endpoint_it_calls(client):
+    for path in ["/api/page/quote", "/api/v1/places", "/api/v1/availability", PAGE]:
+        response = preflight(client, path, method="GET", headers="page-session")
+        assert response["Access-Control-Allow-Origin"] == WEBSITE, path
+        assert "page-session" in response["Access-Control-Allow-Headers"], path
+
+
 def test_the_website_reads_the_public_endpoints_and_their_rate_limit_headers(client):
     for path in ["/api/v1/price?vehicleClass=executive&distanceKm=20", "/api/v1/rating", "/api/v1",
                  "/api/v1/places?input=Sacher", "/api/calculate-distance?from=Sacher&to=Westbahnhof",
