@@ -59,6 +59,18 @@ def tour_name(slug: str) -> str:
     return tour.name_de if get_language() == "de" else tour.name_en
 
 
+def service(booking: Booking) -> str:
+    """What was booked, as the form offered it: a transfer, hours with a chauffeur, or a tour."""
+    if booking.tour_slug:
+        tour = pricing.current_snapshot().tours.get(booking.tour_slug)
+        hours = number(tour.included_hours) if tour else ""
+        return str(_("Tour: {name} ({hours} hours)")).format(name=tour_name(booking.tour_slug), hours=hours)
+    if booking.booking_type == "hourly":
+        # Hours start at 2 (MIN_HOURLY_HOURS): the plural form is always the one needed.
+        return str(_("By the hour: {hours} hours")).format(hours=number(booking.duration_hours))
+    return str(_("Transfer"))
+
+
 def price_lines(booking: Booking) -> list[Line]:
     """The booking's price, line by line, in the active language; a rounding of nothing is left out."""
     quote: Quote = booking.quote
