@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_GET
 
 from booking import presentation, selectors
@@ -58,6 +59,8 @@ TEXTS = {
     "offline": _("We could not reach the booking service. Check your connection and try again."),
     "checkFields": _("Please check the marked fields."),
     "enterRoute": _("Enter pickup and destination to see the prices."),
+    "enterPickup": _("Enter the pickup to see the prices."),
+    "asDirected": _("As directed: tell your chauffeur where to go. Priced by the hour."),
     "calculating": _("Calculating…"),
     "pay": _("Pay {price}"),
     "payNoPrice": _("Pay"),
@@ -66,7 +69,15 @@ TEXTS = {
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
     "route": _("{km} km · about {minutes} min drive"),
     "noSuggestions": _("No matching places"),
-    "suggestions": _("{count} suggestions: choose with the arrow keys and Enter."),
+    # Plural forms by the CLDR category Intl.PluralRules gives the page's script (German and English: one, other).
+    "suggestions": {
+        category: ngettext_lazy(
+            "{count} suggestion: choose with the arrow keys and Enter.",
+            "{count} suggestions: choose with the arrow keys and Enter.",
+            count,
+        )
+        for category, count in (("one", 1), ("other", 2))
+    },
     "lines": presentation.LINE_LABELS,
 }
 
@@ -161,6 +172,7 @@ def _tours(language: str) -> list[dict]:
             "slug": tour.slug,
             "name": tour.name_de if language == "de" else tour.name_en,
             "hours": tour.included_hours,
+            "description": tour.description_de if language == "de" else tour.description_en,
         }
         for tour in pricing.current_snapshot().tours.values()
         if tour.active

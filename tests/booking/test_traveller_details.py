@@ -2,6 +2,7 @@
 choice and detail, an hourly hire without a destination reads "as directed" everywhere it is shown, and
 the manage page puts the details first and the cancellation terms beside its Cancel button."""
 
+import json
 import re
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -129,3 +130,35 @@ def test_staff_see_as_directed_on_the_booking_and_in_the_list(client, hire):
     assert "As directed" in page
     listing = client.get("/admin/booking/booking/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Hotel Sacher → As directed" in listing
+
+
+# --- the form --------------------------------------------------------------------------------------
+
+
+def config_of(html: str) -> dict:
+    return json.loads(
+        re.search(r'<script id="cb-config" type="application/json">(.*?)</script>', html, re.S)[1]
+    )
+
+
+@pytest.mark.parametrize(
+    "path, about, one, other",
+    [
+        ("/en/", "3 hours · Three hours through Vienna", "{count} suggestion:", "{count} suggestions:"),
+        ("/de/", "3 Stunden · Drei Stunden mit Ihrem Chauffeur", "{count} Vorschlag:", "{count} Vorschläge:"),
+    ],
+)
+def test_the_form_shows_each_tours_hours_and_description_and_plural_texts(client, path, about, one, other):
+    html = client.get(path).content.decode()
+    assert about in text_of(html) and 'data-tour-about="wachau-valley" hidden' in html
+    texts = config_of(html)["texts"]
+    assert texts["suggestions"]["one"].startswith(one)
+    assert texts["suggestions"]["other"].startswith(other)
+    assert 'id="cb-to-hint"' in html and "cb-to-error cb-to-hint" in html  # "optional for hours and tours"
+
+
+def test_the_embedded_form_adds_no_heading_to_the_host_page(client):
+    html = client.get("/embed/form?lang=de").content.decode()
+    assert not re.search(r"<h[1-6]", html)
+    assert '<p id="cb-title" class="cb-title">Ihren Chauffeur buchen</p>' in html
+    assert '<h1 id="cb-title"' in client.get("/de/").content.decode()  # the service's own page keeps it

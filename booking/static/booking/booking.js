@@ -33,8 +33,12 @@
     var payButton = el("pay");
     var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
     var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    var plural = new Intl.PluralRules(locale);
     var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
     var timers = {}, inflight = 0;
+    // A place field being typed in is not routed ("Flu" is no place): only once a suggestion is chosen or
+    // the field is left, so no "no route" error flashes while the traveller is still typing.
+    var typing = { from: false, to: false };
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -42,6 +46,12 @@
     function kind() { return form.elements.kind.value; }
     function vehicle() { return form.elements.vehicle.value; }
     function pickup() { return value("date") && value("time") ? value("date") + "T" + value("time") : ""; }
+    // An hourly hire or a tour may go "as directed": without a destination it is routed from its pickup to
+    // itself, as the checkout does, so the price is the hours' or the tour's alone.
+    function directed() { return kind() !== "transfer"; }
+    function destination() { return value("to") || (directed() ? value("from") : ""); }
+    function routeKey() { return [value("from"), destination(), pickup()].join("|"); }
+    function plurals(forms, count) { return fill(forms[plural.select(count)] || forms.other, { count: count }); }
     function later(name, wait, run) {
       clearTimeout(timers[name]);
       timers[name] = setTimeout(function () { timers[name] = null; run(); busy(); }, wait);
@@ -147,6 +157,7 @@
       function pick(index) {
         input.value = items[index];
         token = null; // the search is over: the next one gets a new session
+        typing[name] = false;
         close();
         showError(name, "");
         changed();
@@ -177,11 +188,12 @@
           }
           list.hidden = false;
           input.setAttribute("aria-expanded", "true");
-          status(items.length ? fill(T.suggestions, { count: items.length }) : T.noSuggestions);
+          status(items.length ? plurals(T.suggestions, items.length) : T.noSuggestions);
           highlight(-1);
         }).catch(close);
       }
-      input.addEventListener("input", function () { later("suggest-" + name, 250, search); });
+      input.addEventListener("focus", function () { typing[name] = true; });
+      input.addEventListener("input", function () { typing[name] = true; later("suggest-" + name, 250, search); });
       input.addEventListener("keydown", function (event) {
         if (list.hidden || !items.length) return;
         if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -195,14 +207,18 @@
           close();
         }
       });
-      input.addEventListener("blur", function () { setTimeout(close, 150); updateRoute(300); });
+      input.addEventListener("blur", function () { typing[name] = false; setTimeout(close, 150); updateRoute(300); });
     }
 
     // --- route, lead time and prices --------------------------------------------------------------------
     function updateRoute(wait) {
       later("route", wait, function () {
-        var from = value("from"), to = value("to"), key = [from, to, pickup()].join("|");
-        if (from.length < 2 || to.length < 2 || key === state.routeKey) return;
+        var from = value("from"), to = destination(), key = routeKey();
+        if (typing.from || typing.to || key === state.routeKey) return;
+        if (from.length < 2 || to.length < 2) { // nothing to route (any more): no old prices stay
+          if (state.route || state.routeKey) { state.route = null; state.routeKey = ""; status(""); updatePrices(); }
+          return;
+        }
         state.routeKey = key;
         var mine = ++state.seq, params = { from: from, to: to };
         if (pickup()) params.pickupDatetime = pickup(); // as the checkout routes it
@@ -211,8 +227,7 @@
           state.route = response.ok ? response.data : null;
           if (response.ok) {
             showError("to", "");
-            status(fill(T.route, { km: decimal.format(state.route.distance),
-                                   minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+            showRoute();
           } else if (response.status === 422) {
             showError("to", T.noRoute); status("");
           } else {
@@ -222,6 +237,16 @@
         }).catch(function () { state.routeKey = ""; status(T.offline); }));
       });
     }
+
+    // The route only where there is one to show: a tour shows its own hours and description instead.
+    function showRoute() {
+      if (!state.route) return;
+      if (kind() === "tour") return status("");
+      if (!value("to")) return status(T.asDirected);
+      status(fill(T.route, { km: decimal.format(state.route.distance),
+                             minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+    }
+    function enterHint() { return directed() ? T.enterPickup : T.enterRoute; }
 
     function priceQuery(code) {
       var query = { vehicleClass: code, distanceKm: state.route.distance, inZoneA: state.route.inZoneA };
@@ -259,7 +284,7 @@
       if (!quote || quote.priceEur === undefined) {
         var hint = document.createElement("p");
         hint.className = "cb-hint";
-        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : T.enterRoute);
+        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : enterHint());
         box.appendChild(hint);
         payButton.textContent = T.payNoPrice;
         return;
@@ -332,12 +357,18 @@
     function showKind() {
       el("hours-field").hidden = kind() !== "hourly";
       if (el("tour-field")) el("tour-field").hidden = kind() !== "tour";
+      el("to-hint").hidden = !directed();
+      field("to").required = !directed();
+      Array.prototype.forEach.call(root.querySelectorAll("[data-tour-about]"), function (about) {
+        about.hidden = about.getAttribute("data-tour-about") !== value("tour");
+      });
     }
 
     // --- booking ---------------------------------------------------------------------------------------
     function validate() {
       var wrong = [];
       ["from", "to", "date", "time", "name", "email", "phone"].forEach(function (name) {
+        if (name === "to" && directed()) return; // as directed
         if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
       });
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
@@ -345,7 +376,7 @@
       }
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
       if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
-        formError(state.route ? T.failed : T.enterRoute);
+        formError(state.route ? T.failed : enterHint());
         wrong.push("from");
       }
       return wrong;
@@ -418,8 +449,11 @@
     form.addEventListener("change", function (event) {
       var name = event.target.name;
       changed();
-      if (name === "kind") { showKind(); updatePrices(); }
-      if (name === "hours" || name === "tour") { showError(name, ""); updatePrices(); }
+      if (name === "kind") {
+        showKind(); showError("to", "");
+        if (routeKey() === state.routeKey) { showRoute(); updatePrices(); } else updateRoute(0);
+      }
+      if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
       if (name === "vehicle") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");
