@@ -69,7 +69,7 @@ TEXTS = {
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
     "route": _("{km} km · about {minutes} min drive"),
     "noSuggestions": _("No matching places"),
-    # Plural forms by the CLDR category Intl.PluralRules gives the page's script (German and English: one, other).
+    # Plural forms by the CLDR category Intl.PluralRules gives the script (German, English: one, other).
     "suggestions": {
         category: ngettext_lazy(
             "{count} suggestion: choose with the arrow keys and Enter.",
