@@ -3,6 +3,7 @@ loaded by `embed.js`). The form is rendered here with what the page needs to sta
 the earliest pickup, the rating, its texts in the page's language); its script then quotes and books
 through the public API and the page checkout (`POST /api/page/checkout`)."""
 
+import math
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -172,6 +173,7 @@ def _tours(language: str) -> list[dict]:
             "slug": tour.slug,
             "name": tour.name_de if language == "de" else tour.name_en,
             "hours": tour.included_hours,
+            "hours_count": math.ceil(tour.included_hours),  # the plural form: 1 hour, 1.5 hours
             "description": tour.description_de if language == "de" else tour.description_en,
         }
         for tour in pricing.current_snapshot().tours.values()

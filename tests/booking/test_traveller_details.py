@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from booking import links, notifications
 from booking.models import Booking
+from pricing.models import Tour
 from pricing.money import to_cents
-from pricing.services import quote_price
+from pricing.services import quote_price, tariffs_changed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -162,3 +163,12 @@ def test_the_embedded_form_adds_no_heading_to_the_host_page(client):
     assert not re.search(r"<h[1-6]", html)
     assert '<p id="cb-title" class="cb-title">Ihren Chauffeur buchen</p>' in html
     assert '<h1 id="cb-title"' in client.get("/de/").content.decode()  # the service's own page keeps it
+
+
+def test_a_one_hour_tour_is_one_hour_in_both_languages(client):
+    Tour.objects.filter(slug="vienna-city-tour").update(included_hours=Decimal("1"))
+    tariffs_changed()
+    english, german = client.get("/en/").content.decode(), client.get("/de/").content.decode()
+    assert "Vienna City Tour (1 hour)" in english and "1 hour ·" in text_of(english)
+    assert "Wiener Stadtrundfahrt (1 Stunde)" in german and "1 Stunde ·" in text_of(german)
+    assert "Wachau Valley (8 hours)" in english and "Wachau (8 Stunden)" in german
