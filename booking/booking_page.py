@@ -3,6 +3,7 @@ loaded by `embed.js`). The form is rendered here with what the page needs to sta
 the earliest pickup, the rating, its texts in the page's language); its script then quotes and books
 through the public API and the page checkout (`POST /api/page/checkout`)."""
 
+import math
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -12,6 +13,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_GET
 
 from booking import presentation, selectors
@@ -63,6 +65,8 @@ TEXTS = {
     "offline": _("We could not reach the booking service. Check your connection and try again."),
     "checkFields": _("Please check the marked fields."),
     "enterRoute": _("Enter pickup and destination to see the prices."),
+    "enterPickup": _("Enter the pickup to see the prices."),
+    "asDirected": _("As directed: tell your chauffeur where to go. Priced by the hour."),
     "calculating": _("Calculating…"),
     "pay": _("Pay {price}"),
     "payNoPrice": _("Pay"),
@@ -71,7 +75,15 @@ TEXTS = {
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
     "route": _("{km} km · about {minutes} min drive"),
     "noSuggestions": _("No matching places"),
-    "suggestions": _("{count} suggestions: choose with the arrow keys and Enter."),
+    # Plural forms by the CLDR category Intl.PluralRules gives the script (German, English: one, other).
+    "suggestions": {
+        category: ngettext_lazy(
+            "{count} suggestion: choose with the arrow keys and Enter.",
+            "{count} suggestions: choose with the arrow keys and Enter.",
+            count,
+        )
+        for category, count in (("one", 1), ("other", 2))
+    },
     "lines": presentation.LINE_LABELS,
 }
 
@@ -170,6 +182,8 @@ def _tours(language: str) -> list[dict]:
             "slug": tour.slug,
             "name": tour.name_de if language == "de" else tour.name_en,
             "hours": tour.included_hours,
+            "hours_count": math.ceil(tour.included_hours),  # the plural form: 1 hour, 1.5 hours
+            "description": tour.description_de if language == "de" else tour.description_en,
         }
         for tour in pricing.current_snapshot().tours.values()
         if tour.active

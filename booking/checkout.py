@@ -86,9 +86,18 @@ class PricedRide:
 
 
 def price_the_ride(ride: BookingRequest) -> PricedRide:
-    """The server's route and price for a ride, once the service booked is checked to cover the route."""
-    route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
+    """The server's route and price for a ride, once the service booked is checked to cover the route.
+    An hourly hire or a tour may go "as directed" (no destination): it is routed from its pickup to
+    itself, so the pickup is still found and placed (Zone A, the tour's area) and nothing is charged for
+    a drive."""
     tour_slug = tour_named(ride.tour_name)
+    if not ride.destination.strip() and not (ride.booking_type == BookingType.HOURLY or tour_slug):
+        raise DomainError(
+            "A transfer needs its destination; only an hourly hire or a tour may go as directed.",
+            field="destination",
+        )
+    end = ride.destination if ride.destination.strip() else ride.origin
+    route = estimate_route(origin=ride.origin, destination=end, pickup=ride.pickup)
     ensure_route_fits(ride, route, tour_slug)
     return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
 
@@ -185,7 +194,7 @@ def store_booking(
             return Booking.objects.create(
                 reference=new_reference(),
                 origin=ride.origin,
-                destination=ride.destination,
+                destination=ride.destination.strip(),
                 pickup_at=ride.pickup,
                 vehicle_class=ride.vehicle_class,
                 booking_type=ride.booking_type,
@@ -193,7 +202,7 @@ def store_booking(
                 tour_slug=tour_slug or "",
                 distance_km=route.distance_km,
                 duration_s=route.duration_s,
-                estimated_arrival=route.estimated_arrival,
+                estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,
                 in_zone_a=route.in_zone_a,
                 quote_record=quote.as_record(),
                 amount_cents=to_cents(quote.price),
@@ -225,7 +234,7 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
                 reference=booking.reference,
                 amount_cents=booking.amount_cents,
                 currency=booking.currency.lower(),
-                description=f"{booking.reference}: {booking.origin} → {booking.destination} "
+                description=f"{booking.reference}: {booking.origin} → {booking.destination or 'as directed'} "
                 f"({booking.vehicle_class})",
                 customer_email=booking.email or None,
                 locale=booking.locale,

@@ -192,6 +192,12 @@ class Booking(models.Model):
         return Quote.from_record(self.quote_record)
 
     @property
+    def destination_shown(self) -> str:
+        """The destination as pages, e-mails and staff read it: an hourly hire or a tour booked without
+        one goes "as directed" (the traveller tells the chauffeur on the way)."""
+        return self.destination or str(_("As directed"))
+
+    @property
     def cancellation_fee(self) -> Decimal | None:
         return None if self.cancellation_fee_cents is None else from_cents(self.cancellation_fee_cents)
 

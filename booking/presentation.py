@@ -3,9 +3,10 @@ price lines in the active language (the quote engine's own labels are the API's 
 
 from dataclasses import dataclass
 from decimal import Decimal
+from math import ceil
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, BookingStatus
@@ -57,6 +58,22 @@ def tour_name(slug: str) -> str:
     if tour is None:
         return slug
     return tour.name_de if get_language() == "de" else tour.name_en
+
+
+def service(booking: Booking) -> str:
+    """What was booked, as the form offered it: a transfer, hours with a chauffeur, or a tour."""
+    if booking.tour_slug:
+        tour = pricing.current_snapshot().tours.get(booking.tour_slug)
+        if tour is None:
+            return tour_name(booking.tour_slug)
+        text = ngettext(
+            "Tour: {name} ({hours} hour)", "Tour: {name} ({hours} hours)", ceil(tour.included_hours)
+        )
+        return text.format(name=tour_name(booking.tour_slug), hours=number(tour.included_hours))
+    if booking.booking_type == "hourly":
+        # Hours start at 2 (MIN_HOURLY_HOURS): the plural form is always the one needed.
+        return str(_("By the hour: {hours} hours")).format(hours=number(booking.duration_hours))
+    return str(_("Transfer"))
 
 
 def price_lines(booking: Booking) -> list[Line]:

@@ -154,8 +154,17 @@ class AgentCheckoutInput(CheckoutInput):
 class PageBookingDataInput(ScheduledBookingDataInput):
     """The ride as the booking page sends it: with a pickup time, a vehicle class and the traveller's name,
     e-mail (the confirmation goes there) and phone (for the chauffeur). At most 16384 bytes as JSON
-    (UTF-8), every member counted."""
+    (UTF-8), every member counted. Unlike the public API's (section 2.3 requires `to`), an hourly hire or
+    a tour may leave the destination out: "as directed"."""
 
+    to = serializers.CharField(
+        max_length=500,
+        source="destination",
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Destination; may be empty for an hourly hire or a tour (as directed).",
+    )
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=50)

@@ -84,7 +84,15 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         except DomainError as refusal:  # the policy or the payment provider said no: nothing changed
             logger.info("Cancel of %s from its page refused: %s", booking.reference, refusal.code)
             outcome = "refused"
-    return _page(request, "booking/manage.html", booking, state=lifecycle.state_of(booking), outcome=outcome)
+    percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
+    return _page(
+        request,
+        "booking/manage.html",
+        booking,
+        state=lifecycle.state_of(booking),
+        outcome=outcome,
+        late_fee_percent=percent,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -140,6 +148,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "booking": booking,
             "status": presentation.status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "service": presentation.service(booking),
             "lines": presentation.price_lines(booking),
             "vat_note": presentation.vat_note(booking),
             "open": selectors.payable(booking),

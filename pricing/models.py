@@ -95,6 +95,9 @@ class Tour(models.Model):
     name_de = models.CharField("name (German)", max_length=200)
     name_en = models.CharField("name (English)", max_length=200)
     included_hours = models.DecimalField(max_digits=4, decimal_places=1, validators=NOT_NEGATIVE)
+    # What the booking form shows when the tour is chosen (issue 19).
+    description_de = models.TextField("description (German)", blank=True, max_length=1000)
+    description_en = models.TextField("description (English)", blank=True, max_length=1000)
     area_radius_km = models.DecimalField(
         "area (km from Vienna's centre)",
         max_digits=5,

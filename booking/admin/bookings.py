@@ -73,7 +73,7 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("route"))
     def route(self, booking: Booking) -> str:
-        return f"{booking.origin} → {booking.destination}"
+        return f"{booking.origin} → {booking.destination_shown}"
 
     @admin.display(description=_("class"), ordering="vehicle_class")
     def vehicle(self, booking: Booking) -> str:

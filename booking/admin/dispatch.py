@@ -93,7 +93,7 @@ def row(ride: Booking) -> list[str]:
         timezone.localtime(window.start).strftime("%d.%m.%Y %H:%M"),
         timezone.localtime(window.end).strftime("%d.%m.%Y %H:%M"),
         ride.origin,
-        ride.destination,
+        ride.destination_shown,
         ride.vehicle_class,
         service + (f" · {ride.tour_name}" if ride.tour_name else ""),
         ride.driver.name if ride.driver else "",

@@ -1,13 +1,18 @@
 """GET /api/page/quote: the booking page's route and every class's price in one call, equal to what
 /api/v1/distance and one /api/v1/price per class answer."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from tests.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db
 
-RIDE = {"from": "Hotel Sacher Wien", "to": "Flughafen Wien"}
+# A fixed pickup: without one the arrival is counted from "now", which moves between two calls.
+PICKUP = (timezone.localtime() + timedelta(days=3)).replace(hour=10, minute=0, second=0, microsecond=0)
+RIDE = {"from": "Hotel Sacher Wien", "to": "Flughafen Wien", "pickupDatetime": PICKUP.isoformat()}
 
 
 def separately(client, **kind) -> tuple[dict, dict]:

@@ -37,10 +37,14 @@
     var payButton = el("pay");
     var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
     var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    var plural = new Intl.PluralRules(locale);
     var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
     var timers = {}, inflight = 0;
     var answers = { places: {}, quotes: {} }; // kept per query for as long as the page is open
     var pausedUntil = 0; // after a 429: no call leaves before this (ms), then the waiting ones go
+    // A place field being typed in is not routed ("Flu" is no place): only once a suggestion is chosen or
+    // the field is left, so no "no route" error flashes while the traveller is still typing.
+    var typing = { from: false, to: false };
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -48,6 +52,11 @@
     function kind() { return form.elements.kind.value; }
     function vehicle() { return form.elements.vehicle.value; }
     function pickup() { return value("date") && value("time") ? value("date") + "T" + value("time") : ""; }
+    // An hourly hire or a tour may go "as directed": without a destination it is routed from its pickup to
+    // itself, as the checkout does, so the price is the hours' or the tour's alone.
+    function directed() { return kind() !== "transfer"; }
+    function destination() { return value("to") || (directed() ? value("from") : ""); }
+    function plurals(forms, count) { return fill(forms[plural.select(count)] || forms.other, { count: count }); }
     function later(name, wait, run) {
       clearTimeout(timers[name]);
       timers[name] = setTimeout(function () { timers[name] = null; run(); busy(); }, wait);
@@ -188,6 +197,7 @@
       function pick(index) {
         input.value = items[index];
         token = null; // the search is over: the next one gets a new session
+        typing[name] = false;
         close();
         showError(name, "");
         changed();
@@ -222,11 +232,12 @@
           }
           list.hidden = false;
           input.setAttribute("aria-expanded", "true");
-          status(items.length ? fill(T.suggestions, { count: items.length }) : T.noSuggestions);
+          status(items.length ? plurals(T.suggestions, items.length) : T.noSuggestions);
           highlight(-1);
         }).catch(close);
       }
-      input.addEventListener("input", function () { later("suggest-" + name, 300, search); }); // a pause
+      input.addEventListener("focus", function () { typing[name] = true; });
+      input.addEventListener("input", function () { typing[name] = true; later("suggest-" + name, 300, search); }); // a pause
       input.addEventListener("keydown", function (event) {
         if (list.hidden || !items.length) return;
         if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -240,16 +251,28 @@
           close();
         }
       });
-      input.addEventListener("blur", function () { setTimeout(close, 150); updateRoute(300); });
+      input.addEventListener("blur", function () { typing[name] = false; setTimeout(close, 150); updateRoute(300); });
     }
 
     // --- route, lead time and prices --------------------------------------------------------------------
     // The route and every class's price come in one call (GET /api/page/quote), kept per query: going
-    // back to an hour value, a tour or a time asks nothing again.
+    // back to an hour value, a tour or a time asks nothing again. A field being typed in is not routed.
     function updateRoute(wait) { later("route", wait, function () { updatePrices(); }); }
 
+    // The route only where there is one to show: a tour shows its own hours and description instead.
+    function showRoute() {
+      if (!state.route) return;
+      if (kind() === "tour") return status("");
+      if (!value("to")) return status(T.asDirected);
+      status(fill(T.route, { km: decimal.format(state.route.distance),
+                             minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+    }
+    function enterHint() { return directed() ? T.enterPickup : T.enterRoute; }
+
     function quoteQuery() {
-      var query = { from: value("from"), to: value("to") };
+      // "As directed" (an hourly hire or a tour without a destination) is priced from the pickup to itself,
+      // as the checkout routes it.
+      var query = { from: value("from"), to: destination() };
       if (pickup()) query.pickupDatetime = pickup(); // as the checkout routes it
       if (kind() === "hourly") { query.bookingType = "hourly"; query.durationHours = value("hours"); }
       if (kind() === "tour") query.tourSlug = value("tour");
@@ -257,6 +280,7 @@
     }
 
     function updatePrices() {
+      if (typing.from || typing.to) return Promise.resolve(); // "Flu" is no place: wait for a choice or a blur
       var query = quoteQuery(), key = JSON.stringify(query);
       if (query.from.length < 2 || query.to.length < 2) {
         state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); return Promise.resolve();
@@ -274,8 +298,7 @@
         if (response.ok) {
           answers.quotes[key] = response;
           showError("to", "");
-          status(fill(T.route, { km: decimal.format(state.route.distance),
-                                 minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+          showRoute();
           response.data.classes.forEach(function (item) {
             state.prices[item.vehicleClass] = item.price || { problem: item.problem };
           });
@@ -302,7 +325,7 @@
       if (!quote || quote.priceEur === undefined) {
         var hint = document.createElement("p");
         hint.className = "cb-hint";
-        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : T.enterRoute);
+        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : enterHint());
         box.appendChild(hint);
         payButton.textContent = T.payNoPrice;
         return;
@@ -375,12 +398,18 @@
     function showKind() {
       el("hours-field").hidden = kind() !== "hourly";
       if (el("tour-field")) el("tour-field").hidden = kind() !== "tour";
+      el("to-hint").hidden = !directed();
+      field("to").required = !directed();
+      Array.prototype.forEach.call(root.querySelectorAll("[data-tour-about]"), function (about) {
+        about.hidden = about.getAttribute("data-tour-about") !== value("tour");
+      });
     }
 
     // --- booking ---------------------------------------------------------------------------------------
     function validate() {
       var wrong = [];
       ["from", "to", "date", "time", "name", "email", "phone"].forEach(function (name) {
+        if (name === "to" && directed()) return; // as directed
         if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
       });
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
@@ -390,7 +419,7 @@
       // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
       var message = wrong.length ? T.checkFields : "";
       if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
-        message = state.waiting ? retryText() : state.route ? T.failed : T.enterRoute;
+        message = state.waiting ? retryText() : state.route ? T.failed : enterHint();
       }
       return { fields: wrong, message: message };
     }
@@ -463,8 +492,11 @@
     form.addEventListener("change", function (event) {
       var name = event.target.name;
       changed();
-      if (name === "kind") { showKind(); updatePrices(); }
-      if (name === "hours" || name === "tour") { showError(name, ""); updatePrices(); }
+      if (name === "kind") {
+        showKind(); showError("to", "");
+        showRoute(); updatePrices(); // a quote asked before comes from the page's own answers
+      }
+      if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
       if (name === "vehicle") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");
