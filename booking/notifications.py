@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
-from booking.models import Booking, BookingStatus, RefundStatus
+from booking.models import Booking, BookingStatus, RefundStatus, state_in_english
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
@@ -208,8 +208,8 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"{topic} to check for {booking.get_status_display()} booking {booking.reference}",
-            f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
+            f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}",
+            f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {booking.name} <{booking.email}>.",

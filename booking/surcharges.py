@@ -11,7 +11,7 @@ from booking import history, links, notifications
 from booking.models import Booking, Refund, Surcharge
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, SessionState
-from pricing.money import CURRENCY, from_cents
+from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
     history.record(
         booking,
         history.Kind.PAYMENT,
-        f"Payment link for the difference of {_eur(amount_cents)} sent.",
+        history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
         actor=actor,
     )
     transaction.on_commit(
@@ -58,7 +58,8 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
         method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
     )  # fmt: skip
-    _received(booking, amount_cents, f"Difference of {_eur(amount_cents)} collected by staff.", actor=actor)
+    collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
+    _received(booking, amount_cents, collected, actor=actor)
     return surcharge
 
 
@@ -83,16 +84,12 @@ def apply_session_news(
     _received(
         booking,
         surcharge.amount_cents,
-        f"Difference of {_eur(surcharge.amount_cents)} paid online.",
+        history.said("Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)),
         actor=actor,
     )
 
 
-def _received(booking: Booking, amount_cents: int, text: str, *, actor: str) -> None:
+def _received(booking: Booking, amount_cents: int, text: history.Said, *, actor: str) -> None:
     booking.received_cents += amount_cents
     booking.save(update_fields=["received_cents", "updated_at"])
     history.record(booking, history.Kind.PAYMENT, text, actor=actor)
-
-
-def _eur(cents: int) -> str:
-    return f"{from_cents(cents)} {CURRENCY}"

@@ -2,6 +2,7 @@
 (route, pickup, itemised price, payment, customer, history) with the actions the booking's state allows,
 each a small form that calls one service."""
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,8 +28,9 @@ from booking.admin import dispatch as dispatch_views
 from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
+from chauffeur import l10n
 from chauffeur.errors import DomainError
-from pricing.money import CURRENCY, from_cents, to_cents
+from pricing.money import from_cents, to_cents
 
 
 class PickupFilter(admin.SimpleListFilter):
@@ -66,9 +68,7 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("pickup"), ordering="pickup_at")
     def pickup(self, booking: Booking) -> str:
-        return (
-            timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y %H:%M") if booking.pickup_at else "—"
-        )
+        return l10n.day_time(booking.pickup_at) if booking.pickup_at else "—"
 
     @admin.display(description=_("route"))
     def route(self, booking: Booking) -> str:
@@ -80,7 +80,7 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("amount"), ordering="amount_cents")
     def amount(self, booking: Booking) -> str:
-        return f"{CURRENCY} {from_cents(booking.amount_cents)}"
+        return l10n.money(from_cents(booking.amount_cents), booking.currency)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
         """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
@@ -110,6 +110,7 @@ class BookingAdmin(admin.ModelAdmin):
             "title": _("Phone booking"),
             "form": form,
             "priced": priced,
+            "lines": presentation.quote_lines(priced.quote) if priced else [],
         }
         return TemplateResponse(request, "admin/booking/booking/phone.html", context)
 
@@ -196,10 +197,9 @@ def phone_booked(booking: Booking) -> str:
         if booking.paid_at
         else _("payment link e-mailed to %s") % booking.email
     )
-    return _("%(ref)s booked by phone at %(cur)s %(price)s; %(paid)s.") % {
+    return _("%(ref)s booked by phone at %(price)s; %(paid)s.") % {
         "ref": booking.reference,
-        "cur": CURRENCY,
-        "price": booking.quote.price,
+        "price": l10n.money(booking.quote.price),
         "paid": paid,
     }
 
@@ -244,30 +244,29 @@ def _cancel(request, booking: Booking) -> str:
         booking.pk, actor=history.staff(request.user), by_staff=True, requested_by=request.user
     )
     fee = from_cents(cancelled.cancellation_fee_cents or 0)
-    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s %(cur)s, %(refund)s %(cur)s refunded.")
+    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s, %(refund)s refunded.")
     return said % {
         "ref": cancelled.reference,
-        "fee": fee,
-        "cur": CURRENCY,
-        "refund": from_cents(refunds.committed_cents(cancelled)),
+        "fee": l10n.money(fee),
+        "refund": l10n.money(from_cents(refunds.committed_cents(cancelled))),
     }
 
 
 def _mark_paid(request, booking: Booking) -> str:
     data = valid(MarkPaidForm(request.POST))
-    payment_updates.mark_paid(
+    paid = payment_updates.mark_paid(
         booking.pk, method=data["method"], user=request.user, actor=history.staff(request.user)
     )
     return _("%(ref)s: marked paid by %(method)s (%(user)s); the confirmation goes to the customer.") % {
         "ref": booking.reference,
-        "method": data["method"],
+        "method": paid.get_payment_method_display(),
         "user": request.user.get_username(),
     }
 
 
 def _note(request, booking: Booking) -> str:
     data = valid(NoteForm(request.POST))
-    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))
+    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))  # as typed
     return _("%s: note added.") % booking.reference
 
 
@@ -281,8 +280,8 @@ def _change(request, booking: Booking) -> str:
         actor=history.staff(request.user),
         user=request.user,
     )
-    settled = f"; {change.settlement}" if change.settlement else ""
-    return f"{booking.reference}: {change.summary}{settled}."
+    settled = f"; {change.settlement.shown()}" if change.settlement else ""
+    return f"{booking.reference}: {change.summary.shown()}{settled}."
 
 
 def _refund(request, booking: Booking) -> str:
@@ -296,10 +295,9 @@ def _refund(request, booking: Booking) -> str:
         manual=data["manual"],
     )
     how = _("through the payment provider") if refund.method == Refund.Method.PROVIDER else _("by staff")
-    return _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).") % {
+    return _("%(ref)s: refund of %(amount)s %(how)s (%(state)s).") % {
         "ref": booking.reference,
-        "amount": data["amount"],
-        "cur": CURRENCY,
+        "amount": l10n.money(data["amount"]),
         "how": how,
         "state": refund.get_status_display(),
     }
@@ -308,10 +306,9 @@ def _refund(request, booking: Booking) -> str:
 def _refund_paid_back(request, booking: Booking) -> str:
     owed = get_object_or_404(Refund, pk=request.POST.get("refund", 0), booking=booking)
     refunds.confirm_paid_back(owed.pk, actor=history.staff(request.user))
-    return _("%(ref)s: refund of %(amount)s %(cur)s paid back.") % {
+    return _("%(ref)s: refund of %(amount)s paid back.") % {
         "ref": booking.reference,
-        "amount": from_cents(owed.amount_cents),
-        "cur": CURRENCY,
+        "amount": l10n.money(owed.amount),
     }
 
 
@@ -335,9 +332,11 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
+        "language_name": dict(settings.LANGUAGES).get(booking.locale, booking.locale),
         "quote": booking.quote,
+        "lines": presentation.price_lines(booking, detailed=True),
+        "history": [(event, history.wording(event)) for event in booking.history.all()],
         "vat_percent": booking.quote.vat_rate * 100,
-        "history": booking.history.all(),
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
         "refundable": from_cents(refundable),

@@ -3,10 +3,11 @@
 from django import forms
 from django.conf import settings
 from django.contrib.admin.widgets import AdminSplitDateTime
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from booking.checkout import BookingRequest
-from booking.models import Booking
+from booking.models import BOOKING_TYPES, Booking
 from booking.phone import PhonePayment
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
@@ -82,11 +83,7 @@ class PhoneBookingForm(forms.Form):
     destination = forms.CharField(label=_("To"), max_length=500)
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
-    booking_type = forms.ChoiceField(
-        label=_("Booked"),
-        choices=[("distance", _("by distance")), ("hourly", _("by the hour"))],
-        initial="distance",
-    )
+    booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
     duration_hours = forms.DecimalField(
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
@@ -109,8 +106,9 @@ class PhoneBookingForm(forms.Form):
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
+        german = get_language() == "de"
         self.fields["tour_name"].choices = [("", _("no tour"))] + [
-            (tour.slug, tour.name_en) for tour in Tour.objects.filter(active=True)
+            (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
 
     def clean(self):
