@@ -1,11 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 PAGE_CHECKOUT_PATH = "/api/page/checkout"
 
 
 class BookingConfig(AppConfig):
     name = "booking"
-    verbose_name = "Bookings"
+    verbose_name = _("Bookings")
 
     def ready(self) -> None:
         from booking.views import CANCEL_PATH, SUCCESS_PATH, too_many_requests

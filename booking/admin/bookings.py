@@ -2,7 +2,6 @@
 (route, pickup, itemised price, payment, customer, history) with the actions the booking's state allows,
 each a small form that calls one service."""
 
-from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from booking import (
@@ -30,6 +30,7 @@ from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
 from chauffeur import l10n
 from chauffeur.errors import DomainError
+from pricing.models import VehicleClass
 from pricing.money import from_cents, to_cents
 
 
@@ -56,11 +57,34 @@ class PickupFilter(admin.SimpleListFilter):
         return queryset.filter(pickup_at__gte=begin, pickup_at__lt=until)
 
 
+class VehicleClassFilter(admin.SimpleListFilter):
+    """The classes by the names staff know, not their codes."""
+
+    title = _("class")
+    parameter_name = "vehicle_class"
+
+    def lookups(self, request, model_admin):
+        return [(item.code, item.display_name) for item in VehicleClass.objects.all()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(vehicle_class=self.value()) if self.value() else queryset
+
+
 @admin.register(Booking)
 class BookingAdmin(admin.ModelAdmin):
-    list_display = ["reference", "pickup", "status", "route", "vehicle", "driver", "amount", "name", "phone"]
+    list_display = [
+        "reference",
+        "pickup",
+        "status",
+        "route",
+        "class_name",
+        "driver",
+        "amount",
+        "name",
+        "phone",
+    ]
     list_display_links = ["reference"]
-    list_filter = ["status", PickupFilter, "vehicle_class", "channel", "driver"]
+    list_filter = ["status", PickupFilter, VehicleClassFilter, "channel", "driver"]
     search_fields = ["reference", "name", "email", "phone", "origin", "destination"]
     list_select_related = ["driver"]
     ordering = ["-pickup_at"]
@@ -75,7 +99,7 @@ class BookingAdmin(admin.ModelAdmin):
         return f"{booking.origin} → {booking.destination}"
 
     @admin.display(description=_("class"), ordering="vehicle_class")
-    def vehicle(self, booking: Booking) -> str:
+    def class_name(self, booking: Booking) -> str:
         return presentation.vehicle_name(booking.vehicle_class)
 
     @admin.display(description=_("amount"), ordering="amount_cents")
@@ -324,6 +348,14 @@ ACTIONS = {
 }
 
 
+def language_name(code: str) -> str:
+    """ "Englisch" for "en" in a German admin; an unknown code as it is."""
+    try:
+        return str(get_language_info(code)["name_translated"])
+    except KeyError:
+        return code or "—"
+
+
 def page_context(booking: Booking, *, can_change: bool) -> dict:
     """What the booking page shows; the forms only where the state allows their action."""
     moves = transitions.next_states(booking)
@@ -332,7 +364,7 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
-        "language_name": dict(settings.LANGUAGES).get(booking.locale, booking.locale),
+        "language_name": language_name(booking.locale),
         "quote": booking.quote,
         "lines": presentation.price_lines(booking, detailed=True),
         "history": [(event, history.wording(event)) for event in booking.history.all()],
