@@ -70,8 +70,8 @@ def test_price_lines_are_worded_from_their_numbers():
         f"Wartezeit 20 Min. (2 × 15 Min. × 12,00{NBSP}€): 24.00",
         f"Aufgerundet auf 1,00{NBSP}€: 0.40",
     ]
-    assert (
-        quote_in("en", booking_type="hourly", duration_hours=Decimal("2.25"))[0].startswith("2.5 h × €65.00: ")
+    assert quote_in("en", booking_type="hourly", duration_hours=Decimal("2.25"))[0].startswith(
+        "2.5 h × €65.00: "
     )
     assert quote_in("de", tour_slug="vienna-city-tour")[0] == "Tour: Wiener Stadtrundfahrt (3 Std.): 249.00"
 
