@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 PAGE_CHECKOUT_PATH = "/api/page/checkout"
 PAGE_QUOTE_PATH = "/api/page/quote"
@@ -6,7 +7,7 @@ PAGE_QUOTE_PATH = "/api/page/quote"
 
 class BookingConfig(AppConfig):
     name = "booking"
-    verbose_name = "Bookings"
+    verbose_name = _("Bookings")
 
     def ready(self) -> None:
         from booking.views import CANCEL_PATH, SUCCESS_PATH, too_many_requests

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 
 from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
-from booking.models import Booking, BookingStatus, CancellationPolicy
+from booking.models import Booking, BookingStatus, CancellationPolicy, state_in_english
 from booking.payments import payment_provider
 from chauffeur.errors import DomainError
 
@@ -81,7 +81,7 @@ def terms(
     deadline = free_until(rules, booking.pickup_at)
     refusal = None
     if not transitions.can_move(booking, BookingStatus.CANCELLED):
-        refusal = f"A {booking.get_status_display()} booking cannot be cancelled."
+        refusal = f"A {state_in_english(booking.status)} booking cannot be cancelled."
     elif not by_staff and booking.pickup_at is not None and at >= booking.pickup_at:
         refusal = "The pickup time has passed: the booking can no longer be cancelled online."
     if refusal or not booking.money_received:

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
-from booking.models import Booking, BookingStatus, RefundStatus
+from booking.models import Booking, BookingStatus, RefundStatus, state_in_english
 from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
@@ -225,8 +225,8 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            one_line(f"{topic} to check for {booking.get_status_display()} booking {booking.reference}"),
-            f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
+            one_line(f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}"),
+            f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
             f"customer: {unlinked(booking.name)} <{booking.email}>.",
@@ -239,7 +239,17 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
 # What a customer typed, shown in mails. Their own e-mail address stays as it is: validated, and the
 # operator replies to it.
 CUSTOMER_TEXT = frozenset(
-    {"name", "origin", "destination", "phone", "notes", "flight_number", "water_choice", "tour_name"}
+    {
+        "name",
+        "origin",
+        "destination",
+        "destination_shown",
+        "phone",
+        "notes",
+        "flight_number",
+        "water_choice",
+        "tour_name",
+    }
 )
 _SCHEME = re.compile(r"\b([a-z][a-z0-9+.-]*:)(?=\S)", re.IGNORECASE)  # https://, mailto:, javascript:
 # A dot before a letter joins a domain name (evil.example, www.x: top-level domains are letters), while

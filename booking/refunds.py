@@ -111,8 +111,16 @@ def refund(
             requested_by=requested_by,
         )
     )
-    done = "paid back by staff" if manual else "owed: to be paid back by staff (not paid online)"
-    history.record(booking, history.Kind.REFUND, f"Refund of {_eur(left)}: {done}. {reason}", actor=actor)
+    amount = history.eur(left)
+    done = (
+        history.said("Refund of {amount}: paid back by staff. {reason}", amount=amount, reason=reason)
+        if manual
+        else history.said(
+            "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
+            amount=amount, reason=reason,
+        )
+    )  # fmt: skip
+    history.record(booking, history.Kind.REFUND, done, actor=actor)
     return made
 
 
@@ -144,8 +152,14 @@ def _through_provider(
     history.record(
         booking,
         history.Kind.REFUND,
-        f"Refund of {_eur(state.amount_cents)} through {provider.name} ({state.refund_id}): {state.status}. "
-        + reason,
+        history.said(
+            "Refund of {amount} through {provider} ({refund}): {state}. {reason}",
+            amount=history.eur(state.amount_cents),
+            provider=provider.name,
+            refund=state.refund_id,
+            state=history.refund_state(state.status),
+            reason=reason,
+        ),
         actor=actor,
     )
     return created
@@ -166,7 +180,10 @@ def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
         owed.status = RefundStatus.SUCCEEDED
         owed.save(update_fields=["status", "updated_at"])
         history.record(
-            owed.booking, history.Kind.REFUND, f"Refund of {_eur(owed.amount_cents)} paid back.", actor=actor
+            owed.booking,
+            history.Kind.REFUND,
+            history.said("Refund of {amount} paid back.", amount=history.eur(owed.amount_cents)),
+            actor=actor,
         )
     return owed
 
@@ -223,14 +240,21 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         )  # fmt: skip
         history.record(
             booking, history.Kind.REFUND,
-            f"Refund of {_eur(state.amount_cents)} ({state.refund_id}) reported by the provider: "
-            f"{state.status}.",
+            history.said(
+                "Refund of {amount} ({refund}) reported by the provider: {state}.",
+                amount=history.eur(state.amount_cents), refund=state.refund_id,
+                state=history.refund_state(state.status),
+            ),
             actor=actor,
         )  # fmt: skip
     elif state.status != known.status and STAGE[state.status] >= STAGE[RefundStatus(known.status)]:
         history.record(
             booking, history.Kind.REFUND,
-            f"Refund of {_eur(known.amount_cents)} ({state.refund_id}): {known.status} → {state.status}.",
+            history.said(
+                "Refund of {amount} ({refund}): {before} → {after}.",
+                amount=history.eur(known.amount_cents), refund=state.refund_id,
+                before=history.refund_state(known.status), after=history.refund_state(state.status),
+            ),
             actor=actor,
         )  # fmt: skip
         known.status, known.failure_reason = state.status, state.failure_reason or known.failure_reason

@@ -43,7 +43,7 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
     history.record(
         booking,
         history.Kind.PAYMENT,
-        f"Payment link for the difference of {_eur(amount_cents)} sent.",
+        history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
         actor=actor,
     )
     transaction.on_commit(
@@ -59,7 +59,8 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
         method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
     )  # fmt: skip
-    _received(booking, amount_cents, f"Difference of {_eur(amount_cents)} collected by staff.", actor=actor)
+    collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
+    _received(booking, amount_cents, collected, actor=actor)
     return surcharge
 
 
@@ -75,7 +76,7 @@ def waive_open(booking: Booking, *, actor: str) -> int:
         history.record(
             booking,
             history.Kind.PAYMENT,
-            f"Payment link for {_eur(surcharge.amount_cents)} withdrawn.",
+            history.said("Payment link for {amount} withdrawn.", amount=history.eur(surcharge.amount_cents)),
             actor=actor,
         )
         if surcharge.provider_session_id:
@@ -135,7 +136,7 @@ def apply_session_news(
     _received(
         booking,
         surcharge.amount_cents,
-        f"Difference of {_eur(surcharge.amount_cents)} paid online.",
+        history.said("Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)),
         actor=actor,
     )
     if not owed:
@@ -162,7 +163,7 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
         )
 
 
-def _received(booking: Booking, amount_cents: int, text: str, *, actor: str) -> None:
+def _received(booking: Booking, amount_cents: int, text: history.Said, *, actor: str) -> None:
     booking.received_cents += amount_cents
     booking.save(update_fields=["received_cents", "updated_at"])
     history.record(booking, history.Kind.PAYMENT, text, actor=actor)

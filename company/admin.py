@@ -5,6 +5,8 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from company import services
 from company.models import PROFILE_ID, OperatorProfile
@@ -14,14 +16,19 @@ COLOUR = forms.TextInput(attrs={"type": "color"})
 
 class OperatorProfileForm(forms.ModelForm):
     logo_file = forms.FileField(
-        label="Logo",
+        label=_("Logo"),
         required=False,
-        help_text=f"PNG, JPEG or GIF, at most {services.MAX_LOGO_BYTES // 1024} KB; about 200 × 60 pixels "
-        "reads well in the page header.",
+        help_text=format_lazy(
+            _("PNG, JPEG or GIF, at most {kb} KB; about 200 × 60 pixels reads well in the page header."),
+            kb=services.MAX_LOGO_BYTES // 1024,
+        ),
     )
-    remove_logo = forms.BooleanField(required=False, label="Remove the logo")
+    remove_logo = forms.BooleanField(required=False, label=_("Remove the logo"))
     website = forms.URLField(
-        required=False, assume_scheme="https", help_text=OperatorProfile._meta.get_field("website").help_text
+        label=OperatorProfile._meta.get_field("website").verbose_name,
+        required=False,
+        assume_scheme="https",
+        help_text=OperatorProfile._meta.get_field("website").help_text,
     )
 
     class Meta:
@@ -35,12 +42,13 @@ class OperatorProfileForm(forms.ModelForm):
             return None
         if upload.size > services.MAX_LOGO_BYTES:
             raise forms.ValidationError(
-                f"The logo is {upload.size // 1024} KB; at most {services.MAX_LOGO_BYTES // 1024} KB."
+                _("The logo is %(size)s KB; at most %(limit)s KB.")
+                % {"size": upload.size // 1024, "limit": services.MAX_LOGO_BYTES // 1024}
             )
         content = upload.read()
         media_type = services.logo_type(content)
         if media_type is None:
-            raise forms.ValidationError("Upload a PNG, JPEG or GIF image.")
+            raise forms.ValidationError(_("Upload a PNG, JPEG or GIF image."))
         return content, media_type
 
     def save(self, commit=True):
@@ -59,7 +67,7 @@ class OperatorProfileAdmin(admin.ModelAdmin):
     form = OperatorProfileForm
     fieldsets = [
         (None, {"fields": ["name", "phone", "email", "website"]}),
-        ("Look", {"fields": ["logo_file", "remove_logo", "brand_colour", "header_colour"]}),
+        (_("Look"), {"fields": ["logo_file", "remove_logo", "brand_colour", "header_colour"]}),
     ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

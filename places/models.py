@@ -11,12 +11,14 @@ class RatingSnapshot(models.Model):
     """The public rating shown when Google is not configured (docs/decisions.md §3): one record, edited
     by staff."""
 
-    rating = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True, validators=STARS)
-    user_rating_count = models.PositiveIntegerField("number of ratings", null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    rating = models.DecimalField(
+        _("rating"), max_digits=2, decimal_places=1, null=True, blank=True, validators=STARS
+    )
+    user_rating_count = models.PositiveIntegerField(_("number of ratings"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
-        verbose_name = verbose_name_plural = "rating snapshot"
+        verbose_name = verbose_name_plural = _("rating snapshot")
 
     def __str__(self) -> str:
         return f"Rating {self.rating or '–'} ({self.user_rating_count or 0})"

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from booking import (
@@ -28,8 +29,10 @@ from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, 
 from booking.admin.refund import refund_view
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
+from chauffeur import l10n
 from chauffeur.errors import DomainError
-from pricing.money import CURRENCY, from_cents
+from pricing.models import VehicleClass
+from pricing.money import from_cents
 
 
 class PickupFilter(admin.SimpleListFilter):
@@ -55,11 +58,34 @@ class PickupFilter(admin.SimpleListFilter):
         return queryset.filter(pickup_at__gte=begin, pickup_at__lt=until)
 
 
+class VehicleClassFilter(admin.SimpleListFilter):
+    """The classes by the names staff know, not their codes."""
+
+    title = _("class")
+    parameter_name = "vehicle_class"
+
+    def lookups(self, request, model_admin):
+        return [(item.code, item.display_name) for item in VehicleClass.objects.all()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(vehicle_class=self.value()) if self.value() else queryset
+
+
 @admin.register(Booking)
 class BookingAdmin(admin.ModelAdmin):
-    list_display = ["reference", "pickup", "status", "route", "vehicle", "driver", "amount", "name", "phone"]
+    list_display = [
+        "reference",
+        "pickup",
+        "status",
+        "route",
+        "class_name",
+        "driver",
+        "amount",
+        "name",
+        "phone",
+    ]
     list_display_links = ["reference"]
-    list_filter = ["status", PickupFilter, "vehicle_class", "channel", "driver"]
+    list_filter = ["status", PickupFilter, VehicleClassFilter, "channel", "driver"]
     search_fields = ["reference", "name", "email", "phone", "origin", "destination"]
     list_select_related = ["driver"]
     ordering = ["-pickup_at"]
@@ -67,21 +93,19 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("pickup"), ordering="pickup_at")
     def pickup(self, booking: Booking) -> str:
-        return (
-            timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y %H:%M") if booking.pickup_at else "—"
-        )
+        return l10n.day_time(booking.pickup_at) if booking.pickup_at else "—"
 
     @admin.display(description=_("route"))
     def route(self, booking: Booking) -> str:
         return f"{booking.origin} → {booking.destination_shown}"
 
     @admin.display(description=_("class"), ordering="vehicle_class")
-    def vehicle(self, booking: Booking) -> str:
+    def class_name(self, booking: Booking) -> str:
         return presentation.vehicle_name(booking.vehicle_class)
 
     @admin.display(description=_("amount"), ordering="amount_cents")
     def amount(self, booking: Booking) -> str:
-        return f"{CURRENCY} {from_cents(booking.amount_cents)}"
+        return l10n.money(from_cents(booking.amount_cents), booking.currency)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
         """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
@@ -115,6 +139,7 @@ class BookingAdmin(admin.ModelAdmin):
             "title": _("Phone booking"),
             "form": form,
             "priced": priced,
+            "lines": presentation.quote_lines(priced.quote) if priced else [],
         }
         return TemplateResponse(request, "admin/booking/booking/phone.html", context)
 
@@ -224,10 +249,9 @@ def phone_booked(booking: Booking) -> str:
         if booking.paid_at
         else _("payment link e-mailed to %s") % booking.email
     )
-    return _("%(ref)s booked by phone at %(cur)s %(price)s; %(paid)s.") % {
+    return _("%(ref)s booked by phone at %(price)s; %(paid)s.") % {
         "ref": booking.reference,
-        "cur": CURRENCY,
-        "price": booking.quote.price,
+        "price": l10n.money(booking.quote.price),
         "paid": paid,
     }
 
@@ -272,30 +296,29 @@ def _cancel(request, booking: Booking) -> str:
         booking.pk, actor=history.staff(request.user), by_staff=True, requested_by=request.user
     )
     fee = from_cents(cancelled.cancellation_fee_cents or 0)
-    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s %(cur)s, %(refund)s %(cur)s refunded.")
+    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s, %(refund)s refunded.")
     return said % {
         "ref": cancelled.reference,
-        "fee": fee,
-        "cur": CURRENCY,
-        "refund": from_cents(refunds.committed_cents(cancelled)),
+        "fee": l10n.money(fee),
+        "refund": l10n.money(from_cents(refunds.committed_cents(cancelled))),
     }
 
 
 def _mark_paid(request, booking: Booking) -> str:
     data = valid(MarkPaidForm(request.POST))
-    payment_updates.mark_paid(
+    paid = payment_updates.mark_paid(
         booking.pk, method=data["method"], user=request.user, actor=history.staff(request.user)
     )
     return _("%(ref)s: marked paid by %(method)s (%(user)s); the confirmation goes to the customer.") % {
         "ref": booking.reference,
-        "method": data["method"],
+        "method": paid.get_payment_method_display(),
         "user": request.user.get_username(),
     }
 
 
 def _note(request, booking: Booking) -> str:
     data = valid(NoteForm(request.POST))
-    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))
+    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))  # as typed
     return _("%s: note added.") % booking.reference
 
 
@@ -309,17 +332,16 @@ def _change(request, booking: Booking) -> str:
         actor=history.staff(request.user),
         user=request.user,
     )
-    settled = f"; {change.settlement}" if change.settlement else ""
-    return f"{booking.reference}: {change.summary}{settled}."
+    settled = f"; {change.settlement.shown()}" if change.settlement else ""
+    return f"{booking.reference}: {change.summary.shown()}{settled}."
 
 
 def _refund_paid_back(request, booking: Booking) -> str:
     owed = get_object_or_404(Refund, pk=request.POST.get("refund", 0), booking=booking)
     refunds.confirm_paid_back(owed.pk, actor=history.staff(request.user))
-    return _("%(ref)s: refund of %(amount)s %(cur)s paid back.") % {
+    return _("%(ref)s: refund of %(amount)s paid back.") % {
         "ref": booking.reference,
-        "amount": from_cents(owed.amount_cents),
-        "cur": CURRENCY,
+        "amount": l10n.money(owed.amount),
     }
 
 
@@ -336,6 +358,14 @@ ACTIONS = {
 }
 
 
+def language_name(code: str) -> str:
+    """ "Englisch" for "en" in a German admin; an unknown code as it is."""
+    try:
+        return str(get_language_info(code)["name_translated"])
+    except KeyError:
+        return code or "—"
+
+
 def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
     """What the booking page shows; the forms only where the state and the staff's permissions allow."""
     can_change = may["change"]
@@ -345,9 +375,11 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
+        "language_name": language_name(booking.locale),
         "quote": booking.quote,
+        "lines": presentation.price_lines(booking, detailed=True),
+        "history": [(event, history.wording(event)) for event in booking.history.all()],
         "vat_percent": booking.quote.vat_rate * 100,
-        "history": booking.history.all(),
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
         "refundable": from_cents(refundable),

@@ -6,10 +6,11 @@ from decimal import Decimal
 from django import forms
 from django.conf import settings
 from django.contrib.admin.widgets import AdminSplitDateTime
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
-from booking.models import Booking
+from booking.models import BOOKING_TYPES, Booking
 from booking.phone import PhonePayment
 from booking.refund_requests import KEY_PATTERN
 from fleet.models import Driver, Vehicle
@@ -127,11 +128,7 @@ class PhoneBookingForm(forms.Form):
     destination = forms.CharField(label=_("To"), max_length=500)
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
-    booking_type = forms.ChoiceField(
-        label=_("Booked"),
-        choices=[("distance", _("by distance")), ("hourly", _("by the hour"))],
-        initial="distance",
-    )
+    booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
     duration_hours = forms.DecimalField(
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
@@ -159,8 +156,9 @@ class PhoneBookingForm(forms.Form):
         ]
         if not may_record_payment:  # invoice and cash mark the booking paid: a money permission of its own
             self.fields["payment"].choices = [(PhonePayment.LINK.value, PhonePayment.LINK.label)]
+        german = get_language() == "de"
         self.fields["tour_name"].choices = [("", _("no tour"))] + [
-            (tour.slug, tour.name_en) for tour in Tour.objects.filter(active=True)
+            (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
 
     def clean(self):

@@ -76,7 +76,7 @@ def test_tomorrow_and_the_next_seven_days_follow_vienna_days(admin_client, day):
         day["tomorrow"].reference
     ]
     week = admin_client.get(BOARD, {"range": "next7"}).content.decode()
-    assert len(re.findall(r"<th>\w{3} \d\d\.\d\d\.</th>", week)) == 7
+    assert len(re.findall(r"<th>\w{3} \d\d\.\d\d\.\d{4}</th>", week)) == 7
     assert set(lanes(week)["Unassigned"]) == {
         day["waiting"].reference,
         day["tomorrow"].reference,
@@ -113,7 +113,7 @@ def test_the_csv_export_is_the_filtered_list(admin_client, day):
     driven = dict(zip(header, rows[0], strict=True))
     assert driven["pickup"] == at(0, 23, 0).strftime("%d.%m.%Y 23:00") and driven["until"].endswith("23:24")
     assert (driven["driver"], driven["vehicle"], driven["to"], driven["price EUR"]) == (
-        "Karl Huber", "W-1000A", "Schönbrunn", "74,00")  # fmt: skip
+        "Karl Huber", "W-1000A", "Schönbrunn", "74.00")  # fmt: skip
 
 
 def test_the_board_is_for_staff_only(client, day):
