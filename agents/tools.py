@@ -188,8 +188,8 @@ TOOLS: tuple[Tool, ...] = (
             "pickupDatetime (checked like booking.check_availability) and vehicleClass; add name, email "
             "and phone so the chauffeur can reach the traveller. Safe to retry: the same arguments within 10 "
             "minutes return the same booking and page. Booking accepts the operator's current terms and "
-            "conditions ({terms}, including the cancellation terms of booking.get_booking) for the traveller: "
-            "show them that link before you book.",
+            "conditions ({terms}, with the cancellation terms booking.get_booking states) for the "
+            "traveller: show them that link before you book.",
             terms=terms_url(),
         ),
         input=AgentCheckoutInput,

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from booking import presentation, selectors
-from booking.cancellation import cancellation_rules
 from booking.availability import check_availability, lead_time_rules
+from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
 from chauffeur.i18n import supported

@@ -14,7 +14,8 @@ class SeoLinks:
 
 def page_links(language: str, path: str, *, default_path: str | None = None) -> SeoLinks:
     """Links of a page that exists under each language prefix (`/de/<path>`, `/en/<path>`). `default_path`
-    is where visitors of another language go (the home page negotiates at `/`); else the default language's."""
+    is where visitors of another language go (the home page negotiates at `/`); else the default
+    language's page."""
     base = settings.PUBLIC_BASE_URL
 
     def url(code: str) -> str:

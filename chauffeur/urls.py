@@ -81,7 +81,10 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
     *i18n_patterns(  # /de/, /en/ …
         path("", booking_page.booking_page, name="booking-page"),
-        *[path(kind, company.legal_page, {"kind": kind}, name=kind) for kind in ("imprint", "terms", "privacy")],
+        *[
+            path(kind, company.legal_page, {"kind": kind}, name=kind)
+            for kind in ("imprint", "terms", "privacy")
+        ],
     ),
 ]
 

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -73,7 +74,9 @@ class OperatorProfileAdmin(admin.ModelAdmin):
             _("Legal details (imprint and invoices)"),
             {
                 "fields": LEGAL_FIELDS,
-                "description": _("Filled into the imprint, terms and privacy notice wherever they name them."),
+                "description": _(
+                    "Filled into the imprint, terms and privacy notice wherever they name them."
+                ),
             },
         ),
     ]
@@ -110,11 +113,13 @@ class LegalTextForm(forms.ModelForm):
         model = LegalText
         fields = ["kind", "body_de", "body_en"]
         help_texts = {
-            "body_de": _(
-                "Blank lines part paragraphs; a line starting with “## ” is a heading, with “- ” a list item. "
-                "These are filled from the operator profile: %(placeholders)s."
-            )
-            % {"placeholders": ", ".join("{" + name + "}" for name in legal.PLACEHOLDERS)},
+            "body_de": format_lazy(
+                _(
+                    "Blank lines part paragraphs; a line starting with “## ” is a heading, with “- ” a list "
+                    "item. These are filled from the operator profile: {placeholders}."
+                ),
+                placeholders=", ".join("{" + name + "}" for name in legal.PLACEHOLDERS),
+            ),
         }
 
 

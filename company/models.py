@@ -12,7 +12,9 @@ from company.colours import HEX_COLOUR, MIN_TEXT_CONTRAST, WHITE, contrast
 
 PROFILE_ID = 1
 hex_colour = RegexValidator(HEX_COLOUR, "Enter a colour as #rrggbb, e.g. #0b4f6c.")
-vat_id_format = RegexValidator(r"^[A-Z]{2}[0-9A-Z]{2,13}$", _("Enter the VAT id without spaces, e.g. ATU12345678."))
+vat_id_format = RegexValidator(
+    r"^[A-Z]{2}[0-9A-Z]{2,13}$", _("Enter the VAT id without spaces, e.g. ATU12345678.")
+)
 # Where the operator may be seated: the German-speaking countries and Austria's neighbours.
 COUNTRIES = [
     ("AT", _("Austria")),
@@ -68,13 +70,20 @@ class OperatorProfile(models.Model):
     city = models.CharField(_("city"), max_length=100, blank=True, default="Wien")
     country = models.CharField(_("country"), max_length=2, choices=COUNTRIES, default="AT")
     company_register_number = models.CharField(
-        _("company register number"), max_length=40, blank=True, help_text=_("Firmenbuchnummer, e.g. FN 123456a.")
+        _("company register number"),
+        max_length=40,
+        blank=True,
+        help_text=_("Firmenbuchnummer, e.g. FN 123456a."),
     )
     company_register_court = models.CharField(
         _("company register court"), max_length=100, blank=True, help_text=_("E.g. Handelsgericht Wien.")
     )
     vat_id = models.CharField(
-        _("VAT id (UID)"), max_length=20, blank=True, validators=[vat_id_format], help_text=_("E.g. ATU12345678.")
+        _("VAT id (UID)"),
+        max_length=20,
+        blank=True,
+        validators=[vat_id_format],
+        help_text=_("E.g. ATU12345678."),
     )
     supervisory_authority = models.CharField(
         _("supervisory authority"),
@@ -92,7 +101,7 @@ class OperatorProfile(models.Model):
         _("applicable trade law"),
         max_length=300,
         blank=True,
-        default="Gewerbeordnung 1994 (www.ris.bka.gv.at), Gelegenheitsverkehrs-Gesetz 1996",
+        default="Gewerbeordnung 1994, Gelegenheitsverkehrs-Gesetz 1996: www.ris.bka.gv.at",
     )
     business_purpose = models.CharField(
         _("business purpose"),

@@ -5,21 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0007_dispatch_and_changes'),
-        ('company', '0004_publish_default_legal_texts'),
+        ("booking", "0007_dispatch_and_changes"),
+        ("company", "0004_publish_default_legal_texts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='booking',
-            name='accepted_terms',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='company.legaltext', verbose_name='accepted terms'),
+            model_name="booking",
+            name="accepted_terms",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="company.legaltext",
+                verbose_name="accepted terms",
+            ),
         ),
         migrations.AddField(
-            model_name='booking',
-            name='terms_accepted_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='terms accepted at'),
+            model_name="booking",
+            name="terms_accepted_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="terms accepted at"),
         ),
     ]

@@ -5,88 +5,184 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('company', '0002_seed_operator_profile'),
+        ("company", "0002_seed_operator_profile"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='operatorprofile',
-            name='business_purpose',
-            field=models.CharField(blank=True, default='Personenbeförderung mit Personenkraftwagen', help_text='What the company does (§25 MedienG).', max_length=200, verbose_name='business purpose'),
+            model_name="operatorprofile",
+            name="business_purpose",
+            field=models.CharField(
+                blank=True,
+                default="Personenbeförderung mit Personenkraftwagen",
+                help_text="What the company does (§25 MedienG).",
+                max_length=200,
+                verbose_name="business purpose",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='chamber',
-            field=models.CharField(blank=True, help_text='E.g. Wirtschaftskammer Wien, Fachgruppe der Personenbeförderungsgewerbe mit PKW.', max_length=200, verbose_name='chamber membership'),
+            model_name="operatorprofile",
+            name="chamber",
+            field=models.CharField(
+                blank=True,
+                help_text="E.g. Wirtschaftskammer Wien, Fachgruppe der Personenbeförderungsgewerbe mit PKW.",
+                max_length=200,
+                verbose_name="chamber membership",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='city',
-            field=models.CharField(blank=True, default='Wien', max_length=100, verbose_name='city'),
+            model_name="operatorprofile",
+            name="city",
+            field=models.CharField(blank=True, default="Wien", max_length=100, verbose_name="city"),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='company_register_court',
-            field=models.CharField(blank=True, help_text='E.g. Handelsgericht Wien.', max_length=100, verbose_name='company register court'),
+            model_name="operatorprofile",
+            name="company_register_court",
+            field=models.CharField(
+                blank=True,
+                help_text="E.g. Handelsgericht Wien.",
+                max_length=100,
+                verbose_name="company register court",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='company_register_number',
-            field=models.CharField(blank=True, help_text='Firmenbuchnummer, e.g. FN 123456a.', max_length=40, verbose_name='company register number'),
+            model_name="operatorprofile",
+            name="company_register_number",
+            field=models.CharField(
+                blank=True,
+                help_text="Firmenbuchnummer, e.g. FN 123456a.",
+                max_length=40,
+                verbose_name="company register number",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='country',
-            field=models.CharField(choices=[('AT', 'Austria'), ('DE', 'Germany'), ('CH', 'Switzerland'), ('LI', 'Liechtenstein'), ('IT', 'Italy'), ('SI', 'Slovenia'), ('HU', 'Hungary'), ('SK', 'Slovakia'), ('CZ', 'Czechia')], default='AT', max_length=2, verbose_name='country'),
+            model_name="operatorprofile",
+            name="country",
+            field=models.CharField(
+                choices=[
+                    ("AT", "Austria"),
+                    ("DE", "Germany"),
+                    ("CH", "Switzerland"),
+                    ("LI", "Liechtenstein"),
+                    ("IT", "Italy"),
+                    ("SI", "Slovenia"),
+                    ("HU", "Hungary"),
+                    ("SK", "Slovakia"),
+                    ("CZ", "Czechia"),
+                ],
+                default="AT",
+                max_length=2,
+                verbose_name="country",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='legal_name',
-            field=models.CharField(blank=True, help_text='As registered, e.g. Wiener Chauffeur GmbH.', max_length=200, verbose_name='legal name'),
+            model_name="operatorprofile",
+            name="legal_name",
+            field=models.CharField(
+                blank=True,
+                help_text="As registered, e.g. Wiener Chauffeur GmbH.",
+                max_length=200,
+                verbose_name="legal name",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='postcode',
-            field=models.CharField(blank=True, max_length=12, verbose_name='postcode'),
+            model_name="operatorprofile",
+            name="postcode",
+            field=models.CharField(blank=True, max_length=12, verbose_name="postcode"),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='street_address',
-            field=models.CharField(blank=True, max_length=200, verbose_name='street and number'),
+            model_name="operatorprofile",
+            name="street_address",
+            field=models.CharField(blank=True, max_length=200, verbose_name="street and number"),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='supervisory_authority',
-            field=models.CharField(blank=True, help_text='The trade authority, e.g. Magistratisches Bezirksamt für den 1. Bezirk.', max_length=200, verbose_name='supervisory authority'),
+            model_name="operatorprofile",
+            name="supervisory_authority",
+            field=models.CharField(
+                blank=True,
+                help_text="The trade authority, e.g. Magistratisches Bezirksamt für den 1. Bezirk.",
+                max_length=200,
+                verbose_name="supervisory authority",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='trade_regulations',
-            field=models.CharField(blank=True, default='Gewerbeordnung 1994 (www.ris.bka.gv.at), Gelegenheitsverkehrs-Gesetz 1996', max_length=300, verbose_name='applicable trade law'),
+            model_name="operatorprofile",
+            name="trade_regulations",
+            field=models.CharField(
+                blank=True,
+                default="Gewerbeordnung 1994, Gelegenheitsverkehrs-Gesetz 1996: www.ris.bka.gv.at",
+                max_length=300,
+                verbose_name="applicable trade law",
+            ),
         ),
         migrations.AddField(
-            model_name='operatorprofile',
-            name='vat_id',
-            field=models.CharField(blank=True, help_text='E.g. ATU12345678.', max_length=20, validators=[django.core.validators.RegexValidator('^[A-Z]{2}[0-9A-Z]{2,13}$', 'Enter the VAT id without spaces, e.g. ATU12345678.')], verbose_name='VAT id (UID)'),
+            model_name="operatorprofile",
+            name="vat_id",
+            field=models.CharField(
+                blank=True,
+                help_text="E.g. ATU12345678.",
+                max_length=20,
+                validators=[
+                    django.core.validators.RegexValidator(
+                        "^[A-Z]{2}[0-9A-Z]{2,13}$", "Enter the VAT id without spaces, e.g. ATU12345678."
+                    )
+                ],
+                verbose_name="VAT id (UID)",
+            ),
         ),
         migrations.CreateModel(
-            name='LegalText',
+            name="LegalText",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('imprint', 'Imprint'), ('terms', 'Terms and conditions'), ('privacy', 'Privacy notice')], max_length=10, verbose_name='text')),
-                ('version', models.PositiveIntegerField(blank=True, editable=False, null=True, verbose_name='version')),
-                ('body_de', models.TextField(verbose_name='German text')),
-                ('body_en', models.TextField(verbose_name='English text')),
-                ('published_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='published')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("imprint", "Imprint"),
+                            ("terms", "Terms and conditions"),
+                            ("privacy", "Privacy notice"),
+                        ],
+                        max_length=10,
+                        verbose_name="text",
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        blank=True, editable=False, null=True, verbose_name="version"
+                    ),
+                ),
+                ("body_de", models.TextField(verbose_name="German text")),
+                ("body_en", models.TextField(verbose_name="English text")),
+                (
+                    "published_at",
+                    models.DateTimeField(blank=True, editable=False, null=True, verbose_name="published"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'legal text',
-                'verbose_name_plural': 'legal texts',
-                'ordering': ['kind', '-version', '-created_at'],
-                'constraints': [models.UniqueConstraint(fields=('kind', 'version'), name='one_legal_text_per_kind_and_version'), models.CheckConstraint(condition=models.Q(models.Q(('published_at__isnull', True), ('version__isnull', True)), models.Q(('published_at__isnull', False), ('version__isnull', False)), _connector='OR'), name='published_legal_texts_have_a_version')],
+                "verbose_name": "legal text",
+                "verbose_name_plural": "legal texts",
+                "ordering": ["kind", "-version", "-created_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("kind", "version"), name="one_legal_text_per_kind_and_version"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("published_at__isnull", True), ("version__isnull", True)),
+                            models.Q(("published_at__isnull", False), ("version__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="published_legal_texts_have_a_version",
+                    ),
+                ],
             },
         ),
     ]

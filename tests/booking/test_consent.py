@@ -53,7 +53,9 @@ def test_a_newly_published_version_is_the_one_the_next_booking_accepts(client):
     assert checkout(client, termsAccepted=True).status_code == 201
     legal.publish(draft.pk)
     data = page_ride()
-    data["pickupDatetime"] = (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0).isoformat()[:16]
+    data["pickupDatetime"] = (
+        (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0).isoformat()[:16]
+    )
     second = client.post(
         PAGE,
         {"amount": server_amount(client, data), "bookingData": data, "termsAccepted": True},
@@ -68,7 +70,10 @@ def test_a_newly_published_version_is_the_one_the_next_booking_accepts(client):
 def test_an_api_checkout_accepts_the_current_terms_without_a_new_field(client, writer, path):
     data = ride()
     response = client.post(
-        path, {"amount": server_amount(client, data), "bookingData": data}, content_type="application/json", **writer
+        path,
+        {"amount": server_amount(client, data), "bookingData": data},
+        content_type="application/json",
+        **writer,
     )
     assert response.status_code in (200, 201), response.content
     booking = Booking.objects.get()
