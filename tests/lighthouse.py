@@ -12,8 +12,9 @@ import os
 import subprocess
 import sys
 import tempfile
-from datetime import date
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from tests.processes import ROOT, free_port, gunicorn, manage
 
@@ -111,7 +112,7 @@ def record(results: list) -> str:
 
 The traveller's booking page in production mode (gunicorn, DEBUG off, whitenoise with hashed, compressed
 static files and a year's cache headers), measured by `make audit` (tests/lighthouse.py) with Lighthouse
-{version} and Debian's Chromium on {date.today().isoformat()}. `make audit` fails when a category scores
+{version} and Debian's Chromium on {datetime.now(ZoneInfo("Europe/Vienna")).date().isoformat()}. `make audit` fails when a category scores
 below {MINIMUM}; `make audit RECORD=1` rewrites this table.
 
 | Page | Form factor | Performance | Accessibility | Best practices | SEO |
