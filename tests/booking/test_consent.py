@@ -78,3 +78,11 @@ def test_an_api_checkout_accepts_the_current_terms_without_a_new_field(client, w
     assert response.status_code in (200, 201), response.content
     booking = Booking.objects.get()
     assert booking.accepted_terms.version == 1 and booking.terms_accepted_at is not None
+
+
+def test_staff_see_the_accepted_terms_version_on_the_booking(client, admin_client):
+    assert checkout(client, termsAccepted=True).status_code == 201
+    booking = Booking.objects.get()
+    page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
+    assert f"terms version 1 accepted {timezone.localtime(booking.terms_accepted_at):%d.%m.%Y %H:%M}" in page
+    assert '<a href="/en/terms?version=1">' in page
