@@ -47,7 +47,9 @@ def legal_page(request: HttpRequest, kind: str) -> HttpResponse:
     shows an earlier published version (the terms a booking accepted)."""
     language = translation.get_language()
     asked = request.GET.get("version", "")
-    shown = legal.page(kind, language, int(asked) if asked.isdigit() else None)
+    if asked and not (asked.isdigit() and len(asked) < 10):  # a number the database can hold, or none
+        raise Http404("No such version.")
+    shown = legal.page(kind, language, int(asked) if asked else None)
     if shown is None:
         raise Http404("No such version.")
     context = {

@@ -90,7 +90,8 @@ def test_staff_publish_a_new_terms_version_and_the_old_one_stays_readable(admin_
     assert "AGB Fassung zwei" in client.get("/de/terms").content.decode()
     old = client.get("/en/terms?version=1").content.decode()
     assert "Terms and conditions of" in old and "Version 1" in old
-    assert client.get("/en/terms?version=7").status_code == 404
+    for unknown in ["7", "x", "-1", "9" * 30]:
+        assert client.get(f"/en/terms?version={unknown}").status_code == 404, unknown
 
 
 def test_a_draft_is_not_shown_until_it_is_published(admin_client, client):
