@@ -125,7 +125,9 @@ class CheckoutApi(IdempotentCheckoutOperation):
         description=(
             "`amount` must be the server's own price in cents (GET /api/v1/price); a different amount "
             "is refused with `amount_mismatch` and the expected amount. The booking is stored before the "
-            "payment provider is asked, so a provider failure (502) loses nothing."
+            "payment provider is asked, so a provider failure (502) loses nothing. Booking accepts the "
+            "operator's current terms and conditions (`/en/terms`, `/de/terms`) for the traveller: show "
+            "them that page before you book."
         ),
         tags=["booking"],
         request=CheckoutInput,

@@ -18,10 +18,12 @@ from django.views.decorators.http import require_GET
 
 from booking import presentation, selectors
 from booking.availability import check_availability, lead_time_rules
+from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
 from chauffeur.api import page_sessions
 from chauffeur.i18n import supported
+from chauffeur.seo import page_links
 from places.services import rating_snapshot
 from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
@@ -39,6 +41,7 @@ TEXTS = {
         "name": _("Enter your name."),
         "email": _("Enter your e-mail address: your confirmation goes there."),
         "phone": _("Enter a phone number your chauffeur can reach you on."),
+        "terms": _("Tick the box to accept the terms and conditions."),
     },
     "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
     "tooEarly": _("We cannot pick you up this soon. The earliest pickup is {when}."),
@@ -95,6 +98,7 @@ def booking_page(request: HttpRequest) -> HttpResponse:
     context = form_context(language, resumed=_resumed(request.GET.get("booking", "")))
     context["language_links"] = [(code, name, f"/{code}/") for code, name in settings.LANGUAGES]
     context["config"]["pageSession"] = page_sessions.issue(request)
+    context["seo"] = page_links(language, "", default_path="/")
     response = render(request, "booking/page.html", context)
     response["Cache-Control"] = "no-store"  # its page session is this visitor's alone
     return response
@@ -138,6 +142,16 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "rating": rating_snapshot(),
         "config": config,
         "earliest": earliest,
+        "cancellation": cancellation_words(),
+    }
+
+
+def cancellation_words() -> dict:
+    """The cancellation policy as the form states it before Pay."""
+    rules = cancellation_rules()
+    return {
+        "hours": int(rules.free_before.total_seconds() // 3600),
+        "percent": presentation.number(rules.late_fee_percent),
     }
 
 

@@ -19,6 +19,7 @@ from booking.models import Booking, BookingChannel
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
+from company import legal
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
@@ -68,13 +69,23 @@ def start_checkout(
     api_token_id: int | None = None,
 ) -> CheckoutResult:
     """`channel` records where the booking came from; `api_token_id` the token that booked it (it may read
-    and cancel the booking later)."""
+    and cancel the booking later). The booking is made under the terms published now: the booking page has
+    its traveller tick them first; an API client or agent accepts them by checking out (README "Legal
+    pages")."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
     priced = price_the_ride(ride)
     ensure_amount(amount_cents, priced.quote)
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(ride, priced, provider.name, channel=channel, api_token_id=api_token_id)
+    booking = store_booking(
+        ride,
+        priced,
+        provider.name,
+        channel=channel,
+        api_token_id=api_token_id,
+        accepted_terms=legal.current(legal.Kind.TERMS),
+        terms_accepted_at=timezone.now(),
+    )
     return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
 
 

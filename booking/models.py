@@ -174,6 +174,17 @@ class Booking(models.Model):
         verbose_name=_("API token"),
         help_text=_("The token that booked it (REST API or agent): it may read and cancel the booking."),
     )
+    # The terms and conditions the booking was made under: ticked by the traveller on the booking page, or
+    # accepted by the API client's or agent's checkout on the traveller's behalf (README "Legal pages").
+    accepted_terms = models.ForeignKey(
+        "company.LegalText",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("accepted terms"),
+    )
+    terms_accepted_at = models.DateTimeField(_("terms accepted at"), null=True, blank=True)
     # Dispatch: set together when staff assign the ride (booking/assignment.py), which confirms it.
     driver = models.ForeignKey(
         "fleet.Driver",

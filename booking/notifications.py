@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
 from booking.models import Booking, BookingStatus, RefundStatus, state_in_english
+from company import legal
 from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
@@ -196,6 +197,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),
             "refund": from_cents(

@@ -170,10 +170,22 @@ class PageBookingDataInput(ScheduledBookingDataInput):
     phone = serializers.CharField(max_length=50)
 
 
+TERMS_REQUIRED = "Accept the terms and conditions to book."
+
+
 class PageCheckoutInput(CheckoutInput):
-    """The input of the page checkout (POST /api/page/checkout)."""
+    """The input of the page checkout (POST /api/page/checkout): the traveller must have ticked the terms."""
 
     bookingData = PageBookingDataInput()
+    termsAccepted = serializers.BooleanField(
+        help_text="true: the traveller ticked that they accept the terms and conditions (/en/terms).",
+        error_messages={"required": TERMS_REQUIRED, "null": TERMS_REQUIRED},
+    )
+
+    def validate_termsAccepted(self, accepted: bool) -> bool:
+        if accepted is not True:
+            raise serializers.ValidationError(TERMS_REQUIRED)
+        return accepted
 
 
 class CheckoutOutput(Declaration):

@@ -81,7 +81,13 @@ urlpatterns = [
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
-    *i18n_patterns(path("", booking_page.booking_page, name="booking-page")),  # /de/, /en/
+    *i18n_patterns(  # /de/, /en/ …
+        path("", booking_page.booking_page, name="booking-page"),
+        *[
+            path(kind, company.legal_page, {"kind": kind}, name=kind)
+            for kind in ("imprint", "terms", "privacy")
+        ],
+    ),
 ]
 
 handler400 = "chauffeur.views.bad_request"

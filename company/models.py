@@ -1,5 +1,7 @@
-"""The operator's public face: name, contacts, logo and colours on every page and e-mail. One record,
-edited in the admin (seeded by a data migration)."""
+"""The operator's public face: name, contacts, logo and colours on every page and e-mail, and the legal
+details an Austrian business site and its invoices must name (§5 ECG, §25 MedienG). One record, edited in
+the admin (seeded by a data migration). Beside it the legal texts (imprint, terms, privacy notice), each
+kept in published versions."""
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -19,6 +21,21 @@ one_line = RegexValidator(
     code="control_characters",
     inverse_match=True,
 )
+vat_id_format = RegexValidator(
+    r"^[A-Z]{2}[0-9A-Z]{2,13}$", _("Enter the VAT id without spaces, e.g. ATU12345678.")
+)
+# Where the operator may be seated: the German-speaking countries and Austria's neighbours.
+COUNTRIES = [
+    ("AT", _("Austria")),
+    ("DE", _("Germany")),
+    ("CH", _("Switzerland")),
+    ("LI", _("Liechtenstein")),
+    ("IT", _("Italy")),
+    ("SI", _("Slovenia")),
+    ("HU", _("Hungary")),
+    ("SK", _("Slovakia")),
+    ("CZ", _("Czechia")),
+]
 
 
 def readable_on_white(colour: str) -> None:
@@ -69,6 +86,55 @@ class OperatorProfile(models.Model):
         validators=[hex_colour],
         help_text=_("The page header's background (its text turns white or dark to stay readable)."),
     )
+    # The legal details (imprint, invoices); blank until staff fill them in: the pages then say so.
+    legal_name = models.CharField(
+        _("legal name"), max_length=200, blank=True, help_text=_("As registered, e.g. Wiener Chauffeur GmbH.")
+    )
+    street_address = models.CharField(_("street and number"), max_length=200, blank=True)
+    postcode = models.CharField(_("postcode"), max_length=12, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True, default="Wien")
+    country = models.CharField(_("country"), max_length=2, choices=COUNTRIES, default="AT")
+    company_register_number = models.CharField(
+        _("company register number"),
+        max_length=40,
+        blank=True,
+        help_text=_("Firmenbuchnummer, e.g. FN 123456a."),
+    )
+    company_register_court = models.CharField(
+        _("company register court"), max_length=100, blank=True, help_text=_("E.g. Handelsgericht Wien.")
+    )
+    vat_id = models.CharField(
+        _("VAT id (UID)"),
+        max_length=20,
+        blank=True,
+        validators=[vat_id_format],
+        help_text=_("E.g. ATU12345678."),
+    )
+    supervisory_authority = models.CharField(
+        _("supervisory authority"),
+        max_length=200,
+        blank=True,
+        help_text=_("The trade authority, e.g. Magistratisches Bezirksamt für den 1. Bezirk."),
+    )
+    chamber = models.CharField(
+        _("chamber membership"),
+        max_length=200,
+        blank=True,
+        help_text=_("E.g. Wirtschaftskammer Wien, Fachgruppe der Personenbeförderungsgewerbe mit PKW."),
+    )
+    trade_regulations = models.CharField(
+        _("applicable trade law"),
+        max_length=300,
+        blank=True,
+        default="Gewerbeordnung 1994, Gelegenheitsverkehrs-Gesetz 1996: www.ris.bka.gv.at",
+    )
+    business_purpose = models.CharField(
+        _("business purpose"),
+        max_length=200,
+        blank=True,
+        default="Personenbeförderung mit Personenkraftwagen",
+        help_text=_("What the company does (§25 MedienG)."),
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -77,3 +143,44 @@ class OperatorProfile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class LegalText(models.Model):
+    """One version of a legal text in German and English. A draft is edited freely; publishing gives it the
+    next version number and freezes it, so a booking can always show the terms it accepted. The page shows
+    the newest published version of its kind. `{legal_name}`, `{address}` … in a text are filled from the
+    operator profile (company/legal.py lists them)."""
+
+    class Kind(models.TextChoices):
+        IMPRINT = "imprint", _("Imprint")
+        TERMS = "terms", _("Terms and conditions")
+        PRIVACY = "privacy", _("Privacy notice")
+
+    kind = models.CharField(_("text"), max_length=10, choices=Kind.choices)
+    version = models.PositiveIntegerField(_("version"), null=True, blank=True, editable=False)
+    body_de = models.TextField(_("German text"))
+    body_en = models.TextField(_("English text"))
+    published_at = models.DateTimeField(_("published"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("legal text")
+        verbose_name_plural = _("legal texts")
+        ordering = ["kind", "-version", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "version"], name="one_legal_text_per_kind_and_version"),
+            models.CheckConstraint(
+                condition=models.Q(version__isnull=True, published_at__isnull=True)
+                | models.Q(version__isnull=False, published_at__isnull=False),
+                name="published_legal_texts_have_a_version",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.version is None:
+            return f"{self.get_kind_display()} ({_('draft')})"
+        return f"{self.get_kind_display()} {self.version}"
+
+    @property
+    def published(self) -> bool:
+        return self.published_at is not None

@@ -112,9 +112,10 @@ def test_twenty_identical_checkouts_at_once_book_once(writer):
 
 def test_a_key_used_on_the_legacy_door_is_not_replayed_on_the_page_checkout(client):
     data = page_ride()
-    body = {"amount": server_amount(client, data), "bookingData": data}
+    # The page's body only adds the traveller's tick of the terms: the same client address, key and ride.
+    body = {"amount": server_amount(client, data), "bookingData": data, "termsAccepted": True}
     legacy = checkout(client, LEGACY, body, "order-4715")
-    page = checkout(client, PAGE, body, "order-4715")  # the same client address, key and body
+    page = checkout(client, PAGE, body, "order-4715")
     assert (legacy.status_code, page.status_code) == (200, 201)
     assert "Idempotent-Replayed" not in page and set(legacy.json()) == {"sessionId", "url"}
     assert page.json()["reference"] and page.json()["sessionId"] != legacy.json()["sessionId"]

@@ -20,7 +20,10 @@ WIDE_FLIGHT_DATA = {"remark": "ä" * 2_100}
 
 
 def checkout(client, path, data, **headers):
-    return post(client, path, {"amount": server_amount(client, data), "bookingData": data}, **headers)
+    body = {"amount": server_amount(client, data), "bookingData": data}
+    if path == "/api/page/checkout":
+        body["termsAccepted"] = True  # the traveller's tick, which the page checkout requires
+    return post(client, path, body, **headers)
 
 
 def test_the_limits_are_the_ones_the_readme_states():

@@ -40,7 +40,8 @@ def book(client, path=PAGE, token=None, **changes) -> Booking:
     """A checkout as the attacker makes it: someone else's address, a long name and a link in `from`."""
     data = (page_ride if path == PAGE else ride)(email=VICTIM, name="N" * 200, **changes)
     amount = server_amount(client, data)
-    response = post(client, path, {"amount": amount, "bookingData": data}, **(token or {}))
+    body = {"amount": amount, "bookingData": data} | ({"termsAccepted": True} if path == PAGE else {})
+    response = post(client, path, body, **(token or {}))
     assert response.status_code in (200, 201), response.content
     return Booking.objects.latest("created_at")
 

@@ -26,7 +26,8 @@ def page_ride(**overrides) -> dict:
 
 
 def post(client, body, **headers):
-    return client.post(PAGE, body, content_type="application/json", **headers)
+    """The page's request: with the terms ticked unless the body says otherwise (tests/booking/test_consent.py)."""
+    return client.post(PAGE, {"termsAccepted": True, **body}, content_type="application/json", **headers)
 
 
 def test_the_page_checkout_books_without_a_token(client):

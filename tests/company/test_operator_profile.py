@@ -22,7 +22,7 @@ PNG = base64.b64decode(
 def profile_form(**changes) -> dict:
     return {"name": "Wiener Chauffeur GmbH", "phone": "+43 1 234 56 78", "email": "office@chauffeur.example.com",
             "website": "https://www.chauffeur.example.com", "brand_colour": "#7a1f2b",
-            "header_colour": "#f4e9d8", **changes}  # fmt: skip
+            "header_colour": "#f4e9d8", "country": "AT", **changes}  # fmt: skip
 
 
 def test_the_admin_edits_the_one_profile_and_every_page_shows_it_at_once(admin_client, client):

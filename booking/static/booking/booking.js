@@ -15,7 +15,7 @@
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
     "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
-    "bookingData.flightNumber": "flight", "bookingData.notes": "notes"
+    "bookingData.flightNumber": "flight", "bookingData.notes": "notes", termsAccepted: "terms"
   };
 
   function fill(text, values) {
@@ -416,6 +416,7 @@
         showError("email", T.emailInvalid); wrong.push("email");
       }
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
+      if (!field("terms").checked) { showError("terms", T.required.terms); wrong.push("terms"); }
       // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
       var message = wrong.length ? T.checkFields : "";
       if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
@@ -432,7 +433,8 @@
       if (kind() === "tour") data.tourName = value("tour");
       if (value("flight")) data.flightNumber = value("flight");
       if (value("notes")) data.notes = value("notes");
-      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data };
+      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
+               termsAccepted: field("terms").checked };
     }
 
     function refused(response) {
