@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint bench superuser token migrate messages clean
+.PHONY: run test lint bench audit superuser token migrate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ test: lint $(NODE_CLIENTS)/node_modules/.installed
 messages: $(VENV)/.installed-test
 	$(BIN)/python manage.py makemessages -l de --no-location --ignore=.venv --ignore=tests --ignore=artifacts
 	$(BIN)/python -c "import polib; polib.pofile('locale/de/LC_MESSAGES/django.po').save_as_mofile('locale/de/LC_MESSAGES/django.mo')"
+
+# Lighthouse on /en/ and /de/ (mobile and desktop) against gunicorn in production mode; fails below 95 in
+# any category (tests/lighthouse.py). `make audit RECORD=1` also writes the scores to docs/lighthouse.md.
+# About a minute; not part of `make test`.
+audit: $(VENV)/.installed-test $(NODE_CLIENTS)/node_modules/.installed
+	$(BIN)/python -m tests.lighthouse $(if $(RECORD),--record)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

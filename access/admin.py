@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from access import tokens
 from access.models import ApiToken, Scope
-from chauffeur.admin import LabelledSplitDateTime, NamesChanges
+from chauffeur.admin import NamesChanges
+from chauffeur.admin_labels import LabelledSplitDateTime
 
 
 class ApiTokenForm(forms.ModelForm):
@@ -22,6 +23,8 @@ class ApiTokenForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if "rate_limit" not in self.fields:  # a viewer's form: the admin shows the fields read-only
+            return
         self.fields["rate_limit"].help_text = (
             f"Requests per {settings.API_RATE_LIMIT_WINDOW_SECONDS} seconds for this token; "
             f"empty: the default ({settings.API_RATE_LIMIT_REQUESTS})."
@@ -95,10 +98,8 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
         add_never_cache_headers(response)
         return response
 
-    @admin.action(description="Revoke the selected tokens")
+    @admin.action(description="Revoke the selected tokens", permissions=["change"])
     def revoke_selected(self, request, queryset) -> None:
-        revoked = list(queryset.filter(revoked_at__isnull=True))
-        for token in revoked:
-            tokens.revoke(token)
+        revoked = tokens.revoke_all(queryset)
         names = ", ".join(str(token) for token in revoked) or "none (all were revoked already)"
         messages.success(request, f"Revoked at {timezone.localtime():%d.%m.%Y %H:%M}: {names}.")

@@ -12,7 +12,9 @@ from rest_framework.permissions import BasePermission
 
 from access import tokens
 from access.models import ApiToken
+from chauffeur.api import page_sessions
 from chauffeur.api.clients import client_address
+from chauffeur.api.ratelimit import Quota
 
 REALM = 'Bearer realm="chauffeur"'
 _UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was looked up under
@@ -78,17 +80,33 @@ def caller_key(request: HttpRequest) -> str:
     return f"token:{token.pk}" if token else f"ip:{client_address(request)}"
 
 
-def rate_limit_client(request: HttpRequest) -> tuple[str, int]:
-    """The rate limiter's client and quota (settings.API_RATE_LIMIT_CLIENT): a valid token counts alone,
-    with its own limit if staff set one; anything else counts by address."""
+def rate_limit_client(request: HttpRequest) -> list[Quota]:
+    """The rate limiter's budgets for this request (settings.API_RATE_LIMIT_CLIENT): a valid token counts
+    alone, with its own limit if staff set one; a valid page session counts alone and with the other page
+    sessions of its address; anything else counts by address."""
     try:
         token = _valid_token(request)
         key = caller_key(request)
     except DatabaseError:  # the token cannot be checked now: count by address; a door that needs the
         # token asks again and answers the outage in its own format
-        return f"ip:{client_address(request)}", settings.API_RATE_LIMIT_REQUESTS
+        token, key = None, f"ip:{client_address(request)}"
+    if token is None and (session := page_sessions.presented(request)):
+        return [
+            Quota(
+                f"page:{session}",
+                settings.PAGE_SESSION_RATE_LIMIT,
+                settings.PAGE_RATE_LIMIT_WINDOW_SECONDS,
+                "page",
+            ),
+            Quota(
+                f"page-ip:{client_address(request)}",
+                settings.PAGE_ADDRESS_RATE_LIMIT,
+                settings.PAGE_RATE_LIMIT_WINDOW_SECONDS,
+                "page-address",
+            ),
+        ]
     limit = token.rate_limit if token and token.rate_limit else None
-    return key, limit or settings.API_RATE_LIMIT_REQUESTS
+    return [Quota(key, limit or settings.API_RATE_LIMIT_REQUESTS, settings.API_RATE_LIMIT_WINDOW_SECONDS)]
 
 
 def _valid_token(request: HttpRequest) -> ApiToken | None:

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Scope(models.TextChoices):
@@ -11,26 +12,29 @@ class ApiToken(models.Model):
     the plain token is shown once, when it is issued."""
 
     name = models.CharField(
-        max_length=100, help_text="Who or what uses it, e.g. “Concierge agent of Hotel X”."
+        _("name"), max_length=100, help_text=_("Who or what uses it, e.g. “Concierge agent of Hotel X”.")
     )
     prefix = models.CharField(
-        max_length=16, db_index=True, editable=False, help_text="To recognise it; not secret."
+        _("prefix"), max_length=16, db_index=True, editable=False, help_text=_("To recognise it; not secret.")
     )
     digest = models.CharField(max_length=64, unique=True, editable=False)
-    scopes = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField(null=True, blank=True, help_text="Empty: does not expire.")
-    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
-    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    scopes = models.JSONField(_("scopes"), default=list)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(
+        _("expires at"), null=True, blank=True, help_text=_("Empty: does not expire.")
+    )
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True, editable=False)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True, editable=False)
     rate_limit = models.PositiveIntegerField(
+        _("rate limit"),
         null=True,
         blank=True,
-        help_text="Requests per rate-limit window for this token; empty: the service's default.",
+        help_text=_("Requests per rate-limit window for this token; empty: the service's default."),
     )
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name = "API token"
+        verbose_name, verbose_name_plural = _("API token"), _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"

@@ -5,6 +5,7 @@ next rate-limit round trip has brought the new version (chauffeur/versions.py)."
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from datetime import datetime, timedelta
@@ -14,6 +15,8 @@ from django.utils import timezone
 
 from access.models import ApiToken, Scope
 from chauffeur.versions import SharedVersion
+
+logger = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "cbt_"  # noqa: S105  (a public marker, not a secret)
 PREFIX_LENGTH = len(TOKEN_PREFIX) + 8  # shown in the admin; the rest stays secret
@@ -96,7 +99,19 @@ def _lookup(plain: str, presented: str) -> ApiToken | None:
 
 def tokens_changed() -> None:
     """Every process forgets the tokens it keeps, once the current transaction commits."""
-    transaction.on_commit(TOKENS.bump)
+    transaction.on_commit(_announce_change)
+
+
+def _announce_change() -> None:
+    try:
+        TOKENS.bump()
+    except Exception:  # the shared cache is down (its breaker says so at once): the change is committed
+        _cache.clear()  # this process forgets now; the others read the database while the cache is down,
+        logger.warning(  # and drop what they kept before within CACHE_SECONDS
+            "Token change not announced: the shared cache is unreachable; other processes may accept "
+            "a changed token for up to %s seconds",
+            CACHE_SECONDS,
+        )
 
 
 def is_live(token: ApiToken, now: datetime | None = None) -> bool:
@@ -116,3 +131,19 @@ def revoke(token: ApiToken) -> None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         tokens_changed()
+
+
+def revoke_all(chosen) -> list[ApiToken]:
+    """Revoke the live tokens among `chosen` (a queryset) together: all or none, and the shared version
+    moves once, after the commit. The tokens revoked now are returned."""
+    with transaction.atomic():
+        live = list(
+            ApiToken.objects.select_for_update().filter(pk__in=chosen.values("pk"), revoked_at__isnull=True)
+        )
+        now = timezone.now()
+        ApiToken.objects.filter(pk__in=[token.pk for token in live]).update(revoked_at=now)
+        for token in live:
+            token.revoked_at = now
+        if live:
+            tokens_changed()
+    return live

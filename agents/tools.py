@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from rest_framework import serializers
 
@@ -13,7 +15,7 @@ from access.models import ApiToken, Scope
 from agents.schemas import argument_errors, json_schema
 from booking import availability, cancellation, idempotency, lifecycle
 from booking.checkout import start_checkout
-from booking.models import BookingChannel
+from booking.models import BookingChannel, IdempotentCheckout
 from booking.serializers import (
     AgentCheckoutInput,
     AvailabilityInput,
@@ -110,6 +112,10 @@ def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
     )
 
 
+# Read when the tools are listed: the address of the terms a checkout accepts (README "Legal pages").
+terms_url = lazy(lambda: f"{settings.PUBLIC_BASE_URL}/en/terms", str)
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(
         name="booking.estimate_distance",
@@ -174,14 +180,17 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="booking.create_checkout",
         title="Book a ride and open its payment page",
-        description=(
+        description=format_lazy(
             "Book a ride: stores the booking (reference CB-...) and opens a hosted checkout page; give the "
             "traveller the returned `url` to pay there. Nothing is charged before they pay. `amount` must "
             "be the server's price in EUR cents (booking.calculate_price priceEur x 100), otherwise the "
             "result is an `amount_mismatch` error carrying `expectedAmount`. bookingData needs from, to, "
             "pickupDatetime (checked like booking.check_availability) and vehicleClass; add name, email "
             "and phone so the chauffeur can reach the traveller. Safe to retry: the same arguments within 10 "
-            "minutes return the same booking and page."
+            "minutes return the same booking and page. Booking accepts the operator's current terms and "
+            "conditions ({terms}, with the cancellation terms booking.get_booking states) for the "
+            "traveller: show them that link before you book.",
+            terms=terms_url(),
         ),
         input=AgentCheckoutInput,
         output=V1CheckoutOutput,
@@ -263,7 +272,14 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
         return run()[1]
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
     caller = f"token:{token.pk}"
-    return idempotency.once(caller=caller, key=key, body=arguments, run=run, keep_for=tool.retry_window).body
+    return idempotency.once(
+        door=IdempotentCheckout.Door.MCP,
+        caller=caller,
+        key=key,
+        body=arguments,
+        run=run,
+        keep_for=tool.retry_window,
+    ).body
 
 
 def validated(tool: Tool, arguments: dict) -> serializers.Serializer:

@@ -9,8 +9,9 @@ from access.models import ApiToken, Scope
 from booking import idempotency, lifecycle, payment_updates, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
-from booking.models import BookingChannel
+from booking.models import BookingChannel, IdempotentCheckout
 from booking.payments import payment_provider
+from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
@@ -21,6 +22,8 @@ from booking.serializers import (
     PageCheckoutInput,
     PaymentIntentInput,
     PaymentIntentOutput,
+    RideQuoteInput,
+    RideQuoteOutput,
     SessionDataInput,
     SessionDataOutput,
     StoredBookingOutput,
@@ -63,6 +66,7 @@ class IdempotentCheckoutOperation(Operation):
     input_serializer = CheckoutInput
     output_serializer: type[CheckoutOutput]
     success_status: int
+    door: IdempotentCheckout.Door  # keys are kept per door: no door replays another's answer
 
     def post(self, request: Request) -> Response:
         def run() -> tuple[int, dict]:
@@ -72,7 +76,9 @@ class IdempotentCheckoutOperation(Operation):
         key = request.headers.get("Idempotency-Key")
         if key is None:
             return Response(run()[1], status=self.success_status)
-        answer = idempotency.once(caller=caller_key(request._request), key=key, body=request.data, run=run)
+        answer = idempotency.once(
+            door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run
+        )
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         return Response(answer.body, status=answer.status, headers=headers)
 
@@ -85,7 +91,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "Makes a retry safe: the same key with the same body returns the first successful answer (with "
         "`Idempotent-Replayed: true`) for 24 hours, without a second booking; with another body it is "
         "refused (422 `idempotency_key_reused`); while the first is still running a twin waits for it "
-        "(409 `idempotency_conflict` if it takes too long). Keys are per client."
+        "(409 `idempotency_conflict` if it takes too long). Keys are per client and per endpoint."
     ),
 )
 CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
@@ -93,6 +99,7 @@ CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
 
 class CheckoutLegacyApi(IdempotentCheckoutOperation):
     output_serializer, success_status = CheckoutOutput, 200
+    door = IdempotentCheckout.Door.LEGACY
 
     @extend_schema(
         operation_id="createCheckoutSession",
@@ -108,6 +115,7 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
 
 class CheckoutApi(IdempotentCheckoutOperation):
     output_serializer, success_status = V1CheckoutOutput, 201
+    door = IdempotentCheckout.Door.V1
     authentication_classes = [BearerTokenAuthentication]
     permission_classes = [requires_scope("booking.write")]
 
@@ -117,7 +125,9 @@ class CheckoutApi(IdempotentCheckoutOperation):
         description=(
             "`amount` must be the server's own price in cents (GET /api/v1/price); a different amount "
             "is refused with `amount_mismatch` and the expected amount. The booking is stored before the "
-            "payment provider is asked, so a provider failure (502) loses nothing."
+            "payment provider is asked, so a provider failure (502) loses nothing. Booking accepts the "
+            "operator's current terms and conditions (`/en/terms`, `/de/terms`) for the traveller: show "
+            "them that page before you book."
         ),
         tags=["booking"],
         request=CheckoutInput,
@@ -138,6 +148,7 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
 
     input_serializer = PageCheckoutInput
     output_serializer, success_status = V1CheckoutOutput, 201
+    door = IdempotentCheckout.Door.PAGE
 
     @extend_schema(
         operation_id="createPageCheckout",
@@ -156,6 +167,27 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
     )
     def post(self, request: Request) -> Response:
         return super().post(request)
+
+
+class PageQuoteApi(Operation):
+    """The booking page's quote: the route and every class's price in one call, not one call per class."""
+
+    input_serializer = RideQuoteInput
+
+    @extend_schema(
+        operation_id="getPageQuote",
+        summary="Quote a ride for the booking page: the route and the price in every vehicle class",
+        description=(
+            "What GET /api/v1/distance and one GET /api/v1/price per vehicle class answer, in one call. "
+            "Errors are application/problem+json (422 route_not_found, 503 upstream_unavailable)."
+        ),
+        tags=["pages"],
+        parameters=[RideQuoteInput],
+        responses={200: OpenApiResponse(RideQuoteOutput, description="The route and each class's price.")},
+        extensions={"x-error-statuses": [422, 503]},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
 
 
 class PaymentIntentLegacyApi(DeprecatedView, Operation):

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking import history, notifications, selectors, transitions
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, state_in_english
 from chauffeur.errors import DomainError
 from fleet.models import Driver, Vehicle
 from pricing import services as pricing
@@ -82,7 +82,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         if booking.status not in ASSIGNABLE:
             raise DomainError(
                 f"Only a paid booking can be assigned; {booking.reference} is "
-                f"{booking.get_status_display()}.",
+                f"{state_in_english(booking.status)}.",
                 code="not_assignable",
             )
         if not (driver.active and vehicle.active):
@@ -105,12 +105,13 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         replaced = booking.driver if booking.driver_id not in (None, driver.pk) else None
         booking.driver, booking.vehicle = driver, vehicle
         booking.save(update_fields=["driver", "vehicle", "updated_at"])
-        history.record(
-            booking,
-            history.Kind.ASSIGNMENT,
-            f"{driver} with {vehicle}" + (f" (instead of {replaced})" if replaced else ""),
-            actor=actor,
+        who = {"driver": str(driver), "vehicle": str(vehicle)}
+        assigned = (
+            history.said("{driver} with {vehicle} (instead of {replaced})", **who, replaced=str(replaced))
+            if replaced
+            else history.said("{driver} with {vehicle}", **who)
         )
+        history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
         transaction.on_commit(lambda: notifications.send_assignment(booking.pk, replaced), robust=True)

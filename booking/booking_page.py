@@ -3,6 +3,7 @@ loaded by `embed.js`). The form is rendered here with what the page needs to sta
 the earliest pickup, the rating, its texts in the page's language); its script then quotes and books
 through the public API and the page checkout (`POST /api/page/checkout`)."""
 
+import math
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -12,13 +13,17 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_GET
 
 from booking import presentation, selectors
 from booking.availability import check_availability, lead_time_rules
+from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
+from chauffeur.api import page_sessions
 from chauffeur.i18n import supported
+from chauffeur.seo import page_links
 from places.services import rating_snapshot
 from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
@@ -36,6 +41,7 @@ TEXTS = {
         "name": _("Enter your name."),
         "email": _("Enter your e-mail address: your confirmation goes there."),
         "phone": _("Enter a phone number your chauffeur can reach you on."),
+        "terms": _("Tick the box to accept the terms and conditions."),
     },
     "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
     "tooEarly": _("We cannot pick you up this soon. The earliest pickup is {when}."),
@@ -53,11 +59,17 @@ TEXTS = {
     "notForTour": _("Not available for this tour"),
     "priceChanged": _("The price has changed to {price}. Please check it and press Pay again."),
     "tooMany": _("Too many requests at once. Please wait {seconds} seconds and try again."),
+    "retrying": _(
+        "Many requests are coming from your network right now. We will try again automatically at {time} "
+        "(in {seconds} s); there is no need to reload the page."
+    ),
     "paymentDown": _("Payment is unavailable right now; nothing was charged. Please try again shortly."),
     "failed": _("Something went wrong on our side. Please try again, or call us."),
     "offline": _("We could not reach the booking service. Check your connection and try again."),
     "checkFields": _("Please check the marked fields."),
     "enterRoute": _("Enter pickup and destination to see the prices."),
+    "enterPickup": _("Enter the pickup to see the prices."),
+    "asDirected": _("As directed: tell your chauffeur where to go. Priced by the hour."),
     "calculating": _("Calculating…"),
     "pay": _("Pay {price}"),
     "payNoPrice": _("Pay"),
@@ -66,7 +78,15 @@ TEXTS = {
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
     "route": _("{km} km · about {minutes} min drive"),
     "noSuggestions": _("No matching places"),
-    "suggestions": _("{count} suggestions: choose with the arrow keys and Enter."),
+    # Plural forms by the CLDR category Intl.PluralRules gives the script (German, English: one, other).
+    "suggestions": {
+        category: ngettext_lazy(
+            "{count} suggestion: choose with the arrow keys and Enter.",
+            "{count} suggestions: choose with the arrow keys and Enter.",
+            count,
+        )
+        for category, count in (("one", 1), ("other", 2))
+    },
     "lines": presentation.LINE_LABELS,
 }
 
@@ -77,7 +97,11 @@ def booking_page(request: HttpRequest) -> HttpResponse:
     language = translation.get_language()
     context = form_context(language, resumed=_resumed(request.GET.get("booking", "")))
     context["language_links"] = [(code, name, f"/{code}/") for code, name in settings.LANGUAGES]
-    return render(request, "booking/page.html", context)
+    context["config"]["pageSession"] = page_sessions.issue(request)
+    context["seo"] = page_links(language, "", default_path="/")
+    response = render(request, "booking/page.html", context)
+    response["Cache-Control"] = "no-store"  # its page session is this visitor's alone
+    return response
 
 
 @require_GET
@@ -88,8 +112,9 @@ def embed_form(request: HttpRequest) -> HttpResponse:
     with translation.override(language):
         context = form_context(language, resumed=None)
         context.update(embedded=True, base=settings.PUBLIC_BASE_URL, script=static("booking/booking.js"))
+        context["config"]["pageSession"] = page_sessions.issue(request)
         response = render(request, "booking/form.html", context)
-    response["Cache-Control"] = "no-store"  # the earliest pickup moves with the clock
+    response["Cache-Control"] = "no-store"  # the earliest pickup moves with the clock; the session is its own
     return response
 
 
@@ -117,6 +142,16 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "rating": rating_snapshot(),
         "config": config,
         "earliest": earliest,
+        "cancellation": cancellation_words(),
+    }
+
+
+def cancellation_words() -> dict:
+    """The cancellation policy as the form states it before Pay."""
+    rules = cancellation_rules()
+    return {
+        "hours": int(rules.free_before.total_seconds() // 3600),
+        "percent": presentation.number(rules.late_fee_percent),
     }
 
 
@@ -161,6 +196,8 @@ def _tours(language: str) -> list[dict]:
             "slug": tour.slug,
             "name": tour.name_de if language == "de" else tour.name_en,
             "hours": tour.included_hours,
+            "hours_count": math.ceil(tour.included_hours),  # the plural form: 1 hour, 1.5 hours
+            "description": tour.description_de if language == "de" else tour.description_en,
         }
         for tour in pricing.current_snapshot().tours.values()
         if tour.active

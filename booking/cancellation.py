@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
 
-from booking import notifications, payment_updates, refunds, selectors, transitions
-from booking.models import Booking, BookingStatus, CancellationPolicy
+from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
+from booking.models import Booking, BookingStatus, CancellationPolicy, state_in_english
 from booking.payments import payment_provider
 from chauffeur.errors import DomainError
 
@@ -81,14 +81,16 @@ def terms(
     deadline = free_until(rules, booking.pickup_at)
     refusal = None
     if not transitions.can_move(booking, BookingStatus.CANCELLED):
-        refusal = f"A {booking.get_status_display()} booking cannot be cancelled."
+        refusal = f"A {state_in_english(booking.status)} booking cannot be cancelled."
     elif not by_staff and booking.pickup_at is not None and at >= booking.pickup_at:
         refusal = "The pickup time has passed: the booking can no longer be cancelled online."
     if refusal or not booking.money_received:
         return CancellationTerms(refusal is None, 0, 0, deadline, refusal)
     percent = fee_percent(rules, pickup=booking.pickup_at, at=at)
     refundable = refunds.refundable_cents(booking)
-    fee = min(refundable, int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP)))
+    # A share of what was paid for the ride: a price difference still unpaid is not charged as a fee.
+    paid_for = min(booking.amount_cents, refundable)
+    fee = int((paid_for * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
     return CancellationTerms(True, fee, refundable - fee, deadline, None)
 
 
@@ -105,6 +107,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
             raise DomainError(now.refusal, code="not_cancellable")
         checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
         transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
+        surcharges.waive_open(booking, actor=actor)  # nobody pays a difference for a cancelled ride
         booking.cancellation_fee_cents = now.fee_cents
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
         if now.refund_cents:

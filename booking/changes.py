@@ -7,15 +7,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.utils import timezone
 
 from booking import assignment, history, notifications, refunds, selectors, surcharges
 from booking.checkout import ensure_bookable
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, Refund, state_in_english
 from chauffeur.errors import DomainError
 from fleet.models import Driver
 from pricing import services as pricing
-from pricing.money import CURRENCY, from_cents, to_cents
+from pricing.money import to_cents
 
 CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED)
 
@@ -23,9 +22,9 @@ CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.C
 @dataclass(frozen=True)
 class Change:
     booking: Booking
-    summary: str  # what changed, in words
+    summary: history.Said  # what changed, in words
     difference_cents: int  # the new price minus the old: positive means the customer owes more
-    settlement: str  # how the difference was settled, in words ("" when there was none)
+    settlement: history.Said | None  # how the difference was settled, in words (None when there was none)
 
 
 def change_ride(
@@ -68,7 +67,7 @@ def change_ride(
 def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
     if booking.status not in CHANGEABLE:
         raise DomainError(
-            f"A {booking.get_status_display()} booking cannot be changed.", code="not_changeable"
+            f"A {state_in_english(booking.status)} booking cannot be changed.", code="not_changeable"
         )
     if booking.distance_km is None:
         raise DomainError(f"{booking.reference} has no stored route to price again.", code="not_changeable")
@@ -86,36 +85,45 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
         )
 
 
-def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> str:
+def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:
     parts = []
     if pickup != booking.pickup_at:
-        parts.append(f"pickup {_clock(booking.pickup_at)} → {_clock(pickup)}")
+        before, after = history.moment(booking.pickup_at), history.moment(pickup)
+        parts.append(history.said("pickup {before} → {after}", before=before, after=after))
     if vehicle_class != booking.vehicle_class:
-        parts.append(f"class {booking.vehicle_class} → {vehicle_class}")
-    parts.append(f"price {booking.quote.price} → {price} {CURRENCY}")
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:]
+        parts.append(
+            history.said("class {before} → {after}", before=booking.vehicle_class, after=vehicle_class)
+        )
+    before, after = history.eur(to_cents(booking.quote.price)), history.eur(to_cents(price))
+    parts.append(history.said("price {before} → {after}", before=before, after=after))
+    return history.said("Changed: {changes}", changes=parts)
 
 
-def _settle(booking: Booking, difference: int, *, through_provider: bool, actor: str, user) -> str:
+def _settle(
+    booking: Booking, difference: int, *, through_provider: bool, actor: str, user
+) -> history.Said | None:
+    """Settle a price difference. Links still open from an earlier change are withdrawn and what they
+    asked for is owed anew with the difference, so a change back never refunds money only asked for."""
     if not booking.money_received or difference == 0:
-        return ""
-    if difference < 0:
-        amount = min(-difference, refunds.refundable_cents(booking))
+        return None
+    balance = difference + surcharges.waive_open(booking, actor=actor)  # > 0: the customer owes more
+    if balance < 0:
+        amount = min(-balance, refunds.refundable_cents(booking))
         if not amount:
-            return ""
-        refund = refunds.refund(
+            return None
+        made = refunds.refund(
             booking, amount, reason="Price difference after a change.", actor=actor, requested_by=user,
             manual=not through_provider,
         )  # fmt: skip
-        how = "through the payment provider" if refund.method == refund.Method.PROVIDER else "by staff"
-        return f"{from_cents(amount)} {CURRENCY} refunded {how}"
+        if all(refund.method == Refund.Method.PROVIDER for refund in made):
+            return history.said("{amount} refunded through the payment provider", amount=history.eur(amount))
+        return history.said("{amount} refunded by staff", amount=history.eur(amount))
+    if balance == 0:
+        return history.said("the open payment link is withdrawn: nothing more to pay or refund")
     if through_provider:
-        surcharges.request_payment(booking, difference, actor=actor, user=user)
-        return f"a payment link for {from_cents(difference)} {CURRENCY} e-mailed to the customer"
-    surcharges.record_paid(booking, difference, actor=actor, user=user)
-    return f"{from_cents(difference)} {CURRENCY} collected by staff"
-
-
-def _clock(moment: datetime | None) -> str:
-    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M") if moment else "none"
+        surcharges.request_payment(booking, balance, actor=actor, user=user)
+        return history.said(
+            "a payment link for {amount} e-mailed to the customer", amount=history.eur(balance)
+        )
+    surcharges.record_paid(booking, balance, actor=actor, user=user)
+    return history.said("{amount} collected by staff", amount=history.eur(balance))

@@ -19,6 +19,7 @@ from booking.models import Booking, BookingChannel
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur.errors import DomainError
+from company import legal
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
@@ -31,6 +32,7 @@ REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/
 REFERENCE_LENGTH = 6
 # Stripe keeps a checkout page open between 30 minutes and 24 hours; a margin on the short end.
 CHECKOUT_MIN_OPEN, CHECKOUT_MAX_OPEN = timedelta(minutes=31), timedelta(hours=24)
+MAX_NOTES_LENGTH = 1000  # characters of the customer's notes for the driver, on every door
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,23 @@ def start_checkout(
     api_token_id: int | None = None,
 ) -> CheckoutResult:
     """`channel` records where the booking came from; `api_token_id` the token that booked it (it may read
-    and cancel the booking later)."""
+    and cancel the booking later). The booking is made under the terms published now: the booking page has
+    its traveller tick them first; an API client or agent accepts them by checking out (README "Legal
+    pages")."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
     priced = price_the_ride(ride)
     ensure_amount(amount_cents, priced.quote)
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(ride, priced, provider.name, channel=channel, api_token_id=api_token_id)
+    booking = store_booking(
+        ride,
+        priced,
+        provider.name,
+        channel=channel,
+        api_token_id=api_token_id,
+        accepted_terms=legal.current(legal.Kind.TERMS),
+        terms_accepted_at=timezone.now(),
+    )
     return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
 
 
@@ -85,9 +97,18 @@ class PricedRide:
 
 
 def price_the_ride(ride: BookingRequest) -> PricedRide:
-    """The server's route and price for a ride, once the service booked is checked to cover the route."""
-    route = estimate_route(origin=ride.origin, destination=ride.destination, pickup=ride.pickup)
+    """The server's route and price for a ride, once the service booked is checked to cover the route.
+    An hourly hire or a tour may go "as directed" (no destination): it is routed from its pickup to
+    itself, so the pickup is still found and placed (Zone A, the tour's area) and nothing is charged for
+    a drive."""
     tour_slug = tour_named(ride.tour_name)
+    if not ride.destination.strip() and not (ride.booking_type == BookingType.HOURLY or tour_slug):
+        raise DomainError(
+            "A transfer needs its destination; only an hourly hire or a tour may go as directed.",
+            field="destination",
+        )
+    end = ride.destination if ride.destination.strip() else ride.origin
+    route = estimate_route(origin=ride.origin, destination=end, pickup=ride.pickup)
     ensure_route_fits(ride, route, tour_slug)
     return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
 
@@ -184,7 +205,7 @@ def store_booking(
             return Booking.objects.create(
                 reference=new_reference(),
                 origin=ride.origin,
-                destination=ride.destination,
+                destination=ride.destination.strip(),
                 pickup_at=ride.pickup,
                 vehicle_class=ride.vehicle_class,
                 booking_type=ride.booking_type,
@@ -192,7 +213,7 @@ def store_booking(
                 tour_slug=tour_slug or "",
                 distance_km=route.distance_km,
                 duration_s=route.duration_s,
-                estimated_arrival=route.estimated_arrival,
+                estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,
                 in_zone_a=route.in_zone_a,
                 quote_record=quote.as_record(),
                 amount_cents=to_cents(quote.price),
@@ -224,7 +245,7 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
                 reference=booking.reference,
                 amount_cents=booking.amount_cents,
                 currency=booking.currency.lower(),
-                description=f"{booking.reference}: {booking.origin} → {booking.destination} "
+                description=f"{booking.reference}: {booking.origin} → {booking.destination or 'as directed'} "
                 f"({booking.vehicle_class})",
                 customer_email=booking.email or None,
                 locale=booking.locale,

@@ -39,6 +39,13 @@ def rides(begin: datetime, end: datetime, *, search: str = "") -> QuerySet[Booki
     return found.select_related("driver", "vehicle").order_by("pickup_at")
 
 
+def undated() -> QuerySet[Booking]:
+    """Paid rides that name no pickup time (the contract lets REST callers leave it out): no day's board
+    shows them, so dispatch sees them apart until staff set the time with the customer."""
+    paid = [BookingStatus.PAID, BookingStatus.CONFIRMED]
+    return Booking.objects.filter(pickup_at=None, status__in=paid).order_by("created_at")
+
+
 @dataclass(frozen=True)
 class Lane:
     """One row of the board: a driver (None: rides nobody drives yet) and their rides by day."""

@@ -1,7 +1,8 @@
 """Checkouts that are safe to retry (docs/decisions.md §9): the first successful answer to a caller's
 idempotency key is stored and returned again for the same key and body, without a second booking or
 payment page; the same key with another body is refused. A twin sent while the first still runs waits
-for its answer. Failures are not kept, so a corrected retry with the same key runs."""
+for its answer. Failures are not kept, so a corrected retry with the same key runs. Keys are per door
+(legacy, v1, page, MCP) as well as per caller: a door never replays an answer written in another's shape."""
 
 import hashlib
 import json
@@ -39,19 +40,21 @@ def fingerprint(document: object) -> str:
 
 def once(
     *,
+    door: str,
     caller: str,
     key: str,
     body: object,
     run: Callable[[], tuple[int, dict]],
     keep_for: timedelta = KEEP_FOR,
 ) -> Answer:
-    """The answer to the first request with this caller, key and body; `run` runs for that one only."""
+    """The answer to the first request with this door, caller, key and body; `run` runs for that one only.
+    `door` is an IdempotentCheckout.Door."""
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise DomainError(f"An Idempotency-Key header has 1 to {MAX_KEY_LENGTH} characters.")
     digest = fingerprint(body)
     deadline = time.monotonic() + WAIT_FOR_TWIN_SECONDS
     while True:
-        record, claimed = _claim(caller, key, digest, keep_for)
+        record, claimed = _claim({"door": door, "caller": caller, "key": key}, digest, keep_for)
         if claimed:
             return _first(record, run)
         if record is not None:
@@ -68,18 +71,19 @@ def once(
         time.sleep(POLL_SECONDS)
 
 
-def _claim(caller: str, key: str, digest: str, keep_for: timedelta) -> tuple[IdempotentCheckout | None, bool]:
-    """(the record, True) when this request is the first with the key; (the existing one, False)
-    otherwise; (None, False) when the first one failed meanwhile and its claim is gone."""
+def _claim(whose: dict, digest: str, keep_for: timedelta) -> tuple[IdempotentCheckout | None, bool]:
+    """(the record, True) when this request is the first with the key (`whose`: door, caller and key);
+    (the existing one, False) otherwise; (None, False) when the first one failed meanwhile and its claim
+    is gone."""
     now = timezone.now()
-    IdempotentCheckout.objects.filter(caller=caller, key=key).filter(
+    IdempotentCheckout.objects.filter(**whose).filter(
         Q(created_at__lt=now - keep_for) | Q(status_code__isnull=True, created_at__lt=now - ABANDONED_AFTER)
     ).delete()  # an expired key may be used again, and an abandoned claim retried
     try:
         with transaction.atomic():
-            return IdempotentCheckout.objects.create(caller=caller, key=key, fingerprint=digest), True
+            return IdempotentCheckout.objects.create(**whose, fingerprint=digest), True
     except IntegrityError:
-        return IdempotentCheckout.objects.filter(caller=caller, key=key).first(), False
+        return IdempotentCheckout.objects.filter(**whose).first(), False
 
 
 def _first(record: IdempotentCheckout, run: Callable[[], tuple[int, dict]]) -> Answer:

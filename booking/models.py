@@ -3,6 +3,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from booking.lead_time import (
@@ -13,7 +14,7 @@ from booking.lead_time import (
     DEFAULT_NIGHT_START,
 )
 from pricing.money import CURRENCY, from_cents
-from pricing.quote import Quote
+from pricing.quote import BookingType, Quote
 
 
 class LeadTimePolicy(models.Model):
@@ -21,30 +22,36 @@ class LeadTimePolicy(models.Model):
     times are in the operator's time zone (TIME_ZONE, Europe/Vienna), where API date-times are read."""
 
     minimum_lead_minutes = models.PositiveIntegerField(
+        _("minimum lead (minutes)"),
         default=DEFAULT_MINIMUM_LEAD_MINUTES,
         validators=[MaxValueValidator(7 * 24 * 60)],
-        help_text="Least time between booking and pickup.",
+        help_text=_("Least time between booking and pickup."),
     )
-    night_start = models.TimeField(default=DEFAULT_NIGHT_START, help_text="Bookings placed from this time …")
+    night_start = models.TimeField(
+        _("night starts"), default=DEFAULT_NIGHT_START, help_text=_("Bookings placed from this time …")
+    )
     night_end = models.TimeField(
+        _("night ends"),
         default=DEFAULT_NIGHT_END,
-        help_text="… until this time are night bookings (equal times: no night rule).",
+        help_text=_("… until this time are night bookings (equal times: no night rule)."),
     )
     night_earliest_pickup = models.TimeField(
+        _("earliest pickup after a night booking"),
         default=DEFAULT_NIGHT_EARLIEST_PICKUP,
-        help_text="A night booking gets no pickup before this time on the morning the night ends.",
+        help_text=_("A night booking gets no pickup before this time on the morning the night ends."),
     )
     max_days_ahead = models.PositiveIntegerField(
+        _("latest pickup (days ahead)"),
         default=DEFAULT_MAX_DAYS_AHEAD,
         validators=[MaxValueValidator(3650)],
-        help_text="Latest pickup, in days from booking.",
+        help_text=_("Latest pickup, in days from booking."),
     )
 
     class Meta:
-        verbose_name = verbose_name_plural = "lead-time policy"
+        verbose_name = verbose_name_plural = _("lead-time policy")
 
     def __str__(self) -> str:
-        return "Lead-time policy"
+        return str(_("Lead-time policy"))
 
 
 class CancellationPolicy(models.Model):
@@ -76,13 +83,24 @@ class CancellationPolicy(models.Model):
 
 
 class BookingStatus(models.TextChoices):
-    PENDING_PAYMENT = "pending_payment", "pending payment"
-    PAID = "paid", "paid"
-    CONFIRMED = "confirmed", "confirmed"
-    COMPLETED = "completed", "completed"
-    CANCELLED = "cancelled", "cancelled"
-    EXPIRED = "expired", "expired (checkout not completed)"
-    PAYMENT_FAILED = "payment_failed", "payment failed"
+    PENDING_PAYMENT = "pending_payment", _("pending payment")
+    PAID = "paid", _("paid")
+    CONFIRMED = "confirmed", _("confirmed")
+    COMPLETED = "completed", _("completed")
+    CANCELLED = "cancelled", _("cancelled")
+    EXPIRED = "expired", _("expired (checkout not completed)")
+    PAYMENT_FAILED = "payment_failed", _("payment failed")
+
+
+def state_in_english(code: str) -> str:
+    """A state as the domain's English messages (API problems, operator alerts) name it, whatever the
+    language of the request that caused them."""
+    with translation.override("en"):
+        return str(BookingStatus(code).label)
+
+
+# How the ride is priced (pricing.quote.BookingType), as staff read it.
+BOOKING_TYPES = [(BookingType.DISTANCE.value, _("by distance")), (BookingType.HOURLY.value, _("by the hour"))]
 
 
 class BookingChannel(models.TextChoices):
@@ -102,77 +120,136 @@ class Booking(models.Model):
     """A ride a customer is paying or has paid for. Stored before the payment provider is called, so
     nothing a customer paid for can be lost; states change only through booking.transitions."""
 
-    reference = models.CharField(max_length=12, unique=True, editable=False)
+    reference = models.CharField(_("reference"), max_length=12, unique=True, editable=False)
     status = models.CharField(
-        max_length=20, choices=BookingStatus.choices, default=BookingStatus.PENDING_PAYMENT, db_index=True
+        _("state"),
+        max_length=20,
+        choices=BookingStatus.choices,
+        default=BookingStatus.PENDING_PAYMENT,
+        db_index=True,
     )
     # The ride, as the customer asked for it (section 2.3 of the interface document).
-    origin = models.CharField("from", max_length=500)
-    destination = models.CharField("to", max_length=500)
-    pickup_at = models.DateTimeField("pickup", null=True, blank=True, db_index=True)
-    vehicle_class = models.CharField(max_length=20)
-    booking_type = models.CharField(max_length=10, default="distance")
-    duration_hours = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
-    tour_slug = models.SlugField(blank=True)
-    # What the server computed: the route and the price the customer is charged.
-    distance_km = models.DecimalField(max_digits=8, decimal_places=1, null=True, blank=True)
-    duration_s = models.PositiveIntegerField(null=True, blank=True)
-    estimated_arrival = models.DateTimeField(null=True, blank=True)
-    in_zone_a = models.BooleanField(null=True)
-    quote_record = models.JSONField(
-        "quote", help_text="The server's price: gross, net, VAT and lines (pricing.quote.Quote.as_record)."
+    origin = models.CharField(_("from"), max_length=500)
+    destination = models.CharField(_("to"), max_length=500)
+    pickup_at = models.DateTimeField(_("pickup"), null=True, blank=True, db_index=True)
+    vehicle_class = models.CharField(_("class"), max_length=20)
+    booking_type = models.CharField(
+        _("booked"), max_length=10, choices=BOOKING_TYPES, default=BookingType.DISTANCE.value
     )
-    amount_cents = models.PositiveIntegerField()
-    currency = models.CharField(max_length=3, default=CURRENCY)
+    duration_hours = models.DecimalField(_("hours"), max_digits=5, decimal_places=2, null=True, blank=True)
+    tour_slug = models.SlugField(_("tour"), blank=True)
+    # What the server computed: the route and the price the customer is charged.
+    distance_km = models.DecimalField(
+        _("distance (km)"), max_digits=8, decimal_places=1, null=True, blank=True
+    )
+    duration_s = models.PositiveIntegerField(_("driving time (s)"), null=True, blank=True)
+    estimated_arrival = models.DateTimeField(_("estimated arrival"), null=True, blank=True)
+    in_zone_a = models.BooleanField(_("in Zone A"), null=True)
+    quote_record = models.JSONField(
+        _("quote"),
+        help_text=_("The server's price: gross, net, VAT and lines (pricing.quote.Quote.as_record)."),
+    )
+    amount_cents = models.PositiveIntegerField(_("price (cents)"))
+    currency = models.CharField(_("currency"), max_length=3, default=CURRENCY)
     # The customer.
-    name = models.CharField(max_length=200, blank=True)
-    email = models.EmailField(blank=True)
-    phone = models.CharField(max_length=50, blank=True)
-    locale = models.CharField(max_length=2, default="en")
-    notes = models.TextField(blank=True)
-    flight_number = models.CharField(max_length=20, blank=True)
-    water_choice = models.CharField(max_length=100, blank=True)
-    tour_name = models.CharField(max_length=200, blank=True)
-    flight_data = models.JSONField(null=True, blank=True)
-    booking_data = models.JSONField(help_text="The booking data exactly as submitted.")
-    channel = models.CharField(max_length=10, choices=BookingChannel.choices, default=BookingChannel.WEBSITE)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=50, blank=True)
+    locale = models.CharField(_("language"), max_length=2, default="en")
+    notes = models.TextField(_("notes"), blank=True)
+    flight_number = models.CharField(_("flight"), max_length=20, blank=True)
+    water_choice = models.CharField(_("water"), max_length=100, blank=True)
+    tour_name = models.CharField(_("tour name"), max_length=200, blank=True)
+    flight_data = models.JSONField(_("flight data"), null=True, blank=True)
+    booking_data = models.JSONField(_("booking data"), help_text=_("The booking data exactly as submitted."))
+    channel = models.CharField(
+        _("channel"), max_length=10, choices=BookingChannel.choices, default=BookingChannel.WEBSITE
+    )
     api_token = models.ForeignKey(
         "access.ApiToken",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The token that booked it (REST API or agent): it may read and cancel the booking.",
+        verbose_name=_("API token"),
+        help_text=_("The token that booked it (REST API or agent): it may read and cancel the booking."),
     )
+    # The terms and conditions the booking was made under: ticked by the traveller on the booking page, or
+    # accepted by the API client's or agent's checkout on the traveller's behalf (README "Legal pages").
+    accepted_terms = models.ForeignKey(
+        "company.LegalText",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("accepted terms"),
+    )
+    terms_accepted_at = models.DateTimeField(_("terms accepted at"), null=True, blank=True)
     # Dispatch: set together when staff assign the ride (booking/assignment.py), which confirms it.
     driver = models.ForeignKey(
-        "fleet.Driver", null=True, blank=True, on_delete=models.PROTECT, related_name="rides"
+        "fleet.Driver",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rides",
+        verbose_name=_("driver"),
     )
     vehicle = models.ForeignKey(
-        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="rides"
+        "fleet.Vehicle",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rides",
+        verbose_name=_("vehicle"),
     )
     # The payment.
-    payment_provider = models.CharField(max_length=20)
-    provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
-    payment_intent_id = models.CharField(max_length=255, blank=True)
-    payment_method = models.CharField(
-        max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
+    payment_provider = models.CharField(_("payment provider"), max_length=20)
+    provider_session_id = models.CharField(
+        _("provider session"), max_length=255, null=True, blank=True, unique=True
     )
-    paid_at = models.DateTimeField(null=True, blank=True)
+    payment_intent_id = models.CharField(_("payment intent"), max_length=255, blank=True)
+    payment_method = models.CharField(
+        _("payment method"), max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
+    )
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
     received_cents = models.PositiveIntegerField(
-        default=0, help_text="Money received: the payment, plus price differences paid after a change."
+        _("received (cents)"),
+        default=0,
+        help_text=_("Money received: the payment, plus price differences paid after a change."),
     )
     marked_paid_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("marked paid by"),
     )
-    cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancellation_fee_cents = models.PositiveIntegerField(null=True, blank=True)
-    confirmation_sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    cancellation_fee_cents = models.PositiveIntegerField(_("cancellation fee (cents)"), null=True, blank=True)
+    confirmation_sent_at = models.DateTimeField(
+        _("confirmation sent at"),
+        null=True,
+        blank=True,
+        help_text=_("Set once the confirmation was delivered, never before."),
+    )
+    confirmation_claimed_at = models.DateTimeField(
+        _("confirmation claimed at"),
+        null=True,
+        blank=True,
+        help_text=_("A sender is on the confirmation since then (a lease: it lapses)."),
+    )
+    created_at = models.DateTimeField(_("booked at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name, verbose_name_plural = _("booking"), _("bookings")
+        # Money moves are their own permissions, beyond changing a booking (README "Staff permissions").
+        permissions = [
+            ("refund_booking", _("Can refund bookings and confirm refunds paid back by staff")),
+            ("record_payment", _("Can record money taken by staff (invoice, cash, a price difference)")),
+        ]
 
     def __str__(self) -> str:
         return self.reference
@@ -180,6 +257,12 @@ class Booking(models.Model):
     @property
     def quote(self) -> Quote:
         return Quote.from_record(self.quote_record)
+
+    @property
+    def destination_shown(self) -> str:
+        """The destination as pages, e-mails and staff read it: an hourly hire or a tour booked without
+        one goes "as directed" (the traveller tells the chauffeur on the way)."""
+        return self.destination or str(_("As directed"))
 
     @property
     def cancellation_fee(self) -> Decimal | None:
@@ -214,16 +297,24 @@ class Refund(models.Model):
     status = models.CharField(max_length=20, choices=RefundStatus.choices)
     method = models.CharField(max_length=10, choices=Method.choices, default=Method.PROVIDER)
     provider_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_intent_id = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text=_("The provider payment it went back to (blank: the booking's own)."),
+    )
     reason = models.CharField(max_length=200, blank=True)
     failure_reason = models.CharField(max_length=100, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The one-time key of the staff form that asked for it: the same form sent twice refunds once.
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["created_at"]
+        verbose_name, verbose_name_plural = _("refund"), _("refunds")
 
     def __str__(self) -> str:
         return f"{self.booking} refund {self.amount_cents} ({self.status})"
@@ -235,7 +326,8 @@ class Refund(models.Model):
 
 class Surcharge(models.Model):
     """A price difference the customer owes after staff changed the ride: paid through a payment link
-    the customer gets by e-mail, or collected by staff and confirmed by them."""
+    the customer gets by e-mail, or collected by staff and confirmed by them. A link a later change or a
+    cancellation made void is waived (its page closed); money that still arrives through it goes back."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for payment")
@@ -248,6 +340,7 @@ class Surcharge(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     method = models.CharField(max_length=10, choices=Refund.Method.choices, default=Refund.Method.PROVIDER)
     provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    payment_intent_id = models.CharField(max_length=255, blank=True, help_text=_("The provider payment."))
     payment_url = models.URLField(max_length=1000, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -257,6 +350,7 @@ class Surcharge(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+        verbose_name, verbose_name_plural = _("price difference"), _("price differences")
 
     def __str__(self) -> str:
         return f"{self.booking} surcharge {self.amount_cents} ({self.status})"
@@ -279,16 +373,23 @@ class BookingEvent(models.Model):
         EMAIL = "email", _("e-mail")
         NOTE = "note", _("internal note")
 
-    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="history")
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    actor = models.CharField(
-        max_length=150, help_text=_("Who: a staff user, the customer, a token, the provider.")
+    booking = models.ForeignKey(
+        Booking, on_delete=models.CASCADE, related_name="history", verbose_name=_("booking")
     )
-    text = models.TextField()
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    actor = models.CharField(
+        _("by"), max_length=150, help_text=_("Who: a staff user, the customer, a token, the provider.")
+    )
+    text = models.TextField(_("text"), help_text=_("In English as recorded (a note: as typed)."))
+    # The entry as booking.history.said() made it, worded in the reader's language when shown; empty for
+    # notes and for entries recorded before (they show their text).
+    message = models.CharField(_("message"), max_length=300, blank=True)
+    params = models.JSONField(_("values"), default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]
+        verbose_name, verbose_name_plural = _("history entry"), _("history entries")
 
     def __str__(self) -> str:
         return f"{self.booking} {self.kind}: {self.text[:40]}"
@@ -308,8 +409,16 @@ class ProcessedPaymentEvent(models.Model):
 
 class IdempotentCheckout(models.Model):
     """The first successful answer to a checkout sent with an idempotency key (booking.idempotency).
-    `status_code` is empty while that first request is still running."""
+    `status_code` is empty while that first request is still running. Kept per door: each door answers in
+    its own shape, so a key used on one never replays another's answer."""
 
+    class Door(models.TextChoices):
+        LEGACY = "legacy", "POST /api/create-checkout-session"
+        V1 = "v1", "POST /api/v1/checkout"
+        PAGE = "page", "POST /api/page/checkout"
+        MCP = "mcp", "booking.create_checkout (MCP)"
+
+    door = models.CharField(max_length=10, choices=Door.choices)
     caller = models.CharField(max_length=100, help_text="Whose key: a token or a client address.")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's JSON body.")
@@ -318,7 +427,9 @@ class IdempotentCheckout(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["caller", "key"], name="one_answer_per_caller_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["door", "caller", "key"], name="one_answer_per_door_caller_key")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.caller} {self.key}"
+        return f"{self.door} {self.caller} {self.key}"

@@ -4,7 +4,9 @@ was kept and given back, the chauffeur once assigned; the driver's job (and its 
 when money news cannot be settled by the service itself."""
 
 import logging
+import re
 from dataclasses import dataclass
+from datetime import timedelta
 from email.utils import formataddr
 
 from django.conf import settings
@@ -14,12 +16,17 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
-from booking.models import Booking, BookingStatus, RefundStatus
+from booking.models import Booking, BookingStatus, RefundStatus, state_in_english
+from company import legal
+from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
 
+# How long a sender's claim on a confirmation holds: longer than any SMTP timeout, so only a dead
+# sender's claim lapses.
+CONFIRMATION_CLAIM = timedelta(minutes=10)
 OPERATOR = "operator"  # the audience of the operator's copy (English, with the contact details)
 
 
@@ -95,24 +102,33 @@ DRIVER_JOB_OFF = Mail(
 
 
 def send_confirmation(booking_id: int) -> bool:
-    """Send the confirmation unless it went out already. The booking is claimed in a short transaction and
-    the mail is sent outside it (no row lock held during SMTP); if the customer's mail fails, the claim is
-    released so `manage.py send_confirmations` can try again."""
+    """Send the confirmation unless it went out already. The booking is claimed in a short transaction
+    (a lease, so two senders never both send) and the mail is sent outside it (no row lock held during
+    SMTP); it is marked sent only once delivered. A sender that dies leaves a lapsing claim, and
+    `manage.py send_confirmations` sends it then."""
+    now = timezone.now()
     with transaction.atomic():
         booking = selectors.locked_booking(booking_id)
-        if booking.confirmation_sent_at is not None:
+        claimed = booking.confirmation_claimed_at
+        if booking.confirmation_sent_at is not None or (claimed and claimed > now - CONFIRMATION_CLAIM):
             return False
-        booking.confirmation_sent_at = timezone.now()
-        booking.save(update_fields=["confirmation_sent_at"])
+        booking.confirmation_claimed_at = now
+        booking.save(update_fields=["confirmation_claimed_at"])
     confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
     delivered = send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
-    if not delivered:
-        Booking.objects.filter(pk=booking.pk).update(confirmation_sent_at=None)
+    Booking.objects.filter(pk=booking.pk).update(
+        confirmation_sent_at=timezone.now() if delivered else None, confirmation_claimed_at=None
+    )
     return delivered
 
 
 def send_cancellation(booking_id: int) -> None:
+    """The cancellation, for a booking that was paid. One never paid was made with an address nobody
+    proved (anyone may book in anyone's name and cancel with that address): mailing it would make us a
+    relay of text strangers wrote, so it is cancelled without a word to anyone."""
     booking = Booking.objects.select_related("driver").get(pk=booking_id)
+    if not booking.money_received:
+        return
     send(CANCELLATION, booking)
     if booking.driver is not None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
@@ -169,7 +185,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
     operator = operator_branding()
     with translation.override(locale):
         context = {
-            "booking": booking,
+            "booking": AsMailed(booking),
             "locale": locale,
             "operator": operator,
             "for_operator": audience == OPERATOR,
@@ -181,6 +197,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),
             "refund": from_cents(
@@ -190,12 +207,14 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
         }
         text = render_to_string(f"{mail.template}.txt", context)
         html = render_to_string(f"{mail.template}.html", context) if mail.html else None
+    # An address with a line break (stored before the admin refused it) cannot be repaired: left out.
+    reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
     message = EmailMultiAlternatives(
-        mail.subjects[audience].format(reference=booking.reference),
+        one_line(mail.subjects[audience].format(reference=booking.reference)),
         text,
         from_email=_sender(),
         to=[address],
-        reply_to=[operator.email] if operator.email else None,
+        reply_to=[reply_to] if reply_to else None,
     )
     if html is not None:
         message.attach_alternative(html, "text/html")
@@ -208,15 +227,58 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
         send_mail(
-            f"{topic} to check for {booking.get_status_display()} booking {booking.reference}",
-            f"{topic} news for booking {booking.reference} ({booking.get_status_display()}, price "
+            one_line(f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}"),
+            f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
             f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
             f"Payment intent: {booking.payment_intent_id or '-'}; "
-            f"customer: {booking.name} <{booking.email}>.",
+            f"customer: {unlinked(booking.name)} <{booking.email}>.",
             _sender(),
             [settings.OPERATOR_EMAIL],
             fail_silently=True,
         )
+
+
+# What a customer typed, shown in mails. Their own e-mail address stays as it is: validated, and the
+# operator replies to it.
+CUSTOMER_TEXT = frozenset(
+    {
+        "name",
+        "origin",
+        "destination",
+        "destination_shown",
+        "phone",
+        "notes",
+        "flight_number",
+        "water_choice",
+        "tour_name",
+    }
+)
+_SCHEME = re.compile(r"\b([a-z][a-z0-9+.-]*:)(?=\S)", re.IGNORECASE)  # https://, mailto:, javascript:
+# A dot before a letter joins a domain name (evil.example, www.x: top-level domains are letters), while
+# "10.5 kg" and "2.30 pm" stay as typed; the ideographic and full-width dots count too, as IDNA reads
+# them as dots.
+_DOMAIN_DOT = re.compile(r"(?<=\w)([.\u3002\uff0e\uff61])(?=[^\W\d_])")
+
+
+def unlinked(text: str) -> str:
+    """Customer text that no mail client turns into a link: a space after a scheme's colon and after a
+    dot inside a word (`https: //evil. example`, `www. evil. example`). Still readable; nothing dropped."""
+    return _DOMAIN_DOT.sub(r"\1 ", _SCHEME.sub(r"\1 ", text))
+
+
+class AsMailed:
+    """A booking as mail templates see it: the text its customer typed comes `unlinked`; the rest is the
+    booking's own. Mails carry only links we wrote (the manage page, the site, payment pages)."""
+
+    def __init__(self, booking: Booking):
+        self._booking = booking
+
+    def __getattr__(self, name: str):
+        value = getattr(self._booking, name)
+        return unlinked(value) if name in CUSTOMER_TEXT and isinstance(value, str) else value
+
+    def __str__(self) -> str:
+        return str(self._booking)
 
 
 def _deliver(message: EmailMultiAlternatives) -> bool:
@@ -230,4 +292,13 @@ def _deliver(message: EmailMultiAlternatives) -> bool:
 
 def _sender() -> str:
     """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
-    return formataddr((operator_branding().name, settings.DEFAULT_FROM_EMAIL))
+    return formataddr((one_line(operator_branding().name), settings.DEFAULT_FROM_EMAIL))
+
+
+_BREAKS = re.compile(CONTROL_CHARACTERS + "+")
+
+
+def one_line(text: str) -> str:
+    """Header text on one line. The admin refuses line breaks in the operator's name and address, but one
+    stored before that must not stop every mail (Django raises BadHeaderError): each run becomes a space."""
+    return " ".join(_BREAKS.sub(" ", text).split())

@@ -13,11 +13,16 @@ from django.utils import timezone
 
 from booking import notifications, refunds, selectors, surcharges, transitions
 from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent, Surcharge
-from booking.payments.base import PaymentError, PaymentEvent, PaymentProvider, SessionState
+from booking.payments.base import (
+    PAID_PAYMENT_STATUSES,
+    PaymentError,
+    PaymentEvent,
+    PaymentProvider,
+    SessionState,
+)
 
 logger = logging.getLogger(__name__)
 
-PAID_PAYMENT_STATUSES = {"paid", "no_payment_required"}
 PROVIDER_NEWS = "payment provider (webhook)"
 ASK_EVERY_SECONDS = 5
 _asked_here = LocMemCache("payments-asked", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
@@ -135,13 +140,7 @@ def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProv
     except PaymentError:
         logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
         return False
-    if session.payment_status not in PAID_PAYMENT_STATUSES:
-        return False
-    with transaction.atomic():
-        booking = selectors.locked_booking(surcharge.booking_id)
-        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
-        surcharges.apply_session_news(locked, booking, True, session, actor=provider_actor(booking))
-    return True
+    return surcharges.apply_if_paid(surcharge, session)
 
 
 def _may_ask_now(session_id: str) -> bool:

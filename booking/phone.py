@@ -43,11 +43,16 @@ def book_by_phone(*, ride: BookingRequest, payment: str, short_notice: bool, use
     booking = store_booking(
         ride, priced, provider.name if provider else NO_PROVIDER, channel=BookingChannel.PHONE
     )
-    note = " at short notice (the lead time was not applied)" if short_notice else ""
-    history.record(booking, history.Kind.CHANGE, f"Booked by phone{note}.", actor=actor)
+    booked = (
+        history.said("Booked by phone at short notice (the lead time was not applied).")
+        if short_notice
+        else history.said("Booked by phone.")
+    )
+    history.record(booking, history.Kind.CHANGE, booked, actor=actor)
     if provider is None:
         return payment_updates.mark_paid(booking.pk, method=payment, user=user, actor=actor)
     session = open_payment_page(provider, booking)  # a provider failure leaves it pending, and is raised
     notifications.send_payment_link(booking.pk, session.url, priced.quote.price)
-    history.record(booking, history.Kind.PAYMENT, f"Payment link e-mailed to {booking.email}.", actor=actor)
+    link = history.said("Payment link e-mailed to {email}.", email=booking.email)
+    history.record(booking, history.Kind.PAYMENT, link, actor=actor)
     return booking

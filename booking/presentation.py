@@ -1,17 +1,19 @@
-"""Bookings in a traveller's words, for the pages and the e-mails: states, vehicle and tour names, and the
-price lines in the active language (the quote engine's own labels are the API's English)."""
+"""Bookings in people's words, for the pages, the e-mails and the admin: states, vehicle and tour names, and
+the price lines in the active language (the quote engine's own labels are the API's English). Travellers
+read a line's short label; staff read it with its numbers, worded from the line's params at display."""
 
 from dataclasses import dataclass
 from decimal import Decimal
+from math import ceil
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, BookingStatus
 from chauffeur.l10n import money
 from pricing import services as pricing
-from pricing.quote import Quote
+from pricing.quote import PriceLine, Quote
 
 STATUS_WORDS = {
     BookingStatus.PENDING_PAYMENT: _("awaiting payment"),
@@ -37,6 +39,23 @@ LINE_LABELS = {
 }
 
 
+# The staff's wording, from a line's params (pricing.quote.PriceLine.params). A line stored before lines had
+# params lacks the numbers and falls back to the traveller's label above.
+DETAILED_LABELS = {
+    "base_fare": _("Base fare"),
+    "distance": _("Distance {km} km ({bands})"),
+    "minimum_fare": _("Top-up to the minimum fare of {minimum}"),
+    "outside_zone_a": _("Outside Zone A surcharge"),
+    "hourly": _("{hours} h × {rate}"),
+    "distance_minimum": _("Minimum: this ride by distance costs {by_distance}"),
+    "tour": _("Tour: {tour} ({hours} h)"),
+    "waiting": _("Waiting {minutes} min ({blocks} × {block_minutes} min × {rate})"),
+    "rounding": _("Rounded up to {step}"),
+}
+MONEY_PARAMS = {"minimum", "rate", "by_distance", "step"}
+NUMBER_PARAMS = {"km", "hours"}
+
+
 @dataclass(frozen=True)
 class Line:
     label: str
@@ -59,19 +78,73 @@ def tour_name(slug: str) -> str:
     return tour.name_de if get_language() == "de" else tour.name_en
 
 
-def price_lines(booking: Booking) -> list[Line]:
-    """The booking's price, line by line, in the active language; a rounding of nothing is left out."""
-    quote: Quote = booking.quote
+def service(booking: Booking) -> str:
+    """What was booked, as the form offered it: a transfer, hours with a chauffeur, or a tour."""
+    if booking.tour_slug:
+        tour = pricing.current_snapshot().tours.get(booking.tour_slug)
+        if tour is None:
+            return tour_name(booking.tour_slug)
+        text = ngettext(
+            "Tour: {name} ({hours} hour)", "Tour: {name} ({hours} hours)", ceil(tour.included_hours)
+        )
+        return text.format(name=tour_name(booking.tour_slug), hours=number(tour.included_hours))
+    if booking.booking_type == "hourly":
+        # Hours start at 2 (MIN_HOURLY_HOURS): the plural form is always the one needed.
+        return str(_("By the hour: {hours} hours")).format(hours=number(booking.duration_hours))
+    return str(_("Transfer"))
+
+
+def price_lines(booking: Booking, *, detailed: bool = False) -> list[Line]:
+    """The booking's price, line by line, in the active language; a rounding of nothing is left out.
+    `detailed` (staff) words each line with its numbers where the stored line has them."""
     values = {
         "km": number(booking.distance_km),
         "hours": number(booking.duration_hours),
         "tour": tour_name(booking.tour_slug),
     }
+    return quote_lines(booking.quote, values=values, detailed=detailed)
+
+
+def quote_lines(quote: Quote, *, values: dict | None = None, detailed: bool = True) -> list[Line]:
+    """A quote's lines in the active language; `values` fill the short labels of lines without params."""
     return [
-        Line(str(LINE_LABELS.get(line.code, line.label)).format(**values), line.amount)
+        Line(line_label(line, values or {}, detailed=detailed), line.amount)
         for line in quote.lines
         if not (line.code == "rounding" and line.amount == 0)
     ]
+
+
+def line_label(line: PriceLine, values: dict, *, detailed: bool) -> str:
+    if detailed:
+        try:
+            return str(DETAILED_LABELS[line.code]).format(**_worded(line))
+        except KeyError:  # an unknown code, or a line stored without its params
+            pass
+    own = {key: value for key, value in _worded(line).items() if key in ("km", "hours", "tour")}
+    values = {**own, **{key: value for key, value in values.items() if value}}  # the booking's own first
+    try:
+        return str(LINE_LABELS[line.code]).format(**values)
+    except KeyError:
+        return line.label
+
+
+def _worded(line: PriceLine) -> dict:
+    """A line's params as the reader writes them: 2,00 € and 21,8 in German."""
+    worded = {}
+    for key, value in line.params.items():
+        if key in MONEY_PARAMS:
+            worded[key] = money(value)
+        elif key in NUMBER_PARAMS:
+            worded[key] = number(Decimal(value))
+        elif key == "bands":
+            worded[key] = " + ".join(f"{number(Decimal(km))} km × {money(rate)}" for km, rate in value)
+        else:
+            worded[key] = value
+    if "name_en" in line.params:
+        worded["tour"] = line.params["name_de"] if get_language() == "de" else line.params["name_en"]
+    if line.code == "distance" and not line.params.get("bands"):
+        worded.pop("bands", None)  # no km charged: the short label says it all
+    return worded
 
 
 def vat_note(booking: Booking) -> str:

@@ -52,12 +52,36 @@ def through_provider(booking: Booking) -> bool:
     return booking.payment_method == PaymentMethod.CHECKOUT and bool(booking.payment_intent_id)
 
 
+def provider_payments(booking: Booking) -> list[tuple[str, int]]:
+    """The booking's payments through the provider, newest first, with what of each was not yet sent back
+    through the provider: (payment intent, cents). A refund goes back to the payment it came with."""
+    surcharges = booking.surcharges.exclude(paid_at=None)
+    paid = [
+        (s.payment_intent_id, s.amount_cents) for s in surcharges.order_by("-paid_at") if s.payment_intent_id
+    ]
+    if through_provider(booking):
+        own = booking.received_cents - sum(s.amount_cents for s in surcharges)
+        paid.append((booking.payment_intent_id, own))
+    sent_back: dict[str, int] = {}
+    for intent, cents in booking.refunds.filter(
+        status__in=COMMITTED, method=Refund.Method.PROVIDER
+    ).values_list("payment_intent_id", "amount_cents"):
+        key = intent or booking.payment_intent_id  # refunds from before payments were told apart
+        sent_back[key] = sent_back.get(key, 0) + cents
+    return [
+        (intent, cents - sent_back.get(intent, 0))
+        for intent, cents in paid
+        if cents > sent_back.get(intent, 0)
+    ]
+
+
 def refund(
     booking: Booking, amount_cents: int, *, reason: str, actor: str, requested_by=None, manual: bool = False
-) -> Refund:
-    """Give back `amount_cents` of a booking the caller holds row-locked (inside its transaction). Through
-    the provider when the money came that way, unless staff say they paid it back themselves (`manual`).
-    A provider failure raises PaymentError, and the caller's transaction keeps nothing."""
+) -> list[Refund]:
+    """Give back `amount_cents` of a booking the caller holds row-locked (inside its transaction): through
+    the provider to the payments it came with, newest first, unless staff say they paid it back themselves
+    (`manual`); what came in outside the provider is owed by staff. A provider failure raises PaymentError,
+    and the caller's transaction keeps nothing."""
     available = refundable_cents(booking)
     if amount_cents < 1 or amount_cents > available:
         raise DomainError(
@@ -65,17 +89,44 @@ def refund(
             "(what was received and not yet refunded).",
             field="amount_cents",
         )
-    if manual or not through_provider(booking):
-        status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
-        created = Refund.objects.create(
-            booking=booking, amount_cents=amount_cents, currency=booking.currency, status=status,
-            method=Refund.Method.MANUAL, reason=reason, requested_by=requested_by,
-        )  # fmt: skip
-        done = "paid back by staff" if manual else "owed: to be paid back by staff (not paid online)"
-        history.record(
-            booking, history.Kind.REFUND, f"Refund of {_eur(amount_cents)}: {done}. {reason}", actor=actor
+    made, left = [], amount_cents
+    if not manual:
+        for intent, open_cents in provider_payments(booking):
+            piece = min(left, open_cents)
+            made.append(
+                _through_provider(booking, intent, piece, reason=reason, actor=actor, by=requested_by)
+            )
+            left -= piece
+            if not left:
+                return made
+    status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
+    made.append(
+        Refund.objects.create(
+            booking=booking,
+            amount_cents=left,
+            currency=booking.currency,
+            status=status,
+            method=Refund.Method.MANUAL,
+            reason=reason,
+            requested_by=requested_by,
         )
-        return created
+    )
+    amount = history.eur(left)
+    done = (
+        history.said("Refund of {amount}: paid back by staff. {reason}", amount=amount, reason=reason)
+        if manual
+        else history.said(
+            "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
+            amount=amount, reason=reason,
+        )
+    )  # fmt: skip
+    history.record(booking, history.Kind.REFUND, done, actor=actor)
+    return made
+
+
+def _through_provider(
+    booking: Booking, intent: str, amount_cents: int, *, reason: str, actor: str, by
+) -> Refund:
     provider = payment_provider()
     if provider.name != booking.payment_provider:
         raise DomainError(
@@ -85,7 +136,7 @@ def refund(
         )
     state = provider.create_refund(
         RefundRequest(
-            payment_intent_id=booking.payment_intent_id,
+            payment_intent_id=intent,
             amount_cents=amount_cents,
             currency=booking.currency.lower(),
             reference=booking.reference,
@@ -95,20 +146,26 @@ def refund(
     )
     created = Refund.objects.create(
         booking=booking, amount_cents=state.amount_cents, currency=booking.currency, status=state.status,
-        provider_refund_id=state.refund_id, reason=reason, requested_by=requested_by,
+        provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
         failure_reason=state.failure_reason or "",
     )  # fmt: skip
     history.record(
         booking,
         history.Kind.REFUND,
-        f"Refund of {_eur(state.amount_cents)} through {provider.name} ({state.refund_id}): {state.status}. "
-        + reason,
+        history.said(
+            "Refund of {amount} through {provider} ({refund}): {state}. {reason}",
+            amount=history.eur(state.amount_cents),
+            provider=provider.name,
+            refund=state.refund_id,
+            state=history.refund_state(state.status),
+            reason=reason,
+        ),
         actor=actor,
     )
     return created
 
 
-def refund_booking(pk: int, amount_cents: int, **details) -> Refund:
+def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
     """`refund` for a caller that holds no lock (the admin): all of it, or nothing, in one transaction."""
     with transaction.atomic():
         return refund(selectors.locked_booking(pk), amount_cents, **details)
@@ -123,7 +180,10 @@ def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
         owed.status = RefundStatus.SUCCEEDED
         owed.save(update_fields=["status", "updated_at"])
         history.record(
-            owed.booking, history.Kind.REFUND, f"Refund of {_eur(owed.amount_cents)} paid back.", actor=actor
+            owed.booking,
+            history.Kind.REFUND,
+            history.said("Refund of {amount} paid back.", amount=history.eur(owed.amount_cents)),
+            actor=actor,
         )
     return owed
 
@@ -164,22 +224,37 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         logger.warning("Refund %s in an unknown state %r: ignored", state.refund_id, state.status)
         return
     known = Refund.objects.select_for_update().filter(provider_refund_id=state.refund_id).first()
+    if known is None and (mismatch := _not_ours(booking, state)):
+        logger.error("Refund %s for %s not recorded: %s", state.refund_id, booking.reference, mismatch)
+        reason = f"a refund reported by the provider was not recorded, as {mismatch} ({state.refund_id})"
+        transaction.on_commit(
+            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
+        )
+        return
     if known is None:
         Refund.objects.create(
             booking=booking, amount_cents=state.amount_cents, currency=state.currency.upper(),
             status=state.status, provider_refund_id=state.refund_id, reason="made at the payment provider",
+            payment_intent_id=state.payment_intent_id or "",
             failure_reason=state.failure_reason or "",
         )  # fmt: skip
         history.record(
             booking, history.Kind.REFUND,
-            f"Refund of {_eur(state.amount_cents)} ({state.refund_id}) reported by the provider: "
-            f"{state.status}.",
+            history.said(
+                "Refund of {amount} ({refund}) reported by the provider: {state}.",
+                amount=history.eur(state.amount_cents), refund=state.refund_id,
+                state=history.refund_state(state.status),
+            ),
             actor=actor,
         )  # fmt: skip
     elif state.status != known.status and STAGE[state.status] >= STAGE[RefundStatus(known.status)]:
         history.record(
             booking, history.Kind.REFUND,
-            f"Refund of {_eur(known.amount_cents)} ({state.refund_id}): {known.status} → {state.status}.",
+            history.said(
+                "Refund of {amount} ({refund}): {before} → {after}.",
+                amount=history.eur(known.amount_cents), refund=state.refund_id,
+                before=history.refund_state(known.status), after=history.refund_state(state.status),
+            ),
             actor=actor,
         )  # fmt: skip
         known.status, known.failure_reason = state.status, state.failure_reason or known.failure_reason
@@ -193,6 +268,17 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         transaction.on_commit(
             lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
         )
+
+
+def _not_ours(booking: Booking, state: RefundState) -> str | None:
+    """Why a refund the provider reports cannot be one of this booking's, or None when it can: its
+    currency, and no more than was received and not yet given back."""
+    if state.currency.upper() != booking.currency.upper():
+        return f"it is in {state.currency.upper()}, the booking in {booking.currency}"
+    left = refundable_cents(booking)
+    if state.status in COMMITTED and state.amount_cents > left:
+        return f"{_eur(state.amount_cents)} is more than the {_eur(left)} received and not yet refunded"
+    return None
 
 
 def _eur(cents: int) -> str:

@@ -54,7 +54,10 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
     query = Booking.objects.select_for_update()
     found = None
     if payment_intent_id and storable(payment_intent_id):
-        found = query.filter(payment_intent_id=payment_intent_id).first()
+        found = (
+            query.filter(payment_intent_id=payment_intent_id).first()
+            or query.filter(surcharges__payment_intent_id=payment_intent_id).first()
+        )
     if found is None and reference and storable(reference):
         found = query.filter(reference=reference).first()
     return found

@@ -3,7 +3,7 @@
 from django.conf import settings
 from rest_framework import serializers
 
-from booking.checkout import BookingRequest
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus
 from chauffeur.api.declarations import Declaration
@@ -13,10 +13,13 @@ from chauffeur.api.fields import (
     JsonObjectField,
     LocalDateTimeField,
     PlainDecimalField,
+    json_size,
+    too_large,
 )
+from places.serializers import DistanceInput, DistanceOutput
 from pricing.models import VehicleClass
 from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
-from pricing.serializers import euros
+from pricing.serializers import PriceInput, PriceOutput, euros
 
 
 class AvailabilityInput(Declaration):
@@ -40,8 +43,15 @@ class AvailabilityOutput(Declaration):
     )
 
 
+# What an unpaid booking may make us store, in bytes of UTF-8 JSON (issue 25: 11 values of 200 kB were
+# 4.4 MB per anonymous booking, kept twice). Every text field has its own maxLength besides.
+MAX_FLIGHT_DATA_BYTES = 4 * 1024
+MAX_BOOKING_DATA_BYTES = 16 * 1024
+
+
 class BookingDataInput(FromFieldMixin, Declaration):
-    """Section 2.3 of the interface document: the booking a customer asks for."""
+    """Section 2.3 of the interface document: the booking a customer asks for. At most 16384 bytes as
+    JSON (UTF-8), every member counted, declared or not."""
 
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
 
@@ -76,7 +86,7 @@ class BookingDataInput(FromFieldMixin, Declaration):
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     phone = serializers.CharField(required=False, allow_blank=True, max_length=50)
     locale = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NOTES_LENGTH)
     flightNumber = serializers.CharField(
         required=False, allow_blank=True, max_length=20, source="flight_number"
     )
@@ -85,8 +95,17 @@ class BookingDataInput(FromFieldMixin, Declaration):
     )
     tourName = serializers.CharField(required=False, allow_blank=True, max_length=200, source="tour_name")
     flightData = JsonObjectField(
-        required=False, allow_null=True, source="flight_data", help_text="Free-form object."
+        max_bytes=MAX_FLIGHT_DATA_BYTES,
+        required=False,
+        allow_null=True,
+        source="flight_data",
+        help_text=f"Free-form object, at most {MAX_FLIGHT_DATA_BYTES} bytes as JSON (UTF-8).",
     )
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and json_size(data) > MAX_BOOKING_DATA_BYTES:  # before any field's work
+            raise serializers.ValidationError({"non_field_errors": [too_large(MAX_BOOKING_DATA_BYTES)]})
+        return super().to_internal_value(data)
 
 
 class CheckoutInput(Declaration):
@@ -117,7 +136,7 @@ class ScheduledBookingDataInput(BookingDataInput):
 
 class AgentBookingDataInput(ScheduledBookingDataInput):
     """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
-    the chauffeur reach them."""
+    the chauffeur reach them. At most 16384 bytes as JSON (UTF-8)."""
 
     # Section 4.4: the website's tour and water choices and its raw flight data are not taken from agents.
 
@@ -134,17 +153,39 @@ class AgentCheckoutInput(CheckoutInput):
 
 class PageBookingDataInput(ScheduledBookingDataInput):
     """The ride as the booking page sends it: with a pickup time, a vehicle class and the traveller's name,
-    e-mail (the confirmation goes there) and phone (for the chauffeur)."""
+    e-mail (the confirmation goes there) and phone (for the chauffeur). At most 16384 bytes as JSON
+    (UTF-8), every member counted. Unlike the public API's (section 2.3 requires `to`), an hourly hire or
+    a tour may leave the destination out: "as directed"."""
 
+    to = serializers.CharField(
+        max_length=500,
+        source="destination",
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Destination; may be empty for an hourly hire or a tour (as directed).",
+    )
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=50)
 
 
+TERMS_REQUIRED = "Accept the terms and conditions to book."
+
+
 class PageCheckoutInput(CheckoutInput):
-    """The input of the page checkout (POST /api/page/checkout)."""
+    """The input of the page checkout (POST /api/page/checkout): the traveller must have ticked the terms."""
 
     bookingData = PageBookingDataInput()
+    termsAccepted = serializers.BooleanField(
+        help_text="true: the traveller ticked that they accept the terms and conditions (/en/terms).",
+        error_messages={"required": TERMS_REQUIRED, "null": TERMS_REQUIRED},
+    )
+
+    def validate_termsAccepted(self, accepted: bool) -> bool:
+        if accepted is not True:
+            raise serializers.ValidationError(TERMS_REQUIRED)
+        return accepted
 
 
 class CheckoutOutput(Declaration):
@@ -304,3 +345,26 @@ class BookingStateOutput(FromFieldMixin, Declaration):
 
     def get_paymentStatus(self, state) -> str:
         return payment_status(state.booking)
+
+
+class RideQuoteInput(DistanceInput, PriceInput):
+    """The route's fields and the ride's kind, from the distance and price declarations; the class, the
+    distance and the Zone A flag are the operation's to find."""
+
+    vehicleClass = distanceKm = inZoneA = waitMinutes = None
+
+
+class ClassQuoteOutput(Declaration):
+    vehicleClass = serializers.CharField(source="vehicle_class")
+    price = PriceOutput(
+        source="quote", allow_null=True, help_text="Null when the class cannot take the ride."
+    )
+    problem = serializers.CharField(
+        allow_null=True,
+        help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour).",
+    )
+
+
+class RideQuoteOutput(Declaration):
+    route = DistanceOutput()
+    classes = ClassQuoteOutput(many=True, help_text="Every class offered, in the booking page's order.")

@@ -7,10 +7,11 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from booking import history, links, notifications
+from booking import history, links, notifications, refunds, selectors
 from booking.models import Booking, Refund, Surcharge
 from booking.payments import payment_provider
-from booking.payments.base import CheckoutRequest, SessionState
+from booking.payments.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
+from chauffeur.errors import DomainError
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
     history.record(
         booking,
         history.Kind.PAYMENT,
-        f"Payment link for the difference of {_eur(amount_cents)} sent.",
+        history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
         actor=actor,
     )
     transaction.on_commit(
@@ -58,16 +59,65 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
         method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
     )  # fmt: skip
-    _received(booking, amount_cents, f"Difference of {_eur(amount_cents)} collected by staff.", actor=actor)
+    collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
+    _received(booking, amount_cents, collected, actor=actor)
     return surcharge
+
+
+def waive_open(booking: Booking, *, actor: str) -> int:
+    """Void the booking's unpaid payment links (booking row-locked): a later change or a cancellation
+    settles from what was really received, so no old link may still be paid. Their pages are closed at the
+    provider after the commit. Returns the cents waived."""
+    waived = 0
+    for surcharge in booking.surcharges.select_for_update().filter(status=Surcharge.Status.PENDING):
+        surcharge.status = Surcharge.Status.WAIVED
+        surcharge.save(update_fields=["status"])
+        waived += surcharge.amount_cents
+        history.record(
+            booking,
+            history.Kind.PAYMENT,
+            history.said("Payment link for {amount} withdrawn.", amount=history.eur(surcharge.amount_cents)),
+            actor=actor,
+        )
+        if surcharge.provider_session_id:
+            transaction.on_commit(lambda pk=surcharge.pk: close_page(pk), robust=True)
+    return waived
+
+
+def close_page(surcharge_id: int) -> None:
+    """Close a withdrawn link's page at the provider. Money that arrived first is applied like any late
+    payment (given back); if the provider cannot answer, its webhook or `reconcile_payments` tells later."""
+    surcharge = Surcharge.objects.get(pk=surcharge_id)
+    try:
+        session = payment_provider().expire_session(surcharge.provider_session_id)
+    except PaymentError:
+        logger.warning(
+            "Could not close the payment page of a withdrawn link of %s", surcharge.booking.reference
+        )
+        return
+    apply_if_paid(surcharge, session)
+
+
+def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
+    """What the provider says of a link's page, when it says the page was paid; whether it was."""
+    if session.payment_status not in PAID_PAYMENT_STATUSES:
+        return False
+    with transaction.atomic():
+        booking = selectors.locked_booking(surcharge.booking_id)
+        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        apply_session_news(
+            locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
+        )
+    return True
 
 
 def apply_session_news(
     surcharge: Surcharge, booking: Booking, paid: bool, session: SessionState, *, actor: str
 ):
     """A payment page of a difference was paid (both rows locked by the caller). Only its own amount and
-    currency count; anything else is kept for the operator, as for a booking's own payment."""
-    if not paid or surcharge.status != Surcharge.Status.PENDING:
+    currency count; anything else is kept for the operator, as for a booking's own payment. Money for a
+    link that was withdrawn, or for a ride that is no longer on, is recorded and given back at once."""
+    if not paid or surcharge.paid_at is not None:
         return  # not paid yet, or a replay
     charged = (session.amount_total, (session.currency or "").lower())
     if charged != (surcharge.amount_cents, surcharge.currency.lower()):
@@ -78,17 +128,42 @@ def apply_session_news(
         logger.error("Surcharge payment for %s not applied: %s", booking.reference, reason)
         transaction.on_commit(lambda: notifications.alert_operator(booking.pk, reason), robust=True)
         return
-    surcharge.status, surcharge.paid_at = Surcharge.Status.PAID, timezone.now()
-    surcharge.save(update_fields=["status", "paid_at"])
+    owed = surcharge.status == Surcharge.Status.PENDING and booking.status in selectors.PAID_STATES
+    surcharge.paid_at, surcharge.payment_intent_id = timezone.now(), session.payment_intent_id or ""
+    if owed:
+        surcharge.status = Surcharge.Status.PAID
+    surcharge.save(update_fields=["status", "paid_at", "payment_intent_id"])
     _received(
         booking,
         surcharge.amount_cents,
-        f"Difference of {_eur(surcharge.amount_cents)} paid online.",
+        history.said("Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)),
         actor=actor,
     )
+    if not owed:
+        _give_back(booking, surcharge, actor=actor)
 
 
-def _received(booking: Booking, amount_cents: int, text: str, *, actor: str) -> None:
+def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
+    """Money that arrived through a withdrawn link, or for a ride no longer on: refunded through the
+    provider; if the provider refuses, the operator is told to do it."""
+    try:
+        with transaction.atomic():
+            refunds.refund(
+                booking, surcharge.amount_cents, actor=actor,
+                reason="Paid through a withdrawn payment link: given back.",
+            )  # fmt: skip
+    except DomainError as error:
+        reason = (
+            f"{_eur(surcharge.amount_cents)} arrived through a withdrawn payment link and could not be "
+            f"given back ({error})"
+        )
+        logger.error("%s: %s", booking.reference, reason)
+        transaction.on_commit(
+            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
+        )
+
+
+def _received(booking: Booking, amount_cents: int, text: history.Said, *, actor: str) -> None:
     booking.received_cents += amount_cents
     booking.save(update_fields=["received_cents", "updated_at"])
     history.record(booking, history.Kind.PAYMENT, text, actor=actor)

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking import history, notifications, selectors
-from booking.models import Booking
+from booking.models import Booking, state_in_english
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
 
@@ -41,9 +41,9 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider)."""
     if not can_move(booking, target):
         raise InvalidTransition(
-            f"A {booking.get_status_display()} booking cannot become {Status(target).label}."
+            f"A {state_in_english(booking.status)} booking cannot become {state_in_english(target)}."
         )
-    before = booking.get_status_display()
+    before = booking.status
     booking.status = target
     if target == Status.PAID:
         booking.paid_at = timezone.now()
@@ -62,7 +62,10 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
             "updated_at",
         ]
     )
-    history.record(booking, history.Kind.STATUS, f"{before} → {booking.get_status_display()}", actor=actor)
+    change = history.said(
+        "{before} → {after}", before=history.state(before), after=history.state(booking.status)
+    )
+    history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
         transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
 

@@ -19,7 +19,7 @@ from booking.links import (
     reference_from_manage_token,
     resume_path,
 )
-from booking.models import Booking
+from booking.models import Booking, Surcharge
 from booking.payments import payment_provider
 from booking.payments.sandbox import SandboxProvider
 from chauffeur.api.problems import Problem
@@ -84,7 +84,15 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         except DomainError as refusal:  # the policy or the payment provider said no: nothing changed
             logger.info("Cancel of %s from its page refused: %s", booking.reference, refusal.code)
             outcome = "refused"
-    return _page(request, "booking/manage.html", booking, state=lifecycle.state_of(booking), outcome=outcome)
+    percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
+    return _page(
+        request,
+        "booking/manage.html",
+        booking,
+        state=lifecycle.state_of(booking),
+        outcome=outcome,
+        late_fee_percent=percent,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -100,8 +108,10 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     if booking is None:
         raise Http404("The sandbox knows no such checkout session.")
     amount_cents = surcharge.amount_cents if surcharge else booking.amount_cents
+    # Like Stripe's, a withdrawn or paid link's page takes no payment.
+    open_ = surcharge.status == Surcharge.Status.PENDING if surcharge else selectors.payable(booking)
     if request.method == "POST":
-        if request.POST.get("action") == "pay" and (surcharge is not None or selectors.payable(booking)):
+        if request.POST.get("action") == "pay" and open_:
             paid = provider.pay_event(
                 session_id=session_id,
                 reference=booking.reference,
@@ -116,7 +126,6 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
             amount = from_cents(amount_cents)
             return _page(request, "booking/sandbox_checkout.html", booking, status=409, amount=amount)
         return redirect(manage_url(booking.reference) if surcharge else cancel_url(booking.reference))
-    open_ = surcharge is not None or selectors.payable(booking)
     amount = from_cents(amount_cents)
     return _page(request, "booking/sandbox_checkout.html", booking, amount=amount, open=open_)
 
@@ -139,6 +148,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "booking": booking,
             "status": presentation.status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "service": presentation.service(booking),
             "lines": presentation.price_lines(booking),
             "vat_note": presentation.vat_note(booking),
             "open": selectors.payable(booking),

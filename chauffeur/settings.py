@@ -213,10 +213,16 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_URLS_REGEX = (
     r"^/(api/v1(/(price|distance|places|availability|rating))?"
     r"|api/(calculate-distance|places-autocomplete|google-rating|get-session-data|create-checkout-session)"
-    r"|api/page/checkout|embed/form)$"
+    r"|api/page/(checkout|quote)|embed/form)$"
 )
 CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
-CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-type", "idempotency-key")  # no Authorization
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "content-type",
+    "idempotency-key",
+    "page-session",
+)  # no Authorization
 CORS_EXPOSE_HEADERS = ("RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed")
 if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -300,6 +306,19 @@ API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
 RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel"]
 # Who a request counts as, and its quota: the access app knows tokens; the limiter itself does not.
 API_RATE_LIMIT_CLIENT = "access.authentication.rate_limit_client"
+# The booking page and the embedded form (README "Rate limits", chauffeur/api/page_sessions.py): each page
+# served carries a signed page session, sent back in this header, valid this long. A valid one is its own
+# client with a budget for a person (one traveller types two addresses, compares hours, tours and classes:
+# about 40-80 calls); all page sessions of one address share a ceiling (twenty travellers behind one hotel
+# address), which bounds a script. One address mints at most PAGE_SESSIONS_PER_ADDRESS sessions an hour;
+# beyond that, and with a forged or expired session, the page counts as an ordinary API client.
+PAGE_SESSION_HEADER = "Page-Session"
+PAGE_SESSION_MAX_AGE_SECONDS = 6 * 3600
+PAGE_RATE_LIMIT_WINDOW_SECONDS = 600
+PAGE_SESSION_RATE_LIMIT = 300
+PAGE_ADDRESS_RATE_LIMIT = 1200
+PAGE_SESSIONS_PER_ADDRESS = 200
+PAGE_SESSION_MINT_WINDOW_SECONDS = 3600
 
 LOGGING = {
     "version": 1,

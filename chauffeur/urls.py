@@ -13,10 +13,11 @@ from booking.api import (
     CheckoutApi,
     CheckoutLegacyApi,
     PageCheckoutApi,
+    PageQuoteApi,
     PaymentIntentLegacyApi,
     SessionDataLegacyApi,
 )
-from booking.apps import PAGE_CHECKOUT_PATH
+from booking.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
 from booking.webhooks import stripe_webhook
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
@@ -57,6 +58,7 @@ pages = [
     path("", booking_page.booking_page, name="home"),  # in the browser's language; /de/ and /en/ below
     path("embed/form", booking_page.embed_form, name="embed-form"),
     path(PAGE_CHECKOUT_PATH.lstrip("/"), PageCheckoutApi.as_view(), name="page-checkout"),
+    path(PAGE_QUOTE_PATH.lstrip("/"), PageQuoteApi.as_view(), name="page-quote"),
     path("developers", TemplateView.as_view(template_name="developers.html"), name="developers"),
     path("company/brand.css", company.brand_stylesheet, name="brand-stylesheet"),
     path("company/logo", company.logo, name="logo"),
@@ -79,7 +81,13 @@ urlpatterns = [
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
-    *i18n_patterns(path("", booking_page.booking_page, name="booking-page")),  # /de/, /en/
+    *i18n_patterns(  # /de/, /en/ …
+        path("", booking_page.booking_page, name="booking-page"),
+        *[
+            path(kind, company.legal_page, {"kind": kind}, name=kind)
+            for kind in ("imprint", "terms", "privacy")
+        ],
+    ),
 ]
 
 handler400 = "chauffeur.views.bad_request"

@@ -1,32 +1,47 @@
 """The operator profile in the admin: one record, never added twice or deleted; the logo is uploaded here
-and kept in the database (no media storage to run)."""
+and kept in the database (no media storage to run). The legal texts: drafts edited in German and English,
+published as numbered versions that are never edited or deleted again."""
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from company import services
-from company.models import PROFILE_ID, OperatorProfile
+from company import legal, services
+from company.models import PROFILE_ID, LegalText, OperatorProfile
 
 COLOUR = forms.TextInput(attrs={"type": "color"})
+# The legal details the imprint and the invoices name.
+LEGAL_FIELDS = [
+    "legal_name", "street_address", "postcode", "city", "country", "company_register_number",
+    "company_register_court", "vat_id", "supervisory_authority", "chamber", "trade_regulations",
+    "business_purpose",
+]  # fmt: skip
 
 
 class OperatorProfileForm(forms.ModelForm):
     logo_file = forms.FileField(
-        label="Logo",
+        label=_("Logo"),
         required=False,
-        help_text=f"PNG, JPEG or GIF, at most {services.MAX_LOGO_BYTES // 1024} KB; about 200 × 60 pixels "
-        "reads well in the page header.",
+        help_text=format_lazy(
+            _("PNG, JPEG or GIF, at most {kb} KB; about 200 × 60 pixels reads well in the page header."),
+            kb=services.MAX_LOGO_BYTES // 1024,
+        ),
     )
-    remove_logo = forms.BooleanField(required=False, label="Remove the logo")
+    remove_logo = forms.BooleanField(required=False, label=_("Remove the logo"))
     website = forms.URLField(
-        required=False, assume_scheme="https", help_text=OperatorProfile._meta.get_field("website").help_text
+        label=OperatorProfile._meta.get_field("website").verbose_name,
+        required=False,
+        assume_scheme="https",
+        help_text=OperatorProfile._meta.get_field("website").help_text,
     )
 
     class Meta:
         model = OperatorProfile
-        fields = ["name", "phone", "email", "website", "brand_colour", "header_colour"]
+        fields = ["name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS]
         widgets = {"brand_colour": COLOUR, "header_colour": COLOUR}
 
     def clean_logo_file(self):
@@ -35,12 +50,13 @@ class OperatorProfileForm(forms.ModelForm):
             return None
         if upload.size > services.MAX_LOGO_BYTES:
             raise forms.ValidationError(
-                f"The logo is {upload.size // 1024} KB; at most {services.MAX_LOGO_BYTES // 1024} KB."
+                _("The logo is %(size)s KB; at most %(limit)s KB.")
+                % {"size": upload.size // 1024, "limit": services.MAX_LOGO_BYTES // 1024}
             )
         content = upload.read()
         media_type = services.logo_type(content)
         if media_type is None:
-            raise forms.ValidationError("Upload a PNG, JPEG or GIF image.")
+            raise forms.ValidationError(_("Upload a PNG, JPEG or GIF image."))
         return content, media_type
 
     def save(self, commit=True):
@@ -59,7 +75,16 @@ class OperatorProfileAdmin(admin.ModelAdmin):
     form = OperatorProfileForm
     fieldsets = [
         (None, {"fields": ["name", "phone", "email", "website"]}),
-        ("Look", {"fields": ["logo_file", "remove_logo", "brand_colour", "header_colour"]}),
+        (_("Look"), {"fields": ["logo_file", "remove_logo", "brand_colour", "header_colour"]}),
+        (
+            _("Legal details (imprint and invoices)"),
+            {
+                "fields": LEGAL_FIELDS,
+                "description": _(
+                    "Filled into the imprint, terms and privacy notice wherever they name them."
+                ),
+            },
+        ),
     ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -78,3 +103,70 @@ class OperatorProfileAdmin(admin.ModelAdmin):
         obj.id = PROFILE_ID
         super().save_model(request, obj, form, change)
         services.profile_changed()
+
+
+class LegalTextForm(forms.ModelForm):
+    publish = forms.BooleanField(
+        label=_("Publish this version"),
+        required=False,
+        help_text=_(
+            "Publishing freezes the text as the next version: the pages show it at once, and bookings keep "
+            "the terms version they accepted. Leave unticked to save a draft."
+        ),
+    )
+
+    class Meta:
+        model = LegalText
+        fields = ["kind", "body_de", "body_en"]
+        help_texts = {
+            "body_de": format_lazy(
+                _(
+                    "Blank lines part paragraphs; a line starting with “## ” is a heading, with “- ” a list "
+                    "item. These are filled from the operator profile: {placeholders}."
+                ),
+                placeholders=", ".join("{" + name + "}" for name in legal.PLACEHOLDERS),
+            ),
+        }
+
+
+@admin.register(LegalText)
+class LegalTextAdmin(admin.ModelAdmin):
+    form = LegalTextForm
+    list_display = ["kind", "version_shown", "published_at", "created_at"]
+    list_filter = ["kind"]
+
+    @admin.display(description=_("version"), ordering="version")
+    def version_shown(self, text: LegalText) -> str:
+        return str(text.version) if text.version else gettext("draft")
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.published:  # a published version is a record: never edited again
+            return ["kind", "version", "published_at", "body_de", "body_en"]
+        return ["version", "published_at"]
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.published:
+            return ["kind", "version", "published_at", "body_de", "body_en"]
+        return ["kind", "body_de", "body_en", "publish"]
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return obj is None or not obj.published  # drafts may go; published versions are kept
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        """A new version starts from the current one of its kind (`?kind=terms`)."""
+        initial = super().get_changeform_initial_data(request)
+        now = legal.current(initial.get("kind", "")) if initial.get("kind") else None
+        if now is not None:
+            initial.update(body_de=now.body_de, body_en=now.body_en)
+        return initial
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if form.cleaned_data.get("publish"):
+            published = legal.publish(obj.pk)
+            obj.version, obj.published_at = published.version, published.published_at
+            self.message_user(
+                request,
+                gettext("%(text)s is published: the pages show it now.") % {"text": published},
+                messages.SUCCESS,
+            )

@@ -1,53 +1,186 @@
-"""The operator's public face: name, contacts, logo and colours on every page and e-mail. One record,
-edited in the admin (seeded by a data migration)."""
+"""The operator's public face: name, contacts, logo and colours on every page and e-mail, and the legal
+details an Austrian business site and its invoices must name (§5 ECG, §25 MedienG). One record, edited in
+the admin (seeded by a data migration). Beside it the legal texts (imprint, terms, privacy notice), each
+kept in published versions."""
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from company.colours import HEX_COLOUR, MIN_TEXT_CONTRAST, WHITE, contrast
 
 PROFILE_ID = 1
-hex_colour = RegexValidator(HEX_COLOUR, "Enter a colour as #rrggbb, e.g. #0b4f6c.")
+hex_colour = RegexValidator(HEX_COLOUR, _("Enter a colour as #rrggbb, e.g. #0b4f6c."))
+# The name and the address go into every mail's From and Reply-To headers: a line break there would end the
+# header (Django then refuses to send any mail at all). Control characters and Unicode line separators too.
+CONTROL_CHARACTERS = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"
+one_line = RegexValidator(
+    CONTROL_CHARACTERS,
+    _("Enter it on one line, without line breaks or control characters."),
+    code="control_characters",
+    inverse_match=True,
+)
+vat_id_format = RegexValidator(
+    r"^[A-Z]{2}[0-9A-Z]{2,13}$", _("Enter the VAT id without spaces, e.g. ATU12345678.")
+)
+# Where the operator may be seated: the German-speaking countries and Austria's neighbours.
+COUNTRIES = [
+    ("AT", _("Austria")),
+    ("DE", _("Germany")),
+    ("CH", _("Switzerland")),
+    ("LI", _("Liechtenstein")),
+    ("IT", _("Italy")),
+    ("SI", _("Slovenia")),
+    ("HU", _("Hungary")),
+    ("SK", _("Slovakia")),
+    ("CZ", _("Czechia")),
+]
 
 
 def readable_on_white(colour: str) -> None:
     """Buttons and links use the brand colour on white pages, with white text on its buttons."""
     if HEX_COLOUR.match(colour) and contrast(colour, WHITE) < MIN_TEXT_CONTRAST:
         raise ValidationError(
-            f"{colour} is too light to read on white ({contrast(colour, WHITE):.1f}:1; at least "
-            f"{MIN_TEXT_CONTRAST}:1 is needed). Choose a darker shade."
+            _(
+                "%(colour)s is too light to read on white (%(contrast).1f:1; at least %(minimum)s:1 is "
+                "needed). Choose a darker shade."
+            )
+            % {"colour": colour, "contrast": contrast(colour, WHITE), "minimum": MIN_TEXT_CONTRAST}
         )
 
 
 class OperatorProfile(models.Model):
-    name = models.CharField(max_length=100, help_text="The company name travellers see.")
+    name = models.CharField(
+        _("name"), max_length=100, validators=[one_line], help_text=_("The company name travellers see.")
+    )
     phone = models.CharField(
-        max_length=40, blank=True, help_text="E.g. +43 1 234 56 78; shown on every page."
+        _("phone"),
+        max_length=40,
+        blank=True,
+        validators=[one_line],
+        help_text=_("E.g. +43 1 234 56 78; shown on every page."),
     )
     email = models.EmailField(
-        blank=True, help_text="Shown to travellers; replies to booking e-mails go to this address."
+        _("e-mail"),
+        blank=True,
+        validators=[one_line],
+        help_text=_("Shown to travellers; replies to booking e-mails go to this address."),
     )
-    website = models.URLField(blank=True, help_text="The company's own website, linked from every page.")
+    website = models.URLField(
+        _("website"), blank=True, help_text=_("The company's own website, linked from every page.")
+    )
     logo = models.BinaryField(null=True, blank=True, editable=False)
     logo_type = models.CharField(max_length=20, blank=True, editable=False)  # its media type
     brand_colour = models.CharField(
+        _("brand colour"),
         max_length=7,
         default="#0b4f6c",
         validators=[hex_colour, readable_on_white],
-        help_text="Buttons, links and focus outlines (must read on white).",
+        help_text=_("Buttons, links and focus outlines (must read on white)."),
     )
     header_colour = models.CharField(
+        _("header colour"),
         max_length=7,
         default="#10232f",
         validators=[hex_colour],
-        help_text="The page header's background (its text turns white or dark to stay readable).",
+        help_text=_("The page header's background (its text turns white or dark to stay readable)."),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    # The legal details (imprint, invoices); blank until staff fill them in: the pages then say so.
+    legal_name = models.CharField(
+        _("legal name"), max_length=200, blank=True, help_text=_("As registered, e.g. Wiener Chauffeur GmbH.")
+    )
+    street_address = models.CharField(_("street and number"), max_length=200, blank=True)
+    postcode = models.CharField(_("postcode"), max_length=12, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True, default="Wien")
+    country = models.CharField(_("country"), max_length=2, choices=COUNTRIES, default="AT")
+    company_register_number = models.CharField(
+        _("company register number"),
+        max_length=40,
+        blank=True,
+        help_text=_("Firmenbuchnummer, e.g. FN 123456a."),
+    )
+    company_register_court = models.CharField(
+        _("company register court"), max_length=100, blank=True, help_text=_("E.g. Handelsgericht Wien.")
+    )
+    vat_id = models.CharField(
+        _("VAT id (UID)"),
+        max_length=20,
+        blank=True,
+        validators=[vat_id_format],
+        help_text=_("E.g. ATU12345678."),
+    )
+    supervisory_authority = models.CharField(
+        _("supervisory authority"),
+        max_length=200,
+        blank=True,
+        help_text=_("The trade authority, e.g. Magistratisches Bezirksamt für den 1. Bezirk."),
+    )
+    chamber = models.CharField(
+        _("chamber membership"),
+        max_length=200,
+        blank=True,
+        help_text=_("E.g. Wirtschaftskammer Wien, Fachgruppe der Personenbeförderungsgewerbe mit PKW."),
+    )
+    trade_regulations = models.CharField(
+        _("applicable trade law"),
+        max_length=300,
+        blank=True,
+        default="Gewerbeordnung 1994, Gelegenheitsverkehrs-Gesetz 1996: www.ris.bka.gv.at",
+    )
+    business_purpose = models.CharField(
+        _("business purpose"),
+        max_length=200,
+        blank=True,
+        default="Personenbeförderung mit Personenkraftwagen",
+        help_text=_("What the company does (§25 MedienG)."),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
-        verbose_name = verbose_name_plural = "operator profile"
+        verbose_name = verbose_name_plural = _("operator profile")
         constraints = [models.CheckConstraint(condition=models.Q(id=PROFILE_ID), name="one_operator_profile")]
 
     def __str__(self) -> str:
         return self.name
+
+
+class LegalText(models.Model):
+    """One version of a legal text in German and English. A draft is edited freely; publishing gives it the
+    next version number and freezes it, so a booking can always show the terms it accepted. The page shows
+    the newest published version of its kind. `{legal_name}`, `{address}` … in a text are filled from the
+    operator profile (company/legal.py lists them)."""
+
+    class Kind(models.TextChoices):
+        IMPRINT = "imprint", _("Imprint")
+        TERMS = "terms", _("Terms and conditions")
+        PRIVACY = "privacy", _("Privacy notice")
+
+    kind = models.CharField(_("text"), max_length=10, choices=Kind.choices)
+    version = models.PositiveIntegerField(_("version"), null=True, blank=True, editable=False)
+    body_de = models.TextField(_("German text"))
+    body_en = models.TextField(_("English text"))
+    published_at = models.DateTimeField(_("published"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("legal text")
+        verbose_name_plural = _("legal texts")
+        ordering = ["kind", "-version", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "version"], name="one_legal_text_per_kind_and_version"),
+            models.CheckConstraint(
+                condition=models.Q(version__isnull=True, published_at__isnull=True)
+                | models.Q(version__isnull=False, published_at__isnull=False),
+                name="published_legal_texts_have_a_version",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.version is None:
+            return f"{self.get_kind_display()} ({_('draft')})"
+        return f"{self.get_kind_display()} {self.version}"
+
+    @property
+    def published(self) -> bool:
+        return self.published_at is not None

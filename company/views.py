@@ -1,11 +1,21 @@
-"""The brand's stylesheet and logo, at versioned URLs that browsers may keep for a year."""
+"""The brand's stylesheet and logo, at versioned URLs that browsers may keep for a year; the legal pages."""
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from company import services
+from chauffeur.seo import page_links
+from company import legal, services
 
 YEAR = 365 * 24 * 3600
+DESCRIPTIONS = {
+    legal.Kind.IMPRINT: _("Imprint: the company behind this chauffeur service, its register and authority."),
+    legal.Kind.TERMS: _("Terms and conditions for booking a chauffeur: contract, price and cancellation."),
+    legal.Kind.PRIVACY: _("Privacy notice: which data a booking needs, why, who receives it, your rights."),
+}
 
 
 def _cached(response: HttpResponse, request: HttpRequest, version: str) -> HttpResponse:
@@ -29,3 +39,23 @@ def logo(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(content, content_type=media_type)
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return _cached(response, request, services.operator_branding().version)
+
+
+@require_GET
+def legal_page(request: HttpRequest, kind: str) -> HttpResponse:
+    """The imprint, terms or privacy notice in the language of the URL (/de/terms, /en/terms); `?version=N`
+    shows an earlier published version (the terms a booking accepted)."""
+    language = translation.get_language()
+    asked = request.GET.get("version", "")
+    if asked and not (asked.isdigit() and len(asked) < 10):  # a number the database can hold, or none
+        raise Http404("No such version.")
+    shown = legal.page(kind, language, int(asked) if asked else None)
+    if shown is None:
+        raise Http404("No such version.")
+    context = {
+        "legal": shown,
+        "seo": page_links(language, kind),
+        "language_links": [(code, name, f"/{code}/{kind}") for code, name in settings.LANGUAGES],
+        "description": DESCRIPTIONS[kind],
+    }
+    return render(request, "legal.html", context)

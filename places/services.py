@@ -1,6 +1,7 @@
 """Places services: route estimates, suggestions and the rating snapshot, from the provider the settings
 choose. Answers of a remote provider are kept in the shared cache (routes 24 h, suggestions 10 min,
-rating 1 h, plus the last good rating for when Google fails)."""
+rating 1 h, plus the last good rating for when Google fails); a route or suggestion the cache lacks costs a
+call from the day's budget (places/budget.py), and once that is spent the offline provider answers."""
 
 import hashlib
 import logging
@@ -18,6 +19,7 @@ from django.utils import timezone
 
 from chauffeur.errors import DomainError
 from chauffeur.versions import KeptCopy, SharedVersion
+from places import budget
 from places.geo import LatLng, touches_zone_a
 from places.providers.base import (
     NO_RATING,
@@ -75,6 +77,12 @@ def _provider(api_key: str, routes_url: str, places_url: str, place_id: str) -> 
         return GoogleProvider(
             api_key=api_key, routes_url=routes_url, places_url=places_url, place_id=place_id
         )
+    return offline_provider()
+
+
+@cache
+def offline_provider() -> PlacesProvider:
+    """The built-in provider: the default, and the answer once the day's budget of remote calls is spent."""
     from places.providers.offline import OfflineProvider
 
     return OfflineProvider()
@@ -108,7 +116,14 @@ def estimate_route(
             endpoint.place_id if is_google_place_id(endpoint.place_id) else endpoint.text
             for endpoint in (start, end)
         ]
-        route = _cached(_key("route", *ends, departure_hour), ROUTE_TTL, lambda: _guarded(compute))
+        route = _remote(
+            budget.ROUTES,
+            _key("route", *ends, departure_hour),
+            ROUTE_TTL,
+            compute,
+            lambda: offline_provider().route(start, end, departure=pickup),
+            breaker=True,
+        )
     else:
         route = compute()
     begins = pickup or timezone.now()
@@ -132,9 +147,12 @@ def suggest_places(*, text: str, locale: str = "en", session_token: str | None =
     places = provider()
     if not places.remote:
         return places.suggest(text, locale=locale, session_token=session_token)
-    key = _key("suggest", text, locale, session_token)
-    return _cached(
-        key, SUGGESTION_TTL, lambda: places.suggest(text, locale=locale, session_token=session_token)
+    return _remote(
+        budget.SUGGESTIONS,
+        _key("suggest", text, locale, session_token),
+        SUGGESTION_TTL,
+        lambda: places.suggest(text, locale=locale, session_token=session_token),
+        lambda: offline_provider().suggest(text, locale=locale, session_token=session_token),
     )
 
 
@@ -163,23 +181,31 @@ def rating_snapshot() -> Rating:
     return rating
 
 
-def _guarded(call: Callable[[], T]) -> T:
-    """Run an upstream call unless the provider was just found down; an outage opens the breaker."""
-    if _cache_get(OUTAGE_KEY):
-        raise upstream_unavailable("The places provider is unavailable; try again in a minute.")
-    try:
-        return call()
-    except PlacesError as failure:
-        if failure.code == "upstream_unavailable":
-            _cache_set(OUTAGE_KEY, True, OUTAGE_TTL)
-        raise
-
-
-def _cached(key: str, ttl: int, compute: Callable[[], T]) -> T:
+def _remote(
+    kind: str,
+    key: str,
+    ttl: int,
+    call: Callable[[], T],
+    offline: Callable[[], T],
+    *,
+    breaker: bool = False,
+) -> T:
+    """The cached answer; else, unless the provider was just found down (`breaker`), one upstream call
+    from the day's budget, its answer cached. A spent budget gets the offline answer, not cached: the next
+    day's budget asks the provider again."""
     found = _cache_get(key)
     if found is not None:
         return found
-    value = compute()
+    if breaker and _cache_get(OUTAGE_KEY):
+        raise upstream_unavailable("The places provider is unavailable; try again in a minute.")
+    if not budget.spend(kind):
+        return offline()
+    try:
+        value = call()
+    except PlacesError as failure:
+        if breaker and failure.code == "upstream_unavailable":
+            _cache_set(OUTAGE_KEY, True, OUTAGE_TTL)  # an outage opens the breaker
+        raise
     _cache_set(key, value, ttl)
     return value
 

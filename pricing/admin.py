@@ -1,8 +1,12 @@
+from decimal import Decimal
+
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.admin import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList, NamesChanges
+from chauffeur.admin import NamesChanges
+from chauffeur.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
 from chauffeur.admin_versions import MovesSharedVersion
 from pricing import services
 from pricing.bands import band_errors
@@ -36,8 +40,8 @@ class DistanceBandInline(LabelledTabularInline):
 
 
 def km(value) -> str:
-    """Kilometres without a needless “.0”: 50, 12.5."""
-    return f"{value.normalize():f}"
+    """Kilometres without a needless “.0”: 50, 12.5 (12,5 in German)."""
+    return number_format(Decimal(f"{value.normalize():f}"), use_l10n=True)
 
 
 @admin.register(Tariff)
@@ -56,9 +60,9 @@ class TariffAdmin(RepricesOnSave):
     list_select_related = ["vehicle_class"]
     fieldsets = [
         (None, {"fields": ["vehicle_class"]}),
-        ("Distance bookings", {"fields": ["base_fare", "minimum_fare", "outside_zone_a_surcharge"]}),
-        ("Hourly bookings", {"fields": ["hourly_rate", "minimum_hours"]}),
-        ("All bookings", {"fields": ["waiting_rate", "rounding_step", "vat_rate"]}),
+        (_("Distance bookings"), {"fields": ["base_fare", "minimum_fare", "outside_zone_a_surcharge"]}),
+        (_("Hourly bookings"), {"fields": ["hourly_rate", "minimum_hours"]}),
+        (_("All bookings"), {"fields": ["waiting_rate", "rounding_step", "vat_rate"]}),
     ]
     inlines = [DistanceBandInline]
 
@@ -69,9 +73,9 @@ class TariffAdmin(RepricesOnSave):
     def per_km(self, tariff: Tariff) -> str:
         """The distance bands in a line: “0–50 km 2.00 · 50–200 km 1.60 · from 200 km 1.40”."""
         return " · ".join(
-            f"{km(band.from_km)}–{km(band.to_km)} km {band.rate_per_km}"
+            f"{km(band.from_km)}–{km(band.to_km)} km {number_format(band.rate_per_km, 2, use_l10n=True)}"
             if band.to_km is not None
-            else f"{_('from')} {km(band.from_km)} km {band.rate_per_km}"
+            else f"{_('from')} {km(band.from_km)} km {number_format(band.rate_per_km, 2, use_l10n=True)}"
             for band in tariff.bands.all()
         )
 

@@ -2,7 +2,7 @@
 price. Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap.
 The limits of what can be priced live here, and every door's declaration reads them."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
@@ -37,9 +37,13 @@ class QuoteRequest:
 
 @dataclass(frozen=True)
 class PriceLine:
+    """`label` is the API's English text; `params` are the line's numbers (exact text) by name, so that
+    pages, e-mails and the admin can word the line in the reader's language (booking/presentation.py)."""
+
     code: str
     label: str
     amount: Decimal
+    params: dict = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ class Quote:
             "vehicle_class": self.vehicle_class,
             "booking_type": str(self.booking_type),
             "lines": [
-                {"code": line.code, "label": line.label, "amount": str(line.amount)} for line in self.lines
+                {"code": line.code, "label": line.label, "amount": str(line.amount), "params": line.params}
+                for line in self.lines
             ],
         }
 
@@ -78,8 +83,9 @@ class Quote:
             currency=record["currency"],
             vehicle_class=record["vehicle_class"],
             booking_type=BookingType(record["booking_type"]),
-            lines=tuple(
-                PriceLine(line["code"], line["label"], Decimal(line["amount"])) for line in record["lines"]
+            lines=tuple(  # records stored before lines had params read as lines without them
+                PriceLine(line["code"], line["label"], Decimal(line["amount"]), line.get("params", {}))
+                for line in record["lines"]
             ),
         )
 
@@ -99,8 +105,9 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
 
     gross_before_rounding = sum((line.amount for line in lines), Decimal("0"))
     price = round_up(gross_before_rounding, tariff.rounding_step)
+    step = tariff.rounding_step
     lines.append(
-        PriceLine("rounding", f"Rounded up to {tariff.rounding_step} EUR", price - gross_before_rounding)
+        PriceLine("rounding", f"Rounded up to {step} EUR", price - gross_before_rounding, {"step": str(step)})
     )
     net = to_cent(price / (1 + tariff.vat_rate))
     return Quote(
@@ -143,20 +150,27 @@ def _tour(snapshot: PricingSnapshot, slug: str, tariff: TariffRates) -> TourOffe
 
 def _distance_lines(tariff: TariffRates, distance_km: Decimal, in_zone_a: bool) -> list[PriceLine]:
     km = distance_km.quantize(TENTH, ROUND_HALF_UP)
-    parts, charge = [], Decimal("0")
+    bands, charge = [], Decimal("0")
     for band in tariff.bands:
         upper = km if band.to_km is None else min(km, band.to_km)
         km_in_band = upper - band.from_km
         if km_in_band <= 0:
             continue
         charge += km_in_band * band.rate_per_km
-        parts.append(f"{km_in_band} km × {band.rate_per_km}")
+        bands.append([str(km_in_band), str(band.rate_per_km)])
     charge = to_cent(charge)
-    label = f"Distance {km} km" + (f" ({' + '.join(parts)} EUR)" if parts else "")
-    lines = [PriceLine("base_fare", "Base fare", tariff.base_fare), PriceLine("distance", label, charge)]
+    parts = " + ".join(f"{band_km} km × {rate}" for band_km, rate in bands)
+    label = f"Distance {km} km" + (f" ({parts} EUR)" if parts else "")
+    lines = [
+        PriceLine("base_fare", "Base fare", tariff.base_fare),
+        PriceLine("distance", label, charge, {"km": str(km), "bands": bands}),
+    ]
     shortfall = tariff.minimum_fare - (tariff.base_fare + charge)
     if shortfall > 0:
-        lines.append(PriceLine("minimum_fare", f"Minimum fare {tariff.minimum_fare} EUR", shortfall))
+        minimum = tariff.minimum_fare
+        lines.append(
+            PriceLine("minimum_fare", f"Minimum fare {minimum} EUR", shortfall, {"minimum": str(minimum)})
+        )
     if not in_zone_a:
         lines.append(PriceLine("outside_zone_a", "Outside Zone A surcharge", tariff.outside_zone_a_surcharge))
     return lines
@@ -170,7 +184,10 @@ def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLi
             f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="duration_hours"
         )
     hours = round_up(duration_hours, HOURLY_BLOCK)
-    return PriceLine("hourly", f"{hours} h × {tariff.hourly_rate} EUR", hours * tariff.hourly_rate)
+    rate = tariff.hourly_rate
+    return PriceLine(
+        "hourly", f"{hours} h × {rate} EUR", hours * rate, {"hours": str(hours), "rate": str(rate)}
+    )
 
 
 def _hourly_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
@@ -184,17 +201,28 @@ def _hourly_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]
     if by_distance <= hourly.amount:
         return [hourly]
     label = f"Minimum: this ride by distance costs {by_distance} EUR"
-    return [hourly, PriceLine("distance_minimum", label, by_distance - hourly.amount)]
+    params = {"by_distance": str(by_distance)}
+    return [hourly, PriceLine("distance_minimum", label, by_distance - hourly.amount, params)]
 
 
 def _tour_line(tour: TourOffer, tariff: TariffRates) -> PriceLine:
-    return PriceLine("tour", f"{tour.name_en} ({tour.included_hours} h)", tour.prices[tariff.vehicle_class])
+    params = {"name_en": tour.name_en, "name_de": tour.name_de, "hours": str(tour.included_hours)}
+    return PriceLine(
+        "tour", f"{tour.name_en} ({tour.included_hours} h)", tour.prices[tariff.vehicle_class], params
+    )
 
 
 def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
     blocks = -(-wait_minutes // WAITING_BLOCK_MINUTES)
+    rate = tariff.waiting_rate
     return PriceLine(
         "waiting",
-        f"Waiting {wait_minutes} min ({blocks} × {WAITING_BLOCK_MINUTES} min × {tariff.waiting_rate} EUR)",
-        blocks * tariff.waiting_rate,
+        f"Waiting {wait_minutes} min ({blocks} × {WAITING_BLOCK_MINUTES} min × {rate} EUR)",
+        blocks * rate,
+        {
+            "minutes": wait_minutes,
+            "blocks": blocks,
+            "block_minutes": WAITING_BLOCK_MINUTES,
+            "rate": str(rate),
+        },
     )

@@ -98,6 +98,8 @@ def load_snapshot() -> PricingSnapshot:
             area_radius_km=tour.area_radius_km,
             active=tour.active,
             prices=MappingProxyType({price.vehicle_class.code: price.price for price in tour.prices.all()}),
+            description_en=tour.description_en,
+            description_de=tour.description_de,
         )
         for tour in models.Tour.objects.prefetch_related("prices__vehicle_class")
     }

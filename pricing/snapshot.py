@@ -38,6 +38,8 @@ class TourOffer:
     area_radius_km: Decimal  # both ends of the ride lie within this distance of Vienna's centre
     active: bool
     prices: Mapping[str, Decimal]  # by vehicle class code
+    description_en: str = ""  # what the booking form says of the tour
+    description_de: str = ""
 
 
 @dataclass(frozen=True)

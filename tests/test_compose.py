@@ -3,6 +3,8 @@ takes from the environment reaches the web container."""
 
 import re
 
+import yaml
+
 from tests.processes import ROOT
 
 COMPOSE = (ROOT / "docker-compose.yml").read_text()
@@ -25,3 +27,59 @@ def test_every_documented_setting_reaches_the_web_container():
     passed = set(re.findall(r"^      (\w+): ", COMPOSE, re.M))
     missing = documented_variables() - passed - FIXED_BY_COMPOSE
     assert not missing, f"docker-compose.yml does not pass {sorted(missing)} to the web service"
+
+
+# --- the buffering proxy in front of gunicorn (issue 25) ----------------------------------------------------
+
+SERVICES = yaml.safe_load(COMPOSE)["services"]
+NGINX_CONF = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def directives(name: str) -> list[str]:
+    """The arguments of every `name …;` directive of deploy/nginx.conf, comments left out."""
+    text = re.sub(r"#[^\n]*", "", NGINX_CONF)
+    return [" ".join(found.split()) for found in re.findall(rf"(?:^|[;{{}}\s]){name}\s+([^;{{}}]+);", text)]
+
+
+def test_gunicorn_is_not_published_only_exposed_to_the_proxy():
+    web = SERVICES["web"]
+    assert "ports" not in web, "gunicorn must be reached through the proxy only"
+    assert web["expose"] == ["8000"]
+
+
+def test_the_proxy_publishes_the_port_with_the_repos_config_and_a_pinned_official_image():
+    proxy = SERVICES["proxy"]
+    image, _, tag = proxy["image"].partition(":")
+    assert image == "nginx"
+    assert re.fullmatch(r"\d+\.\d+\.\d+(-alpine)?", tag), f"pin an exact nginx version, not {tag!r}"
+    assert proxy["ports"] == ["${PORT:-8000}:80"]
+    assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    # The health check goes through nginx to /healthz; every part of it is one string (YAML-quoted).
+    check = proxy["healthcheck"]["test"]
+    assert all(isinstance(part, str) for part in check), check
+    assert check[0] == "CMD-SHELL" and "http://127.0.0.1/healthz" in check[1]
+
+
+def test_the_web_service_trusts_exactly_the_one_proxy_hop():
+    assert str(SERVICES["web"]["environment"]["TRUSTED_PROXY_COUNT"]) == "1"
+
+
+def test_the_proxy_overwrites_x_forwarded_for_with_the_address_it_saw():
+    headers = dict(value.split(None, 1) for value in directives("proxy_set_header"))
+    # $remote_addr, never $proxy_add_x_forwarded_for: a client's own header must not reach Django.
+    assert headers["X-Forwarded-For"] == "$remote_addr"
+    assert headers["X-Forwarded-Proto"] == "$scheme"
+    assert headers["Host"] == "$host"
+
+
+def test_the_proxy_buffers_bounds_bodies_and_times_out():
+    assert directives("proxy_pass") == ["http://chauffeur_web"]
+    assert directives("server") == ["web:8000"]  # the upstream: compose's web service
+    assert directives("proxy_request_buffering") == ["on"]
+    assert directives("proxy_buffering") == ["on"]
+    assert directives("client_max_body_size") == ["3m"]
+    for timeout in ("client_header_timeout", "client_body_timeout", "proxy_connect_timeout"):
+        assert directives(timeout) and int(directives(timeout)[0].removesuffix("s")) <= 10, timeout
+    # Longer than gunicorn's worker timeout (30 s): the app's own error answer reaches the client.
+    assert int(directives("proxy_read_timeout")[0].removesuffix("s")) > 30

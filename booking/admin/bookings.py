@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from booking import (
@@ -25,10 +26,13 @@ from booking import (
 )
 from booking.admin import dispatch as dispatch_views
 from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
+from booking.admin.refund import refund_view
 from booking.models import Booking, BookingStatus, Refund
 from booking.phone import PhonePayment
+from chauffeur import l10n
 from chauffeur.errors import DomainError
-from pricing.money import CURRENCY, from_cents, to_cents
+from pricing.models import VehicleClass
+from pricing.money import from_cents
 
 
 class PickupFilter(admin.SimpleListFilter):
@@ -54,11 +58,34 @@ class PickupFilter(admin.SimpleListFilter):
         return queryset.filter(pickup_at__gte=begin, pickup_at__lt=until)
 
 
+class VehicleClassFilter(admin.SimpleListFilter):
+    """The classes by the names staff know, not their codes."""
+
+    title = _("class")
+    parameter_name = "vehicle_class"
+
+    def lookups(self, request, model_admin):
+        return [(item.code, item.display_name) for item in VehicleClass.objects.all()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(vehicle_class=self.value()) if self.value() else queryset
+
+
 @admin.register(Booking)
 class BookingAdmin(admin.ModelAdmin):
-    list_display = ["reference", "pickup", "status", "route", "vehicle", "driver", "amount", "name", "phone"]
+    list_display = [
+        "reference",
+        "pickup",
+        "status",
+        "route",
+        "class_name",
+        "driver",
+        "amount",
+        "name",
+        "phone",
+    ]
     list_display_links = ["reference"]
-    list_filter = ["status", PickupFilter, "vehicle_class", "channel", "driver"]
+    list_filter = ["status", PickupFilter, VehicleClassFilter, "channel", "driver"]
     search_fields = ["reference", "name", "email", "phone", "origin", "destination"]
     list_select_related = ["driver"]
     ordering = ["-pickup_at"]
@@ -66,27 +93,29 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("pickup"), ordering="pickup_at")
     def pickup(self, booking: Booking) -> str:
-        return (
-            timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y %H:%M") if booking.pickup_at else "—"
-        )
+        return l10n.day_time(booking.pickup_at) if booking.pickup_at else "—"
 
     @admin.display(description=_("route"))
     def route(self, booking: Booking) -> str:
-        return f"{booking.origin} → {booking.destination}"
+        return f"{booking.origin} → {booking.destination_shown}"
 
     @admin.display(description=_("class"), ordering="vehicle_class")
-    def vehicle(self, booking: Booking) -> str:
+    def class_name(self, booking: Booking) -> str:
         return presentation.vehicle_name(booking.vehicle_class)
 
     @admin.display(description=_("amount"), ordering="amount_cents")
     def amount(self, booking: Booking) -> str:
-        return f"{CURRENCY} {from_cents(booking.amount_cents)}"
+        return l10n.money(from_cents(booking.amount_cents), booking.currency)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
         """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
         if not self.has_add_permission(request):
             raise PermissionDenied
-        form = PhoneBookingForm(request.POST or None, initial={"payment": PhonePayment.LINK})
+        form = PhoneBookingForm(
+            request.POST or None,
+            initial={"payment": PhonePayment.LINK},
+            may_record_payment=self.has_record_payment_permission(request),
+        )
         priced = None
         if request.method == "POST" and form.is_valid():
             try:
@@ -111,11 +140,19 @@ class BookingAdmin(admin.ModelAdmin):
             "form": form,
             "media": self.media + form.media,  # core.js (quickElement) before the calendar and clock
             "priced": priced,
+            "lines": presentation.quote_lines(priced.quote) if priced else [],
         }
         return TemplateResponse(request, "admin/booking/booking/phone.html", context)
 
     def has_delete_permission(self, request, obj=None):
         return False  # a paid booking is a record of money received: cancel it instead
+
+    # Money moves are permissions of their own (Booking.Meta.permissions), not part of "change".
+    def has_refund_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.refund_booking")
+
+    def has_record_payment_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.record_payment")
 
     @admin.action(description=_("Mark as completed (ride done)"), permissions=["change"])
     def mark_completed(self, request, queryset):
@@ -142,6 +179,7 @@ class BookingAdmin(admin.ModelAdmin):
             path("dispatch/", view(self.dispatch_board), name="booking_booking_dispatch"),
             path("dispatch/rides.csv", view(self.dispatch_export), name="booking_booking_dispatch_export"),
             path("<int:pk>/do/<slug:action>/", view(self.act), name="booking_booking_act"),
+            path("<int:pk>/refund/", view(self.refund), name="booking_booking_refund"),
             *super().get_urls(),
         ]
 
@@ -167,7 +205,12 @@ class BookingAdmin(admin.ModelAdmin):
             raise Http404(_("No such booking."))
         if not self.has_view_or_change_permission(request, booking):
             raise PermissionDenied
-        page = page_context(booking, can_change=self.has_change_permission(request, booking))
+        may = {
+            "change": self.has_change_permission(request, booking),
+            "refund": self.has_refund_permission(request, booking),
+            "record_payment": self.has_record_payment_permission(request, booking),
+        }
+        page = page_context(booking, may=may)
         context = {
             **self.admin_site.each_context(request),
             **page,
@@ -179,11 +222,14 @@ class BookingAdmin(admin.ModelAdmin):
 
     def act(self, request: HttpRequest, pk: int, action: str) -> HttpResponse:
         booking = get_object_or_404(Booking, pk=pk)
-        handler = ACTIONS.get(action)
-        if handler is None:
+        if action not in ACTIONS:
             raise Http404(_("No such action."))
-        if request.method != "POST" or not self.has_change_permission(request, booking):
+        handler, permission = ACTIONS[action]
+        if request.method != "POST" or not getattr(self, f"has_{permission}_permission")(request, booking):
             raise PermissionDenied
+        settled_by_staff = action == "change" and not request.POST.get("through_provider")
+        if settled_by_staff and not self.has_record_payment_permission(request, booking):
+            raise PermissionDenied  # staff take or hand over the difference themselves
         try:
             self.message_user(request, handler(request, booking), messages.SUCCESS)
         except Invalid as invalid:
@@ -192,6 +238,13 @@ class BookingAdmin(admin.ModelAdmin):
             self.message_user(request, f"{booking.reference}: {refusal.detail}", messages.ERROR)
         return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
 
+    def refund(self, request: HttpRequest, pk: int) -> HttpResponse:
+        booking = get_object_or_404(Booking, pk=pk)
+        if not self.has_refund_permission(request, booking):
+            raise PermissionDenied
+        context = {**self.admin_site.each_context(request), "opts": self.opts}
+        return refund_view(request, booking, context)
+
 
 def phone_booked(booking: Booking) -> str:
     paid = (
@@ -199,10 +252,9 @@ def phone_booked(booking: Booking) -> str:
         if booking.paid_at
         else _("payment link e-mailed to %s") % booking.email
     )
-    return _("%(ref)s booked by phone at %(cur)s %(price)s; %(paid)s.") % {
+    return _("%(ref)s booked by phone at %(price)s; %(paid)s.") % {
         "ref": booking.reference,
-        "cur": CURRENCY,
-        "price": booking.quote.price,
+        "price": l10n.money(booking.quote.price),
         "paid": paid,
     }
 
@@ -247,30 +299,29 @@ def _cancel(request, booking: Booking) -> str:
         booking.pk, actor=history.staff(request.user), by_staff=True, requested_by=request.user
     )
     fee = from_cents(cancelled.cancellation_fee_cents or 0)
-    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s %(cur)s, %(refund)s %(cur)s refunded.")
+    said = _("%(ref)s: cancelled under the policy; fee kept %(fee)s, %(refund)s refunded.")
     return said % {
         "ref": cancelled.reference,
-        "fee": fee,
-        "cur": CURRENCY,
-        "refund": from_cents(refunds.committed_cents(cancelled)),
+        "fee": l10n.money(fee),
+        "refund": l10n.money(from_cents(refunds.committed_cents(cancelled))),
     }
 
 
 def _mark_paid(request, booking: Booking) -> str:
     data = valid(MarkPaidForm(request.POST))
-    payment_updates.mark_paid(
+    paid = payment_updates.mark_paid(
         booking.pk, method=data["method"], user=request.user, actor=history.staff(request.user)
     )
     return _("%(ref)s: marked paid by %(method)s (%(user)s); the confirmation goes to the customer.") % {
         "ref": booking.reference,
-        "method": data["method"],
+        "method": paid.get_payment_method_display(),
         "user": request.user.get_username(),
     }
 
 
 def _note(request, booking: Booking) -> str:
     data = valid(NoteForm(request.POST))
-    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))
+    history.record(booking, history.Kind.NOTE, data["text"], actor=history.staff(request.user))  # as typed
     return _("%s: note added.") % booking.reference
 
 
@@ -284,63 +335,54 @@ def _change(request, booking: Booking) -> str:
         actor=history.staff(request.user),
         user=request.user,
     )
-    settled = f"; {change.settlement}" if change.settlement else ""
-    return f"{booking.reference}: {change.summary}{settled}."
-
-
-def _refund(request, booking: Booking) -> str:
-    data = valid(RefundForm(request.POST))
-    refund = refunds.refund_booking(
-        booking.pk,
-        to_cents(data["amount"]),
-        reason=data["reason"],
-        actor=history.staff(request.user),
-        requested_by=request.user,
-        manual=data["manual"],
-    )
-    how = _("through the payment provider") if refund.method == Refund.Method.PROVIDER else _("by staff")
-    return _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).") % {
-        "ref": booking.reference,
-        "amount": data["amount"],
-        "cur": CURRENCY,
-        "how": how,
-        "state": refund.get_status_display(),
-    }
+    settled = f"; {change.settlement.shown()}" if change.settlement else ""
+    return f"{booking.reference}: {change.summary.shown()}{settled}."
 
 
 def _refund_paid_back(request, booking: Booking) -> str:
     owed = get_object_or_404(Refund, pk=request.POST.get("refund", 0), booking=booking)
     refunds.confirm_paid_back(owed.pk, actor=history.staff(request.user))
-    return _("%(ref)s: refund of %(amount)s %(cur)s paid back.") % {
+    return _("%(ref)s: refund of %(amount)s paid back.") % {
         "ref": booking.reference,
-        "amount": from_cents(owed.amount_cents),
-        "cur": CURRENCY,
+        "amount": l10n.money(owed.amount),
     }
 
 
+# Each action and the permission it needs (BookingAdmin.has_<permission>_permission); the refund itself
+# has a page of its own (booking/admin/refund.py).
 ACTIONS = {
-    "assign": _assign,
-    "complete": _complete,
-    "cancel": _cancel,
-    "mark-paid": _mark_paid,
-    "note": _note,
-    "change": _change,
-    "refund": _refund,
-    "refund-paid-back": _refund_paid_back,
+    "assign": (_assign, "change"),
+    "complete": (_complete, "change"),
+    "cancel": (_cancel, "change"),
+    "mark-paid": (_mark_paid, "record_payment"),
+    "note": (_note, "change"),
+    "change": (_change, "change"),  # and record_payment when staff settle the difference (BookingAdmin.act)
+    "refund-paid-back": (_refund_paid_back, "refund"),
 }
 
 
-def page_context(booking: Booking, *, can_change: bool) -> dict:
-    """What the booking page shows; the forms only where the state allows their action."""
+def language_name(code: str) -> str:
+    """ "Englisch" for "en" in a German admin; an unknown code as it is."""
+    try:
+        return str(get_language_info(code)["name_translated"])
+    except KeyError:
+        return code or "—"
+
+
+def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
+    """What the booking page shows; the forms only where the state and the staff's permissions allow."""
+    can_change = may["change"]
     moves = transitions.next_states(booking)
     terms = cancellation.terms(booking, by_staff=True)
     refundable = refunds.refundable_cents(booking)
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
+        "language_name": language_name(booking.locale),
         "quote": booking.quote,
+        "lines": presentation.price_lines(booking, detailed=True),
+        "history": [(event, history.wording(event)) for event in booking.history.all()],
         "vat_percent": booking.quote.vat_rate * 100,
-        "history": booking.history.all(),
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
         "refundable": from_cents(refundable),
@@ -349,15 +391,18 @@ def page_context(booking: Booking, *, can_change: bool) -> dict:
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),
         "can_change": can_change,
-        "can_mark_paid": can_change and BookingStatus.PAID in moves,
+        "can_act": any(may.values()),
+        "may_refund": may["refund"],
+        "may_settle": may["record_payment"],
+        "can_mark_paid": may["record_payment"] and BookingStatus.PAID in moves,
         "can_assign": can_change and booking.status in assignment.ASSIGNABLE,
         "can_complete": can_change and BookingStatus.COMPLETED in moves,
         "can_cancel": can_change and terms.allowed,
         "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
-        "can_refund": can_change and refundable > 0,
+        "can_refund": may["refund"] and refundable > 0,
         "assign_form": AssignForm(booking=booking),
-        "change_form": ChangeForm(booking=booking),
-        "refund_form": RefundForm(initial={"amount": from_cents(refundable)}),
+        "change_form": ChangeForm(booking=booking, may_settle=may["record_payment"]),
+        "refund_form": RefundForm(),  # never filled in: staff type the amount they mean
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),
         "window": assignment.ride_window(booking),

@@ -1,17 +1,21 @@
 """The dispatch board: the rides of today, tomorrow or the next 7 days per driver and day, unassigned
 rides first and highlighted, searched over reference, name, e-mail, phone, from and to; and the CSV
-export of exactly that list (semicolons and decimal commas, as Austrian spreadsheets expect)."""
+export of exactly that list in the staff member's language (semicolons, and decimal commas in German, as
+Austrian spreadsheets expect). Every text cell is guarded against formula injection (`guarded`)."""
 
 import csv
+import re
 from datetime import timedelta
 
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from booking import assignment, dispatch, presentation
 from booking.models import Booking, BookingStatus
+from chauffeur import l10n
 from fleet.models import Driver
 
 RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
@@ -46,6 +50,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
         "search": search,
         "count": len(found),
         "waiting": sum(ride.driver_id is None and ride.status == BookingStatus.PAID for ride in found),
+        "undated": dispatch.undated(),
     }
     return TemplateResponse(request, "admin/booking/booking/dispatch.html", context)
 
@@ -85,16 +90,16 @@ def export_view(request: HttpRequest) -> HttpResponse:
 
 def row(ride: Booking) -> list[str]:
     window = assignment.ride_window(ride)
-    service = ride.booking_type + (f" {ride.duration_hours} h" if ride.duration_hours else "")
-    return [
+    price = number_format(ride.quote.price, 2, use_l10n=True)  # a number: 74,00 in German, 74.00 in English
+    texts = [
         ride.reference,
         ride.get_status_display(),
-        timezone.localtime(window.start).strftime("%d.%m.%Y %H:%M"),
-        timezone.localtime(window.end).strftime("%d.%m.%Y %H:%M"),
+        l10n.short(window.start),
+        l10n.short(window.end),
         ride.origin,
-        ride.destination,
-        ride.vehicle_class,
-        service + (f" · {ride.tour_name}" if ride.tour_name else ""),
+        ride.destination_shown,
+        presentation.vehicle_name(ride.vehicle_class),
+        presentation.service(ride),
         ride.driver.name if ride.driver else "",
         ride.driver.phone if ride.driver else "",
         ride.vehicle.plate if ride.vehicle else "",
@@ -103,6 +108,19 @@ def row(ride: Booking) -> list[str]:
         ride.email,
         ride.flight_number,
         ride.notes,
-        str(ride.quote.price).replace(".", ","),
-        ride.get_payment_method_display() if ride.paid_at else str(_("unpaid")),
     ]
+    payment = ride.get_payment_method_display() if ride.paid_at else _("unpaid")
+    return [guarded(str(text)) for text in texts] + [price, guarded(str(payment))]
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"): such a cell
+# gets a leading apostrophe, which makes it text. A phone number such as "+43 660 1234567" (a plus, then
+# only digits and spaces) is no formula and stays as written, so staff can still dial it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PHONE_NUMBER = re.compile(r"\+[\d ]+")
+
+
+def guarded(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and not PHONE_NUMBER.fullmatch(text):
+        return "'" + text
+    return text

@@ -1,13 +1,18 @@
 """The forms of the staff booking page: each validates one action and calls one service."""
 
+import re
+from decimal import Decimal
+
 from django import forms
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from booking.checkout import BookingRequest
-from booking.models import Booking
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
+from booking.models import BOOKING_TYPES, Booking
 from booking.phone import PhonePayment
-from chauffeur.admin import LabelledSplitDateTime
+from booking.refund_requests import KEY_PATTERN
+from chauffeur.admin_labels import LabelledSplitDateTime
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
@@ -51,11 +56,13 @@ class ChangeForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, booking: Booking, **kwargs):
+    def __init__(self, *args, booking: Booking, may_settle: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
+        if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
+            self.fields["through_provider"].choices = self.fields["through_provider"].choices[:1]
         self.initial = {
             "pickup": booking.pickup_at,
             "vehicle_class": booking.vehicle_class,
@@ -63,12 +70,51 @@ class ChangeForm(forms.Form):
         }
 
 
+class EuroField(forms.Field):
+    """Euros as staff type them in either language: 20, 20,00 or 20.00. A thousands separator is refused
+    (is 1.000 one euro or a thousand?), and so is a third decimal place."""
+
+    PATTERN = re.compile(r"\d{1,7}(?:[.,]\d{1,2})?")
+    default_error_messages = {
+        "invalid": _(
+            "Enter an amount in euros such as 20,00 or 20.00: at most two decimal places and no "
+            "thousands separator."
+        ),
+        "min_value": _("The amount must be at least 0.01 EUR."),
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value) -> Decimal | None:
+        text = re.sub(r"\s", "", str(value or ""))
+        if not text:
+            return None
+        if not self.PATTERN.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return Decimal(text.replace(",", "."))
+
+    def validate(self, value) -> None:
+        super().validate(value)
+        if value is not None and value < Decimal("0.01"):
+            raise forms.ValidationError(self.error_messages["min_value"], code="min_value")
+
+
 class RefundForm(forms.Form):
-    amount = forms.DecimalField(label=_("Amount (EUR)"), min_value=0.01, max_digits=9, decimal_places=2)
+    """Step one: what to refund. Never filled in beforehand: staff type the amount they mean."""
+
+    amount = EuroField(label=_("Amount (EUR)"))
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
     manual = forms.BooleanField(
         label=_("Paid back by staff outside the payment provider (cash, bank transfer)"), required=False
     )
+
+
+class ConfirmRefundForm(RefundForm):
+    """Step two: the same values, confirmed, with the one-time key that makes a second sending harmless."""
+
+    key = forms.RegexField(regex=KEY_PATTERN, widget=forms.HiddenInput)
 
 
 class MarkPaidForm(forms.Form):
@@ -82,11 +128,7 @@ class PhoneBookingForm(forms.Form):
     destination = forms.CharField(label=_("To"), max_length=500)
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
-    booking_type = forms.ChoiceField(
-        label=_("Booked"),
-        choices=[("distance", _("by distance")), ("hourly", _("by the hour"))],
-        initial="distance",
-    )
+    booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
     duration_hours = forms.DecimalField(
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
@@ -97,20 +139,26 @@ class PhoneBookingForm(forms.Form):
     locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
     flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)
     notes = forms.CharField(
-        label=_("Notes for the driver"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+        label=_("Notes for the driver"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=MAX_NOTES_LENGTH,
     )
     payment = forms.ChoiceField(label=_("Payment"), choices=PhonePayment.choices, widget=forms.RadioSelect)
     short_notice = forms.BooleanField(
         label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, may_record_payment: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
+        if not may_record_payment:  # invoice and cash mark the booking paid: a money permission of its own
+            self.fields["payment"].choices = [(PhonePayment.LINK.value, PhonePayment.LINK.label)]
+        german = get_language() == "de"
         self.fields["tour_name"].choices = [("", _("no tour"))] + [
-            (tour.slug, tour.name_en) for tour in Tour.objects.filter(active=True)
+            (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
 
     def clean(self):

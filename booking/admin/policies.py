@@ -2,18 +2,8 @@ from django.contrib import admin
 
 from booking import availability
 from booking.models import CancellationPolicy, LeadTimePolicy
-from chauffeur.admin import NamesChanges
+from chauffeur.admin import OneRecordAdmin
 from chauffeur.admin_versions import MovesSharedVersion
-
-
-class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
-    """A policy is one record that staff edit: never a second, never none."""
-
-    def has_add_permission(self, request):
-        return not self.model.objects.exists()
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(LeadTimePolicy)

@@ -7,6 +7,9 @@ from typing import Protocol
 
 from chauffeur.errors import DomainError
 
+# A checkout session's payment_status values that mean the money is there.
+PAID_PAYMENT_STATUSES = frozenset({"paid", "no_payment_required"})
+
 
 class PaymentError(DomainError):
     """The provider failed or refused; the booking is kept (code `payment_provider_unavailable`)."""

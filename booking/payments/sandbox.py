@@ -5,6 +5,8 @@ import hashlib
 import hmac
 import secrets
 
+from django.db.models import Q
+
 from booking import selectors
 from booking.models import Booking, Refund
 from booking.payments.base import (
@@ -49,8 +51,20 @@ class SandboxProvider:
         )
 
     def expire_session(self, session_id: str) -> SessionState:
-        """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment, and
-        the caller's move of the booking out of that state is what closes it."""
+        """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment (a
+        price difference's while its link is pending), and the caller's move out of that state closes it."""
+        surcharge = selectors.surcharge_for_session(session_id)
+        if surcharge is not None:
+            paid = surcharge.paid_at is not None
+            return SessionState(
+                session_id=session_id,
+                reference=surcharge.booking.reference,
+                status="complete" if paid else "expired",
+                payment_status="paid" if paid else "unpaid",
+                payment_intent_id=surcharge.payment_intent_id or None,
+                amount_total=surcharge.amount_cents,
+                currency=surcharge.currency.lower(),
+            )
         booking = self._booking(session_id)
         return self._state(booking, "complete" if booking.money_received else "expired")
 
@@ -101,7 +115,9 @@ class SandboxProvider:
                 reference=refund.booking.reference,
             )
             for refund in Refund.objects.filter(
-                booking__payment_intent_id=payment_intent_id, provider_refund_id__startswith=REFUND_PREFIX
+                Q(payment_intent_id=payment_intent_id)
+                | Q(payment_intent_id="", booking__payment_intent_id=payment_intent_id),
+                provider_refund_id__startswith=REFUND_PREFIX,
             ).select_related("booking")
         ]
 

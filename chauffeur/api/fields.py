@@ -1,6 +1,8 @@
 """Input/output fields shared by every door (docs/decisions.md §1)."""
 
+import json
 import re
+import sys
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -112,21 +114,39 @@ class LocalDateTimeField(serializers.Field):
         )  # stored in UTC, answered in Vienna time
 
 
+def json_size(value: object) -> int:
+    """Bytes of a value as compact UTF-8 JSON: what storing it costs. Limits on what callers may have us
+    store count these, since 200 characters or values can still be megabytes. Nesting too deep to write
+    counts as endless."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except RecursionError:
+        return sys.maxsize
+    return len(text.encode(errors="surrogatepass"))
+
+
+def too_large(max_bytes: int) -> str:
+    return f"Larger than {max_bytes} bytes as JSON (UTF-8)."
+
+
 class JsonObjectField(serializers.DictField):
-    """A free-form JSON object, kept small and storable: bounded depth and size, no NUL characters
-    (PostgreSQL's jsonb refuses them; lone surrogates never get past the JSON parser)."""
+    """A free-form JSON object, kept small and storable: bounded in bytes, depth and values, no NUL
+    characters (PostgreSQL's jsonb refuses them; lone surrogates never get past the JSON parser)."""
 
     default_error_messages = {
         "too_deep": "Nested deeper than {max_depth} levels.",
         "too_large": "Larger than {max_items} values in all.",
+        "too_many_bytes": too_large("{max_bytes}"),
         "bad_text": "Contains characters that cannot be stored (NUL).",
     }
 
-    def __init__(self, *, max_depth: int = 5, max_items: int = 200, **kwargs):
-        self.max_depth, self.max_items = max_depth, max_items
+    def __init__(self, *, max_bytes: int, max_depth: int = 5, max_items: int = 200, **kwargs):
+        self.max_bytes, self.max_depth, self.max_items = max_bytes, max_depth, max_items
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
+        if json_size(data) > self.max_bytes:  # before DRF copies it value by value
+            self.fail("too_many_bytes", max_bytes=self.max_bytes)
         value = super().to_internal_value(data)
         if self._count(value, depth=1) > self.max_items:
             self.fail("too_large", max_items=self.max_items)

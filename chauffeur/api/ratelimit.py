@@ -24,23 +24,40 @@ _skip_until: dict[str, float] = {}  # by cache location, so one dead server does
 
 
 @dataclass(frozen=True)
+class Quota:
+    """One budget a request is counted in: at most `limit` requests under `key` in any `window` seconds,
+    named `policy` in the RateLimit header fields."""
+
+    key: str
+    limit: int
+    window: int
+    policy: str = POLICY_NAME
+
+
+@dataclass(frozen=True)
 class Usage:
     limit: int
     window: int
     remaining: int
     reset: int  # seconds until the oldest counted request leaves the window (then one more is allowed)
     exceeded: bool
+    policy: str = POLICY_NAME
+    policies: tuple[Quota, ...] = ()  # every budget the request was counted in (the header lists them)
 
     def headers(self) -> dict[str, str]:
+        listed = self.policies or (Quota("", self.limit, self.window, self.policy),)
         return {
-            "RateLimit-Policy": f'"{POLICY_NAME}";q={self.limit};w={self.window}',
-            "RateLimit": f'"{POLICY_NAME}";r={self.remaining};t={self.reset}',
+            "RateLimit-Policy": ", ".join(
+                f'"{item.policy}";q={item.limit};w={item.window}' for item in listed
+            ),
+            "RateLimit": f'"{self.policy}";r={self.remaining};t={self.reset}',
         }
 
 
-def client_and_limit(request: HttpRequest) -> tuple[str, int]:
-    """Who is counted, and their quota: the function API_RATE_LIMIT_CLIENT names (the access app's, which
-    knows tokens), so this plumbing imports no domain app."""
+def client_quotas(request: HttpRequest) -> list[Quota]:
+    """Who is counted, in which budgets: the function API_RATE_LIMIT_CLIENT names (the access app's, which
+    knows tokens and page sessions), so this plumbing imports no domain app. A request passes only if
+    every budget has room, and is then counted in all of them."""
     return import_string(settings.API_RATE_LIMIT_CLIENT)(request)
 
 
@@ -78,22 +95,36 @@ def _count(request: HttpRequest, *, cost: int, read: list[str]) -> Usage | None:
     location = str(settings.CACHES["default"].get("LOCATION", ""))
     if time.monotonic() < _skip_until.get(location, 0):
         return None
-    window = settings.API_RATE_LIMIT_WINDOW_SECONDS
-    key, limit = client_and_limit(request)
+    quotas = client_quotas(request)
+    windows = [sliding_window.Window(quota.key, quota.limit, quota.window) for quota in quotas]
     try:
-        count = sliding_window.hit(key, limit=limit, window=window, read=read, cost=cost)
+        counts = sliding_window.hit_all(windows, read=read, cost=cost)
     except Exception:  # the cache backend's own errors differ (redis, breaker …): none may block the API
         _skip_until[location] = time.monotonic() + SKIP_SECONDS
         logger.warning("Rate-limit counter unavailable; requests pass uncounted for %s s", SKIP_SECONDS)
         return None
     if read:
-        versions.observe(count.read)
+        versions.observe(counts[0].read)
+    return _usage(quotas, counts, cost)
+
+
+def _usage(quotas: list[Quota], counts: list[sliding_window.Count], cost: int) -> Usage:
+    """The budget the headers report: refused, the full one that frees last (Retry-After waits for it);
+    allowed, the one with the fewest requests left."""
+    pairs = list(zip(quotas, counts, strict=True))
+    if counts[0].allowed:
+        quota, count = min(pairs, key=lambda pair: pair[0].limit - pair[1].count)
+    else:
+        full = [pair for pair in pairs if pair[1].count + cost > pair[0].limit] or pairs
+        quota, count = max(full, key=lambda pair: pair[1].reset)
     return Usage(
-        limit=limit,
-        window=window,
-        remaining=max(0, limit - count.count),
+        limit=quota.limit,
+        window=quota.window,
+        remaining=max(0, quota.limit - count.count),
         reset=count.reset,
         exceeded=not count.allowed,
+        policy=quota.policy,
+        policies=tuple(quotas),
     )
 
 

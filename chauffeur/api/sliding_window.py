@@ -13,28 +13,37 @@ from dataclasses import dataclass, field
 from django.core.cache import caches
 from django_redis.cache import RedisCache
 
-# KEYS[1] the log, KEYS[2..] keys to read; ARGV limit, window in microseconds, a unique member, the cost
-# (how many hits: all or none of them are counted). Returns {allowed, count, reset_us, values of KEYS[2..]}.
+# KEYS[1..n] the logs, KEYS[n+1..] keys to read; ARGV n, the cost (how many hits: all or none of them are
+# counted, in every log), a unique member, then each log's limit and window in microseconds. A hit is
+# counted only if every log has room for it. Returns {allowed, count and reset_us of each log, values of
+# KEYS[n+1..]}.
 SCRIPT = """
-local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
+local n, cost, member = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count, cost = redis.call('ZCARD', key), tonumber(ARGV[4])
-local allowed = 0
-if count + cost <= limit then
-  for index = 1, cost do redis.call('ZADD', key, now, ARGV[3] .. ':' .. index) end
-  count = count + cost
-  allowed = 1
+local counts, allowed = {}, 1
+for log = 1, n do
+  redis.call('ZREMRANGEBYSCORE', KEYS[log], '-inf', now - tonumber(ARGV[3 + 2 * log]))
+  counts[log] = redis.call('ZCARD', KEYS[log])
+  if counts[log] + cost > tonumber(ARGV[2 + 2 * log]) then allowed = 0 end
 end
-redis.call('PEXPIRE', key, math.ceil(window / 1000))
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-local reset = window
-if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-local answer = {allowed, count, reset}
-if #KEYS > 1 then
-  local values = redis.call('MGET', unpack(KEYS, 2))
-  for index = 1, #values do answer[3 + index] = values[index] end
+local answer = {allowed}
+for log = 1, n do
+  local window = tonumber(ARGV[3 + 2 * log])
+  if allowed == 1 then
+    for index = 1, cost do redis.call('ZADD', KEYS[log], now, member .. ':' .. index) end
+    counts[log] = counts[log] + cost
+  end
+  redis.call('PEXPIRE', KEYS[log], math.ceil(window / 1000))
+  local oldest = redis.call('ZRANGE', KEYS[log], 0, 0, 'WITHSCORES')
+  local reset = window
+  if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+  answer[#answer + 1] = counts[log]
+  answer[#answer + 1] = reset
+end
+if #KEYS > n then
+  local values = redis.call('MGET', unpack(KEYS, n + 1))
+  for index = 1, #values do answer[#answer + 1] = values[index] end
 end
 return answer
 """
@@ -42,8 +51,17 @@ _local_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
+class Window:
+    """One log: at most `limit` hits under `key` in any `seconds`."""
+
+    key: str
+    limit: int
+    seconds: int
+
+
+@dataclass(frozen=True)
 class Count:
-    allowed: bool
+    allowed: bool  # whether this hit was counted (in every log it was asked for)
     count: int  # hits in the window, this one included if allowed
     reset: int  # seconds until the oldest counted hit leaves the window (one more is then allowed)
     read: dict[str, int | None] = field(default_factory=dict)  # the integer values of `read` keys
@@ -53,34 +71,51 @@ def hit(key: str, *, limit: int, window: int, read: list[str] = (), cost: int = 
     """Count `cost` hits for `key` unless they would make more than `limit` in the last `window` seconds
     (then none is counted), and read the integers stored under the cache keys `read`. Raises the cache
     backend's own error when the shared cache cannot be reached (the caller fails open)."""
+    return hit_all([Window(key, limit, window)], read=read, cost=cost)[0]
+
+
+def hit_all(windows: list[Window], *, read: list[str] = (), cost: int = 1) -> list[Count]:
+    """`hit` for several logs at once (a client counted both alone and with its address): the hits are
+    counted in all of them or, when any one is full, in none. One Count per window, in their order."""
     backend = caches["default"]
+    logs = [Window(f"ratelimit:{item.key}", item.limit, item.seconds) for item in windows]
     if isinstance(backend, RedisCache):
-        return _redis_hit(backend, f"ratelimit:{key}", limit, window, read, cost)
-    return _local_hit(backend, f"ratelimit:{key}", limit, window, read, cost)
+        return _redis_hit(backend, logs, list(read), cost)
+    return _local_hit(backend, logs, list(read), cost)
 
 
-def _redis_hit(backend: RedisCache, key: str, limit: int, window: int, read: list[str], cost: int) -> Count:
+def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: int) -> list[Count]:
     client = backend.client.get_client(write=True)
-    allowed, count, reset_us, *values = client.register_script(SCRIPT)(
-        keys=[backend.make_key(name) for name in [key, *read]],
-        args=[limit, window * 1_000_000, uuid.uuid4().hex, cost],
+    limits = [number for log in logs for number in (log.limit, log.seconds * 1_000_000)]
+    allowed, *answer = client.register_script(SCRIPT)(
+        keys=[backend.make_key(name) for name in [*(log.key for log in logs), *read]],
+        args=[len(logs), cost, uuid.uuid4().hex, *limits],
     )
-    return Count(
-        bool(allowed),
-        int(count),
-        max(0, math.ceil(int(reset_us) / 1_000_000)),
-        {name: None if value is None else int(value) for name, value in zip(read, values, strict=True)},
-    )
+    values = answer[2 * len(logs) :]
+    shared = {name: None if value is None else int(value) for name, value in zip(read, values, strict=True)}
+    return [
+        Count(bool(allowed), int(count), max(0, math.ceil(int(reset_us) / 1_000_000)), shared)
+        for count, reset_us in zip(answer[0 : 2 * len(logs) : 2], answer[1 : 2 * len(logs) : 2], strict=True)
+    ]
 
 
-def _local_hit(backend, key: str, limit: int, window: int, read: list[str], cost: int) -> Count:
+def _local_hit(backend, logs: list[Window], read: list[str], cost: int) -> list[Count]:
     now = time.monotonic()
     with _local_lock:  # one process: the lock makes read-count-write atomic
-        hits = [at for at in backend.get(key, []) if at > now - window]
-        allowed = len(hits) + cost <= limit
-        if allowed:
-            hits.extend([now] * cost)
-        backend.set(key, hits, window)
+        hits = [[at for at in backend.get(log.key, []) if at > now - log.seconds] for log in logs]
+        allowed = all(len(found) + cost <= log.limit for found, log in zip(hits, logs, strict=True))
+        for found, log in zip(hits, logs, strict=True):
+            if allowed:
+                found.extend([now] * cost)
+            backend.set(log.key, found, log.seconds)
+    shared = {name: backend.get(name) for name in read}
     # window minus the age, not oldest + window - now: that sum rounds (60 s could read as 61)
-    reset = max(0, math.ceil(window - (now - hits[0]))) if hits else window
-    return Count(allowed, len(hits), reset, {name: backend.get(name) for name in read})
+    return [
+        Count(
+            allowed,
+            len(found),
+            max(0, math.ceil(log.seconds - (now - found[0]))) if found else log.seconds,
+            shared,
+        )
+        for found, log in zip(hits, logs, strict=True)
+    ]

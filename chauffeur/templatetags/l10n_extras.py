@@ -1,3 +1,5 @@
+"""The template side of chauffeur/l10n.py: `{{ price|money }}`, `{{ pickup|day_time }}` and the rest."""
+
 from django import template
 
 from chauffeur import l10n
@@ -13,3 +15,18 @@ def money(amount, currency: str = "EUR") -> str:
 @register.filter
 def when(moment) -> str:
     return "" if moment is None else l10n.when(moment)
+
+
+@register.filter
+def day(value) -> str:
+    return "" if value is None else l10n.day(value)
+
+
+@register.filter
+def day_time(moment) -> str:
+    return "" if moment is None else l10n.day_time(moment)
+
+
+@register.filter
+def short(moment) -> str:
+    return "" if moment is None else l10n.short(moment)

@@ -68,7 +68,15 @@ def test_a_checkout_through_the_tool_stores_the_booking_the_rest_checkout_would(
         result["structuredContent"]["url"]
         == f"https://chauffeur.test/booking/sandbox/{by_tool.provider_session_id}"
     )
-    own = {"id", "reference", "provider_session_id", "created_at", "updated_at", "channel"}
+    own = {
+        "id",
+        "reference",
+        "provider_session_id",
+        "created_at",
+        "updated_at",
+        "channel",
+        "terms_accepted_at",
+    }
     fields = [field.attname for field in Booking._meta.concrete_fields if field.attname not in own]
     assert {name: getattr(by_tool, name) for name in fields} == {
         name: getattr(by_rest, name) for name in fields

@@ -22,7 +22,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 @pytest.fixture
 def staff(client):
     user = User.objects.create_user("eva", password="pw", is_staff=True)
-    user.user_permissions.set(Permission.objects.filter(codename__in=["view_booking", "change_booking"]))
+    money = ["refund_booking", "record_payment"]  # the money moves (README "Staff permissions")
+    user.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_booking", "change_booking", *money])
+    )
     client.force_login(user)
     return client
 
@@ -60,9 +63,9 @@ def test_the_page_summarises_the_booking_without_save_buttons(staff, paid):
     booking = paid()
     html = page(staff, booking)
     for shown in ("Hotel Sacher", "Flughafen Wien", "Anna Berger", "+43 660 1234567", "Executive",
-                  "Distance 21.8 km (21.8 km × 2.00 EUR)", "EUR 74.00", "10 % VAT", "unassigned"):  # fmt: skip
+                  "Distance 21.8 km (21.8 km × €2.00)", "€74.00", "10 % VAT", "unassigned"):  # fmt: skip
         assert shown in html, shown
-    assert timezone.localtime(booking.pickup_at).strftime("%d.%m.%Y %H:%M") in html  # Vienna's format
+    assert timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y, %H:%M") in html  # Vienna's format
     assert 'name="_save"' not in html and "quote_record" not in html
 
 
@@ -136,7 +139,7 @@ def test_notes_are_kept_in_the_history_with_their_author(staff, paid):
 def test_cancelling_from_the_page_applies_the_policy(staff, paid):
     booking = paid(pickup_at=timezone.now() + timedelta(hours=3))
     assert act(staff, booking, "cancel") == [
-        f"{booking.reference}: cancelled under the policy; fee kept 37.00 EUR, 37.00 EUR refunded."
+        f"{booking.reference}: cancelled under the policy; fee kept €37.00, €37.00 refunded."
     ]
     assert Refund.objects.get().amount_cents == 3700
 
@@ -172,8 +175,8 @@ def test_a_new_pickup_time_is_checked_and_priced_again(staff, paid, django_captu
         said, pickup = change(staff, booking)
     stored = Booking.objects.get()
     assert stored.pickup_at == pickup and stored.amount_cents == 7400
-    assert said[0].startswith(f"{booking.reference}: Pickup ") and said[0].endswith(
-        "price 74.00 → 74.00 EUR."
+    assert said[0].startswith(f"{booking.reference}: Changed: pickup ") and said[0].endswith(
+        "price €74.00 → €74.00."
     )
     assert "geändert" in mail.outbox[0].subject or "changed" in mail.outbox[0].subject
     assert BookingEvent.objects.get().kind == "change"
@@ -192,7 +195,7 @@ def test_new_tariffs_make_a_difference_refunded_through_the_provider(staff, paid
     Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=Decimal("20.00"))
     tariffs_changed()
     said, _ = change(staff, booking)
-    assert said[0].endswith("price 74.00 → 64.00 EUR; 10.00 EUR refunded through the payment provider.")
+    assert said[0].endswith("price €74.00 → €64.00; €10.00 refunded through the payment provider.")
     refund = Refund.objects.get()
     assert (refund.amount_cents, refund.method, refund.status) == (1000, "provider", "succeeded")
     assert Booking.objects.get().amount_cents == 6400
@@ -204,7 +207,7 @@ def test_an_upgrade_sends_a_payment_link_for_the_difference_and_its_payment_coun
     booking = paid()
     with django_capture_on_commit_callbacks(execute=True):
         said, _ = change(staff, booking, vehicle_class="first")
-    assert "price 74.00 → 116.00 EUR; a payment link for 42.00 EUR e-mailed to the customer" in said[0]
+    assert "price €74.00 → €116.00; a payment link for €42.00 e-mailed to the customer" in said[0]
     surcharge = Surcharge.objects.get()
     link = next(
         message for message in mail.outbox if "Payment" in message.subject or "Zahlung" in message.subject
@@ -220,7 +223,7 @@ def test_an_upgrade_sends_a_payment_link_for_the_difference_and_its_payment_coun
 def test_a_difference_staff_collect_is_recorded_as_paid(staff, paid):
     booking = paid()
     said, _ = change(staff, booking, vehicle_class="first", through_provider="")
-    assert said[0].endswith("42.00 EUR collected by staff.")
+    assert said[0].endswith("€42.00 collected by staff.")
     assert Surcharge.objects.get().status == "paid" and Booking.objects.get().received_cents == 11600
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from booking.models import Booking
 from fleet.models import Driver, Vehicle
 from pricing.models import VehicleClass
 
@@ -75,7 +76,7 @@ def test_tomorrow_and_the_next_seven_days_follow_vienna_days(admin_client, day):
         day["tomorrow"].reference
     ]
     week = admin_client.get(BOARD, {"range": "next7"}).content.decode()
-    assert len(re.findall(r"<th>\w{3} \d\d\.\d\d\.</th>", week)) == 7
+    assert len(re.findall(r"<th>\w{3} \d\d\.\d\d\.\d{4}</th>", week)) == 7
     assert set(lanes(week)["Unassigned"]) == {
         day["waiting"].reference,
         day["tomorrow"].reference,
@@ -112,7 +113,7 @@ def test_the_csv_export_is_the_filtered_list(admin_client, day):
     driven = dict(zip(header, rows[0], strict=True))
     assert driven["pickup"] == at(0, 23, 0).strftime("%d.%m.%Y 23:00") and driven["until"].endswith("23:24")
     assert (driven["driver"], driven["vehicle"], driven["to"], driven["price EUR"]) == (
-        "Karl Huber", "W-1000A", "Schönbrunn", "74,00")  # fmt: skip
+        "Karl Huber", "W-1000A", "Schönbrunn", "74.00")  # fmt: skip
 
 
 def test_the_board_is_for_staff_only(client, day):
@@ -143,3 +144,15 @@ def test_the_demo_day_fills_the_board_in_development_only(admin_client, settings
     html = admin_client.get(BOARD, {"range": "next7"}).content.decode()
     assert len(re.findall(r"CB-[A-Z0-9]{6}", html)) == 9
     assert len(lanes(html)["Unassigned"]) == 4 and lanes(html)["Stefan Berger"]
+
+
+def test_a_paid_ride_without_a_pickup_time_is_shown_apart_until_one_is_agreed(admin_client, make_booking):
+    """The contract lets REST callers leave the pickup time out: such a paid ride is on no day's lane."""
+    undated = make_booking(status="paid", paid_at=timezone.now(), name="Fritz Ohnezeit", phone="+43 1 777")
+    make_booking(status="pending_payment", name="Not Paid")  # nothing to dispatch yet
+    html = admin_client.get("/admin/booking/booking/dispatch/").content.decode()
+    section = re.search(r'<section id="undated">(.*?)</section>', html, re.S)[1]
+    assert undated.reference in section and "Fritz Ohnezeit" in section and "Not Paid" not in section
+    Booking.objects.filter(pk=undated.pk).update(pickup_at=at(0, 23, 45))
+    html = admin_client.get("/admin/booking/booking/dispatch/").content.decode()
+    assert 'id="undated"' not in html and undated.reference in lanes(html)["Unassigned"]

@@ -9,9 +9,13 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
+from booking import idempotency
 from booking.models import Booking, IdempotentCheckout
+from tests.agents.mcp import call, checkout_arguments, tool_result
 from tests.booking.test_checkout import LEGACY, V1, ride, server_amount
+from tests.booking.test_page_checkout import PAGE, page_ride
 from tests.conftest import assert_problem, bearer
+from tests.migrating import migrate, migrate_to_latest
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -101,3 +105,51 @@ def test_twenty_identical_checkouts_at_once_book_once(writer):
     assert len({answer.json()["reference"] for answer in answers}) == 1
     assert Booking.objects.count() == 1
     assert sum(answer.has_header("Idempotent-Replayed") for answer in answers) == 19
+
+
+# --- keys per door (issue 25): a key used on one door never replays another door's answer -----------------
+
+
+def test_a_key_used_on_the_legacy_door_is_not_replayed_on_the_page_checkout(client):
+    data = page_ride()
+    # The page's body only adds the traveller's tick of the terms: the same client address, key and ride.
+    body = {"amount": server_amount(client, data), "bookingData": data, "termsAccepted": True}
+    legacy = checkout(client, LEGACY, body, "order-4715")
+    page = checkout(client, PAGE, body, "order-4715")
+    assert (legacy.status_code, page.status_code) == (200, 201)
+    assert "Idempotent-Replayed" not in page and set(legacy.json()) == {"sessionId", "url"}
+    assert page.json()["reference"] and page.json()["sessionId"] != legacy.json()["sessionId"]
+    assert Booking.objects.count() == 2
+    again = checkout(client, PAGE, body, "order-4715")  # each door still replays its own answer
+    assert again["Idempotent-Replayed"] == "true" and again.json() == page.json()
+    assert Booking.objects.count() == 2
+    assert sorted(IdempotentCheckout.objects.values_list("door", flat=True)) == ["legacy", "page"]
+
+
+def test_the_mcp_tools_key_typed_on_v1_books_anew(client, agent):
+    arguments = checkout_arguments(client, agent)
+    tool = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    # The key the tool keeps its answer under, sent by the same token as a REST Idempotency-Key.
+    key = f"mcp:booking.create_checkout:{idempotency.fingerprint(arguments)}"
+    rest = checkout(client, V1, arguments, key, **agent)
+    assert rest.status_code == 201 and "Idempotent-Replayed" not in rest
+    assert rest.json()["reference"] != tool["reference"] and Booking.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_answers_stored_before_the_door_was_kept_stay_with_their_door():
+    old_apps = migrate([("booking", "0007_dispatch_and_changes")])
+    try:
+        stored = old_apps.get_model("booking", "IdempotentCheckout").objects
+        legacy = {"sessionId": "cs_1", "url": "https://x.test/1"}
+        v1 = {**legacy, "reference": "CB-ACDEFG", "status": "pending_payment"}
+        stored.create(caller="ip:10.0.0.1", key="a", fingerprint="f", status_code=200, response=legacy)
+        stored.create(caller="ip:10.0.0.1", key="b", fingerprint="f", status_code=201, response=v1)
+        stored.create(caller="token:7", key="c", fingerprint="f", status_code=201, response=v1)
+        stored.create(caller="token:7", key="mcp:booking.create_checkout:f", fingerprint="f", status_code=200,
+                      response=v1)  # fmt: skip
+        stored.create(caller="token:7", key="d", fingerprint="f")  # a claim still running
+    finally:
+        migrate_to_latest()
+    doors = dict(IdempotentCheckout.objects.values_list("key", "door"))
+    assert doors == {"a": "legacy", "b": "page", "c": "v1", "mcp:booking.create_checkout:f": "mcp", "d": "v1"}

@@ -1,13 +1,16 @@
 """Confirmation e-mails: escaped only where HTML needs it, never lost to one SMTP failure."""
 
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
 from decimal import Decimal
 from io import StringIO
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.core.management import call_command
+from django.utils import timezone
 
 from booking import notifications
 from booking.models import Booking
@@ -99,3 +102,50 @@ def test_the_default_sender_is_on_the_public_host_not_localhost():
         env=project_env(DJANGO_DEBUG="true", PUBLIC_BASE_URL="https://chauffeur.example.com"),
     )
     assert result.stdout.strip() == "bookings@chauffeur.example.com", result.stderr
+
+
+class RecordingBackend(locmem.EmailBackend):
+    """The SMTP boundary: notes whether the booking already counted as sent while its mail was handed over."""
+
+    seen_sent_at: list = []
+
+    def send_messages(self, messages):
+        RecordingBackend.seen_sent_at.append(Booking.objects.get().confirmation_sent_at)
+        return super().send_messages(messages)
+
+
+def test_a_confirmation_is_marked_sent_only_once_delivered(paid, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.RecordingBackend"
+    RecordingBackend.seen_sent_at.clear()
+    assert notifications.send_confirmation(paid.pk)
+    assert RecordingBackend.seen_sent_at[0] is None  # not yet marked while the mail was on its way
+    stored = Booking.objects.get()
+    assert stored.confirmation_sent_at is not None and stored.confirmation_claimed_at is None
+
+
+def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_sends(paid):
+    """A worker killed between its claim and the mail (issue 25, finding 7): nothing counts as sent."""
+    Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=1))
+    assert notifications.send_confirmation(paid.pk) is False and mail.outbox == []  # still someone's
+    Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=11))
+    out = StringIO()
+    call_command("send_confirmations", stdout=out)
+    assert "Sent 1 of 1" in out.getvalue() and len(mail.outbox) == 2  # the customer's and the copy
+    assert Booking.objects.get().confirmation_sent_at is not None
+
+
+def test_a_bad_operator_name_stored_before_does_not_stop_any_mail(make_booking, settings):
+    OperatorProfile.objects.update(  # from before the admin refused line breaks (issue 25, finding 8)
+        name="Wiener\r\nBcc: everyone@example.org", email="office@x.example\r\nBcc: y@z"
+    )
+    profile_changed()
+    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
+    booking = make_booking(status="paid", email="anna@example.com", name="Anna")
+    assert notifications.send_confirmation(booking.pk)
+    notifications.alert_operator(booking.pk, "a test")
+    assert len(mail.outbox) == 3
+    for message in mail.outbox:
+        sent = message.message().as_string()  # what SMTP would carry: BadHeaderError would raise here
+        assert not re.search(r"^Bcc", sent.split("\n\n", 1)[0], re.MULTILINE)
+        assert message.from_email == '"Wiener Bcc: everyone@example.org" <bookings@127.0.0.1>'
+        assert message.reply_to == []

@@ -26,7 +26,8 @@ def page_ride(**overrides) -> dict:
 
 
 def post(client, body, **headers):
-    return client.post(PAGE, body, content_type="application/json", **headers)
+    """The page's request: with the terms ticked unless the body says otherwise (tests/booking/test_consent.py)."""
+    return client.post(PAGE, {"termsAccepted": True, **body}, content_type="application/json", **headers)
 
 
 def test_the_page_checkout_books_without_a_token(client):
@@ -91,6 +92,13 @@ def test_a_preflight_from_the_website_allows_the_page_checkout(client):
     assert "RateLimit" not in response  # a preflight is not counted as a request
 
 
+def test_the_embedded_form_may_send_its_page_session_to_every_endpoint_it_calls(client):
+    for path in ["/api/page/quote", "/api/v1/places", "/api/v1/availability", PAGE]:
+        response = preflight(client, path, method="GET", headers="page-session")
+        assert response["Access-Control-Allow-Origin"] == WEBSITE, path
+        assert "page-session" in response["Access-Control-Allow-Headers"], path
+
+
 def test_the_website_reads_the_public_endpoints_and_their_rate_limit_headers(client):
     for path in ["/api/v1/price?vehicleClass=executive&distanceKm=20", "/api/v1/rating", "/api/v1",
                  "/api/v1/places?input=Sacher", "/api/calculate-distance?from=Sacher&to=Westbahnhof",
@@ -140,3 +148,57 @@ def test_a_tour_is_booked_by_its_slug_at_its_fixed_price(client):
         "vienna-city-tour",
         24900,
     )
+
+
+# --- "as directed": an hourly hire or a tour without a destination (issue 19) -------------------------
+
+
+def test_an_hourly_hire_without_a_destination_is_booked_by_the_hour_as_directed(client):
+    data = page_ride(to="", bookingType="hourly", durationHours=3, flightNumber="OS 123", notes="Wait at B")
+    response = post(client, {"amount": 19500, "bookingData": data})  # 3 h × 65 EUR, nothing for a route
+    assert response.status_code == 201, response.content
+    booking = Booking.objects.get()
+    assert (booking.destination, booking.booking_type, booking.duration_hours) == ("", "hourly", 3)
+    assert (booking.distance_km, booking.estimated_arrival, booking.amount_cents) == (0, None, 19500)
+    assert booking.in_zone_a is True  # placed by its pickup
+
+
+def test_an_hourly_hire_may_leave_the_destination_out_altogether(client):
+    data = page_ride(bookingType="hourly", durationHours=2)
+    del data["to"]
+    assert post(client, {"amount": 13000, "bookingData": data}).status_code == 201
+    assert Booking.objects.get().destination == ""
+
+
+def test_a_tour_without_a_destination_ends_where_it_began(client):
+    data = page_ride(to="", tourName="vienna-city-tour")
+    assert post(client, {"amount": 24900, "bookingData": data}).status_code == 201
+    assert (Booking.objects.get().tour_slug, Booking.objects.get().destination) == ("vienna-city-tour", "")
+
+
+def test_a_transfer_without_a_destination_is_refused_on_its_field(client):
+    data = page_ride(to="")
+    body = assert_problem(
+        post(client, {"amount": 7400, "bookingData": data}), 400, "invalid_request", "bookingData.to"
+    )
+    assert set(body["errors"]) == {"bookingData.to"}
+    assert Booking.objects.count() == 0
+
+
+def test_an_unknown_pickup_of_an_as_directed_hire_is_not_routed(client):
+    data = page_ride(to="", bookingType="hourly", durationHours=3)
+    data["from"] = "Qwxzy Nowhere 99"
+    assert_problem(post(client, {"amount": 19500, "bookingData": data}), 422, "route_not_found")
+    assert Booking.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", ["/api/v1/checkout", "/api/create-checkout-session"])
+def test_the_public_api_still_requires_a_destination_as_the_contract_says(client, path, writer):
+    data = page_ride(bookingType="hourly", durationHours=3)
+    del data["to"]
+    response = client.post(
+        path, {"amount": 19500, "bookingData": data}, content_type="application/json", **writer
+    )
+    assert response.status_code == 400
+    assert "bookingData.to" in response.content.decode()
+    assert Booking.objects.count() == 0

@@ -29,7 +29,7 @@ def form(**changes) -> dict:
 def test_a_quote_shows_the_servers_price_and_stores_nothing(admin_client):
     response = admin_client.post(ADD, {**form(), "_quote": "Quote"})
     html = response.content.decode()
-    assert response.status_code == 200 and "EUR 74.00" in html and "21.8 km" in html
+    assert response.status_code == 200 and "€74.00" in html and "21.8 km" in html
     assert not Booking.objects.exists() and mail.outbox == []
 
 
@@ -41,7 +41,7 @@ def test_a_phone_booking_with_a_payment_link(admin_client, django_capture_on_com
     assert (booking.name, booking.phone, booking.flight_number, booking.locale) == (
         "Franz Gruber", "+43 660 9876543", "OS 123", "de")  # fmt: skip
     assert [str(m) for m in response.context["messages"]] == [
-        f"{booking.reference} booked by phone at EUR 74.00; payment link e-mailed to franz@example.com."
+        f"{booking.reference} booked by phone at €74.00; payment link e-mailed to franz@example.com."
     ]
     (link,) = mail.outbox
     assert link.to == ["franz@example.com"] and "Zahlung" in link.subject

@@ -61,7 +61,7 @@ def states() -> list[tuple[str, int, str]]:
 @responses.activate
 def test_a_partial_refund_goes_to_stripe_with_an_idempotency_key(booking):
     responses.post(REFUNDS, json=refund_object())
-    refund = refunds.refund_booking(booking.pk, 3700, reason="Goodwill.", actor="anna (staff)")
+    [refund] = refunds.refund_booking(booking.pk, 3700, reason="Goodwill.", actor="anna (staff)")
     sent = responses.calls[0].request
     assert dict(parse_qsl(sent.body)) == {
         "payment_intent": INTENT, "amount": "3700", "metadata[reference]": "CB-7K3Q9X",
@@ -110,7 +110,7 @@ def test_an_unpaid_booking_has_nothing_to_refund(make_booking):
 
 
 def test_a_refund_made_outside_the_provider_is_recorded_as_done(booking):
-    refund = refunds.refund_booking(booking.pk, 500, reason="Cash back.", actor="anna (staff)", manual=True)
+    [refund] = refunds.refund_booking(booking.pk, 500, reason="Cash back.", actor="anna (staff)", manual=True)
     assert (refund.method, refund.status, refund.provider_refund_id) == ("manual", "succeeded", None)
 
 
@@ -135,6 +135,25 @@ def test_news_before_the_refund_is_known_records_it(client, booking):
     deliver(client, event_payload("refund.updated", refund_object("re_9", 1000, "succeeded"), "evt_2"))
     assert states() == [("re_9", 1000, "succeeded")]
     assert refunds.refundable_cents(booking) == 6400
+
+
+@pytest.mark.parametrize(
+    ("amount", "currency", "why"),
+    [
+        (99_999_900, "usd", "is in USD"),
+        (7401, "eur", "more than the 74.00 EUR received"),
+        (10, "gbp", "in GBP"),
+    ],
+)
+def test_refund_news_that_cannot_be_this_bookings_is_not_recorded_but_alerted(
+    client, booking, amount, currency, why, django_capture_on_commit_callbacks
+):
+    news = refund_object("re_9", amount, "succeeded", currency=currency)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deliver(client, event_payload("refund.created", news)).status_code == 200
+    assert states() == [] and refunds.refundable_cents(booking) == 7400
+    (alert,) = mail.outbox
+    assert why in alert.body and "re_9" in alert.body
 
 
 def test_a_failed_refund_is_recorded_and_the_operator_alerted(

@@ -7,6 +7,7 @@ import http.server
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -67,21 +68,33 @@ def website_port() -> int:
 
 @pytest.fixture(scope="session")
 def service(tmp_path_factory, website_port) -> Iterator[Service]:
-    tmp = tmp_path_factory.mktemp("browser")
+    with live_service(
+        tmp_path_factory.mktemp("browser"), "tests.browser.live_settings", website_port
+    ) as running:
+        yield running
+
+
+@contextmanager
+def live_service(
+    tmp: Path, settings_module: str, website_port: int, *, workers: int = 2, **env: str
+) -> Iterator[Service]:
+    """gunicorn on a fresh SQLite with `settings_module` (and `env`), the sandbox payment provider and the
+    website's origin allowed."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {
-        "DJANGO_SETTINGS_MODULE": "tests.browser.live_settings",
+        "DJANGO_SETTINGS_MODULE": settings_module,
         "DJANGO_SECRET_KEY": "browser-test-secret-key-" + "x" * 40,
         "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
         "DJANGO_DEBUG": "true",  # the sandbox payment provider runs in debug only
         "PAYMENT_PROVIDER": "sandbox",
         "PUBLIC_BASE_URL": base,
         "CORS_ALLOWED_ORIGINS": f"http://127.0.0.1:{website_port}",
+        **env,
     }
     migrated = manage("migrate", "--noinput", **env)
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    with gunicorn(tmp, env, port=port):
+    with gunicorn(tmp, env, port=port, workers=workers):
         yield Service(base=base, database=tmp / "db.sqlite3")
 
 

@@ -41,6 +41,7 @@ def fill_contact(page) -> None:
     page.fill("#cb-name", "Anna Berger")
     page.fill("#cb-email", "anna@example.com")
     page.fill("#cb-phone", "+43 660 1234567")
+    page.check("#cb-terms")  # the terms and conditions, required before Pay
 
 
 def latest_booking(service) -> dict | None:
@@ -136,6 +137,7 @@ def test_an_hourly_booking_keeps_its_choices_over_a_reload(open_tab, service):
     assert page.is_checked("input[name=kind][value=hourly]")
     assert page.input_value("#cb-hours") == "3" and page.input_value("#cb-name") == "Anna Berger"
     settled(page)
+    page.check("#cb-terms")
     tab.screenshot("hourly-form")
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
@@ -220,8 +222,9 @@ def test_the_embedded_form_books_from_another_origin(open_tab, service, website)
     checkout = next(call for call in calls if call.url.endswith("/api/page/checkout"))
     assert checkout.all_headers()["origin"] == website.base  # a cross-origin call, allowed by CORS
     assert {call.url.split("?")[0].removeprefix(service.base) for call in calls} >= {
-        "/api/v1/places", "/api/v1/distance", "/api/v1/price", "/api/v1/availability", "/api/page/checkout",
+        "/api/v1/places", "/api/page/quote", "/api/v1/availability", "/api/page/checkout",
     }  # fmt: skip
+    assert all(call.all_headers().get("page-session") for call in calls)  # each its own page session
     tab.screenshot("embedded-paid")
     assert tab.problems == []
 
@@ -242,7 +245,7 @@ def test_the_form_is_labelled_keyboard_friendly_and_readable(open_tab, service):
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
     page.click("#cb-pay")  # an empty form: every required field says what it needs
     page.wait_for_selector("#cb-form-error:not([hidden])")
-    for name in ["from", "to", "date", "time", "name", "email", "phone"]:
+    for name in ["from", "to", "date", "time", "name", "email", "phone", "terms"]:
         assert page.get_attribute(f"#cb-{name}", "aria-invalid") == "true"
         assert f"cb-{name}-error" in page.get_attribute(f"#cb-{name}", "aria-describedby")
         assert page.is_visible(f"#cb-{name}-error")

@@ -16,7 +16,7 @@ JSON_RPC_ERROR = {"$ref": "#/components/schemas/JsonRpcError"}
 
 
 def error_content(path: str) -> dict:
-    if path.startswith("/api/v1") or path == "/api/page/checkout":  # the booking page reads problem+json
+    if path.startswith(("/api/v1", "/api/page/")):  # the booking page reads problem+json
         return {"application/problem+json": {"schema": PROBLEM}}
     return {"application/json": {"schema": JSON_RPC_ERROR if path == "/api/mcp" else LEGACY_ERROR}}
 

@@ -22,7 +22,7 @@ PNG = base64.b64decode(
 def profile_form(**changes) -> dict:
     return {"name": "Wiener Chauffeur GmbH", "phone": "+43 1 234 56 78", "email": "office@chauffeur.example.com",
             "website": "https://www.chauffeur.example.com", "brand_colour": "#7a1f2b",
-            "header_colour": "#f4e9d8", **changes}  # fmt: skip
+            "header_colour": "#f4e9d8", "country": "AT", **changes}  # fmt: skip
 
 
 def test_the_admin_edits_the_one_profile_and_every_page_shows_it_at_once(admin_client, client):
@@ -87,3 +87,29 @@ def test_contrast_is_measured_as_wcag_does():
     assert round(contrast("#000000", "#ffffff"), 1) == 21.0
     assert round(contrast("#0b4f6c", "#ffffff"), 1) == 8.9  # the default brand colour
     assert text_colour_on("#10232f") == "#ffffff" and text_colour_on("#f4e9d8") == "#111111"
+
+
+# --- header injection (issue 25, finding 8): the name and address go into every mail's From and Reply-To ----
+
+
+ONE_LINE = "Enter it on one line, without line breaks or control characters."
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        ("name", "Wiener Chauffeur\r\nBcc: everyone@example.org", ONE_LINE),
+        ("name", "Wiener\nChauffeur", ONE_LINE),
+        ("name", "Wiener\u2028Chauffeur", ONE_LINE),
+        ("name", "Wiener\x1bChauffeur", ONE_LINE),
+        ("name", "Wiener\x00Chauffeur", "Null characters are not allowed."),  # Django's own
+        ("phone", "+43 1\r\n234", ONE_LINE),
+        ("email", "office@chauffeur.example.com\nBcc: y@example.org", "Enter a valid email address."),
+    ],
+)
+def test_a_line_break_or_control_character_is_refused_and_nothing_is_saved(admin_client, field, value, error):
+    response = admin_client.post(CHANGE, profile_form(**{field: value}))
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    assert OperatorProfile.objects.get().name == "Vienna Chauffeur"
+    assert OperatorProfile.objects.get().phone != value

@@ -73,6 +73,10 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 D("25.0"),
                 True,
                 MappingProxyType({"executive": D("249"), "first": D("349"), "business-van": D("299")}),
+                "Three hours through Vienna with your chauffeur: the Ringstrasse, Schönbrunn Palace, the "
+                "Belvedere and the Prater, with stops where you like.",
+                "Drei Stunden mit Ihrem Chauffeur durch Wien: Ringstraße, Schloss Schönbrunn, Belvedere und "
+                "Prater, mit Halt, wo Sie möchten.",
             ),
             "wachau-valley": TourOffer(
                 "wachau-valley",
@@ -82,6 +86,10 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 D("100.0"),
                 True,
                 MappingProxyType({"executive": D("690"), "first": D("990"), "business-van": D("790")}),
+                "A day in the Wachau valley: Melk Abbey, Dürnstein and the vineyards along the Danube, back "
+                "in Vienna in the evening.",
+                "Ein Tag in der Wachau: Stift Melk, Dürnstein und die Weingärten an der Donau, am Abend "
+                "zurück in Wien.",
             ),
         }
     ),

@@ -121,7 +121,7 @@ class Command(BaseCommand):
             email=f"{ascii_name(name)}@example.com", locale="de" if phone.startswith("+43") else "en",
         )  # fmt: skip
         booking = store_booking(ride, price_the_ride(ride), "none", channel=BookingChannel.PHONE)
-        history.record(booking, history.Kind.CHANGE, "Demo ride.", actor="demo_data")
+        history.record(booking, history.Kind.CHANGE, history.said("Demo ride."), actor="demo_data")
         payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="demo_data")
         if driver is not None:
             chosen = {"driver_id": drivers[driver].pk, "vehicle_id": vehicles[vehicle].pk}

@@ -1,6 +1,10 @@
-/* The booking form: it quotes through the public API (/api/v1/places, distance, availability, price) and
-   books through the page checkout (POST /api/page/checkout), then sends the traveller to the hosted payment
-   page. Mounted on the service's own page, or inside the shadow root embed.js makes on the operator's
+/* The booking form: it quotes through the public API (/api/v1/places and availability, and the page's
+   quote, GET /api/page/quote: the route and every class's price in one call) and books through the page
+   checkout (POST /api/page/checkout), then sends the traveller to the hosted payment page. Every call
+   carries the page session the form was served with (its own rate-limit budget, README "Rate limits");
+   suggestions wait for a pause in typing, and suggestions and quotes are kept per query, so going back to
+   an hour value or a class asks nothing again. A 429 is said in words and retried by itself when the
+   window frees (Retry-After). Mounted on the service's own page, or inside the shadow root embed.js makes on the operator's
    website (then `api` is this service's address). Plain JavaScript, no build step. */
 (function () {
   "use strict";
@@ -11,7 +15,7 @@
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
     "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
-    "bookingData.flightNumber": "flight", "bookingData.notes": "notes"
+    "bookingData.flightNumber": "flight", "bookingData.notes": "notes", termsAccepted: "terms"
   };
 
   function fill(text, values) {
@@ -33,8 +37,14 @@
     var payButton = el("pay");
     var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
     var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    var plural = new Intl.PluralRules(locale);
     var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
     var timers = {}, inflight = 0;
+    var answers = { places: {}, quotes: {} }; // kept per query for as long as the page is open
+    var pausedUntil = 0; // after a 429: no call leaves before this (ms), then the waiting ones go
+    // A place field being typed in is not routed ("Flu" is no place): only once a suggestion is chosen or
+    // the field is left, so no "no route" error flashes while the traveller is still typing.
+    var typing = { from: false, to: false };
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -42,6 +52,11 @@
     function kind() { return form.elements.kind.value; }
     function vehicle() { return form.elements.vehicle.value; }
     function pickup() { return value("date") && value("time") ? value("date") + "T" + value("time") : ""; }
+    // An hourly hire or a tour may go "as directed": without a destination it is routed from its pickup to
+    // itself, as the checkout does, so the price is the hours' or the tour's alone.
+    function directed() { return kind() !== "transfer"; }
+    function destination() { return value("to") || (directed() ? value("from") : ""); }
+    function plurals(forms, count) { return fill(forms[plural.select(count)] || forms.other, { count: count }); }
     function later(name, wait, run) {
       clearTimeout(timers[name]);
       timers[name] = setTimeout(function () { timers[name] = null; run(); busy(); }, wait);
@@ -80,16 +95,50 @@
       return new Date(Math.ceil(moment / step) * step).toISOString().slice(0, 16);
     }
 
-    function call(path, params, body, headers) {
+    // One call, with the page session. Over the rate limit it says when it will try again, waits for the
+    // window to free (Retry-After) and tries again by itself; calls made meanwhile wait too. `wanted`
+    // (optional) says whether the answer is still needed once the wait is over (a search typed further).
+    function call(path, params, body, headers, wanted) {
       var url = api + path + (params ? "?" + new URLSearchParams(params) : "");
-      var init = body ? { method: "POST", body: JSON.stringify(body),
-                          headers: Object.assign({ "Content-Type": "application/json" }, headers) } : {};
-      return fetch(url, init).then(function (response) {
-        return response.json().catch(function () { return {}; }).then(function (data) {
-          return { status: response.status, ok: response.ok, data: data,
-                   retryAfter: response.headers.get("Retry-After") };
+      var sent = Object.assign(body ? { "Content-Type": "application/json" } : {}, headers);
+      if (config.pageSession) sent["Page-Session"] = config.pageSession;
+      var init = body ? { method: "POST", body: JSON.stringify(body), headers: sent } : { headers: sent };
+      function attempt(tries) {
+        return pause().then(function () {
+          if (wanted && !wanted()) return { status: 0, ok: false, data: {}, stale: true };
+          return fetch(url, init).then(function (response) {
+            return response.json().catch(function () { return {}; }).then(function (data) {
+              var answer = { status: response.status, ok: response.ok, data: data,
+                             retryAfter: waitSeconds(response) };
+              if (answer.status !== 429 || tries >= MAX_RETRIES) return answer;
+              pausedUntil = Math.max(pausedUntil, Date.now() + answer.retryAfter * 1000);
+              waiting(true);
+              return attempt(tries + 1);
+            });
+          });
         });
-      });
+      }
+      return attempt(0);
+    }
+    var MAX_RETRIES = 10;
+    function pause() {
+      var rest = pausedUntil - Date.now();
+      if (rest <= 0) { waiting(false); return Promise.resolve(); }
+      return new Promise(function (resolve) { setTimeout(resolve, rest + Math.random() * 500); }).then(pause);
+    }
+    function waitSeconds(response) { // Retry-After, else the reset of the RateLimit field, else a minute
+      var after = parseInt(response.headers.get("Retry-After"), 10);
+      var reset = /;t=(\d+)/.exec(response.headers.get("RateLimit") || "");
+      return Math.max(1, after || (reset ? +reset[1] : 60));
+    }
+    function retryText() {
+      var at = new Date(pausedUntil);
+      return fill(T.retrying, { time: at.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+                                seconds: Math.max(1, Math.ceil((pausedUntil - Date.now()) / 1000)) });
+    }
+    function waiting(on) { // the notice stays until the calls that waited leave again
+      if (on) { state.waiting = true; state.notice = retryText(); status(state.notice); }
+      else if (state.waiting) { state.waiting = false; if (el("route").textContent === state.notice) status(""); }
     }
 
     // --- errors beside their fields -------------------------------------------------------------------
@@ -105,6 +154,7 @@
     function status(message) { el("route").textContent = message || ""; }
     function trouble(response) {
       if (response.status === 429) return fill(T.tooMany, { seconds: response.retryAfter || 60 });
+      if (state.waiting) return retryText();
       if (response.status === 503) return T.unavailable;
       return T.failed;
     }
@@ -147,6 +197,7 @@
       function pick(index) {
         input.value = items[index];
         token = null; // the search is over: the next one gets a new session
+        typing[name] = false;
         close();
         showError(name, "");
         changed();
@@ -156,9 +207,13 @@
         var text = input.value.trim(), mine = ++seq;
         if (text.length < 2) return close();
         token = token || newToken();
-        call("/api/v1/places", { input: text, locale: lang, sessionToken: token }).then(function (response) {
+        var known = answers.places[text.toLowerCase()];
+        (known ? Promise.resolve(known) : call("/api/v1/places", { input: text, locale: lang, sessionToken: token },
+                                               null, null, function () { return mine === seq; })
+        ).then(function (response) {
           if (mine !== seq) return;
           if (!response.ok) { close(); if (response.status >= 429) status(trouble(response)); return; }
+          answers.places[text.toLowerCase()] = response;
           items = response.data.suggestions.map(function (s) { return s.placePrediction.text.text; });
           list.textContent = "";
           items.forEach(function (text, index) {
@@ -177,11 +232,12 @@
           }
           list.hidden = false;
           input.setAttribute("aria-expanded", "true");
-          status(items.length ? fill(T.suggestions, { count: items.length }) : T.noSuggestions);
+          status(items.length ? plurals(T.suggestions, items.length) : T.noSuggestions);
           highlight(-1);
         }).catch(close);
       }
-      input.addEventListener("input", function () { later("suggest-" + name, 250, search); });
+      input.addEventListener("focus", function () { typing[name] = true; });
+      input.addEventListener("input", function () { typing[name] = true; later("suggest-" + name, 300, search); }); // a pause
       input.addEventListener("keydown", function (event) {
         if (list.hidden || !items.length) return;
         if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -195,55 +251,65 @@
           close();
         }
       });
-      input.addEventListener("blur", function () { setTimeout(close, 150); updateRoute(300); });
+      input.addEventListener("blur", function () { typing[name] = false; setTimeout(close, 150); updateRoute(300); });
     }
 
     // --- route, lead time and prices --------------------------------------------------------------------
-    function updateRoute(wait) {
-      later("route", wait, function () {
-        var from = value("from"), to = value("to"), key = [from, to, pickup()].join("|");
-        if (from.length < 2 || to.length < 2 || key === state.routeKey) return;
-        state.routeKey = key;
-        var mine = ++state.seq, params = { from: from, to: to };
-        if (pickup()) params.pickupDatetime = pickup(); // as the checkout routes it
-        tracked(call("/api/v1/distance", params).then(function (response) {
-          if (mine !== state.seq) return;
-          state.route = response.ok ? response.data : null;
-          if (response.ok) {
-            showError("to", "");
-            status(fill(T.route, { km: decimal.format(state.route.distance),
-                                   minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
-          } else if (response.status === 422) {
-            showError("to", T.noRoute); status("");
-          } else {
-            state.routeKey = ""; status(trouble(response));
-          }
-          return updatePrices();
-        }).catch(function () { state.routeKey = ""; status(T.offline); }));
-      });
-    }
+    // The route and every class's price come in one call (GET /api/page/quote), kept per query: going
+    // back to an hour value, a tour or a time asks nothing again. A field being typed in is not routed.
+    function updateRoute(wait) { later("route", wait, function () { updatePrices(); }); }
 
-    function priceQuery(code) {
-      var query = { vehicleClass: code, distanceKm: state.route.distance, inZoneA: state.route.inZoneA };
+    // The route only where there is one to show: a tour shows its own hours and description instead.
+    function showRoute() {
+      if (!state.route) return;
+      if (kind() === "tour") return status("");
+      if (!value("to")) return status(T.asDirected);
+      status(fill(T.route, { km: decimal.format(state.route.distance),
+                             minutes: Math.max(1, Math.round(state.route.duration / 60)) }));
+    }
+    function enterHint() { return directed() ? T.enterPickup : T.enterRoute; }
+
+    function quoteQuery() {
+      // "As directed" (an hourly hire or a tour without a destination) is priced from the pickup to itself,
+      // as the checkout routes it.
+      var query = { from: value("from"), to: destination() };
+      if (pickup()) query.pickupDatetime = pickup(); // as the checkout routes it
       if (kind() === "hourly") { query.bookingType = "hourly"; query.durationHours = value("hours"); }
       if (kind() === "tour") query.tourSlug = value("tour");
       return query;
     }
 
     function updatePrices() {
-      state.prices = {};
-      if (!state.route) { renderPrices(); return Promise.resolve(); }
-      var mine = ++state.seq;
-      renderPrices(T.calculating);
-      return tracked(Promise.all(config.classes.map(function (code) {
-        return call("/api/v1/price", priceQuery(code)).then(function (response) {
-          return [code, response.ok ? response.data : { problem: response.data.code || "failed", response: response }];
-        });
-      })).then(function (answers) {
+      if (typing.from || typing.to) return Promise.resolve(); // "Flu" is no place: wait for a choice or a blur
+      var query = quoteQuery(), key = JSON.stringify(query);
+      if (query.from.length < 2 || query.to.length < 2) {
+        state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); return Promise.resolve();
+      }
+      if (key === state.routeKey) return Promise.resolve();
+      state.routeKey = key;
+      var mine = ++state.seq, known = answers.quotes[key];
+      if (!known) renderPrices(T.calculating);
+      return tracked((known ? Promise.resolve(known) : call("/api/page/quote", query, null, null, function () {
+        return mine === state.seq;
+      })).then(function (response) {
         if (mine !== state.seq) return;
-        answers.forEach(function (answer) { state.prices[answer[0]] = answer[1]; });
+        state.prices = {};
+        state.route = response.ok ? response.data.route : null;
+        if (response.ok) {
+          answers.quotes[key] = response;
+          showError("to", "");
+          showRoute();
+          response.data.classes.forEach(function (item) {
+            state.prices[item.vehicleClass] = item.price || { problem: item.problem };
+          });
+        } else if (response.status === 422) {
+          answers.quotes[key] = response;
+          showError("to", T.noRoute); status("");
+        } else {
+          state.routeKey = ""; status(trouble(response));
+        }
         renderPrices();
-      }).catch(function () { status(T.offline); }));
+      }).catch(function () { state.routeKey = ""; status(T.offline); renderPrices(); }));
     }
 
     function renderPrices(placeholder) {
@@ -259,7 +325,7 @@
       if (!quote || quote.priceEur === undefined) {
         var hint = document.createElement("p");
         hint.className = "cb-hint";
-        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : T.enterRoute);
+        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : enterHint());
         box.appendChild(hint);
         payButton.textContent = T.payNoPrice;
         return;
@@ -332,23 +398,31 @@
     function showKind() {
       el("hours-field").hidden = kind() !== "hourly";
       if (el("tour-field")) el("tour-field").hidden = kind() !== "tour";
+      el("to-hint").hidden = !directed();
+      field("to").required = !directed();
+      Array.prototype.forEach.call(root.querySelectorAll("[data-tour-about]"), function (about) {
+        about.hidden = about.getAttribute("data-tour-about") !== value("tour");
+      });
     }
 
     // --- booking ---------------------------------------------------------------------------------------
     function validate() {
       var wrong = [];
       ["from", "to", "date", "time", "name", "email", "phone"].forEach(function (name) {
+        if (name === "to" && directed()) return; // as directed
         if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
       });
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
         showError("email", T.emailInvalid); wrong.push("email");
       }
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
+      if (!field("terms").checked) { showError("terms", T.required.terms); wrong.push("terms"); }
+      // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
+      var message = wrong.length ? T.checkFields : "";
       if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
-        formError(state.route ? T.failed : T.enterRoute);
-        wrong.push("from");
+        message = state.waiting ? retryText() : state.route ? T.failed : enterHint();
       }
-      return wrong;
+      return { fields: wrong, message: message };
     }
 
     function booking() {
@@ -359,13 +433,15 @@
       if (kind() === "tour") data.tourName = value("tour");
       if (value("flight")) data.flightNumber = value("flight");
       if (value("notes")) data.notes = value("notes");
-      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data };
+      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
+               termsAccepted: field("terms").checked };
     }
 
     function refused(response) {
       var problem = response.data || {}, errors = problem.errors || {}, named = false;
       if (problem.code === "lead_time") return tooEarly(problem.earliestPickup);
       if (problem.code === "amount_mismatch") {
+        answers.quotes = {}; state.routeKey = ""; // the tariff changed: what the page kept is stale
         return updatePrices().then(function () {
           var quote = state.prices[vehicle()];
           formError(quote && quote.priceEur !== undefined ? fill(T.priceChanged, { price: euro.format(quote.priceEur) }) : T.failed);
@@ -392,8 +468,8 @@
     });
 
     function submit() {
-      var wrong = validate();
-      if (wrong.length) { formError(T.checkFields); field(wrong[0]).focus(); return; }
+      var check = validate();
+      if (check.message) { formError(check.message); if (check.fields.length) field(check.fields[0]).focus(); return; }
       var body = booking(), text = JSON.stringify(body);
       if (!state.attempt || state.attempt.text !== text) state.attempt = { text: text, key: newToken() };
       payButton.setAttribute("aria-busy", "true");
@@ -418,8 +494,11 @@
     form.addEventListener("change", function (event) {
       var name = event.target.name;
       changed();
-      if (name === "kind") { showKind(); updatePrices(); }
-      if (name === "hours" || name === "tour") { showError(name, ""); updatePrices(); }
+      if (name === "kind") {
+        showKind(); showError("to", "");
+        showRoute(); updatePrices(); // a quote asked before comes from the page's own answers
+      }
+      if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
       if (name === "vehicle") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");

@@ -1,0 +1,65 @@
+"""One quote of a ride for the booking page: its route and the price in every vehicle class offered, in
+one call (the page compared classes with one price request each; README "Rate limits")."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from chauffeur.errors import DomainError
+from places.services import RouteEstimate, estimate_route
+from pricing import services as pricing
+from pricing.quote import BookingType, Quote
+
+
+@dataclass(frozen=True)
+class ClassQuote:
+    vehicle_class: str
+    quote: Quote | None
+    problem: str | None  # the code of why this class cannot take the ride (a tour it does not run)
+
+
+@dataclass(frozen=True)
+class RideQuote:
+    route: RouteEstimate
+    classes: tuple[ClassQuote, ...]
+
+
+def quote_ride(
+    *,
+    origin: str,
+    destination: str,
+    origin_place_id: str | None = None,
+    destination_place_id: str | None = None,
+    pickup: datetime | None = None,
+    booking_type: BookingType = BookingType.DISTANCE,
+    duration_hours: Decimal | None = None,
+    tour_slug: str | None = None,
+) -> RideQuote:
+    """The route (raises PlacesError like estimate_route) and each offered class's price. A class that
+    does not run the tour asked for is listed with the problem `unknown_tour`; any other refusal (an
+    hourly hire without hours, a tour by the hour) concerns every class and is raised."""
+    route = estimate_route(
+        origin=origin,
+        destination=destination,
+        origin_place_id=origin_place_id,
+        destination_place_id=destination_place_id,
+        pickup=pickup,
+    )
+    classes = []
+    for offer in pricing.offered_vehicle_classes():
+        try:
+            quote = pricing.quote_price(
+                vehicle_class=offer.code,
+                distance_km=route.distance_km,
+                booking_type=booking_type,
+                in_zone_a=route.in_zone_a,
+                duration_hours=duration_hours,
+                tour_slug=tour_slug,
+            )
+        except DomainError as refusal:
+            if refusal.code != "unknown_tour":
+                raise
+            classes.append(ClassQuote(offer.code, None, refusal.code))
+        else:
+            classes.append(ClassQuote(offer.code, quote, None))
+    return RideQuote(route, tuple(classes))

@@ -1,0 +1,104 @@
+"""The daily budget of billable calls to the places provider (Google): suggestions and routes, each counted
+per day in Europe/Vienna in the shared cache, so all workers spend one budget. Staff set the limits in the
+admin (ProviderBudget); each process keeps them like the tariffs (chauffeur/versions.py). Only calls about to
+be sent are counted: the caller asks after its own cache missed, so a cached answer costs nothing here."""
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.cache import cache
+from django.db import DatabaseError
+from django.utils import timezone
+
+from chauffeur.versions import KeptCopy, SharedVersion
+from places.models import DEFAULT_DAILY_CALLS, ProviderBudget
+
+logger = logging.getLogger(__name__)
+
+SUGGESTIONS, ROUTES = "suggestions", "routes"
+KINDS = (SUGGESTIONS, ROUTES)
+# A day's counter outlives its day by one (the key names the day; a new day starts at zero on a new key).
+COUNTER_TTL = 2 * 24 * 3600
+BUDGET = SharedVersion("places-budget")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Calls a day per kind; None: no limit."""
+
+    suggestions: int | None = DEFAULT_DAILY_CALLS
+    routes: int | None = DEFAULT_DAILY_CALLS
+
+
+def _read_limits() -> Limits:
+    record = ProviderBudget.objects.first()
+    if record is None:
+        return Limits()
+    return Limits(suggestions=record.daily_suggestion_calls, routes=record.daily_route_calls)
+
+
+_limits = KeptCopy(BUDGET, _read_limits)
+
+
+def limits() -> Limits:
+    try:
+        return _limits.get()
+    except DatabaseError:  # places answer without the database; the defaults bound the day meanwhile
+        logger.warning("Places budget unreadable: the database does not answer; using the defaults")
+        return Limits()
+
+
+def spend(kind: str) -> bool:
+    """Count one `kind` call about to be sent to the provider: True to send it, False when today's budget
+    is spent (then send none and answer offline). Without the shared cache nothing can be counted: the
+    call is sent (an outage of seconds, logged by the cache itself)."""
+    limit = getattr(limits(), kind)
+    day = timezone.localdate()
+    try:
+        used = _increment(_counter_key(kind, day))
+    except Exception:
+        logger.warning("Places budget not counted: the shared cache does not answer", exc_info=True)
+        return True
+    if limit is None or used <= limit:
+        return True
+    _alert_once(kind, day, limit)
+    return False
+
+
+def used_today(kind: str) -> int | None:
+    """The `kind` calls counted today (refused ones included); None when the shared cache does not answer."""
+    try:
+        return cache.get(_counter_key(kind, timezone.localdate()), 0)
+    except Exception:
+        return None
+
+
+def _increment(key: str) -> int:
+    try:
+        return cache.incr(key)  # atomic in Redis; keeps the key's expiry
+    except ValueError:  # the day's first call
+        if cache.add(key, 1, COUNTER_TTL):
+            return 1
+        return cache.incr(key)  # another worker's first call came between
+
+
+def _alert_once(kind: str, day: date, limit: int) -> None:
+    """One error line a day per kind, whichever worker refuses first (log monitoring is the alert; no
+    e-mail is sent from inside a traveller's request)."""
+    try:
+        first = cache.add(f"places:budget:{kind}:{day.isoformat()}:alerted", True, COUNTER_TTL)
+    except Exception:
+        first = True
+    if first:
+        logger.error(
+            "Places budget spent: %s %s calls to Google today (%s); the offline provider answers them "
+            "until midnight Europe/Vienna. Staff set the budget at /admin/places/providerbudget/.",
+            limit,
+            kind,
+            day.isoformat(),
+        )
+
+
+def _counter_key(kind: str, day: date) -> str:
+    return f"places:budget:{kind}:{day.isoformat()}"

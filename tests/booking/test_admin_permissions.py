@@ -1,0 +1,372 @@
+"""The permission matrix (README "Staff permissions"): five staff roles × every admin page and action we own.
+Each cell either is allowed (the page answers 200, the action has its effect) or refused (403, or the page
+answers with the refusal shown) with nothing changed in the database. The table below is the whole
+specification: a role not named in a row's `allowed` is refused."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+from django.utils import timezone
+
+from access.models import ApiToken
+from access.tokens import issue_token
+from booking.models import Booking, BookingEvent, CancellationPolicy, Refund
+from company.models import PROFILE_ID, OperatorProfile
+from fleet.models import Driver, Vehicle
+from pricing.models import Tariff, Tour, VehicleClass
+from tests.admin_forms import change_form_data
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
+
+VIEW_ALL = [
+    "view_booking", "view_apitoken", "view_driver", "view_vehicle", "view_tariff", "view_tour",
+    "view_vehicleclass", "view_leadtimepolicy", "view_cancellationpolicy", "view_operatorprofile",
+    "view_ratingsnapshot",
+]  # fmt: skip
+ROLES: dict[str, list[str] | None] = {
+    "viewer": VIEW_ALL,
+    "dispatcher": [*VIEW_ALL, "add_booking", "change_booking", "change_driver", "change_vehicle"],
+    "accountant": ["view_booking", "refund_booking", "record_payment"],
+    "token_manager": ["view_apitoken", "add_apitoken", "change_apitoken"],
+    "superuser": None,
+}
+EVERYONE_WHO_SEES_BOOKINGS = {"viewer", "dispatcher", "accountant", "superuser"}
+READERS = {"viewer", "dispatcher", "superuser"}
+
+
+@dataclass
+class World:
+    """What a cell acts on, made on demand; `boss` is a superuser's client that reads forms for a role."""
+
+    make_booking: Callable[..., Booking]
+    boss: Client
+
+    def paid(self, **fields) -> Booking:
+        values = {
+            "status": "paid", "paid_at": timezone.now(), "payment_intent_id": "sbx_pi_1", "duration_s": 1455,
+            "distance_km": Decimal("21.8"), "in_zone_a": True, "name": "Anna Berger", "email": "anna@example.com",
+            "phone": "+43 660 1234567", "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
+        }  # fmt: skip
+        return self.make_booking(**{**values, **fields})
+
+    def invoiced(self) -> Booking:
+        """Paid by invoice: its refunds are made by staff, outside the payment provider."""
+        return self.paid(payment_method="invoice", payment_intent_id="")
+
+    def pending(self) -> Booking:
+        return self.paid(status="pending_payment", paid_at=None)
+
+    def form_of(self, path: str, **changes) -> dict:
+        data = change_form_data(self.boss.get(path))
+        return {**data, **changes}
+
+
+Send = Callable[[Client], object]  # one request (or two steps) as the role's client; the response
+
+
+@dataclass(frozen=True)
+class Cell:
+    allowed: set[str]
+    prepare: Callable[[World], Send]  # makes what the cell acts on, then returns its request
+    state: Callable[[], object] | None = None  # what the action changes; None: a page that only shows
+    # Roles refused by a page that still answers 200 and says so (an action the role is not offered):
+    said: dict[str, str] = field(default_factory=dict)
+
+
+def get(path: str) -> Callable[[World], Send]:
+    return lambda world: lambda client: client.get(path, follow=True)
+
+
+def on_booking(make: str, action: str, data: dict | None = None) -> Callable[[World], Send]:
+    def prepare(world: World) -> Send:
+        booking = getattr(world, make)()
+        return lambda client: client.post(f"/admin/booking/booking/{booking.pk}/do/{action}/", data or {})
+
+    return prepare
+
+
+def booking_page(world: World) -> Send:
+    booking = world.paid()
+    return lambda client: client.get(f"/admin/booking/booking/{booking.pk}/change/")
+
+
+def refund_page(world: World) -> Send:
+    booking = world.invoiced()
+    return lambda client: client.get(f"/admin/booking/booking/{booking.pk}/refund/")
+
+
+def refund_twice(world: World) -> Send:
+    """Both steps, the confirmation sent twice: an allowed role refunds once."""
+    url = f"/admin/booking/booking/{world.invoiced().pk}/refund/"
+
+    def send(client):
+        first = client.post(url, {"amount": "20,00", "reason": "Goodwill"})
+        if first.status_code != 200:
+            return first
+        confirm = {"amount": "20.00", "reason": "Goodwill", "key": first.context["key"], "confirm": "1"}
+        client.post(url, confirm)
+        return client.post(url, confirm)
+
+    return send
+
+
+def paid_back(world: World) -> Send:
+    booking = world.invoiced()
+    owed = Refund.objects.create(booking=booking, amount_cents=500, status="pending", method="manual")
+    url = f"/admin/booking/booking/{booking.pk}/do/refund-paid-back/"
+    return lambda client: client.post(url, {"refund": owed.pk})
+
+
+def assign(world: World) -> Send:
+    booking = world.paid()
+    karl = Driver.objects.create(name="Karl Huber", phone="+43 660 1112223")
+    executive = VehicleClass.objects.get(code="executive")
+    sedan = Vehicle.objects.create(plate="W-1000A", vehicle_class=executive, seats=3, luggage=3)
+    url = f"/admin/booking/booking/{booking.pk}/do/assign/"
+    return lambda client: client.post(url, {"driver": karl.pk, "vehicle": sedan.pk})
+
+
+def change_ride(*, settled_by_staff: bool) -> Callable[[World], Send]:
+    def prepare(world: World) -> Send:
+        pickup = (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0)
+        data = {
+            "pickup_0": pickup.strftime("%d.%m.%Y"), "pickup_1": "11:00", "vehicle_class": "executive",
+            "through_provider": "" if settled_by_staff else "1",
+        }  # fmt: skip
+        url = f"/admin/booking/booking/{world.paid().pk}/do/change/"
+        return lambda client: client.post(url, data)
+
+    return prepare
+
+
+def phone_booking(payment: str) -> Callable[[World], Send]:
+    pickup = timezone.localtime() + timedelta(days=2)
+    data = {
+        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
+        "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "name": "Franz Gruber",
+        "phone": "+43 660 9876543", "email": "franz@example.com", "locale": "de", "payment": payment,
+        "_book": "Book",
+    }  # fmt: skip
+    return lambda world: lambda client: client.post("/admin/booking/booking/add/", data)
+
+
+def list_action(model: str, action: str, make: Callable[[World], object]) -> Callable[[World], Send]:
+    def prepare(world: World) -> Send:
+        data = {"action": action, "_selected_action": [make(world).pk], "index": 0}
+        return lambda client: client.post(f"/admin/{model}/", data, follow=True)
+
+    return prepare
+
+
+def edit(path: Callable[[], str], **changes) -> Callable[[World], Send]:
+    """A change page's form as it stands (read by a superuser), with `changes`, saved by the role."""
+
+    def prepare(world: World) -> Send:
+        url = path()
+        data = world.form_of(url, **changes)
+        return lambda client: client.post(url, data)
+
+    return prepare
+
+
+def a_token(world=None) -> ApiToken:
+    return ApiToken.objects.first() or issue_token(name="Hotel concierge", scopes=["booking.read"])[0]
+
+
+def a_driver() -> Driver:
+    return Driver.objects.first() or Driver.objects.create(name="Karl Huber", phone="1")
+
+
+def a_vehicle() -> Vehicle:
+    executive = VehicleClass.objects.get(code="executive")
+    return Vehicle.objects.first() or Vehicle.objects.create(
+        plate="W-1", vehicle_class=executive, seats=3, luggage=3
+    )
+
+
+def only(model, field_name: str) -> Callable[[], object]:
+    return lambda: sorted(model.objects.values_list(field_name, flat=True))
+
+
+# A list action the role is not offered: Django shows the read-only list ("Select booking to view") again.
+NOT_OFFERED = " to view | "
+
+CELLS: dict[str, Cell] = {
+    # --- bookings: pages
+    "booking list": Cell(EVERYONE_WHO_SEES_BOOKINGS, get("/admin/booking/booking/")),
+    "booking page": Cell(EVERYONE_WHO_SEES_BOOKINGS, booking_page),
+    "dispatch board": Cell(EVERYONE_WHO_SEES_BOOKINGS, get("/admin/booking/booking/dispatch/")),
+    "dispatch export": Cell(EVERYONE_WHO_SEES_BOOKINGS, get("/admin/booking/booking/dispatch/rides.csv")),
+    "phone booking form": Cell({"dispatcher", "superuser"}, get("/admin/booking/booking/add/")),
+    "refund page": Cell({"accountant", "superuser"}, refund_page),
+    # --- bookings: actions
+    "assign": Cell({"dispatcher", "superuser"}, assign, only(Booking, "driver_id")),
+    "cancel": Cell({"dispatcher", "superuser"}, on_booking("paid", "cancel"), only(Booking, "status")),
+    "note": Cell(
+        {"dispatcher", "superuser"},
+        on_booking("paid", "note", {"text": "Child seat"}),
+        only(BookingEvent, "text"),
+    ),
+    "change ride (through the provider)": Cell(
+        {"dispatcher", "superuser"}, change_ride(settled_by_staff=False), only(Booking, "pickup_at")
+    ),
+    "change ride (settled by staff)": Cell(
+        {"superuser"}, change_ride(settled_by_staff=True), only(Booking, "pickup_at")
+    ),
+    "phone booking (payment link)": Cell(
+        {"dispatcher", "superuser"}, phone_booking("link"), only(Booking, "reference")
+    ),
+    "phone booking (paid in cash)": Cell(
+        {"superuser"},
+        phone_booking("cash"),
+        only(Booking, "reference"),
+        said={"dispatcher": "Select a valid choice"},
+    ),
+    "mark completed (list action)": Cell(
+        {"dispatcher", "superuser"},
+        list_action("booking/booking", "mark_completed", lambda world: world.paid(status="confirmed")),
+        only(Booking, "status"),
+        said={"viewer": NOT_OFFERED, "accountant": NOT_OFFERED},
+    ),
+    "mark paid by invoice": Cell(
+        {"accountant", "superuser"},
+        on_booking("pending", "mark-paid", {"method": "invoice"}),
+        only(Booking, "status"),
+    ),
+    "refund (confirmed twice)": Cell({"accountant", "superuser"}, refund_twice, only(Refund, "amount_cents")),
+    "refund paid back": Cell({"accountant", "superuser"}, paid_back, only(Refund, "status")),
+    # --- API tokens
+    "token list": Cell({*READERS, "token_manager"}, get("/admin/access/apitoken/")),
+    "token page": Cell(
+        {*READERS, "token_manager"},
+        lambda world: (lambda url: lambda client: client.get(url))(
+            f"/admin/access/apitoken/{a_token().pk}/change/"
+        ),
+    ),
+    "token edit": Cell(
+        {"token_manager", "superuser"},
+        edit(lambda: f"/admin/access/apitoken/{a_token().pk}/change/", name="Renamed"),
+        only(ApiToken, "name"),
+    ),
+    "token revoke (list action)": Cell(
+        {"token_manager", "superuser"},
+        list_action("access/apitoken", "revoke_selected", a_token),
+        only(ApiToken, "revoked_at"),
+        said={"viewer": NOT_OFFERED, "dispatcher": NOT_OFFERED},
+    ),
+    # --- fleet
+    "driver list": Cell(READERS, get("/admin/fleet/driver/")),
+    "driver edit": Cell(
+        {"dispatcher", "superuser"},
+        edit(lambda: f"/admin/fleet/driver/{a_driver().pk}/change/", phone="+43 1 999"),
+        only(Driver, "phone"),
+    ),
+    "vehicle list": Cell(READERS, get("/admin/fleet/vehicle/")),
+    "vehicle edit": Cell(
+        {"dispatcher", "superuser"},
+        edit(lambda: f"/admin/fleet/vehicle/{a_vehicle().pk}/change/", plate="W-2"),
+        only(Vehicle, "plate"),
+    ),
+    # --- prices and policies
+    "tariff list": Cell(READERS, get("/admin/pricing/tariff/")),
+    "tariff edit": Cell(
+        {"superuser"},
+        edit(lambda: f"/admin/pricing/tariff/{Tariff.objects.first().pk}/change/", base_fare="31.00"),
+        only(Tariff, "base_fare"),
+    ),
+    "vehicle class list": Cell(READERS, get("/admin/pricing/vehicleclass/")),
+    "tour list": Cell(READERS, get("/admin/pricing/tour/")),
+    "tour edit": Cell(
+        {"superuser"},
+        edit(lambda: f"/admin/pricing/tour/{Tour.objects.first().pk}/change/", order="42"),
+        only(Tour, "order"),
+    ),
+    "lead-time policy": Cell(READERS, get("/admin/booking/leadtimepolicy/")),
+    "cancellation policy": Cell(READERS, get("/admin/booking/cancellationpolicy/")),
+    "cancellation policy edit": Cell(
+        {"superuser"},
+        edit(lambda: "/admin/booking/cancellationpolicy/1/change/", late_fee_percent="40"),
+        only(CancellationPolicy, "late_fee_percent"),
+    ),
+    "rating snapshot": Cell(READERS, get("/admin/places/ratingsnapshot/")),
+    "operator profile": Cell(READERS, get("/admin/company/operatorprofile/")),
+    "operator profile edit": Cell(
+        {"superuser"},
+        edit(lambda: f"/admin/company/operatorprofile/{PROFILE_ID}/change/", phone="+43 1 555 55 55"),
+        only(OperatorProfile, "phone"),
+    ),
+}
+
+
+@pytest.fixture
+def world(make_booking, admin_client) -> World:
+    return World(make_booking, admin_client)
+
+
+def signed_in(client: Client, role: str) -> Client:
+    permissions = ROLES[role]
+    if permissions is None:
+        user = User.objects.create_superuser(role, password="pw")
+    else:
+        user = User.objects.create_user(role, password="pw", is_staff=True)
+        found = Permission.objects.filter(codename__in=permissions)
+        assert sorted(found.values_list("codename", flat=True)) == sorted(permissions)
+        user.user_permissions.set(found)
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", CELLS)
+def test_each_role_may_do_what_its_permissions_say_and_nothing_else(client, world, name, role):
+    cell = CELLS[name]
+    send = cell.prepare(world)
+    before = cell.state() if cell.state else None
+    response = send(signed_in(client, role))
+    allowed = role in cell.allowed
+    if cell.state is None:  # a page
+        assert response.status_code == (200 if allowed else 403), response.status_code
+        return
+    after = cell.state()
+    if allowed:
+        assert response.status_code in (200, 302), response.status_code
+        assert after != before, "the action had no effect"
+        return
+    if role in cell.said:
+        assert response.status_code == 200 and cell.said[role] in response.content.decode()
+    else:
+        assert response.status_code == 403, response.status_code
+    assert after == before  # nothing changed
+
+
+def test_a_refund_confirmed_twice_is_made_once(client, world):
+    """The cell above for an allowed role, spelled out: one Refund row for two identical confirmations."""
+    refund_twice(world)(signed_in(client, "accountant"))
+    assert list(Refund.objects.values_list("amount_cents", "method", "status")) == [
+        (2000, "manual", "pending")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("role", "state", "offered"),
+    [
+        ("viewer", "paid", set()),
+        ("dispatcher", "paid", {"assign", "cancel", "change-ride", "add-note"}),
+        ("accountant", "paid", {"refund-button"}),
+        ("accountant", "pending_payment", {"mark-paid"}),
+        ("dispatcher", "pending_payment", {"cancel", "change-ride", "add-note"}),
+        ("superuser", "paid", {"assign", "cancel", "change-ride", "refund-button", "add-note"}),
+    ],
+)
+def test_the_booking_page_offers_each_role_its_own_actions(client, world, role, state, offered):
+    booking = world.paid(status=state, paid_at=None) if state == "pending_payment" else world.paid()
+    html = signed_in(client, role).get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
+    assert set(re.findall(r'<button type="submit"[^>]* id="([\w-]+)"', html)) == offered
+    settle = 'name="through_provider" value=""'
+    assert (settle in html) == (role == "superuser")  # settling by staff needs record_payment too

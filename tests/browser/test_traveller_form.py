@@ -1,0 +1,190 @@
+"""The traveller form as a person meets it (issue 19), in a real Chromium, German and English: no "no route"
+error while a place is still being typed, an hourly hire "as directed" booked and paid without a
+destination, a tour's own hours and description, plural words that fit their count, success and manage
+pages that repeat everything entered, and an embedded form that adds no heading to the host page. Every
+page opened reports no console error."""
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.browser.conftest import PHONE, pickup_day
+from tests.browser.test_booking_page import (
+    choose_place,
+    fill_contact,
+    latest_booking,
+    pay_in_the_sandbox,
+    settled,
+    text,
+)
+
+AS_DIRECTED = {"de": "Nach Vereinbarung", "en": "As directed"}
+
+
+def watch_route_errors(page) -> None:
+    """Remember in the page whether the destination's error was ever shown, however briefly."""
+    page.evaluate(
+        """() => {
+             const box = document.getElementById('cb-to-error');
+             window.routeErrorSeen = !box.hidden;
+             new MutationObserver(() => { if (!box.hidden) window.routeErrorSeen = true; })
+               .observe(box, { attributes: true, childList: true, characterData: true, subtree: true });
+           }"""
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_no_route_error_flashes_while_the_destination_is_typed(open_tab, service, language):
+    tab = open_tab(locale="de-DE" if language == "de" else "en-GB")
+    page = tab.page
+    routed = []
+    page.on(
+        "request", lambda r: "/api/page/quote" in r.url and routed.append(parse_qs(urlsplit(r.url).query))
+    )
+    page.goto(f"{service.base}/{language}/")
+    watch_route_errors(page)
+    choose_place(page, "from", "Sacher")
+    page.click("#cb-to")  # the pickup is left: before, its blur routed whatever the destination held 0.3 s on
+    page.locator("#cb-to").press_sequentially("Flughafen Wien", delay=120)  # a quick typist
+    page.wait_for_timeout(1200)  # a pause with the half-chosen text in the field
+    assert routed == [] and page.is_hidden("#cb-to-error")
+    page.click("#cb-to-list li[role=option] >> nth=0")
+    settled(page)
+    assert [query["to"][0] for query in routed] == [page.input_value("#cb-to")]  # the chosen place only
+    assert page.evaluate("window.routeErrorSeen") is False
+    tab.screenshot(f"typing-destination-{language}")
+    assert tab.problems == []
+
+
+def test_leaving_an_unknown_destination_says_so_beside_it(open_tab, service):
+    tab = open_tab()
+    page = tab.page
+    page.goto(service.base + "/en/")
+    choose_place(page, "from", "Sacher")
+    page.fill("#cb-to", "Qwxzy Nowhere")
+    page.click("#cb-name")  # left the field: now the traveller is told
+    page.wait_for_selector("#cb-to-error:not([hidden])")
+    assert "could not find a route" in text(page, "#cb-to-error")
+    # Chromium logs the route's 422 answer as a failed resource; nothing else may be reported.
+    assert [problem for problem in tab.problems if "status of 422" not in problem] == []
+
+
+def test_an_hourly_hire_as_directed_is_booked_and_paid_in_german(open_tab, service):
+    tab = open_tab(locale="de-DE", viewport=PHONE)
+    page = tab.page
+    page.goto(service.base + "/de/")
+    page.check("input[name=kind][value=hourly]")
+    assert page.is_visible("#cb-to-hint") and "optional" in text(page, "#cb-to-hint")
+    page.select_option("#cb-hours", "3")
+    choose_place(page, "from", "Sacher")
+    page.fill("#cb-date", pickup_day())
+    page.fill("#cb-time", "09:30")
+    settled(page)
+    assert text(page, "#cb-route").startswith("Nach Vereinbarung")  # no route to show
+    assert "km" not in text(page, "#cb-route")
+    assert text(page, "[data-price-for=executive]") == "195,00 €"  # 3 h × 65 €, nothing for a drive
+    fill_contact(page)
+    page.fill("#cb-flight", "OS 123")
+    page.fill("#cb-notes", "Bitte am Ausgang B warten")
+    tab.screenshot("as-directed-form")
+    page.click("#cb-pay")
+    pay_in_the_sandbox(page, service)
+    assert latest_booking(service)["booking_type"] == "hourly"
+    details = text(page, "#details")
+    for shown in ["Hotel Sacher", "Nach Vereinbarung", "Stundenweise: 3 Stunden", "09:30", "OS 123",
+                  "Bitte am Ausgang B warten", "Anna Berger", "+43 660 1234567", "anna@example.com"]:  # fmt: skip
+        assert shown in details, shown
+    assert text(page, "#amount") == "195,00 €"
+    tab.screenshot("as-directed-paid")
+    page.click("#manage")
+    page.wait_for_selector("#cancellation")
+    assert page.locator("h1").count() == 1 and text(page, "h1") == "Ihre Buchung"
+    assert page.locator("h2", has_text="Ihre Buchung").count() == 0
+    order = page.evaluate(
+        """() => ['details', 'price', 'terms', 'cancel-booking'].map(id => document.getElementById(id))
+             .map((element, index, all) => index === 0 || (all[index - 1].compareDocumentPosition(element) & 4))"""
+    )
+    assert all(order), order  # details, price, then the terms beside the Cancel button
+    assert "Kostenlos stornierbar bis" in text(page, "#terms") and "Nach Vereinbarung" in text(
+        page, "#details"
+    )
+    tab.screenshot("as-directed-manage")
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize(
+    "language, city, wachau",
+    [
+        ("en", "3 hours · Three hours through Vienna", "8 hours · A day in the Wachau valley"),
+        ("de", "3 Stunden · Drei Stunden mit Ihrem Chauffeur", "8 Stunden · Ein Tag in der Wachau"),
+    ],
+)
+def test_a_tour_shows_its_own_hours_and_description_not_a_drive(open_tab, service, language, city, wachau):
+    tab = open_tab(locale="de-DE" if language == "de" else "en-GB")
+    page = tab.page
+    page.goto(f"{service.base}/{language}/")
+    choose_place(page, "from", "Sacher")
+    choose_place(page, "to", "Flughafen Wien")
+    settled(page)
+    assert "km" in text(page, "#cb-route")  # a transfer shows its drive
+    page.check("input[name=kind][value=tour]")
+    settled(page)
+    assert text(page, "#cb-route") == ""
+    about = page.locator(".cb-tour-about:visible")
+    assert about.count() == 1 and text(page, ".cb-tour-about:visible").startswith(city)
+    page.select_option("#cb-tour", "wachau-valley")
+    assert text(page, ".cb-tour-about:visible").startswith(wachau)
+    tab.screenshot(f"tour-{language}")
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize(
+    "language, one, two",
+    [("en", "1 suggestion:", "2 suggestions:"), ("de", "1 Vorschlag:", "2 Vorschläge:")],
+)
+def test_the_number_of_suggestions_is_said_with_the_right_plural(open_tab, service, language, one, two):
+    tab = open_tab(locale="de-DE" if language == "de" else "en-GB")
+    page = tab.page
+    page.goto(f"{service.base}/{language}/")
+    page.fill("#cb-from", "Sacher")  # one place in the gazetteer
+    page.wait_for_function("() => document.getElementById('cb-route').textContent.includes(':')")
+    assert text(page, "#cb-route").startswith(one)
+    page.fill("#cb-from", "Belvedere")  # two
+    page.wait_for_function("two => document.getElementById('cb-route').textContent.startsWith(two)", arg=two)
+    assert tab.problems == []
+
+
+def test_the_success_page_in_english_repeats_a_transfer(open_tab, service):
+    tab = open_tab()
+    page = tab.page
+    page.goto(service.base + "/en/")
+    choose_place(page, "from", "Sacher")
+    choose_place(page, "to", "Flughafen Wien")
+    page.fill("#cb-date", pickup_day())
+    page.fill("#cb-time", "10:00")
+    settled(page)
+    fill_contact(page)
+    page.fill("#cb-flight", "LH 1234")
+    page.click("#cb-pay")
+    pay_in_the_sandbox(page, service)
+    details = text(page, "#details")
+    for shown in ["Vienna International Airport", "Transfer", "10:00", "LH 1234", "Anna Berger",
+                  "+43 660 1234567", "anna@example.com"]:  # fmt: skip
+        assert shown in details, shown
+    assert "As directed" not in details and text(page, "#amount") == "€74.00"
+    page.click("#manage")
+    page.wait_for_selector("#terms")
+    assert "Cancelling is free until" in text(page, "#terms")
+    assert tab.problems == []
+
+
+def test_the_embedded_form_adds_no_heading_to_the_host_page(open_tab, service, website):
+    tab = open_tab(locale="de-DE")
+    page = tab.page
+    page.goto(website.base + "/")
+    page.wait_for_selector(".chauffeur-booking #cb-from")
+    headings = page.locator("h1, h2, h3, h4, h5, h6")  # Playwright's CSS reaches into the open shadow root
+    assert headings.count() == 1 and text(page, "h1") == "Hotel Beispiel – Transfers"
+    assert text(page, ".chauffeur-booking .cb-title") == "Ihren Chauffeur buchen"
+    assert page.get_attribute(".chauffeur-booking section", "aria-labelledby") == "cb-title"  # still named
+    assert tab.problems == []

@@ -1,0 +1,138 @@
+"""The compose file's proxy, run for real: nginx with deploy/nginx.conf (its upstream and listen address
+rewritten to this machine's ports) in front of gunicorn as production runs it. Skipped, saying why, when no
+nginx is installed (.ci/run installs Debian's)."""
+
+import http.client
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.processes import ROOT, free_port, gunicorn, wait_until_healthy
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+pytestmark = pytest.mark.skipif(
+    NGINX is None, reason="nginx is not installed (apt-get install nginx-light); .ci/run installs it"
+)
+REDIS_URL = os.environ.get("REDIS_URL", "")
+RATE = re.compile(r'^"default";r=(\d+);t=(\d+)$')
+
+
+def nginx_config(tmp: Path, *, upstream_port: int, port: int) -> Path:
+    """A whole nginx.conf around the repository's server block, every file nginx writes inside `tmp`."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for compose_value, local_value in (
+        ("server web:8000;", f"server 127.0.0.1:{upstream_port};"),
+        ("listen 80 default_server;", f"listen 127.0.0.1:{port} default_server;"),
+    ):
+        assert site.count(compose_value) == 1, f"deploy/nginx.conf no longer says {compose_value!r}"
+        site = site.replace(compose_value, local_value)
+    (tmp / "site.conf").write_text(site)
+    temp_paths = "\n".join(
+        f"    {kind}_temp_path {tmp}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = tmp / "nginx.conf"
+    main.write_text(
+        # As root, nginx's workers would otherwise drop to `nobody`, who cannot write into `tmp`.
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"daemon off;\nworker_processes 1;\npid {tmp}/nginx.pid;\n"
+        + "events { worker_connections 128; }\n"
+        + f"http {{\n    access_log {tmp}/access.log;\n{temp_paths}\n    include {tmp}/site.conf;\n}}\n"
+    )
+    return main
+
+
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory):
+    """nginx's address in front of one gunicorn worker (unless Redis shares the limit between two)."""
+    tmp = tmp_path_factory.mktemp("proxy")
+    env = {
+        "DJANGO_SECRET_KEY": "proxy-test-secret-key-" + "x" * 30,
+        "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
+        "TRUSTED_PROXY_COUNT": "1",  # as docker-compose.yml sets it for the web service
+        **({"REDIS_URL": REDIS_URL} if REDIS_URL else {}),
+    }
+    upstream = free_port()
+    with gunicorn(tmp, env, workers=2 if REDIS_URL else 1, port=upstream):
+        port = free_port()
+        log = tmp / "nginx.log"
+        config = nginx_config(tmp, upstream_port=upstream, port=port)
+        with log.open("w") as output:
+            server = subprocess.Popen(
+                [NGINX, "-p", str(tmp), "-c", str(config), "-e", str(log)],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            wait_until_healthy(f"http://127.0.0.1:{port}", server, log, timeout=30)
+            yield port
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def get(
+    port: int, path: str, *, source: str, headers: dict[str, str] | None = None
+) -> http.client.HTTPResponse:
+    """GET through nginx from `source`, a loopback address of its own: the client nginx sees."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    connection.request("GET", path, headers={"Host": "127.0.0.1", **(headers or {})})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response
+
+
+def a_loopback_client() -> str:
+    return f"127.{random.randint(1, 254)}.{random.randint(0, 255)}.{random.randint(1, 254)}"
+
+
+def rate(response: http.client.HTTPResponse) -> tuple[int, int]:
+    match = RATE.match(response.getheader("RateLimit", ""))
+    assert match, response.getheaders()
+    return int(match[1]), int(match[2])
+
+
+def test_a_rotated_x_forwarded_for_does_not_change_the_rate_limit_identity(proxy):
+    client = a_loopback_client()
+
+    def forged(number: int) -> dict[str, str]:  # a new made-up client address on every request
+        return {"X-Forwarded-For": f"203.0.113.{number % 250 + 1}, 198.51.100.{number % 200 + 1}"}
+
+    first = get(proxy, "/api/v1", source=client, headers=forged(0))
+    remaining, reset = rate(first)
+    if reset < 20:  # the window would end mid-run: start in the next one
+        time.sleep(reset + 1)
+        first = get(proxy, "/api/v1", source=client, headers=forged(0))
+        remaining, reset = rate(first)
+    assert first.status == 200 and remaining == 59
+
+    statuses = [get(proxy, "/api/v1", source=client, headers=forged(n)).status for n in range(1, 61)]
+    assert statuses == [200] * 59 + [429], "61 requests from one client with 61 forged X-Forwarded-For"
+    # The count is the real address's: another client is untouched, whatever header it sends.
+    other = get(proxy, "/api/v1", source=a_loopback_client(), headers=forged(0))
+    assert other.status == 200 and rate(other)[0] == 59
+
+
+def test_slow_clients_do_not_hold_the_gunicorn_worker(proxy):
+    # Each connection sends part of its headers and then nothing: gunicorn's one sync worker would wait on
+    # the first of them; nginx holds them itself and passes on only complete requests.
+    trickling = []
+    try:
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", proxy), timeout=5)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            trickling.append(sock)
+        started = time.monotonic()
+        response = get(proxy, "/healthz", source=a_loopback_client())
+        assert response.status == 200
+        assert time.monotonic() - started < 3
+    finally:
+        for sock in trickling:
+            sock.close()
