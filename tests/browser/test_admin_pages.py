@@ -125,10 +125,20 @@ def change_ride(visit: Visit) -> None:
 
 
 def refund(visit: Visit) -> None:
+    """The booking page's refund form leads to the refund page: a mistake, the confirmation step, and the
+    service's refusal of more than was received (no money moves)."""
     booking_page(visit)
-    visit.page.fill("#refund-form input[name=amount]", "99999")  # more than was received: refused
-    visit.page.click("#refund-button")
-    visit.page.wait_for_selector(".messagelist .error, .errornote, .errorlist")
+    page = visit.page
+    page.fill("#refund-form input[name=amount]", "0")
+    page.click("#refund-button")
+    page.wait_for_selector("#refund-page .errorlist")
+    visit.check()
+    page.fill("#refund-form input[name=amount]", "99999")
+    page.click("#refund-button")
+    page.wait_for_selector("#refund-confirmation")
+    visit.check()
+    page.click("#confirm-refund")  # more than was received: refused, back on the booking page
+    page.wait_for_selector(".messagelist .error")
     visit.check()
 
 
@@ -188,6 +198,10 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "lead-time policy": opens_first_row("/admin/booking/leadtimepolicy/"),
     "cancellation policy": opens_first_row("/admin/booking/cancellationpolicy/"),
     "operator profile": opens("/admin/company/operatorprofile/"),  # the list goes straight to the one record
+    "legal texts": opens("/admin/company/legaltext/"),
+    "legal text": opens_first_row("/admin/company/legaltext/"),  # a published version: read only
+    "new legal text": opens("/admin/company/legaltext/add/?kind=terms"),  # from the current terms
+    "places budget": opens_first_row("/admin/places/providerbudget/"),
     "API tokens": api_tokens,
     "drivers": opens("/admin/fleet/driver/"),
     "driver": opens_first_row("/admin/fleet/driver/"),
