@@ -35,13 +35,14 @@ token: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(BIN)/python manage.py issue_token "local agent" --scope booking.read --scope booking.write
 
-# The outside MCP clients (TypeScript SDKs, Inspector, conformance suite, Node 22) from their lockfile.
+# The outside MCP clients (TypeScript SDKs, Inspector, conformance suite, Node 22) and axe-core (the
+# browser tests' accessibility checks) from their lockfile.
 # Without npm the tests that need them are skipped, each printing why.
 NODE_CLIENTS := tests/agents/node
 $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
-	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) will be skipped"; fi
+	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

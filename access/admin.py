@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from access import tokens
 from access.models import ApiToken, Scope
 from chauffeur.admin import NamesChanges
+from chauffeur.admin_labels import LabelledSplitDateTime
 
 
 class ApiTokenForm(forms.ModelForm):
@@ -18,6 +19,7 @@ class ApiTokenForm(forms.ModelForm):
     class Meta:
         model = ApiToken
         fields = ["name", "scopes", "expires_at", "rate_limit"]
+        widgets = {"expires_at": LabelledSplitDateTime}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,7 +1,7 @@
 """The README's screenshots of the back office, taken in Debian's Chromium through Playwright from the
 demo working day (`manage.py demo_data`) on a throwaway database:
 
-    .venv/bin/python docs/screenshots.py      # writes docs/dispatch-board.png and docs/booking-page.png
+    .venv/bin/python docs/screenshots.py      # writes docs/dispatch-board.png and docs/staff-booking-page.png
 """
 
 import re
@@ -30,8 +30,8 @@ def main() -> None:
         page.fill("#id_text", "Family with a child seat and a pram: fold the third row.")
         page.click("#add-note")
         page.wait_for_selector(".messagelist")
-        page.screenshot(path=DOCS / "booking-page.png", full_page=True)
-        print(f"docs/dispatch-board.png, docs/booking-page.png ({reference})")
+        page.screenshot(path=DOCS / "staff-booking-page.png", full_page=True)
+        print(f"docs/dispatch-board.png, docs/staff-booking-page.png ({reference})")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,11 @@ from decimal import Decimal
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.forms.models import BaseInlineFormSet
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from chauffeur.admin import NamesChanges
+from chauffeur.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
 from chauffeur.admin_versions import MovesSharedVersion
 from pricing import services
 from pricing.bands import band_errors
@@ -19,7 +19,7 @@ class RepricesOnSave(NamesChanges, MovesSharedVersion):
     shared_version = services.TARIFFS
 
 
-class DistanceBandFormSet(BaseInlineFormSet):
+class DistanceBandFormSet(LabelledInlineFormSet):
     def clean(self):
         super().clean()
         if any(self.errors):
@@ -32,7 +32,7 @@ class DistanceBandFormSet(BaseInlineFormSet):
             raise ValidationError(errors)
 
 
-class DistanceBandInline(admin.TabularInline):
+class DistanceBandInline(LabelledTabularInline):
     model = DistanceBand
     formset = DistanceBandFormSet
     extra = 0
@@ -88,7 +88,7 @@ class TariffAdmin(RepricesOnSave):
 
 
 @admin.register(VehicleClass)
-class VehicleClassAdmin(RepricesOnSave):
+class VehicleClassAdmin(LabelsEditableList, RepricesOnSave):
     list_display = ["code", "display_name", "passengers", "luggage", "order", "active"]
     list_editable = ["display_name", "passengers", "luggage", "order", "active"]
 
@@ -96,13 +96,13 @@ class VehicleClassAdmin(RepricesOnSave):
         return False  # bookings and tariffs refer to it: deactivate instead
 
 
-class TourPriceInline(admin.TabularInline):
+class TourPriceInline(LabelledTabularInline):
     model = TourPrice
     extra = 0
 
 
 @admin.register(Tour)
-class TourAdmin(RepricesOnSave):
+class TourAdmin(LabelsEditableList, RepricesOnSave):
     list_display = ["slug", "name_en", "name_de", "included_hours", "area_radius_km", "order", "active"]
     list_editable = ["order", "active"]
     prepopulated_fields = {"slug": ["name_en"]}

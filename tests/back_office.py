@@ -76,7 +76,7 @@ def chromium(width: int = 1366, height: int = 900):
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
-            yield browser.new_page(viewport={"width": width, "height": height})
+            yield browser.new_page(viewport={"width": width, "height": height}, timezone_id="Europe/Vienna")
         finally:
             browser.close()
 

@@ -138,6 +138,7 @@ class BookingAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": _("Phone booking"),
             "form": form,
+            "media": self.media + form.media,  # core.js (quickElement) before the calendar and clock
             "priced": priced,
             "lines": presentation.quote_lines(priced.quote) if priced else [],
         }
@@ -209,11 +210,13 @@ class BookingAdmin(admin.ModelAdmin):
             "refund": self.has_refund_permission(request, booking),
             "record_payment": self.has_record_payment_permission(request, booking),
         }
+        page = page_context(booking, may=may)
         context = {
             **self.admin_site.each_context(request),
-            **page_context(booking, may=may),
+            **page,
             "opts": self.opts,
             "title": _("Booking %s") % booking.reference,
+            "media": self.media + page["change_form"].media,  # core.js before the calendar and clock
         }
         return TemplateResponse(request, "admin/booking/booking/page.html", context)
 

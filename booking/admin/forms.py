@@ -5,7 +5,6 @@ from decimal import Decimal
 
 from django import forms
 from django.conf import settings
-from django.contrib.admin.widgets import AdminSplitDateTime
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -13,12 +12,13 @@ from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from booking.phone import PhonePayment
 from booking.refund_requests import KEY_PATTERN
+from chauffeur.admin_labels import LabelledSplitDateTime
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
 
-# The admin's own date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15).
-STAFF_DATETIME = AdminSplitDateTime()
+# The admin's date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15), each labelled.
+STAFF_DATETIME = LabelledSplitDateTime()
 
 
 class AssignForm(forms.Form):

@@ -137,6 +137,76 @@ def chromium():
         browser.close()
 
 
+# Chromium reports most refusals of the Content-Security-Policy on the console, but not every kind: the page's
+# own `securitypolicyviolation` events are the complete list, so they are written to the console as well.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => console.error(
+  `Content Security Policy violation: ${event.violatedDirective} refused ${event.blockedURI || "inline code"}`
+  + ` in ${event.sourceFile || document.location.pathname}:${event.lineNumber} (${event.sample})`));
+"""
+
+
+def watch_console(page) -> list[str]:
+    """What `page` reports from now on, as it happens: console errors, uncaught exceptions and CSP violations."""
+    errors: list[str] = []
+    page.add_init_script(REPORT_CSP_VIOLATIONS)
+    page.on("console", lambda message: message.type == "error" and errors.append(console_line(message)))
+    page.on("pageerror", lambda error: errors.append(f"uncaught {error}"))
+    return errors
+
+
+def console_line(message) -> str:
+    """The message, and where it came from (a failed load's message does not name what failed)."""
+    return f"{message.text} ({message.location.get('url') or 'the page'})"
+
+
+@pytest.fixture
+def console_errors():
+    """`errors = console_errors(page)` before the page opens anything; then `assert errors == []`."""
+    return watch_console
+
+
+AXE = ROOT / "tests" / "agents" / "node" / "node_modules" / "axe-core" / "axe.min.js"
+# The success criteria axe-core can check: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and its best practices.
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def axe_missing() -> str | None:
+    """Why axe-core cannot run here, or None (`make test` installs it with `npm ci` where npm is on the PATH)."""
+    if AXE.exists():
+        return None
+    return f"axe-core is not installed ({AXE.relative_to(ROOT)} is missing: cd tests/agents/node && npm ci)"
+
+
+def skip_without_axe() -> None:
+    if reason := axe_missing():
+        print(f"\nSkipped: {reason}")
+        pytest.skip(reason)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's findings on the page as it is now, one line each (rule, impact, the elements); skips the
+    test, saying why, where axe-core is not installed."""
+    skip_without_axe()
+    # Evaluated through the DevTools protocol: the page's own CSP, which allows no inline script, stays on.
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    # No preload: it copies the page's stylesheets into <style> elements (for css-orientation-lock alone),
+    # which the CSP refuses, so the test would cause the very console errors it looks for.
+    found = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, preload: false})"
+        ".then(result => result.violations"
+        ".map(v => `${v.id} (${v.impact}): ${v.help} — ` + v.nodes.map(n => n.target.join(' ')).join(', ')))",
+        AXE_RULES,
+    )
+    return list(found)
+
+
+@pytest.fixture
+def axe():
+    """`assert axe(page) == []`: axe-core run in the page as it is (skips where axe-core is not installed)."""
+    return axe_violations
+
+
 @dataclass
 class Tab:
     """A page in a fresh browser context, with what its console reported."""
@@ -160,10 +230,7 @@ def open_tab(chromium, request):
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
-        tab = Tab(page, [])
-        page.on("console", lambda message: message.type == "error" and tab.problems.append(message.text))
-        page.on("pageerror", lambda error: tab.problems.append(str(error)))
-        return tab
+        return Tab(page, watch_console(page))
 
     yield open_tab
     for context in contexts:

@@ -1,0 +1,271 @@
+"""Every admin page we own or extend, opened by a signed-in dispatcher in a real Chromium, in English and in
+German: none may report a console error, an uncaught exception or a refusal of the Content-Security-Policy
+(which allows no inline style or script), and axe-core may find no accessibility violation on it. The pages
+with the admin's date and time pickers open them; the forms are sent once with a mistake, so their error
+states are checked too. The back office runs as in tests/back_office.py: the demo working day."""
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from tests.back_office import PASSWORD, STAFF, back_office
+from tests.browser.conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    axe_missing,
+    axe_violations,
+    skip_without_axe,
+    watch_console,
+)
+
+LANGUAGES = {"en": "en-GB", "de": "de-AT"}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    with back_office(tmp_path_factory.mktemp("admin_pages")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def signed_in(served, chromium) -> dict[str, dict]:
+    """A dispatcher's signed-in browser state per language, the language taken from Accept-Language."""
+    states = {}
+    for language, locale in LANGUAGES.items():
+        context = chromium.new_context(locale=locale, viewport=DESKTOP, timezone_id="Europe/Vienna")
+        page = context.new_page()
+        page.goto(f"{served.base}/admin/login/")
+        page.fill("#id_username", STAFF)
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        page.wait_for_url(f"{served.base}/admin/")
+        states[language] = context.storage_state()
+        context.close()
+    return states
+
+
+class Visit:
+    """One walk through admin pages: what the console said all along, and axe-core's findings per page."""
+
+    def __init__(self, page, base: str):
+        self.page, self.base = page, base
+        self.errors = watch_console(page)
+        self.violations: dict[str, list[str]] = {}
+
+    def open(self, path: str) -> None:
+        response = self.page.goto(self.base + path)
+        assert response.status == 200, f"{path}: {response.status}"
+        self.check()
+
+    def open_first_row(self, path: str) -> None:
+        """The change page of the first row of a list."""
+        self.open(path)
+        self.page.locator("#result_list tbody tr").first.locator("a").first.click()
+        self.page.wait_for_load_state()
+        assert re.search(r"/\d+/change/$", self.page.url), self.page.url
+        self.check()
+
+    def check(self) -> None:
+        self.page.wait_for_load_state("load")
+        if axe_missing():  # the console is still watched; the test says it skipped axe-core at its end
+            return
+        found = axe_violations(self.page)
+        if found:
+            self.violations[self.page.url.removeprefix(self.base)] = found
+
+    def open_calendar(self, form: str) -> None:
+        """The admin's calendar and clock beside the pickup in `form` open, and a chosen day lands in the field."""
+        page = self.page
+        page.click(f"{form} .datetimeshortcuts a:has(.date-icon)")
+        calendar = page.locator(".calendarbox").first
+        assert calendar.is_visible()
+        calendar.locator(".calendarnav-next").click()  # next month's 15th: ahead of any lead time, any day
+        calendar.locator("td:not(.nonday) a", has_text=re.compile(r"^15$")).click()
+        assert not calendar.is_visible()
+        assert re.fullmatch(r"15\.\d\d\.\d{4}", page.input_value(f"{form} .vDateField"))
+        page.click(f"{form} .datetimeshortcuts a:has(.clock-icon)")
+        clock = page.locator(".clockbox").first
+        assert clock.is_visible()
+        clock.locator("ul.timelist a").nth(3).click()  # noon
+        assert page.input_value(f"{form} .vTimeField").startswith("12:00")  # German adds the seconds
+
+
+def booking_page(visit: Visit) -> None:
+    """The page of a paid ride nobody drives yet: every action form is on it."""
+    visit.open("/admin/booking/booking/dispatch/?range=next7")
+    visit.page.locator("tr.unassigned a.ride.needs-driver").first.click()
+    visit.page.wait_for_selector("#assign-form")
+    visit.check()
+
+
+def phone_booking(visit: Visit) -> None:
+    visit.open("/admin/booking/booking/add/")
+    page = visit.page
+    visit.open_calendar("#phone-booking")
+    for field, value in {"origin": "Hotel Sacher", "destination": "Flughafen Wien", "name": "Anna Berger",
+                         "phone": "+43 660 1234567"}.items():  # fmt: skip
+        page.fill(f"#id_{field}", value)
+    page.click("#quote-button")
+    page.wait_for_selector("#quote")
+    visit.check()
+    page.fill("#phone-booking .vDateField", "01.01.2020")  # long past: the form says so
+    page.click("#quote-button")
+    page.wait_for_selector("#phone-booking .errornote, #phone-booking .errorlist")
+    visit.check()
+
+
+def change_ride(visit: Visit) -> None:
+    booking_page(visit)
+    visit.open_calendar("#change-form")
+    visit.page.fill("#change-form .vDateField", "01.01.2020")  # long past: refused, nothing changes
+    visit.page.click("#change-ride")
+    visit.page.wait_for_selector(".messagelist .error")
+    visit.check()
+
+
+def refund(visit: Visit) -> None:
+    """The booking page's refund form leads to the refund page: a mistake, the confirmation step, and the
+    service's refusal of more than was received (no money moves)."""
+    booking_page(visit)
+    page = visit.page
+    page.fill("#refund-form input[name=amount]", "0")
+    page.click("#refund-button")
+    page.wait_for_selector("#refund-page .errorlist")
+    visit.check()
+    page.fill("#refund-form input[name=amount]", "99999")
+    page.click("#refund-button")
+    page.wait_for_selector("#refund-confirmation")
+    visit.check()
+    page.click("#confirm-refund")  # more than was received: refused, back on the booking page
+    page.wait_for_selector(".messagelist .error")
+    visit.check()
+
+
+def dispatch_board(visit: Visit) -> None:
+    visit.open("/admin/booking/booking/dispatch/?range=next7")
+    page = visit.page
+    # The board's own stylesheet applies: rides are cards, the lane of unassigned rides stands out.
+    card = page.locator("a.ride").first
+    assert card.evaluate("element => getComputedStyle(element).display") == "block"
+    lane = page.locator("tr.unassigned th.lane")
+    assert lane.evaluate("element => getComputedStyle(element).backgroundColor") == "rgb(255, 243, 205)"
+
+
+def api_tokens(visit: Visit) -> None:
+    visit.open("/admin/access/apitoken/add/")
+    visit.page.fill("#id_name", "Hotel Sacher concierge")
+    visit.page.check("input[name=scopes] >> nth=0")
+    visit.page.click("input[name=_save]")
+    visit.page.wait_for_selector("#issued-token")
+    visit.check()
+    visit.open_first_row("/admin/access/apitoken/")
+
+
+def language_switch(visit: Visit) -> None:
+    visit.open("/admin/")
+    other = visit.page.locator("#language-switch button:not([disabled])").first
+    switched_to = other.get_attribute("value")
+    other.click()
+    visit.page.wait_for_selector(f"html[lang={switched_to}]")
+    visit.check()
+
+
+def opens(path: str) -> Callable[[Visit], None]:
+    return lambda visit: visit.open(path)
+
+
+def opens_first_row(path: str) -> Callable[[Visit], None]:
+    return lambda visit: visit.open_first_row(path)
+
+
+PAGES: dict[str, Callable[[Visit], None]] = {
+    "index": opens("/admin/"),
+    "language switch": language_switch,
+    "booking list": opens("/admin/booking/booking/"),
+    "booking list filtered": opens("/admin/booking/booking/?status__exact=paid&pickup=next7"),
+    "booking page": booking_page,
+    "phone booking": phone_booking,
+    "change ride": change_ride,
+    "refund": refund,
+    "dispatch board": dispatch_board,
+    "tariffs": opens("/admin/pricing/tariff/"),
+    "tariff": opens_first_row("/admin/pricing/tariff/"),
+    "vehicle classes": opens("/admin/pricing/vehicleclass/"),
+    "tours": opens("/admin/pricing/tour/"),
+    "tour": opens_first_row("/admin/pricing/tour/"),
+    "new tour": opens("/admin/pricing/tour/add/"),
+    "lead-time policy": opens_first_row("/admin/booking/leadtimepolicy/"),
+    "cancellation policy": opens_first_row("/admin/booking/cancellationpolicy/"),
+    "operator profile": opens("/admin/company/operatorprofile/"),  # the list goes straight to the one record
+    "legal texts": opens("/admin/company/legaltext/"),
+    "legal text": opens_first_row("/admin/company/legaltext/"),  # a published version: read only
+    "new legal text": opens("/admin/company/legaltext/add/?kind=terms"),  # from the current terms
+    "places budget": opens_first_row("/admin/places/providerbudget/"),
+    "API tokens": api_tokens,
+    "drivers": opens("/admin/fleet/driver/"),
+    "driver": opens_first_row("/admin/fleet/driver/"),
+    "vehicles": opens("/admin/fleet/vehicle/"),
+    "vehicle": opens_first_row("/admin/fleet/vehicle/"),
+    "rating snapshots": opens("/admin/places/ratingsnapshot/"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", PAGES)
+def test_admin_page_has_no_console_error_and_no_axe_violation(name, language, served, chromium, signed_in):
+    walk(name, language, served, chromium, signed_in)
+
+
+# The admin follows the system's dark theme; the pages with styles of our own are checked in it too.
+@pytest.mark.parametrize("name", ["index", "booking page", "phone booking", "dispatch board"])
+def test_our_styled_pages_pass_in_the_dark_theme(name, served, chromium, signed_in):
+    walk(name, "en", served, chromium, signed_in, color_scheme="dark")
+
+
+def walk(name: str, language: str, served, chromium, signed_in, color_scheme: str = "light") -> None:
+    context = chromium.new_context(
+        locale=LANGUAGES[language],
+        viewport=DESKTOP,
+        timezone_id="Europe/Vienna",
+        storage_state=signed_in[language],
+        color_scheme=color_scheme,
+    )
+    context.set_default_timeout(15_000)
+    try:
+        visit = Visit(context.new_page(), served.base)
+        PAGES[name](visit)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = f"admin-{name.replace(' ', '-')}-{language}{'-dark' if color_scheme == 'dark' else ''}.png"
+        visit.page.screenshot(path=ARTIFACTS / shot, full_page=True)
+        assert visit.page.locator("#user-tools").count() == 1  # still signed in
+        if name != "language switch":
+            assert visit.page.locator("html").get_attribute("lang") == language
+        assert visit.errors == []
+        skip_without_axe()
+        assert visit.violations == {}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_sign_in_page_has_no_console_error_and_no_axe_violation(
+    language, served, chromium, console_errors, axe
+):
+    context = chromium.new_context(locale=LANGUAGES[language], viewport=DESKTOP, timezone_id="Europe/Vienna")
+    try:
+        page = context.new_page()
+        errors = console_errors(page)
+        page.goto(f"{served.base}/admin/login/")
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.locator("#language-switch").count() == 1  # the header of ours, not Django's bare one
+        page.fill("#id_username", STAFF)
+        page.fill("#id_password", "not the password")
+        page.click("input[type=submit]")
+        page.wait_for_selector(".errornote")
+        assert page.locator("#user-tools").count() == 0  # not signed in
+        page.screenshot(path=ARTIFACTS / f"admin-sign-in-{language}.png", full_page=True)
+        assert errors == []
+        assert axe(page) == []
+    finally:
+        context.close()
