@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint bench audit superuser token migrate messages clean
+.PHONY: run test lint docs bench audit superuser token migrate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
 	touch $@ $(VENV)/.installed-run
 
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
@@ -48,8 +48,21 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint $(NODE_CLIENTS)/node_modules/.installed
+test: lint docs $(NODE_CLIENTS)/node_modules/.installed
 	$(BIN)/python -m pytest
+
+# The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
+# a strict build into site/ (a broken link or anchor fails). The stamp rebuilds only when a page, the
+# config or Python code changed, so CI's second `make test` does not build it again.
+DOCS_SOURCES := mkdocs.yml pyproject.toml $(shell find docs -type f -not -path docs/api/openapi.json) \
+	$(shell find . \( -path ./.venv -o -path ./.git -o -path ./tests -o -path ./site -o -path ./docs \
+		-o -name node_modules \) -prune -o -name '*.py' -print)
+site/.built: $(VENV)/.installed-test $(DOCS_SOURCES)
+	$(BIN)/python manage.py spectacular --format openapi-json --validate --file docs/api/openapi.json
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+	touch $@
+
+docs: site/.built
 
 # After changing a translated text: collect the messages (GNU gettext's xgettext), translate the new
 # ones in locale/de/LC_MESSAGES/django.po, then compile; commit both files (a clean clone needs no gettext).
@@ -67,4 +80,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""The README's screenshots of the back office, taken in Debian's Chromium through Playwright from the
+"""The docs' screenshots of the back office, taken in Debian's Chromium through Playwright from the
 demo working day (`manage.py demo_data`) on a throwaway database:
 
     .venv/bin/python docs/screenshots.py      # writes docs/dispatch-board.png and docs/staff-booking-page.png

@@ -13,11 +13,9 @@ FIXED_BY_COMPOSE = {"DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG"}
 
 
 def documented_variables() -> set[str]:
-    """The variables of the README's configuration table."""
-    readme = (ROOT / "README.md").read_text()
-    table = readme[
-        readme.index("## Configuration") : readme.index("\n## ", readme.index("## Configuration") + 5)
-    ]
+    """The variables of the configuration table (docs/operations/configuration.md, before its first section)."""
+    page = (ROOT / "docs" / "operations" / "configuration.md").read_text()
+    table = page[: page.index("\n## ")]
     return {
         name for row in re.findall(r"^\| (`.+?`) \|", table, re.M) for name in re.findall(r"`(\w+)`", row)
     }

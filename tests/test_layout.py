@@ -1,4 +1,4 @@
-"""Who may import whom (README "Code layout"): dependencies point from the doors to the domain, and the
+"""Who may import whom (docs/development/layout.md): dependencies point from the doors to the domain, and the
 project plumbing knows no domain app except in its URL table."""
 
 import ast

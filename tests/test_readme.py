@@ -1,8 +1,11 @@
-"""The README's shell blocks, run as a new user pastes them, so the README cannot drift from the code.
+"""The shell blocks of the README and of the docs site (docs/**/*.md), run as a new user pastes them, so the
+documentation cannot drift from the code.
 
 The service is started the README's way (`make run`) on a free port and a throwaway SQLite; every ```sh
 block then runs in a fresh `bash -euo pipefail` with a new login shell's environment: a system PATH, no
-activated .venv, no project variable. Blocks that cannot run here are listed in SKIPPED with the reason.
+activated .venv, no project variable but `BASE`, the server's address. Blocks reach the server as
+`${BASE:-http://127.0.0.1:8000}`, so they paste as written after `PORT=… make run` too and the test
+rewrites no text. Blocks that cannot run here are listed in SKIPPED with the reason.
 """
 
 import json
@@ -18,7 +21,8 @@ import pytest
 from tests.processes import ROOT, free_port, wait_until_healthy
 
 README = ROOT / "README.md"
-DOCUMENTED_ADDRESS = "127.0.0.1:8000"  # the only text of a block the test rewrites (to its own port)
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+DOCUMENTED_BASE = "${BASE:-http://127.0.0.1:8000}"  # how a block names the server; the test sets BASE
 
 # Blocks that cannot run here, keyed by the start of their first line; any other block runs.
 SKIPPED = {
@@ -26,6 +30,8 @@ SKIPPED = {
     'echo "DJANGO_SECRET_KEY=': "docker compose needs a Docker daemon (and the block writes .env)",
     "make .venv/.installed-run": "production without containers needs PostgreSQL at host db, Redis at cache",
     "BENCH_DATABASE_URL=": "make bench loads servers for minutes and needs PostgreSQL, Redis and wrk",
+    "pg_dump ": "a backup needs the production PostgreSQL (DATABASE_URL of the deployment)",
+    "pg_restore ": "a restore needs the production PostgreSQL and writes over its database",
 }
 
 # What a shell prints on stderr when a pasted command went wrong.
@@ -34,20 +40,26 @@ FAILURE = re.compile(r"start-up refused|traceback|not found|no such file|unbound
 
 @dataclass(frozen=True)
 class Block:
-    line: int  # of its first command in README.md
+    page: str  # README.md or docs/…, from the checkout's root
+    line: int  # of its first command in that page
     script: str
-    documented: str | None  # the ```json block right after it: the answer the README shows
+    documented: str | None  # the ```json block right after it: the answer the page shows
 
     @property
     def first_line(self) -> str:
         return self.script.splitlines()[0]
 
     def __str__(self) -> str:
-        return f"README.md:{self.line}"
+        return f"{self.page}:{self.line}"
 
 
-def readme_blocks() -> list[Block]:
-    lines = README.read_text(encoding="utf-8").splitlines()
+def documented_blocks() -> list[Block]:
+    return [block for page in PAGES for block in page_blocks(page)]
+
+
+def page_blocks(page) -> list[Block]:
+    lines = page.read_text(encoding="utf-8").splitlines()
+    name = page.relative_to(ROOT).as_posix()
     blocks = []
     index = 0
     while index < len(lines):
@@ -59,7 +71,7 @@ def readme_blocks() -> list[Block]:
         documented = None
         if index < len(lines) and lines[index] == "```json":
             documented, index = fenced(lines, index)
-        blocks.append(Block(line=opening + 2, script=script, documented=documented))
+        blocks.append(Block(page=name, line=opening + 2, script=script, documented=documented))
     return blocks
 
 
@@ -69,7 +81,7 @@ def fenced(lines: list[str], opening: int) -> tuple[str, int]:
     return "\n".join(lines[opening + 1 : closing]) + "\n", closing + 1
 
 
-BLOCKS = readme_blocks()
+BLOCKS = documented_blocks()
 
 
 def skip_reason(block: Block) -> str | None:
@@ -124,11 +136,10 @@ def server(tmp_path_factory):
 
 
 def run(block: Block, server: Server) -> subprocess.CompletedProcess:
-    script = block.script.replace(DOCUMENTED_ADDRESS, f"127.0.0.1:{server.port}")
     return subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
+        ["bash", "-euo", "pipefail", "-c", block.script],
         cwd=ROOT,
-        env=server.env,
+        env={**server.env, "BASE": f"http://127.0.0.1:{server.port}"},
         capture_output=True,
         encoding="utf-8",
         timeout=60,
@@ -152,20 +163,26 @@ def json_answers(output: str) -> list:
 
 
 def documented_json(text: str):
-    """The README's JSON, where `…` marks what it leaves out (`,…}` or `[…]`)."""
+    """A page's JSON, where `…` marks what it leaves out (`,…}` or `[…]`)."""
     return json.loads(re.sub(r"([\[{])\s*…\s*", r"\1", re.sub(r",\s*…", "", text)))
 
 
 def assert_documented_keys(documented, answer, path: str = "answer") -> None:
-    """Every key the README shows is answered, at every depth (lists: their first item)."""
+    """Every key the page shows is answered, at every depth (lists: their first item)."""
     if isinstance(documented, dict):
-        assert isinstance(answer, dict), f"{path}: the README shows an object, the server answered {answer!r}"
+        assert isinstance(answer, dict), f"{path}: the page shows an object, the server answered {answer!r}"
         missing = set(documented) - set(answer)
-        assert not missing, f"{path}: the README shows {sorted(missing)}, which the server does not answer"
+        assert not missing, f"{path}: the page shows {sorted(missing)}, which the server does not answer"
         for key, value in documented.items():
             assert_documented_keys(value, answer[key], f"{path}.{key}")
     elif isinstance(documented, list) and documented and answer:
         assert_documented_keys(documented[0], answer[0], f"{path}[0]")
+
+
+def documented_tools() -> list[str]:
+    """The tool names of the tools table (docs/agents/tools.md: `| name | scope |` rows)."""
+    text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+    return re.findall(r"^\| `([\w.]+)` \| booking\.\w+ \|", text, re.M)
 
 
 # What a block's answers must be beyond its keys, keyed by a text only that block contains.
@@ -186,7 +203,9 @@ def answers_as_documented(block: Block, answers: list, stdout: str, server: Serv
 
 
 for marker in (
-    "price?vehicleClass=executive&distanceKm=20'",
+    'price?vehicleClass=executive&distanceKm=20"',
+    'price?vehicleClass=executive&distanceKm=21.8"',
+    '/api/v1/rating"',
     "availability?pickupDatetime=",
     "calculate-distance?from=",
     "places?input=",
@@ -206,8 +225,9 @@ def legacy_amount_mismatch_as_in_the_comment(block, answers, stdout, server):
     assert answers == [json.loads(re.search(r"# 400 (\{.*\})", block.script)[1])]
 
 
+@promise("Idempotency-Key: $(python3")
 @promise("api/page/checkout")
-@promise("""api/v1/checkout -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d @-""")
+@promise("""api/v1/checkout" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d @-""")
 def checkout_opens_a_sandbox_page(block, answers, stdout, server):
     (booking,) = answers
     assert booking["status"] == "pending_payment"
@@ -234,7 +254,7 @@ def session_data_of_the_new_session(block, answers, stdout, server):
 @promise("openapi.json")
 def openapi_and_health_as_in_the_comments(block, answers, stdout, server):
     assert stdout.splitlines()[0] == re.search(r"# (\d+\.\d+\.\d+ \d+\.\d+\.\d+)$", block.script, re.M)[1]
-    assert answers == [json.loads(re.search(r"healthz +# (\{.*?\})", block.script)[1])]
+    assert answers == [json.loads(re.search(r"healthz\"? +# (\{.*?\})", block.script)[1])]
 
 
 @promise("mcp() {")
@@ -248,12 +268,15 @@ def the_mcp_session_succeeds_at_every_step(block, answers, stdout, server):
     )
     initialized, listed, priced = (answer["result"] for answer in answers)
     assert f'"serverInfo":{json.dumps(initialized["serverInfo"], separators=(",", ":"))}' in block.script
-    documented_tools = re.findall(
-        r"^\| `([\w.]+)` \| booking\.\w+ \|", README.read_text(encoding="utf-8"), re.M
-    )
-    assert sorted(tool["name"] for tool in listed["tools"]) == sorted(documented_tools)
+    assert sorted(tool["name"] for tool in listed["tools"]) == sorted(documented_tools())
     documented_price = re.search(r'"structuredContent":\{"priceEur":([\d.]+)', block.script)[1]
     assert priced["structuredContent"]["priceEur"] == float(documented_price)
+
+
+@promise('"id":1,"method":"tools/list"')
+def the_readme_lists_the_documented_tools(block, answers, stdout, server):
+    (listed,) = answers
+    assert sorted(tool["name"] for tool in listed["result"]["tools"]) == sorted(documented_tools())
 
 
 @promise("mcp2026() {")
@@ -264,6 +287,22 @@ def the_2026_session_needs_no_handshake(block, answers, stdout, server):
     assert discovered["resultType"] == priced["resultType"] == "complete"
     documented_price = re.search(r'"structuredContent":\{"priceEur":([\d.]+)', block.script)[1]
     assert (priced["isError"], priced["structuredContent"]["priceEur"]) == (False, float(documented_price))
+
+
+def test_every_page_with_blocks_is_found():
+    # The README and the docs site each hold runnable blocks: a path mistake would silently test nothing.
+    pages = {block.page for block in BLOCKS}
+    assert "README.md" in pages and any(page.startswith("docs/") for page in pages), pages
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=str)
+def test_block_reaches_the_server_through_base(block):
+    """A block names the server only as the default of BASE, so it pastes after `PORT=… make run` too."""
+    if skip_reason(block):
+        pytest.skip(f"{block} does not run against the test's server")
+    assert "127.0.0.1:8000" not in block.script.replace(DOCUMENTED_BASE, ""), (
+        f"{block}: write the address as {DOCUMENTED_BASE} (or BASE=${{BASE:-http://127.0.0.1:8000}} first)"
+    )
 
 
 def test_every_skip_and_promise_names_exactly_one_block():
@@ -289,7 +328,7 @@ def test_readme_block_runs_as_pasted(block, request):
     answers = json_answers(result.stdout)
     if block.documented is not None:
         documented = documented_json(block.documented)
-        assert answers, f"the README shows an answer, the block printed none\n{report}"
+        assert answers, f"the page shows an answer, the block printed none\n{report}"
         assert set(answers[-1]) == set(documented), report
         assert_documented_keys(documented, answers[-1])
     for marker, check in PROMISES.items():

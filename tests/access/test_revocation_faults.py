@@ -1,6 +1,6 @@
 """Revoking tokens while the shared cache is down (issue 25, finding 7a): the revocation is the database's;
 the cache only tells other processes sooner. So all tokens are revoked together, the page answers, and this
-process refuses them at once (README "Failure behaviour")."""
+process refuses them at once (docs/operations/failure.md)."""
 
 import pytest
 from django.contrib.auth.models import User

@@ -2,8 +2,9 @@
 official TypeScript SDK 1.x (`@modelcontextprotocol/sdk`, inside most agent hosts), its v2 client
 (`@modelcontextprotocol/client`, which speaks 2026-07-28), the MCP Inspector's command line, and the
 official conformance suite under both revisions. They are installed from tests/agents/node/package-lock.json
-by `make test` when npm is on the PATH; the conformance suite and the Inspector need Node 22, which comes
-from the lockfile too (the `node` package), so the machine's Node version does not matter."""
+by `make test` when npm is on the PATH; the conformance suite needs Node 22 (the Inspector's command line runs
+on Node 20 too), which comes from the lockfile (the `node` package), so the machine's Node version does not
+matter."""
 
 import json
 import os
@@ -150,11 +151,11 @@ def test_a_typescript_client_without_a_valid_token_is_told_401(server, sdk, mode
     assert '"code":"unauthorized"' in body
 
 
-def test_the_readme_claude_desktop_entry_works_as_configured(server):
-    """The README's claude_desktop_config.json entry, started as a desktop host starts it (over stdio):
-    only `npx -y` becomes the locked copy, and the address and token become the live server's."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    (block,) = [text for text in re.findall(r"```json\n(.*?)```", readme, re.S) if "mcp-remote" in text]
+def test_the_documented_claude_desktop_entry_works_as_configured(server):
+    """The claude_desktop_config.json entry of docs/agents/clients.md, started as a desktop host starts it
+    (over stdio): only `npx -y` becomes the locked copy, and the address and token become the live server's."""
+    page = (Path(__file__).parents[2] / "docs" / "agents" / "clients.md").read_text(encoding="utf-8")
+    (block,) = [text for text in re.findall(r"```json\n(.*?)```", page, re.S) if "mcp-remote" in text]
     (entry,) = json.loads(block)["mcpServers"].values()
     assert entry["command"] == "npx" and entry["args"][:2] == [
         "-y",

@@ -1,4 +1,4 @@
-"""The permission matrix (README "Staff permissions"): five staff roles × every admin page and action we own.
+"""The permission matrix (docs/staff/back-office.md "Staff permissions"): five staff roles × every admin page and action we own.
 Each cell either is allowed (the page answers 200, the action has its effect) or refused (403, or the page
 answers with the refusal shown) with nothing changed in the database. The table below is the whole
 specification: a role not named in a row's `allowed` is refused."""

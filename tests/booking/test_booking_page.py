@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 @pytest.fixture
 def staff(client):
     user = User.objects.create_user("eva", password="pw", is_staff=True)
-    money = ["refund_booking", "record_payment"]  # the money moves (README "Staff permissions")
+    money = ["refund_booking", "record_payment"]  # the money moves (docs: "Staff permissions")
     user.user_permissions.set(
         Permission.objects.filter(codename__in=["view_booking", "change_booking", *money])
     )

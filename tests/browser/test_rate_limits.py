@@ -1,4 +1,4 @@
-"""The booking page under the real rate limits (README "Rate limits"): travellers typing like people (about
+"""The booking page under the real rate limits (docs/web/embedding.md, "page sessions"): travellers typing like people (about
 three keys a second) and comparing hours, tours and classes, three of them at once from one address, never
 meet a 429; a script hammering the page's endpoints with a valid page session is still limited; and a page
 that does meet the limit says so in words and recovers by itself. Three travellers run at once through

@@ -1,7 +1,7 @@
-"""Dependencies that hang or die (README "Failure behaviour"): a Redis of the test's own, stopped with SIGSTOP
+"""Dependencies that hang or die (docs/operations/failure.md): a Redis of the test's own, stopped with SIGSTOP
 and then killed; a "database" that accepts connections and never answers, behind a real gunicorn; a fake
 Stripe that answers slower than the client waits. Each asserts the answer, its time bound, and the
-bookings. The bounds are generous (CI has 2 cores); the README gives the times measured."""
+bookings. The bounds are generous (CI has 2 cores); that page gives the times measured."""
 
 import json
 import shutil

@@ -1,4 +1,4 @@
-"""Page sessions (README "Rate limits"): the booking page and the embedded form carry a signed session that
+"""Page sessions (docs/web/embedding.md, "page sessions"): the booking page and the embedded form carry a signed session that
 is its own rate-limit client with a person's budget, under a ceiling per address; a forged or expired one
 is an ordinary API client (60/60 s); one address mints only so many sessions an hour. Runs on whichever
 shared cache the run has: the in-process one, and Redis in the PostgreSQL/Redis run (REDIS_URL)."""
