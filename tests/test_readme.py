@@ -339,3 +339,14 @@ def test_readme_block_runs_as_pasted(block, request):
 def test_the_developers_database_is_untouched(server):
     # Runs after the blocks: the server and the blocks' manage.py commands used the throwaway database.
     assert developers_database() == server.developers_database
+
+
+def test_the_readme_is_a_front_door_whose_links_lead_somewhere():
+    # The manual lives in the docs site (whose strict build checks its own links); the README stays short,
+    # and its links into docs/ are checked here, as mkdocs never reads the README.
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300, "README.md is the front door: move the details into docs/"
+    targets = re.findall(r"\]\(((?!https?://|#)[^)#\s]+)(?:#[^)]*)?\)", text)
+    assert any(target.startswith("docs/") for target in targets)
+    missing = [target for target in targets if not (ROOT / target).exists()]
+    assert not missing, f"README.md links to files that do not exist: {missing}"
