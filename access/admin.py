@@ -5,16 +5,20 @@ from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from access import tokens
 from access.models import ApiToken, Scope
+from chauffeur import l10n
 from chauffeur.admin import NamesChanges
 from chauffeur.admin_labels import LabelledSplitDateTime
 
 
 class ApiTokenForm(forms.ModelForm):
-    scopes = forms.MultipleChoiceField(choices=Scope.choices, widget=forms.CheckboxSelectMultiple)
+    scopes = forms.MultipleChoiceField(
+        label=_("scopes"), choices=Scope.choices, widget=forms.CheckboxSelectMultiple
+    )
 
     class Meta:
         model = ApiToken
@@ -25,9 +29,10 @@ class ApiTokenForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if "rate_limit" not in self.fields:  # a viewer's form: the admin shows the fields read-only
             return
-        self.fields["rate_limit"].help_text = (
-            f"Requests per {settings.API_RATE_LIMIT_WINDOW_SECONDS} seconds for this token; "
-            f"empty: the default ({settings.API_RATE_LIMIT_REQUESTS})."
+        self.fields["rate_limit"].help_text = format_lazy(
+            _("Requests per {seconds} seconds for this token; empty: the default ({default})."),
+            seconds=settings.API_RATE_LIMIT_WINDOW_SECONDS,
+            default=settings.API_RATE_LIMIT_REQUESTS,
         )
 
 
@@ -59,15 +64,15 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
     readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke_selected"]
 
-    @admin.display(description="scopes")
+    @admin.display(description=_("scopes"))
     def scope_list(self, token: ApiToken) -> str:
         return ", ".join(token.scopes)
 
     @admin.display(description=_("state"))
     def state(self, token: ApiToken) -> str:
         if token.revoked_at:
-            return "revoked"
-        return "active" if tokens.is_live(token) else "expired"
+            return _("revoked")
+        return _("active") if tokens.is_live(token) else _("expired")
 
     def save_model(self, request, token: ApiToken, form, change: bool) -> None:
         if not change:
@@ -93,13 +98,14 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
             return super().response_add(request, token, post_url_continue)
         context = {**self.admin_site.each_context(request), "opts": self.opts, "token": token, "plain": plain}
         response = TemplateResponse(
-            request, "admin/access/apitoken/issued.html", {**context, "title": "New API token"}
+            request, "admin/access/apitoken/issued.html", {**context, "title": _("New API token")}
         )
         add_never_cache_headers(response)
         return response
 
-    @admin.action(description="Revoke the selected tokens", permissions=["change"])
+    @admin.action(description=_("Revoke the selected tokens"), permissions=["change"])
     def revoke_selected(self, request, queryset) -> None:
         revoked = tokens.revoke_all(queryset)
-        names = ", ".join(str(token) for token in revoked) or "none (all were revoked already)"
-        messages.success(request, f"Revoked at {timezone.localtime():%d.%m.%Y %H:%M}: {names}.")
+        names = ", ".join(str(token) for token in revoked) or _("none (all were revoked already)")
+        said = _("Revoked at {moment}: {names}.").format(moment=l10n.short(timezone.now()), names=names)
+        messages.success(request, said)

@@ -3,8 +3,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Scope(models.TextChoices):
-    READ = "booking.read", "booking.read: distance, price, places, availability"
-    WRITE = "booking.write", "booking.write: checkout"
+    READ = "booking.read", _("booking.read: distance, price, places, availability")
+    WRITE = "booking.write", _("booking.write: checkout")
 
 
 class ApiToken(models.Model):

@@ -8,9 +8,12 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from booking import history, notifications, selectors, transitions
-from booking.models import Booking, BookingStatus, state_in_english
+from booking.models import Booking, BookingStatus
+from booking.presentation import class_name
 from chauffeur.errors import DomainError
 from fleet.models import Driver, Vehicle
 from pricing import services as pricing
@@ -64,9 +67,15 @@ def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, veh
         if found:
             other = ride_window(found)
             raise DomainError(
-                f"{driver if kind == 'driver' else vehicle} is on {found.reference} from "
-                f"{_clock(other.start)} to {_clock(other.end)}, which overlaps this ride "
-                f"({_clock(window.start)}–{_clock(window.end)}).",
+                format_lazy(
+                    _("{busy} is on {other} from {start} to {end}, which overlaps this ride ({from_}–{to})."),
+                    busy=driver if kind == "driver" else vehicle,
+                    other=found.reference,
+                    start=_clock(other.start),
+                    end=_clock(other.end),
+                    from_=_clock(window.start),
+                    to=_clock(window.end),
+                ),
                 code=f"{kind}_busy",
                 field=kind,
             )
@@ -81,25 +90,36 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         booking = selectors.locked_booking(pk)
         if booking.status not in ASSIGNABLE:
             raise DomainError(
-                f"Only a paid booking can be assigned; {booking.reference} is "
-                f"{state_in_english(booking.status)}.",
+                format_lazy(
+                    _("Only a paid booking can be assigned; {reference} is {state}."),
+                    reference=booking.reference,
+                    state=BookingStatus(booking.status).label,
+                ),
                 code="not_assignable",
             )
         if not (driver.active and vehicle.active):
             raise DomainError(
-                f"{driver if not driver.active else vehicle} is inactive.", code="not_assignable"
+                format_lazy(_("{inactive} is inactive."), inactive=driver if not driver.active else vehicle),
+                code="not_assignable",
             )
         if vehicle.vehicle_class.code != booking.vehicle_class:
             raise DomainError(
-                f"{vehicle} is a {vehicle.vehicle_class} car; {booking.reference} is booked as "
-                f"{booking.vehicle_class}.",
+                format_lazy(
+                    _("{vehicle} cannot drive {reference}: the ride is booked as {booked_class}."),
+                    vehicle=vehicle,
+                    reference=booking.reference,
+                    booked_class=class_name(booking.vehicle_class),
+                ),
                 code="class_mismatch",
                 field="vehicle",
             )
         window = ride_window(booking)
         if window is None:
             raise DomainError(
-                f"{booking.reference} has no pickup time yet: set one first.", code="not_assignable"
+                format_lazy(
+                    _("{reference} has no pickup time yet: set one first."), reference=booking.reference
+                ),
+                code="not_assignable",
             )
         ensure_free(booking, window, driver, vehicle)
         replaced = booking.driver if booking.driver_id not in (None, driver.pk) else None

@@ -10,9 +10,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
-from booking.models import Booking, BookingStatus, CancellationPolicy, state_in_english
+from booking.models import Booking, BookingStatus, CancellationPolicy
 from booking.payments import payment_provider
 from chauffeur.errors import DomainError
 
@@ -81,9 +83,11 @@ def terms(
     deadline = free_until(rules, booking.pickup_at)
     refusal = None
     if not transitions.can_move(booking, BookingStatus.CANCELLED):
-        refusal = f"A {state_in_english(booking.status)} booking cannot be cancelled."
+        refusal = format_lazy(
+            _("A {state} booking cannot be cancelled."), state=BookingStatus(booking.status).label
+        )
     elif not by_staff and booking.pickup_at is not None and at >= booking.pickup_at:
-        refusal = "The pickup time has passed: the booking can no longer be cancelled online."
+        refusal = _("The pickup time has passed: the booking can no longer be cancelled online.")
     if refusal or not booking.money_received:
         return CancellationTerms(refusal is None, 0, 0, deadline, refusal)
     percent = fee_percent(rules, pickup=booking.pickup_at, at=at)

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from booking import assignment, history, notifications, refunds, selectors, surcharges
 from booking.checkout import ensure_bookable
-from booking.models import Booking, BookingStatus, Refund, state_in_english
+from booking.models import Booking, BookingStatus, Refund
 from chauffeur.errors import DomainError
 from fleet.models import Driver
 from pricing import services as pricing
@@ -36,7 +38,12 @@ def change_ride(
             Driver.objects.select_for_update().get(pk=driver_id)
         booking = selectors.locked_booking(pk)
         if booking.driver_id != driver_id:
-            raise DomainError(f"{booking.reference} was reassigned meanwhile: look again and retry.")
+            raise DomainError(
+                format_lazy(
+                    _("{reference} was reassigned meanwhile: look again and retry."),
+                    reference=booking.reference,
+                )
+            )
         _ensure_changeable(booking, pickup, vehicle_class)
         quote = pricing.quote_price(
             vehicle_class=vehicle_class,
@@ -49,8 +56,13 @@ def change_ride(
         difference = to_cents(quote.price) - booking.amount_cents
         if difference and booking.status == BookingStatus.PENDING_PAYMENT and booking.provider_session_id:
             raise DomainError(
-                f"The customer's payment page for {booking.reference} is open at the old price: wait for the "
-                "payment, or cancel the booking and book it anew."
+                format_lazy(
+                    _(
+                        "The customer's payment page for {reference} is open at the old price: wait for the "
+                        "payment, or cancel the booking and book it anew."
+                    ),
+                    reference=booking.reference,
+                )
             )
         summary = _describe(booking, pickup, vehicle_class, quote.price)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
@@ -67,14 +79,21 @@ def change_ride(
 def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
     if booking.status not in CHANGEABLE:
         raise DomainError(
-            f"A {state_in_english(booking.status)} booking cannot be changed.", code="not_changeable"
+            format_lazy(_("A {state} booking cannot be changed."), state=BookingStatus(booking.status).label),
+            code="not_changeable",
         )
     if booking.distance_km is None:
-        raise DomainError(f"{booking.reference} has no stored route to price again.", code="not_changeable")
+        raise DomainError(
+            format_lazy(_("{reference} has no stored route to price again."), reference=booking.reference),
+            code="not_changeable",
+        )
     if booking.vehicle_id and vehicle_class != booking.vehicle_class:
         raise DomainError(
-            f"{booking.reference} has {booking.vehicle} assigned, a {booking.vehicle_class} car: its class "
-            "cannot change while a vehicle is assigned.",
+            format_lazy(
+                _("{reference} has {vehicle} assigned: its class cannot change while a vehicle is assigned."),
+                reference=booking.reference,
+                vehicle=booking.vehicle,
+            ),
             code="class_mismatch",
             field="vehicle_class",
         )

@@ -12,12 +12,16 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
+from booking import presentation
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
 from booking.payments import payment_provider
 from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
+from chauffeur import l10n
 from chauffeur.errors import DomainError
 from company import legal
 from places.geo import VIENNA_CENTER, great_circle_km
@@ -104,7 +108,7 @@ def price_the_ride(ride: BookingRequest) -> PricedRide:
     tour_slug = tour_named(ride.tour_name)
     if not ride.destination.strip() and not (ride.booking_type == BookingType.HOURLY or tour_slug):
         raise DomainError(
-            "A transfer needs its destination; only an hourly hire or a tour may go as directed.",
+            _("A transfer needs its destination; only an hourly hire or a tour may go as directed."),
             field="destination",
         )
     end = ride.destination if ride.destination.strip() else ride.origin
@@ -122,6 +126,10 @@ def ensure_bookable(pickup: datetime | None) -> None:
         raise DomainError(
             f"This pickup cannot be booked ({availability.reason}); the earliest possible is "
             f"{earliest.isoformat(timespec='minutes')}.",
+            shown=format_lazy(
+                _("This pickup time cannot be booked; the earliest possible is {earliest}."),
+                earliest=l10n.day_time(earliest),
+            ),
             code="lead_time",
             field="pickup",
             extra={"earliestPickup": earliest.isoformat(timespec="seconds")},
@@ -134,7 +142,11 @@ def tour_named(tour_name: str) -> str | None:
         return None
     tour_slug = pricing.tour_slug_for(tour_name)
     if tour_slug is None:
-        raise DomainError(f"There is no tour {tour_name!r}.", code="unknown_tour", field="tour_name")
+        raise DomainError(
+            format_lazy(_("There is no tour {name!r}."), name=tour_name),
+            code="unknown_tour",
+            field="tour_name",
+        )
     return tour_slug
 
 
@@ -147,6 +159,14 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
             raise DomainError(
                 f"The drive alone takes about {needed:f} hours; an hourly hire of "
                 f"{ride.duration_hours.normalize():f} hours cannot cover it.",
+                shown=format_lazy(
+                    _(
+                        "The drive alone takes about {needed} hours; an hourly hire of {booked} hours "
+                        "cannot cover it."
+                    ),
+                    needed=presentation.number(needed),
+                    booked=presentation.number(ride.duration_hours),
+                ),
                 code="hire_too_short",
                 field="duration_hours",
                 extra={"minimumHours": float(needed)},  # a JSON number, as the API writes hours
@@ -159,6 +179,20 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
                 raise DomainError(
                     f"The {tour.name_en} runs within {tour.area_radius_km} km of Vienna's centre; this "
                     f"{'pickup' if name == 'origin' else 'drop-off'} is {away} km away.",
+                    shown=format_lazy(
+                        _(
+                            "The {tour} runs within {radius} km of Vienna's centre; this pickup is {away} "
+                            "km away."
+                        )
+                        if name == "origin"
+                        else _(
+                            "The {tour} runs within {radius} km of Vienna's centre; this drop-off is {away} "
+                            "km away."
+                        ),
+                        tour=presentation.tour_name(tour_slug),
+                        radius=presentation.number(tour.area_radius_km),
+                        away=presentation.number(away),
+                    ),
                     code="outside_tour_area",
                     field=name,
                 )
@@ -200,7 +234,7 @@ def store_booking(
     **origin,  # channel, api_token_id …: where the booking came from
 ) -> Booking:
     route, quote, tour_slug = priced.route, priced.quote, priced.tour_slug
-    for _ in range(5):
+    for _attempt in range(5):
         try:
             return Booking.objects.create(
                 reference=new_reference(),

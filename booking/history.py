@@ -6,11 +6,12 @@ written in. Values that read differently by language are typed: `eur(cents)`, `s
 `refund_state(code)`, `moment(datetime)`; a list of `said(...)` parts reads as one sentence joined by
 "; ". Staff notes are free text and stay as typed. Entries stored before this have only their text."""
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from booking.models import Booking, BookingEvent, BookingStatus, RefundStatus
 from chauffeur import l10n
@@ -65,6 +66,25 @@ def wording(event: BookingEvent) -> str:
 def staff(user) -> str:
     """How a staff user appears in the history."""
     return f"{user.get_username()} (staff)"
+
+
+# Who acted is stored in English (staff(), lifecycle.actor(), payment_updates.provider_actor(), the
+# commands); staff read it in their language.
+ACTORS = (
+    (re.compile(r"(?P<name>.+) \(staff\)"), gettext_lazy("{name} (staff)")),
+    (re.compile(r"payment provider \((?P<name>.+)\)"), gettext_lazy("payment provider ({name})")),
+    (re.compile(r"API token “(?P<name>.+)”"), gettext_lazy("API token “{name}”")),
+    (re.compile(r"customer"), gettext_lazy("customer")),
+    (re.compile(r"customer \(manage page\)"), gettext_lazy("customer (manage page)")),
+    (re.compile(r"reconcile_payments \(no payment page\)"), gettext_lazy("payment check (no payment page)")),
+)
+
+
+def actor_shown(actor: str) -> str:
+    for pattern, words in ACTORS:
+        if found := pattern.fullmatch(actor):
+            return str(words).format(**found.groupdict())
+    return actor  # a name or a command, as stored
 
 
 # --- typed values --------------------------------------------------------------------------------------

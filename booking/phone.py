@@ -37,7 +37,7 @@ def book_by_phone(*, ride: BookingRequest, payment: str, short_notice: bool, use
     """Store the booking at the server's price and start its payment. `short_notice` takes a pickup inside
     the lead time (staff know a driver is free); the history says so."""
     if payment == PhonePayment.LINK and not ride.email:
-        raise DomainError("A payment link needs the customer's e-mail address.", field="email")
+        raise DomainError(_("A payment link needs the customer's e-mail address."), field="email")
     provider = payment_provider() if payment == PhonePayment.LINK else None
     priced = quote(ride, short_notice=short_notice)
     booking = store_booking(

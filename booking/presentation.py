@@ -7,6 +7,7 @@ from decimal import Decimal
 from math import ceil
 
 from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -69,6 +70,10 @@ def status_words(booking: Booking) -> str:
 def vehicle_name(code: str) -> str:
     tariff = pricing.current_snapshot().tariffs.get(code)
     return tariff.display_name if tariff else code
+
+
+# A class's name in the language of whoever reads the text it is put in (a refusal read later).
+class_name = lazy(vehicle_name, str)
 
 
 def tour_name(slug: str) -> str:

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from booking import refunds, selectors
 from booking.models import Refund
@@ -32,7 +33,7 @@ def refund_once(pk: int, amount_cents: int, *, key: str, **details) -> Requested
         earlier = Refund.objects.filter(request_key=key).first()
         if earlier is not None:
             if earlier.booking_id != booking.pk:
-                raise DomainError("This confirmation belongs to another booking: nothing was refunded.")
+                raise DomainError(_("This confirmation belongs to another booking: nothing was refunded."))
             return Requested([earlier], made_now=False)
         made = refunds.refund(booking, amount_cents, **details)
         first = made[0]  # the key is unique: the first piece carries it for all

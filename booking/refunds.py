@@ -4,13 +4,17 @@ may arrive in any order: a refund's state only moves forward (pending → succee
 
 import logging
 from collections.abc import Callable
+from decimal import Decimal
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from booking import history, notifications, selectors
 from booking.models import Booking, PaymentMethod, Refund, RefundStatus
 from booking.payments import payment_provider
 from booking.payments.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
+from chauffeur import l10n
 from chauffeur.errors import DomainError
 from pricing.money import CURRENCY, from_cents
 
@@ -87,6 +91,15 @@ def refund(
         raise DomainError(
             f"A refund of {booking.reference} must be between 0.01 and {from_cents(available)} {CURRENCY} "
             "(what was received and not yet refunded).",
+            shown=format_lazy(
+                _(
+                    "A refund of {reference} must be between {least} and {most} (what was received and not "
+                    "yet refunded)."
+                ),
+                reference=booking.reference,
+                least=l10n.money(Decimal("0.01")),
+                most=l10n.money(from_cents(available)),
+            ),
             field="amount_cents",
         )
     made, left = [], amount_cents
@@ -130,8 +143,15 @@ def _through_provider(
     provider = payment_provider()
     if provider.name != booking.payment_provider:
         raise DomainError(
-            f"{booking.reference} was paid through {booking.payment_provider}, not the active provider "
-            f"({provider.name}): refund it there and record it here as paid back by staff.",
+            format_lazy(
+                _(
+                    "{reference} was paid through {paid_through}, not the active provider ({active}): "
+                    "refund it there and record it here as paid back by staff."
+                ),
+                reference=booking.reference,
+                paid_through=booking.payment_provider,
+                active=provider.name,
+            ),
             code="payment_provider_unavailable",
         )
     state = provider.create_refund(
@@ -176,7 +196,7 @@ def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
     with transaction.atomic():
         owed = Refund.objects.select_for_update().get(pk=refund_id)
         if owed.method != Refund.Method.MANUAL or owed.status != RefundStatus.PENDING:
-            raise DomainError("Only a refund owed by staff can be confirmed as paid back.")
+            raise DomainError(_("Only a refund owed by staff can be confirmed as paid back."))
         owed.status = RefundStatus.SUCCEEDED
         owed.save(update_fields=["status", "updated_at"])
         history.record(

@@ -4,9 +4,11 @@ sandbox, reconciliation and the admin all move bookings through `move`/`apply`."
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from booking import history, notifications, selectors
-from booking.models import Booking, state_in_english
+from booking.models import Booking
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
 
@@ -41,7 +43,11 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider)."""
     if not can_move(booking, target):
         raise InvalidTransition(
-            f"A {state_in_english(booking.status)} booking cannot become {state_in_english(target)}."
+            format_lazy(
+                _("A {state} booking cannot become {target}."),
+                state=Status(booking.status).label,
+                target=Status(target).label,
+            )
         )
     before = booking.status
     booking.status = target

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache as shared_cache
 from django.db import DatabaseError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from chauffeur.errors import DomainError
 from chauffeur.versions import KeptCopy, SharedVersion
@@ -197,7 +198,7 @@ def _remote(
     if found is not None:
         return found
     if breaker and _cache_get(OUTAGE_KEY):
-        raise upstream_unavailable("The places provider is unavailable; try again in a minute.")
+        raise upstream_unavailable(_("The places provider is unavailable; try again in a minute."))
     if not budget.spend(kind):
         return offline()
     try:

@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
+from django.utils.formats import number_format
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 from chauffeur.errors import DomainError
 from pricing.money import CURRENCY, round_up, to_cent
 from pricing.snapshot import PricingSnapshot, TariffRates, TourOffer
@@ -94,7 +98,9 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
     if request.tour_slug:
         if request.booking_type is BookingType.HOURLY:
-            raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tour_slug")
+            raise DomainError(
+                _("A tour has a fixed price and cannot be booked by the hour."), field="tour_slug"
+            )
         lines = [_tour_line(_tour(snapshot, request.tour_slug, tariff), tariff)]
     elif request.booking_type is BookingType.HOURLY:
         lines = _hourly_lines(tariff, request)
@@ -126,7 +132,11 @@ def _tariff(snapshot: PricingSnapshot, vehicle_class: str) -> TariffRates:
     if tariff is None or not tariff.active:
         offered = ", ".join(code for code, item in snapshot.tariffs.items() if item.active)
         raise DomainError(
-            f"Vehicle class {vehicle_class!r} is not offered; choose one of: {offered}.",
+            format_lazy(
+                _("Vehicle class {code!r} is not offered; choose one of: {offered}."),
+                code=vehicle_class,
+                offered=offered,
+            ),
             field="vehicle_class",
         )
     return tariff
@@ -137,11 +147,19 @@ def _tour(snapshot: PricingSnapshot, slug: str, tariff: TariffRates) -> TourOffe
     offered = ", ".join(code for code, item in snapshot.tours.items() if item.active)
     if tour is None or not tour.active:
         raise DomainError(
-            f"There is no tour {slug!r}; tours offered: {offered}.", code="unknown_tour", field="tour_slug"
+            format_lazy(
+                _("There is no tour {slug!r}; tours offered: {offered}."), slug=slug, offered=offered
+            ),
+            code="unknown_tour",
+            field="tour_slug",
         )
     if tariff.vehicle_class not in tour.prices:
         raise DomainError(
-            f"The tour {slug!r} is not offered with vehicle class {tariff.vehicle_class!r}.",
+            format_lazy(
+                _("The tour {slug!r} is not offered with vehicle class {code!r}."),
+                slug=slug,
+                code=tariff.vehicle_class,
+            ),
             code="unknown_tour",
             field="tour_slug",
         )
@@ -178,10 +196,15 @@ def _distance_lines(tariff: TariffRates, distance_km: Decimal, in_zone_a: bool) 
 
 def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLine:
     if duration_hours is None:
-        raise DomainError("An hourly booking needs its duration in hours.", field="duration_hours")
+        raise DomainError(_("An hourly booking needs its duration in hours."), field="duration_hours")
     if duration_hours < tariff.minimum_hours:
         raise DomainError(
-            f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="duration_hours"
+            f"An hourly booking lasts at least {tariff.minimum_hours} hours.",
+            field="duration_hours",
+            shown=format_lazy(
+                _("An hourly booking lasts at least {hours} hours."),
+                hours=number_format(tariff.minimum_hours.normalize(), use_l10n=True),
+            ),
         )
     hours = round_up(duration_hours, HOURLY_BLOCK)
     rate = tariff.hourly_rate

@@ -1,6 +1,7 @@
 """The German catalogue: every message translated, and the committed .mo compiled from the .po as it is
 (a clean clone needs no gettext tools; `make messages` rebuilds both)."""
 
+import ast
 import gettext
 
 import polib
@@ -29,3 +30,32 @@ def test_every_message_is_translated_and_compiled(source):
 
 def test_there_is_a_german_catalogue():
     assert [path.parts[-3] for path in CATALOGUES] == ["de"]
+
+
+# The calls that mark a text for the catalogue (gettext's keywords, and `said` for history entries).
+MARKERS = {"_", "gettext", "gettext_lazy", "said", "ngettext", "ngettext_lazy"}
+APPS = ("chauffeur", "pricing", "places", "booking", "fleet", "access", "agents", "company")
+
+
+def marked_texts():
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in MARKERS
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                ):
+                    yield f"{path.relative_to(ROOT)}:{node.lineno}", node.args[0].value
+
+
+def test_every_text_marked_in_the_code_is_in_the_german_catalogue():
+    """A text marked for translation but never added to the catalogue shows in English to German staff."""
+    catalogue = {entry.msgid for entry in polib.pofile(str(ROOT / "locale/de/LC_MESSAGES/django.po"))}
+    missing = [(where, text) for where, text in marked_texts() if text not in catalogue]
+    assert missing == []

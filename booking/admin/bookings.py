@@ -132,7 +132,7 @@ class BookingAdmin(admin.ModelAdmin):
                     self.message_user(request, phone_booked(booking), messages.SUCCESS)
                     return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
             except DomainError as refusal:  # nothing was stored, or a pending booking whose page failed
-                form.add_error(refusal.field if refusal.field in form.fields else None, refusal.detail)
+                form.add_error(refusal.field if refusal.field in form.fields else None, refusal.in_words())
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -235,7 +235,7 @@ class BookingAdmin(admin.ModelAdmin):
         except Invalid as invalid:
             self.message_user(request, f"{booking.reference}: {invalid}", messages.ERROR)
         except DomainError as refusal:  # the service said no: nothing changed
-            self.message_user(request, f"{booking.reference}: {refusal.detail}", messages.ERROR)
+            self.message_user(request, f"{booking.reference}: {refusal.in_words()}", messages.ERROR)
         return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
 
     def refund(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -381,7 +381,10 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "language_name": language_name(booking.locale),
         "quote": booking.quote,
         "lines": presentation.price_lines(booking, detailed=True),
-        "history": [(event, history.wording(event)) for event in booking.history.all()],
+        "history": [
+            (event, history.wording(event), history.actor_shown(event.actor))
+            for event in booking.history.all()
+        ],
         "vat_percent": booking.quote.vat_rate * 100,
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),

@@ -40,7 +40,7 @@ def refund_view(request: HttpRequest, booking: Booking, context: dict) -> HttpRe
             manual=data["manual"],
         )
     except DomainError as refusal:  # the service said no: nothing changed
-        messages.error(request, f"{booking.reference}: {refusal.detail}")
+        messages.error(request, f"{booking.reference}: {refusal.in_words()}")
     else:
         if requested.made_now:
             messages.success(request, " ".join(made(booking, refund) for refund in requested.refunds))

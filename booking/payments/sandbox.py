@@ -6,6 +6,7 @@ import hmac
 import secrets
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from booking import selectors
 from booking.models import Booking, Refund
@@ -71,7 +72,7 @@ class SandboxProvider:
     def _booking(self, session_id: str) -> Booking:
         booking = selectors.booking_for_session(session_id, provider=self.name)
         if booking is None:
-            raise PaymentError("The sandbox knows no such checkout session.")
+            raise PaymentError(_("The sandbox knows no such checkout session."))
         return booking
 
     def _state(self, booking: Booking, status: str) -> SessionState:
@@ -93,7 +94,7 @@ class SandboxProvider:
     def create_refund(self, request: RefundRequest) -> RefundState:
         """A refund that succeeds at once (Stripe's card refunds usually do within seconds)."""
         if not request.payment_intent_id.startswith(INTENT_PREFIX):
-            raise PaymentError("The sandbox knows no such payment.")
+            raise PaymentError(_("The sandbox knows no such payment."))
         return RefundState(
             refund_id=self._derived(REFUND_PREFIX, request.idempotency_key),
             payment_intent_id=request.payment_intent_id,

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import stripe
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from booking.payments.base import (
     ChargeRefunds,
@@ -33,14 +35,14 @@ REFUND_EVENTS = frozenset({"refund.created", "refund.updated", "refund.failed", 
 CHARGE_REFUNDED = "charge.refunded"  # data.object is the Charge, with its amount_refunded
 
 # Short, fixed details by SDK error class; Stripe's own message is never passed on.
-DETAILS: tuple[tuple[type[stripe.StripeError], str], ...] = (
-    (stripe.APIConnectionError, "Stripe cannot be reached."),
-    (stripe.RateLimitError, "Stripe is busy; try again later."),
-    (stripe.AuthenticationError, "Stripe refused the credentials."),
-    (stripe.PermissionError, "Stripe refused the credentials."),
-    (stripe.CardError, "The card was declined."),
-    (stripe.InvalidRequestError, "Stripe rejected the request."),
-    (stripe.IdempotencyError, "Stripe rejected a repeated request."),
+DETAILS: tuple[tuple[type[stripe.StripeError], Promise], ...] = (
+    (stripe.APIConnectionError, _("Stripe cannot be reached.")),
+    (stripe.RateLimitError, _("Stripe is busy; try again later.")),
+    (stripe.AuthenticationError, _("Stripe refused the credentials.")),
+    (stripe.PermissionError, _("Stripe refused the credentials.")),
+    (stripe.CardError, _("The card was declined.")),
+    (stripe.InvalidRequestError, _("Stripe rejected the request.")),
+    (stripe.IdempotencyError, _("Stripe rejected a repeated request.")),
 )
 
 
@@ -222,7 +224,7 @@ def _asking(operation: str) -> Iterator[None]:
     except stripe.StripeError as exc:
         logger.warning("Stripe %s failed: %s", operation, type(exc).__name__)
         kind = (detail for error_class, detail in DETAILS if isinstance(exc, error_class))
-        raise PaymentError(next(kind, "Stripe failed to answer.")) from exc
+        raise PaymentError(next(kind, _("Stripe failed to answer."))) from exc
 
 
 @contextmanager
@@ -232,7 +234,7 @@ def _reading(what: str) -> Iterator[None]:
         yield
     except (KeyError, TypeError, AttributeError) as exc:
         logger.warning("Stripe sent a malformed %s: %s", what, type(exc).__name__)
-        raise PaymentError("Stripe sent an answer that cannot be read.") from exc
+        raise PaymentError(_("Stripe sent an answer that cannot be read.")) from exc
 
 
 def _whole_number(value) -> int | None:

@@ -20,11 +20,11 @@ class PlacesError(DomainError):
     `upstream_unavailable` (the provider is down, slow, over quota or answered nonsense)."""
 
 
-def route_not_found(detail: str) -> PlacesError:
+def route_not_found(detail) -> PlacesError:
     return PlacesError(detail, code="route_not_found")
 
 
-def upstream_unavailable(detail: str) -> PlacesError:
+def upstream_unavailable(detail) -> PlacesError:
     return PlacesError(detail, code="upstream_unavailable")
 
 

@@ -7,6 +7,8 @@ import logging
 from datetime import UTC, datetime
 
 import requests
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from places.geo import VIENNA_CENTER, LatLng
 from places.providers.base import (
@@ -79,7 +81,13 @@ class GoogleProvider:
         data = self._call("POST", f"{self.routes_url}/directions/v2:computeRoutes", ROUTE_FIELDS, json=body)
         routes = data.get("routes") or []
         if not routes:
-            raise route_not_found(f"No driving route from {origin.text!r} to {destination.text!r}.")
+            raise route_not_found(
+                format_lazy(
+                    _("No driving route from {origin!r} to {destination!r}."),
+                    origin=origin.text,
+                    destination=destination.text,
+                )
+            )
         try:
             route, legs = routes[0], routes[0]["legs"]
             return Route(
@@ -156,10 +164,10 @@ class GoogleProvider:
             except requests.Timeout as exc:
                 if attempt == 1:
                     continue
-                raise upstream_unavailable("Google Maps did not answer in time.") from exc
+                raise upstream_unavailable(_("Google Maps did not answer in time.")) from exc
             except requests.RequestException as exc:
                 logger.warning("Google Maps unreachable: %s", type(exc).__name__)
-                raise upstream_unavailable("Google Maps cannot be reached.") from exc
+                raise upstream_unavailable(_("Google Maps cannot be reached.")) from exc
             if response.status_code >= 500 and attempt == 1:
                 continue
             break
@@ -168,18 +176,18 @@ class GoogleProvider:
     def _json(self, response: requests.Response) -> dict:
         status = response.status_code
         if status == 429:
-            raise upstream_unavailable("Google Maps quota is exhausted; try again later.")
+            raise upstream_unavailable(_("Google Maps quota is exhausted; try again later."))
         if status in (401, 403):
             logger.error("Google Maps refused the API key (HTTP %s): check the key and enabled APIs", status)
-            raise upstream_unavailable("Google Maps refused the request.")
+            raise upstream_unavailable(_("Google Maps refused the request."))
         if status == 400 and _reasons(response) & KEY_PROBLEMS:
             logger.error("Google Maps refused the API key (HTTP 400): check GOOGLE_MAPS_API_KEY")
-            raise upstream_unavailable("Google Maps refused the request.")
+            raise upstream_unavailable(_("Google Maps refused the request."))
         if status == 400 and "/directions/" in response.url:
-            raise route_not_found("Google Maps cannot route between these places.")
+            raise route_not_found(_("Google Maps cannot route between these places."))
         if status != 200:
             logger.warning("Google Maps answered HTTP %s", status)
-            raise upstream_unavailable(f"Google Maps answered HTTP {status}.")
+            raise upstream_unavailable(format_lazy(_("Google Maps answered HTTP {status}."), status=status))
         try:
             data = response.json()
         except ValueError as exc:
@@ -190,7 +198,7 @@ class GoogleProvider:
 
     def _malformed(self, what: str, exc: Exception):
         logger.warning("Google Maps sent a malformed %s: %s", what, type(exc).__name__)
-        return upstream_unavailable("Google Maps sent an answer that cannot be read.")
+        return upstream_unavailable(_("Google Maps sent an answer that cannot be read."))
 
 
 def _waypoint(endpoint: Endpoint) -> dict:

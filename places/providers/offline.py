@@ -3,6 +3,9 @@ distance, and a duration model that is slow near the ends of a trip and fast in 
 
 from datetime import datetime
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 from places import gazetteer
 from places.geo import great_circle_km
 from places.models import RatingSnapshot
@@ -80,5 +83,9 @@ class OfflineProvider:
             endpoint.text
         )
         if place is None:
-            raise route_not_found(f"Unknown place: {endpoint.text!r}. Pick an address from the suggestions.")
+            raise route_not_found(
+                format_lazy(
+                    _("Unknown place: {place!r}. Pick an address from the suggestions."), place=endpoint.text
+                )
+            )
         return place

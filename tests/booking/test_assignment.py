@@ -87,7 +87,10 @@ def test_the_vehicle_must_be_of_the_booked_class(fleet, ride):
     booking = ride()
     with pytest.raises(DomainError) as refused:
         assign(booking, fleet["karl"], fleet["van"])
-    assert refused.value.code == "class_mismatch" and "business-van" not in refused.value.detail.split(";")[1]
+    assert (
+        refused.value.code == "class_mismatch"
+        and "business-van" not in refused.value.detail.split("booked as")[1]
+    )
     assert snapshot() == [("paid", None, None)] and not BookingEvent.objects.exists()
 
 

@@ -10,11 +10,13 @@ from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking import history, transitions
 from booking.models import Booking, BookingEvent
 from company.models import PROFILE_ID
+from fleet.models import Vehicle
+from pricing.models import VehicleClass
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 GERMAN, ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "de"}, {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -57,14 +59,18 @@ def test_the_booking_page_in_german_has_no_english_states_types_lines_or_history
         booking, history.Kind.REFUND,
         history.said("Refund of {amount} paid back.", amount=history.eur(4200)), actor="eva (staff)",
     )  # fmt: skip
+    history.record(booking, history.Kind.NOTE, "Rang an", actor="API token “Reisebüro Wien”")
+    history.record(booking, history.Kind.NOTE, "Kommt später", actor="customer (manage page)")
     page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", **GERMAN).content.decode()
     words = text_of(page, "booking-page")
     for german in ("bezahlt", "nach Strecke", "Grundpreis", "Strecke 21,8 km (21,8 km × 2,00 €)",
                    "Aufgerundet auf 1,00 €", "74,00 €", "Zahlung ausstehend → bezahlt",
-                   "Erstattung von 42,00 € ausbezahlt.", "Sa., ", "Englisch"):  # fmt: skip
+                   "Erstattung von 42,00 € ausbezahlt.", "Sa., ", "Englisch", "eva (Personal)",
+                   "API-Token „Reisebüro Wien“", "Kunde (Buchungsseite)"):  # fmt: skip
         assert german in words, german
     for english in ("pending payment", " paid ", "distance", "Base fare", "Distance", "Rounded up",
-                    "EUR 74", "74.00", "Refund of", "Sat ", "English"):  # fmt: skip
+                    "EUR 74", "74.00", "Refund of", "Sat ", "English", "(staff)", "API token",
+                    "customer"):  # fmt: skip
         assert english not in words, english
 
 
@@ -226,3 +232,66 @@ def test_no_csv_cell_runs_as_a_formula(admin_client, soon):
 def test_a_phone_with_more_than_digits_after_the_plus_is_guarded(admin_client, soon):
     soon(phone="+1+2")
     assert export(admin_client, ENGLISH)[0]["phone"] == "'+1+2"
+
+
+# --- refusals: what the services say no with, worded for the staff member --------------------------------
+
+
+def refusal(response) -> str:
+    (said,) = [str(message) for message in response.context["messages"]]
+    return said
+
+
+def test_a_refused_move_is_worded_in_german_with_german_states(admin_client, paid):
+    done, unpaid = paid(status="completed"), paid(status="pending_payment", paid_at=None)
+    cancel = admin_client.post(f"/admin/booking/booking/{done.pk}/do/cancel/", follow=True, **GERMAN)
+    assert refusal(cancel) == (
+        f"{done.reference}: Eine Buchung im Zustand „abgeschlossen“ kann nicht storniert werden."
+    )
+    complete = admin_client.post(f"/admin/booking/booking/{unpaid.pk}/do/complete/", follow=True, **GERMAN)
+    assert refusal(complete) == (
+        f"{unpaid.reference}: Eine Buchung im Zustand „Zahlung ausstehend“ kann nicht in den Zustand "
+        "„abgeschlossen“ wechseln."
+    )
+    english = admin_client.post(f"/admin/booking/booking/{done.pk}/do/cancel/", follow=True, **ENGLISH)
+    assert refusal(english) == f"{done.reference}: A completed booking cannot be cancelled."
+    assert [booking.status for booking in Booking.objects.order_by("pk")] == ["completed", "pending_payment"]
+    assert not BookingEvent.objects.exists()
+
+
+def test_a_ride_change_refused_names_the_class_in_german(admin_client, paid):
+    executive = VehicleClass.objects.get(code="executive")
+    sedan = Vehicle.objects.create(plate="W-1000A", vehicle_class=executive, seats=3, luggage=3)
+    booking = paid(vehicle=sedan, vehicle_class="executive")
+    before = booking.amount_cents
+    response = admin_client.post(
+        f"/admin/booking/booking/{booking.pk}/do/change/",
+        {"pickup_0": booking.pickup_at.strftime("%d.%m.%Y"), "pickup_1": "10:00", "vehicle_class": "first",
+         "through_provider": "1"},
+        follow=True,
+        **GERMAN,
+    )  # fmt: skip
+    with translation.override("de"):
+        vehicle = str(sedan)  # its plate and class, in German
+    assert refusal(response) == (
+        f"{booking.reference}: {booking.reference} ist {vehicle} zugeteilt: Solange ein Fahrzeug zugeteilt ist, "
+        "kann sich die Klasse nicht ändern."
+    )
+    booking.refresh_from_db()
+    assert (booking.vehicle_class, booking.amount_cents) == ("executive", before)
+
+
+def test_a_phone_booking_too_soon_says_so_in_german_with_a_german_date(admin_client):
+    soon = timezone.localtime() + timedelta(minutes=30)
+    response = admin_client.post("/admin/booking/booking/add/", {
+        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": soon.strftime("%d.%m.%Y"),
+        "pickup_1": soon.strftime("%H:%M"), "vehicle_class": "first", "booking_type": "distance",
+        "name": "Anna", "phone": "+43 1", "email": "anna@example.com", "locale": "de", "payment": "link",
+    }, **GERMAN)  # fmt: skip
+    errors = text_of(response.content.decode(), "content-main")
+    found = re.search(
+        r"Diese Abholzeit ist nicht buchbar; frühestens möglich ist (\S+ [\d.]+, \d\d:\d\d)\.", errors
+    )
+    assert found, errors
+    assert found.group(1)[:3] in {"Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."}
+    assert "cannot be booked" not in errors and not Booking.objects.exists()

@@ -116,9 +116,13 @@ def test_a_cancel_the_policy_refuses_is_409_and_changes_nothing(client, agent):
     reference = book(client, agent)
     pay(reference)
     Booking.objects.filter(reference=reference).update(pickup_at=timezone.now() - timedelta(minutes=1))
-    response = post(client, url(reference, "/cancel"), {}, **agent)
+    # A German browser changes nothing: the API's messages are part of its contract (German staff read
+    # the same refusal in German in the admin: tests/booking/test_german_back_office.py).
+    response = post(client, url(reference, "/cancel"), {}, **agent, HTTP_ACCEPT_LANGUAGE="de")
     body = assert_problem(response, 409, "not_cancellable")
-    assert "pickup time has passed" in body["detail"]
+    assert body["detail"] == "The pickup time has passed: the booking can no longer be cancelled online."
+    terms = client.get(url(reference), **agent, HTTP_ACCEPT_LANGUAGE="de").json()["cancellation"]
+    assert terms["refusal"] == body["detail"]
     assert Booking.objects.get().status == "paid" and not Refund.objects.exists()
 
 

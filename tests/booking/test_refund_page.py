@@ -149,13 +149,21 @@ def test_two_confirmations_are_two_refunds(accountant, invoiced):
     assert sorted(Refund.objects.values_list("amount_cents", flat=True)) == [500, 1000]
 
 
-def test_a_confirmation_for_more_than_is_refundable_says_why_and_changes_nothing(accountant, invoiced):
-    form = confirm(accountant, invoiced, confirmation(accountant, invoiced, amount="74,01"))
-    response = accountant.post(url(invoiced), form, follow=True)
+@pytest.mark.parametrize(
+    "language, why",
+    [
+        ("en", "A refund of {ref} must be between €0.01 and €74.00 (what was received and not yet refunded)."),
+        ("de", "Eine Erstattung für {ref} muss zwischen 0,01\u00a0€ und 74,00\u00a0€ liegen (was eingegangen und "
+         "noch nicht erstattet ist)."),
+    ],
+)  # fmt: skip
+def test_a_confirmation_for_more_than_is_refundable_says_why_and_changes_nothing(
+    accountant, invoiced, language, why
+):
+    form = confirm(accountant, invoiced, confirmation(accountant, invoiced, language, amount="74,01"))
+    response = accountant.post(url(invoiced), form, follow=True, HTTP_ACCEPT_LANGUAGE=language)
     (said,) = [str(m) for m in response.context["messages"]]
-    assert said.startswith(
-        f"{invoiced.reference}: A refund of {invoiced.reference} must be between 0.01 and 74.00"
-    )
+    assert said == f"{invoiced.reference}: " + why.format(ref=invoiced.reference)
     assert not Refund.objects.exists() and not BookingEvent.objects.exists()
     # … and the key was not spent: corrected, the next confirmation goes through.
     accountant.post(url(invoiced), {**form, "amount": "74.00"})

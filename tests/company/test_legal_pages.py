@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 ADD = "/admin/company/legaltext/add/"
 MISSING_EN = "[to be completed in the operator profile]"
-MISSING_DE = "[im Betreiberprofil zu ergänzen]"
+MISSING_DE = "[im Unternehmensprofil zu ergänzen]"
 BASE = "https://chauffeur.test"
 
 
