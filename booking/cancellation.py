@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import lazy
 
-from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
+from booking import notifications, selectors, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy, state_in_english
-from booking.payments import payment_provider
 from chauffeur.errors import DomainError
+from payments import payment_updates, refunds, surcharges
+from payments.providers import payment_provider
 
 HUNDRED = Decimal("100")
 

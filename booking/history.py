@@ -12,8 +12,9 @@ from datetime import datetime
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from booking.models import Booking, BookingEvent, BookingStatus, RefundStatus
+from booking.models import Booking, BookingEvent, BookingStatus
 from chauffeur import l10n
+from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 Kind = BookingEvent.Kind

@@ -4,7 +4,7 @@ the customer pays through a payment link e-mailed to them, or staff mark it paid
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications, payment_updates
+from booking import history, notifications
 from booking.checkout import (
     BookingRequest,
     PricedRide,
@@ -14,8 +14,9 @@ from booking.checkout import (
     store_booking,
 )
 from booking.models import Booking, BookingChannel, PaymentMethod
-from booking.payments import payment_provider
 from chauffeur.errors import DomainError
+from payments import payment_updates
+from payments.providers import payment_provider
 
 NO_PROVIDER = "none"  # a booking paid outside the payment provider
 

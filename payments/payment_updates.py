@@ -11,9 +11,11 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, refunds, selectors, surcharges, transitions
-from booking.models import Booking, BookingStatus, PaymentMethod, ProcessedPaymentEvent, Surcharge
-from booking.payments.base import (
+from booking import notifications, selectors, transitions
+from booking.models import Booking, BookingStatus, PaymentMethod
+from payments import refunds, surcharges
+from payments.models import ProcessedPaymentEvent, Surcharge
+from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
     PaymentError,
     PaymentEvent,

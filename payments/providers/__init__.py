@@ -2,14 +2,14 @@
 
 from django.conf import settings
 
-from booking.payments.base import PaymentError, PaymentProvider
+from payments.providers.base import PaymentError, PaymentProvider
 
 
 def payment_provider() -> PaymentProvider:
     if settings.PAYMENT_PROVIDER == "stripe":
         return stripe_provider()
     if settings.PAYMENT_PROVIDER == "sandbox":
-        from booking.payments.sandbox import SandboxProvider
+        from payments.providers.sandbox import SandboxProvider
 
         return SandboxProvider(public_base_url=settings.PUBLIC_BASE_URL, secret=settings.SECRET_KEY)
     raise PaymentError("payment provider not configured", status=500)
@@ -17,7 +17,7 @@ def payment_provider() -> PaymentProvider:
 
 def stripe_provider():
     """Stripe, whatever PAYMENT_PROVIDER says: its webhooks keep arriving for sessions already open."""
-    from booking.payments.stripe import StripeProvider
+    from payments.providers.stripe import StripeProvider
 
     return StripeProvider(
         secret_key=settings.STRIPE_SECRET_KEY,

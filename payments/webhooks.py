@@ -6,9 +6,9 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from booking import payment_updates
-from booking.payments import stripe_provider
-from booking.payments.base import PaymentError, WebhookSignatureError
+from payments import payment_updates
+from payments.providers import stripe_provider
+from payments.providers.base import PaymentError, WebhookSignatureError
 
 logger = logging.getLogger(__name__)
 

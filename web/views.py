@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods
 
-from booking import cancellation, lifecycle, payment_updates, presentation, selectors
+from booking import cancellation, lifecycle, presentation, selectors
 from booking.links import (
     cancel_url,
     manage_url,
@@ -19,12 +19,14 @@ from booking.links import (
     reference_from_manage_token,
     resume_path,
 )
-from booking.models import Booking, Surcharge
-from booking.payments import payment_provider
-from booking.payments.sandbox import SandboxProvider
+from booking.models import Booking
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
 from chauffeur.i18n import supported
+from payments import payment_updates
+from payments.models import Surcharge
+from payments.providers import payment_provider
+from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)

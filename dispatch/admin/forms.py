@@ -1,7 +1,5 @@
-"""The forms of the staff booking page: each validates one action and calls one service."""
-
-import re
-from decimal import Decimal
+"""The dispatch forms of the staff booking page (assign, change the ride) and of the phone booking: each
+validates one action and calls one service."""
 
 from django import forms
 from django.conf import settings
@@ -10,9 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
-from booking.phone import PhonePayment
-from booking.refund_requests import KEY_PATTERN
 from chauffeur.admin_labels import LabelledSplitDateTime
+from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
@@ -33,12 +30,6 @@ class AssignForm(forms.Form):
             active=True, vehicle_class__code=booking.vehicle_class
         ).select_related("vehicle_class")
         self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}
-
-
-class NoteForm(forms.Form):
-    text = forms.CharField(
-        label=_("Internal note"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
-    )
 
 
 class ChangeForm(forms.Form):
@@ -68,57 +59,6 @@ class ChangeForm(forms.Form):
             "vehicle_class": booking.vehicle_class,
             "through_provider": "1",
         }
-
-
-class EuroField(forms.Field):
-    """Euros as staff type them in either language: 20, 20,00 or 20.00. A thousands separator is refused
-    (is 1.000 one euro or a thousand?), and so is a third decimal place."""
-
-    PATTERN = re.compile(r"\d{1,7}(?:[.,]\d{1,2})?")
-    default_error_messages = {
-        "invalid": _(
-            "Enter an amount in euros such as 20,00 or 20.00: at most two decimal places and no "
-            "thousands separator."
-        ),
-        "min_value": _("The amount must be at least 0.01 EUR."),
-    }
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
-        super().__init__(**kwargs)
-
-    def to_python(self, value) -> Decimal | None:
-        text = re.sub(r"\s", "", str(value or ""))
-        if not text:
-            return None
-        if not self.PATTERN.fullmatch(text):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return Decimal(text.replace(",", "."))
-
-    def validate(self, value) -> None:
-        super().validate(value)
-        if value is not None and value < Decimal("0.01"):
-            raise forms.ValidationError(self.error_messages["min_value"], code="min_value")
-
-
-class RefundForm(forms.Form):
-    """Step one: what to refund. Never filled in beforehand: staff type the amount they mean."""
-
-    amount = EuroField(label=_("Amount (EUR)"))
-    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
-    manual = forms.BooleanField(
-        label=_("Paid back by staff outside the payment provider (cash, bank transfer)"), required=False
-    )
-
-
-class ConfirmRefundForm(RefundForm):
-    """Step two: the same values, confirmed, with the one-time key that makes a second sending harmless."""
-
-    key = forms.RegexField(regex=KEY_PATTERN, widget=forms.HiddenInput)
-
-
-class MarkPaidForm(forms.Form):
-    method = forms.ChoiceField(label=_("Paid by"), choices=[("invoice", _("invoice")), ("cash", _("cash"))])
 
 
 class PhoneBookingForm(forms.Form):

@@ -8,8 +8,9 @@ import secrets
 from django.db.models import Q
 
 from booking import selectors
-from booking.models import Booking, Refund
-from booking.payments.base import (
+from booking.models import Booking
+from payments.models import Refund
+from payments.providers.base import (
     CheckoutRequest,
     CheckoutSession,
     PaymentError,

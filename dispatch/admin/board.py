@@ -13,9 +13,10 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from booking import assignment, dispatch, presentation
+from booking import presentation
 from booking.models import Booking, BookingStatus
 from chauffeur import l10n
+from dispatch import assignment, planning
 from fleet.models import Driver
 
 RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
@@ -30,7 +31,7 @@ def chosen(request: HttpRequest) -> tuple[str, str]:
 
 def found_rides(key: str, search: str):
     _label, start, end = RANGES[key]
-    return dispatch.rides(*dispatch.days_from_today(start, end), search=search), start, end
+    return planning.rides(*planning.days_from_today(start, end), search=search), start, end
 
 
 def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
@@ -39,7 +40,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
     found = list(found)
     today = timezone.localdate()
     days = [today + timedelta(days=offset) for offset in range(start, end)]
-    lanes = dispatch.board(found, days, [] if search else Driver.objects.filter(active=True))
+    lanes = planning.board(found, days, [] if search else Driver.objects.filter(active=True))
     context = {
         **context,
         "title": _("Dispatch board"),
@@ -50,7 +51,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
         "search": search,
         "count": len(found),
         "waiting": sum(ride.driver_id is None and ride.status == BookingStatus.PAID for ride in found),
-        "undated": dispatch.undated(),
+        "undated": planning.undated(),
     }
     return TemplateResponse(request, "admin/booking/booking/dispatch.html", context)
 

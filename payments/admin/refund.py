@@ -10,10 +10,12 @@ from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
 
-from booking import history, refund_requests, refunds
-from booking.admin.forms import ConfirmRefundForm, RefundForm
-from booking.models import Booking, Refund
+from booking import history
+from booking.models import Booking
 from chauffeur.errors import DomainError
+from payments import refund_requests, refunds
+from payments.admin.forms import ConfirmRefundForm, RefundForm
+from payments.models import Refund
 from pricing.money import CURRENCY, from_cents, to_cents
 
 

@@ -15,8 +15,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from booking.models import IdempotentCheckout
 from chauffeur.errors import DomainError
+from payments.models import IdempotentCheckout
 
 KEEP_FOR = timedelta(hours=24)  # Stripe's convention: after a day the key may be used again
 # A claim still without an answer after this long belongs to a request that died mid-way (a worker killed

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from booking import refunds, selectors
-from booking.models import Refund
+from booking import selectors
 from chauffeur.errors import DomainError
+from payments import refunds
+from payments.models import Refund
 
 KEY_PATTERN = r"^[A-Za-z0-9_-]{20,64}$"
 

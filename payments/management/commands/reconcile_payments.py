@@ -3,9 +3,10 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from booking import idempotency, payment_updates, selectors, transitions
+from booking import selectors, transitions
 from booking.models import BookingStatus
-from booking.payments import payment_provider
+from payments import idempotency, payment_updates
+from payments.providers import payment_provider
 
 
 class Command(BaseCommand):

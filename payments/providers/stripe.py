@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import stripe
 
-from booking.payments.base import (
+from payments.providers.base import (
     ChargeRefunds,
     CheckoutRequest,
     CheckoutSession,

@@ -8,11 +8,14 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from booking import assignment, history, notifications, refunds, selectors, surcharges
+from booking import history, notifications, selectors
 from booking.checkout import ensure_bookable
-from booking.models import Booking, BookingStatus, Refund, state_in_english
+from booking.models import Booking, BookingStatus, state_in_english
 from chauffeur.errors import DomainError
+from dispatch import assignment
 from fleet.models import Driver
+from payments import refunds, surcharges
+from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents
 

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from django.db import transaction
 
 from booking import history, notifications, selectors
-from booking.models import Booking, PaymentMethod, Refund, RefundStatus
-from booking.payments import payment_provider
-from booking.payments.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
+from booking.models import Booking, PaymentMethod
 from chauffeur.errors import DomainError
+from payments.models import Refund, RefundStatus
+from payments.providers import payment_provider
+from payments.providers.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)

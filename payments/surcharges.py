@@ -7,11 +7,13 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from booking import history, links, notifications, refunds, selectors
-from booking.models import Booking, Refund, Surcharge
-from booking.payments import payment_provider
-from booking.payments.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
+from booking import history, links, notifications, selectors
+from booking.models import Booking
 from chauffeur.errors import DomainError
+from payments import refunds
+from payments.models import Refund, Surcharge
+from payments.providers import payment_provider
+from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
