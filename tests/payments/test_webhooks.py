@@ -8,9 +8,10 @@ import responses
 from django.core import mail
 from django.test import Client
 
-from booking.models import Booking, BookingStatus, ProcessedPaymentEvent
-from tests.booking.stripe_events import WEBHOOK, deliver, event_payload, signed, use_stripe
+from booking.models import Booking, BookingStatus
+from payments.models import ProcessedPaymentEvent
 from tests.conftest import start_of_window
+from tests.payments.stripe_events import WEBHOOK, deliver, event_payload, signed, use_stripe
 from tests.processes import free_port
 
 pytestmark = pytest.mark.django_db

@@ -9,13 +9,14 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
-from booking import idempotency
-from booking.models import Booking, IdempotentCheckout
+from booking.models import Booking
+from payments import idempotency
+from payments.models import IdempotentCheckout
 from tests.agents.mcp import call, checkout_arguments, tool_result
 from tests.booking.test_checkout import LEGACY, V1, ride, server_amount
-from tests.booking.test_page_checkout import PAGE, page_ride
 from tests.conftest import assert_problem, bearer
 from tests.migrating import migrate, migrate_to_latest
+from tests.web.test_page_checkout import PAGE, page_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

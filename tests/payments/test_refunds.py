@@ -9,11 +9,12 @@ import responses
 from django.core import mail
 from django.utils import timezone
 
-from booking import refunds
-from booking.models import Booking, BookingEvent, ProcessedPaymentEvent, Refund
-from booking.payments.base import PaymentError
+from booking.models import Booking, BookingEvent
 from chauffeur.errors import DomainError
-from tests.booking.stripe_events import API, deliver, event_payload, use_stripe
+from payments import refunds
+from payments.models import ProcessedPaymentEvent, Refund
+from payments.providers.base import PaymentError
+from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ import pytest
 import requests
 import responses
 
-from booking.payments.base import (
+from payments.providers.base import (
     CheckoutRequest,
     CheckoutSession,
     PaymentError,
@@ -22,7 +22,7 @@ from booking.payments.base import (
     SessionState,
     WebhookSignatureError,
 )
-from booking.payments.stripe import StripeProvider
+from payments.providers.stripe import StripeProvider
 
 SECRET_KEY = "sk_test_123"
 WEBHOOK_SECRET = "whsec_test"
@@ -198,7 +198,7 @@ def test_every_refusal_is_a_payment_error_without_the_key(
 ):
     stripe_api.post(SESSIONS, status=status, json=body)
     with (
-        caplog.at_level(logging.WARNING, logger="booking.payments.stripe"),
+        caplog.at_level(logging.WARNING, logger="payments.providers.stripe"),
         pytest.raises(PaymentError) as caught,
     ):
         provider.create_checkout_session(REQUEST)
@@ -207,7 +207,7 @@ def test_every_refusal_is_a_payment_error_without_the_key(
     assert caught.value.detail
     assert SECRET_KEY not in caught.value.detail
     assert SECRET_KEY not in str(caught.value)
-    ours = [record for record in caplog.records if record.name == "booking.payments.stripe"]
+    ours = [record for record in caplog.records if record.name == "payments.providers.stripe"]
     assert [record.levelno for record in ours] == [logging.WARNING]
     assert ours[0].getMessage() == f"Stripe checkout session failed: {error_class}"  # not Stripe's message
 

@@ -13,7 +13,8 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
-from booking.models import Booking, BookingEvent, Refund
+from booking.models import Booking, BookingEvent
+from payments.models import Refund
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

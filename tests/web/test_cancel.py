@@ -11,7 +11,7 @@ from django.utils import timezone
 from booking import cancellation
 from booking.links import cancel_url
 from booking.models import Booking, BookingStatus
-from tests.booking.test_stripe import PAID_SESSION, SESSION_ANSWER, SESSION_ID, SESSIONS
+from tests.payments.test_stripe import PAID_SESSION, SESSION_ANSWER, SESSION_ID, SESSIONS
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 

@@ -10,9 +10,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from booking import assignment, cancellation
+from booking import cancellation
 from booking.models import Booking, BookingEvent, BookingStatus
 from chauffeur.errors import DomainError
+from dispatch import assignment
 from fleet.models import Driver, Vehicle
 from pricing.models import VehicleClass
 

@@ -1,6 +1,6 @@
 """The money invariants of issue 25 as a property: any sequence of staff changes (through the provider or
 collected by staff), payments of open links (some after their page failed to close), staff refunds and
-cancellations, in any order, against a Stripe that keeps its own books (tests/booking/fake_stripe.py):
+cancellations, in any order, against a Stripe that keeps its own books (tests/payments/fake_stripe.py):
 
 - nothing is refunded that was not received, at Stripe or in our books, and both books agree;
 - a change never refunds while a payment link asks the customer for money;
@@ -19,12 +19,15 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from booking import cancellation, changes, refunds
-from booking.models import Booking, Refund
+from booking import cancellation
+from booking.models import Booking
 from chauffeur.errors import DomainError
-from tests.booking.fake_stripe import FakeStripe
-from tests.booking.stripe_events import use_stripe
+from dispatch import changes
+from payments import refunds
+from payments.models import Refund
 from tests.conftest import clear_shared_cache
+from tests.payments.fake_stripe import FakeStripe
+from tests.payments.stripe_events import use_stripe
 
 pytestmark = pytest.mark.django_db
 

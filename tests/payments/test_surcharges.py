@@ -10,8 +10,9 @@ from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
 
-from booking.models import Booking, BookingEvent, Surcharge
-from tests.booking.stripe_events import API, deliver, event_payload, use_stripe
+from booking.models import Booking, BookingEvent
+from payments.models import Surcharge
+from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
 SESSION = "cs_test_difference"

@@ -5,7 +5,7 @@ import textwrap
 
 from tests.processes import ROOT, project_env, run_python
 
-ASSETS = ROOT / "booking" / "static" / "booking"
+ASSETS = ROOT / "web" / "static" / "booking"  # served as /static/booking/…, as before the move
 BUDGET = 60 * 1024  # bytes of JS and CSS together, uncompressed
 
 

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl
 
 import responses
 
-from tests.booking.stripe_events import API, deliver, event_payload
+from tests.payments.stripe_events import API, deliver, event_payload
 
 
 @dataclass

@@ -183,7 +183,7 @@ def test_an_unknown_page_is_a_branded_404(client):
     [("18:26:00", "18:30"), ("18:25:00", "18:25"), ("18:25:30", "18:30"), ("23:58:10", "00:00")],
 )
 def test_the_earliest_pickup_offered_is_rounded_up_never_down(exact, offered):
-    from booking.booking_page import rounded_up
+    from web.booking_page import rounded_up
 
     moment = datetime.fromisoformat(f"2026-12-01T{exact}+01:00")
     assert rounded_up(moment).strftime("%H:%M") == offered and rounded_up(moment) >= moment

@@ -10,8 +10,9 @@ from django.test import Client
 from django.utils import timezone
 
 from booking import links
-from booking.models import Booking, Refund
+from booking.models import Booking
 from booking.notifications import send_confirmation
+from payments.models import Refund
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

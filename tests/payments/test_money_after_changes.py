@@ -1,5 +1,5 @@
 """Money after staff change a paid ride (issue 25, findings 1 and 2), against a Stripe that keeps its own
-books (tests/booking/fake_stripe.py): a change back never refunds a difference that was only asked for,
+books (tests/payments/fake_stripe.py): a change back never refunds a difference that was only asked for,
 cancelling withdraws open payment links, money that still arrives through one goes back to its own
 payment, and the late-cancel fee is a share of what was paid, not of an unpaid price."""
 
@@ -11,10 +11,13 @@ import responses
 from django.core import mail
 from django.utils import timezone
 
-from booking import cancellation, changes, refunds
-from booking.models import Booking, Refund, Surcharge
-from tests.booking.fake_stripe import FakeStripe
-from tests.booking.stripe_events import use_stripe
+from booking import cancellation
+from booking.models import Booking
+from dispatch import changes
+from payments import refunds
+from payments.models import Refund, Surcharge
+from tests.payments.fake_stripe import FakeStripe
+from tests.payments.stripe_events import use_stripe
 
 pytestmark = pytest.mark.django_db
 STAFF = "eva (staff)"
