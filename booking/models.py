@@ -185,7 +185,7 @@ class Booking(models.Model):
         verbose_name=_("accepted terms"),
     )
     terms_accepted_at = models.DateTimeField(_("terms accepted at"), null=True, blank=True)
-    # Dispatch: set together when staff assign the ride (booking/assignment.py), which confirms it.
+    # Dispatch: set together when staff assign the ride (dispatch/assignment.py), which confirms it.
     driver = models.ForeignKey(
         "fleet.Driver",
         null=True,

@@ -349,7 +349,7 @@ def _refund_paid_back(request, booking: Booking) -> str:
 
 
 # Each action and the permission it needs (BookingAdmin.has_<permission>_permission); the refund itself
-# has a page of its own (booking/admin/refund.py).
+# has a page of its own (payments/admin/refund.py).
 ACTIONS = {
     "assign": (_assign, "change"),
     "complete": (_complete, "change"),

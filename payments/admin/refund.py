@@ -1,6 +1,6 @@
 """The refund page of a booking, in two steps: staff type the amount (never filled in for them), then a
 confirmation states the booking, the amount and how the money goes back before anything moves. The
-confirmation carries a one-time key (booking/refund_requests.py): sent twice, it refunds once."""
+confirmation carries a one-time key (payments/refund_requests.py): sent twice, it refunds once."""
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse

@@ -1,4 +1,4 @@
-"""Dispatch (booking/assignment.py): a driver and vehicle confirm a paid booking when the vehicle's class is
+"""Dispatch (dispatch/assignment.py): a driver and vehicle confirm a paid booking when the vehicle's class is
 the booked one and neither is on another ride at the same time (a ride lasts its stored route's driving
 time, or its booked hours); the driver gets the job, the customer the driver's name and phone."""
 

@@ -1,4 +1,4 @@
-"""The dispatch board and its CSV export (booking/admin/dispatch.py): rides of today, tomorrow or the next
+"""The dispatch board and its CSV export (dispatch/admin/board.py): rides of today, tomorrow or the next
 7 Vienna days per driver, unassigned ones first and highlighted, searched over reference, name, e-mail,
 phone, from and to; the export is exactly the filtered list. The booking list filters and searches alike."""
 

@@ -1,4 +1,4 @@
-"""Refunds (booking/refunds.py): full and partial through Stripe's Refunds API (faked at the HTTP boundary),
+"""Refunds (payments/refunds.py): full and partial through Stripe's Refunds API (faked at the HTTP boundary),
 never more than was received, and the refund webhooks (`refund.*`, `charge.refunded`) in any order: a
 refund's state only moves forward, a refund made in Stripe's dashboard is recorded, a failed one alerted."""
 

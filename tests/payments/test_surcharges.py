@@ -1,4 +1,4 @@
-"""Price differences paid through a payment link (booking/surcharges.py): the link's checkout session is
+"""Price differences paid through a payment link (payments/surcharges.py): the link's checkout session is
 paid by Stripe's webhook or found paid by reconcile_payments, only at its own amount; the booking's own
 payment is never confused with it."""
 
