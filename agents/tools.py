@@ -13,9 +13,9 @@ from rest_framework import serializers
 
 from access.models import ApiToken, Scope
 from agents.schemas import argument_errors, json_schema
-from booking import availability, cancellation, idempotency, lifecycle
+from booking import availability, cancellation, lifecycle
 from booking.checkout import start_checkout
-from booking.models import BookingChannel, IdempotentCheckout
+from booking.models import BookingChannel
 from booking.serializers import (
     AgentCheckoutInput,
     AvailabilityInput,
@@ -26,6 +26,8 @@ from booking.serializers import (
 )
 from chauffeur.api.problems import classify, flatten_errors, problem_body
 from chauffeur.api.renderers import dumps
+from payments import idempotency
+from payments.models import IdempotentCheckout
 from places import services as places
 from places.geo import ZONE_A_RADIUS_KM
 from places.serializers import DistanceInput, DistanceOutput, PlacesInput, SuggestionsOutput

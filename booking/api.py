@@ -6,12 +6,10 @@ from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
-from booking import idempotency, lifecycle, payment_updates, selectors
+from booking import lifecycle, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
-from booking.models import BookingChannel, IdempotentCheckout
-from booking.payments import payment_provider
-from booking.ride_quotes import quote_ride
+from booking.models import BookingChannel
 from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
@@ -19,11 +17,8 @@ from booking.serializers import (
     BookingStateOutput,
     CheckoutInput,
     CheckoutOutput,
-    PageCheckoutInput,
     PaymentIntentInput,
     PaymentIntentOutput,
-    RideQuoteInput,
-    RideQuoteOutput,
     SessionDataInput,
     SessionDataOutput,
     StoredBookingOutput,
@@ -32,6 +27,9 @@ from booking.serializers import (
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.operations import Operation
 from chauffeur.errors import DomainError
+from payments import idempotency, payment_updates
+from payments.models import IdempotentCheckout
+from payments.providers import payment_provider
 
 
 class AvailabilityApi(Operation):
@@ -139,55 +137,6 @@ class CheckoutApi(IdempotentCheckoutOperation):
     )
     def post(self, request: Request) -> Response:
         return super().post(request)
-
-
-class PageCheckoutApi(IdempotentCheckoutOperation):
-    """The checkout of the booking page and the embedded form: no token (a browser holds none), and errors
-    as problem+json with their codes and fields, so the page can say what is wrong beside the field in
-    the traveller's language. Browsers on CORS_ALLOWED_ORIGINS may call it."""
-
-    input_serializer = PageCheckoutInput
-    output_serializer, success_status = V1CheckoutOutput, 201
-    door = IdempotentCheckout.Door.PAGE
-
-    @extend_schema(
-        operation_id="createPageCheckout",
-        summary="Book a ride from the booking page: store it and open a hosted checkout page",
-        description=(
-            "The booking page's own checkout (no token): like POST /api/v1/checkout, with the pickup time, "
-            "vehicle class, name, e-mail and phone required. Errors are application/problem+json."
-        ),
-        tags=["pages"],
-        request=PageCheckoutInput,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={
-            201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
-        },
-        extensions=CHECKOUT_PROBLEMS,
-    )
-    def post(self, request: Request) -> Response:
-        return super().post(request)
-
-
-class PageQuoteApi(Operation):
-    """The booking page's quote: the route and every class's price in one call, not one call per class."""
-
-    input_serializer = RideQuoteInput
-
-    @extend_schema(
-        operation_id="getPageQuote",
-        summary="Quote a ride for the booking page: the route and the price in every vehicle class",
-        description=(
-            "What GET /api/v1/distance and one GET /api/v1/price per vehicle class answer, in one call. "
-            "Errors are application/problem+json (422 route_not_found, 503 upstream_unavailable)."
-        ),
-        tags=["pages"],
-        parameters=[RideQuoteInput],
-        responses={200: OpenApiResponse(RideQuoteOutput, description="The route and each class's price.")},
-        extensions={"x-error-statuses": [422, 503]},
-    )
-    def get(self, request: Request) -> Response:
-        return Response(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
 
 
 class PaymentIntentLegacyApi(DeprecatedView, Operation):

@@ -13,10 +13,11 @@ from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import notifications, payment_updates, refunds, selectors, surcharges, transitions
+from booking import notifications, selectors, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy
-from booking.payments import payment_provider
 from chauffeur.errors import DomainError
+from payments import payment_updates, refunds, surcharges
+from payments.providers import payment_provider
 
 HUNDRED = Decimal("100")
 

@@ -19,11 +19,11 @@ from booking import presentation
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
-from booking.payments import payment_provider
-from booking.payments.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from chauffeur import l10n
 from chauffeur.errors import DomainError
 from company import legal
+from payments.providers import payment_provider
+from payments.providers.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing

@@ -13,8 +13,9 @@ from datetime import datetime
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from booking.models import Booking, BookingEvent, BookingStatus, RefundStatus
+from booking.models import Booking, BookingEvent, BookingStatus
 from chauffeur import l10n
+from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 Kind = BookingEvent.Kind

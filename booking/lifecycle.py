@@ -3,10 +3,11 @@
 
 from dataclasses import dataclass
 
-from booking import cancellation, links, refunds, selectors
+from booking import cancellation, links, selectors
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
 from chauffeur.errors import DomainError
+from payments import refunds
 from pricing.money import from_cents
 
 NOT_YOURS = "No booking with this reference was made with this token or e-mail address."

@@ -16,10 +16,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from booking import links, presentation, selectors
-from booking.models import Booking, BookingStatus, RefundStatus, state_in_english
+from booking.models import Booking, BookingStatus, state_in_english
 from company import legal
 from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
+from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)

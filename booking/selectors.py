@@ -4,7 +4,8 @@ from datetime import datetime
 
 from django.db.models import QuerySet, Sum
 
-from booking.models import Booking, BookingStatus, Surcharge
+from booking.models import Booking, BookingStatus
+from payments.models import Surcharge
 
 # A ride is on (and its confirmation due) in these states.
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)

@@ -54,9 +54,12 @@ INSTALLED_APPS = [
     "pricing",
     "places",
     "booking",
+    "payments",
+    "dispatch",
     "fleet",
     "access",
     "agents",
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -4,24 +4,19 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from booking import booking_page
-from booking import views as booking_pages
 from booking.api import (
     AvailabilityApi,
     BookingApi,
     CancelBookingApi,
     CheckoutApi,
     CheckoutLegacyApi,
-    PageCheckoutApi,
-    PageQuoteApi,
     PaymentIntentLegacyApi,
     SessionDataLegacyApi,
 )
-from booking.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
-from booking.webhooks import stripe_webhook
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
 from company import views as company
+from payments.webhooks import stripe_webhook
 from places.api import (
     CalculateDistanceLegacyApi,
     DistanceApi,
@@ -31,6 +26,10 @@ from places.api import (
     RatingApi,
 )
 from pricing.api import PriceApi
+from web import booking_page
+from web import views as booking_pages
+from web.api import PageCheckoutApi, PageQuoteApi
+from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
 
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),

@@ -1,4 +1,4 @@
-"""The operator's drivers and vehicles, which dispatch assigns to bookings (booking/assignment.py)."""
+"""The operator's drivers and vehicles, which dispatch assigns to bookings (dispatch/assignment.py)."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _

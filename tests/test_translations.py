@@ -34,7 +34,19 @@ def test_there_is_a_german_catalogue():
 
 # The calls that mark a text for the catalogue (gettext's keywords, and `said` for history entries).
 MARKERS = {"_", "gettext", "gettext_lazy", "said", "ngettext", "ngettext_lazy"}
-APPS = ("chauffeur", "pricing", "places", "booking", "fleet", "access", "agents", "company")
+APPS = (
+    "chauffeur",
+    "pricing",
+    "places",
+    "booking",
+    "payments",
+    "dispatch",
+    "web",
+    "fleet",
+    "access",
+    "agents",
+    "company",
+)
 
 
 def marked_texts():

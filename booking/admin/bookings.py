@@ -2,6 +2,7 @@
 (route, pickup, itemised price, payment, customer, history) with the actions the booking's state allows,
 each a small form that calls one service."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,27 +13,26 @@ from django.utils import timezone
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
-from booking import (
-    assignment,
-    cancellation,
-    changes,
-    dispatch,
-    history,
-    payment_updates,
-    phone,
-    presentation,
-    refunds,
-    transitions,
-)
-from booking.admin import dispatch as dispatch_views
-from booking.admin.forms import AssignForm, ChangeForm, MarkPaidForm, NoteForm, PhoneBookingForm, RefundForm
-from booking.admin.refund import refund_view
-from booking.models import Booking, BookingStatus, Refund
-from booking.phone import PhonePayment
+from booking import cancellation, history, presentation, transitions
+from booking.models import Booking, BookingStatus
 from chauffeur import l10n
 from chauffeur.errors import DomainError
+from dispatch import assignment, changes, phone, planning
+from dispatch.admin import board as dispatch_views
+from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
+from dispatch.phone import PhonePayment
+from payments import payment_updates, refunds
+from payments.admin.forms import MarkPaidForm, RefundForm
+from payments.admin.refund import refund_view
+from payments.models import Refund
 from pricing.models import VehicleClass
 from pricing.money import from_cents
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(
+        label=_("Internal note"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
+    )
 
 
 class PickupFilter(admin.SimpleListFilter):
@@ -54,7 +54,7 @@ class PickupFilter(admin.SimpleListFilter):
         if self.value() not in self.RANGES:
             return queryset
         _label, start, end = self.RANGES[self.value()]
-        begin, until = dispatch.days_from_today(start, end)
+        begin, until = planning.days_from_today(start, end)
         return queryset.filter(pickup_at__gte=begin, pickup_at__lt=until)
 
 
@@ -349,7 +349,7 @@ def _refund_paid_back(request, booking: Booking) -> str:
 
 
 # Each action and the permission it needs (BookingAdmin.has_<permission>_permission); the refund itself
-# has a page of its own (booking/admin/refund.py).
+# has a page of its own (payments/admin/refund.py).
 ACTIONS = {
     "assign": (_assign, "change"),
     "complete": (_complete, "change"),

@@ -6,9 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from booking.models import Booking, Refund
-from booking.payment_updates import apply_event
-from booking.payments import payment_provider
+from booking.models import Booking
+from payments.models import Refund
+from payments.payment_updates import apply_event
+from payments.providers import payment_provider
 from tests.agents.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.conftest import bearer
 

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from booking.models import Booking, IdempotentCheckout
+from booking.models import Booking
+from payments.models import IdempotentCheckout
 from tests.agents.mcp import (
     call,
     checkout_arguments,

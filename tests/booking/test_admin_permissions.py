@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from access.models import ApiToken
 from access.tokens import issue_token
-from booking.models import Booking, BookingEvent, CancellationPolicy, Refund
+from booking.models import Booking, BookingEvent, CancellationPolicy
 from company.models import PROFILE_ID, OperatorProfile
 from fleet.models import Driver, Vehicle
+from payments.models import Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from tests.admin_forms import change_form_data
 

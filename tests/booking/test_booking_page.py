@@ -11,8 +11,9 @@ from django.contrib.auth.models import Permission, User
 from django.core import mail
 from django.utils import timezone
 
-from booking.models import Booking, BookingEvent, Refund, Surcharge
+from booking.models import Booking, BookingEvent
 from fleet.models import Driver, Vehicle
+from payments.models import Refund, Surcharge
 from pricing.models import Tariff, VehicleClass
 from pricing.services import tariffs_changed
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from booking import cancellation
 from booking.cancellation import CancellationRules, fee_percent, free_until, terms
-from booking.models import Booking, BookingEvent, BookingStatus, CancellationPolicy, Refund
+from booking.models import Booking, BookingEvent, BookingStatus, CancellationPolicy
 from chauffeur.errors import DomainError
+from payments.models import Refund
 
 VIENNA = ZoneInfo("Europe/Vienna")
 RULES = CancellationRules(free_before=timedelta(hours=24), late_fee_percent=Decimal("50"))

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 
 from access.models import ApiToken
-from booking.models import Booking, BookingChannel, BookingEvent, Refund
-from booking.payment_updates import apply_event
-from booking.payments import payment_provider
+from booking.models import Booking, BookingChannel, BookingEvent
+from payments.models import Refund
+from payments.payment_updates import apply_event
+from payments.providers import payment_provider
 from tests.booking.test_checkout import V1, post, ride, server_amount
 from tests.conftest import PROBLEM_JSON, assert_problem, bearer
 

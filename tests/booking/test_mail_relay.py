@@ -13,13 +13,13 @@ from django.utils import timezone
 from booking import cancellation, notifications
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingEvent, BookingStatus
-from booking.payment_updates import apply_event
-from booking.payments import payment_provider
 from fleet.models import Driver
+from payments.payment_updates import apply_event
+from payments.providers import payment_provider
 from tests.agents.mcp import call, tool_result
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
-from tests.booking.test_page_checkout import PAGE, page_ride
 from tests.conftest import bearer
+from tests.web.test_page_checkout import PAGE, page_ride
 
 # Mails leave once the transaction commits: real commits, so that a mail that would go out does.
 pytestmark = [

@@ -7,7 +7,19 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("chauffeur", "pricing", "places", "booking", "fleet", "access", "agents", "company")
+APPS = (
+    "chauffeur",
+    "pricing",
+    "places",
+    "booking",
+    "payments",
+    "dispatch",
+    "web",
+    "fleet",
+    "access",
+    "agents",
+    "company",
+)
 
 INLINE_IN_HTML = {
     "a <style> element": re.compile(r"<style\b", re.I),

@@ -10,10 +10,12 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from booking import assignment, history, payment_updates
+from booking import history
 from booking.checkout import BookingRequest, price_the_ride, store_booking
 from booking.models import Booking, BookingChannel
+from dispatch import assignment
 from fleet.models import Driver, Vehicle
+from payments import payment_updates
 from pricing.models import VehicleClass
 
 DRIVERS = [

@@ -1,0 +1,127 @@
+"""The dispatch board: the rides of today, tomorrow or the next 7 days per driver and day, unassigned
+rides first and highlighted, searched over reference, name, e-mail, phone, from and to; and the CSV
+export of exactly that list in the staff member's language (semicolons, and decimal commas in German, as
+Austrian spreadsheets expect). Every text cell is guarded against formula injection (`guarded`)."""
+
+import csv
+import re
+from datetime import timedelta
+
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+
+from booking import presentation
+from booking.models import Booking, BookingStatus
+from chauffeur import l10n
+from dispatch import assignment, planning
+from fleet.models import Driver
+
+RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
+MAX_SEARCH = 100
+
+
+def chosen(request: HttpRequest) -> tuple[str, str]:
+    """The range and search the request asks for (unknown ranges are today's)."""
+    key = request.GET.get("range", "")
+    return (key if key in RANGES else "today"), request.GET.get("q", "").strip()[:MAX_SEARCH]
+
+
+def found_rides(key: str, search: str):
+    _label, start, end = RANGES[key]
+    return planning.rides(*planning.days_from_today(start, end), search=search), start, end
+
+
+def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
+    key, search = chosen(request)
+    found, start, end = found_rides(key, search)
+    found = list(found)
+    today = timezone.localdate()
+    days = [today + timedelta(days=offset) for offset in range(start, end)]
+    lanes = planning.board(found, days, [] if search else Driver.objects.filter(active=True))
+    context = {
+        **context,
+        "title": _("Dispatch board"),
+        "lanes": [(lane, [[card(ride) for ride in rides] for rides in lane.days]) for lane in lanes],
+        "days": days,
+        "ranges": [(name, label) for name, (label, _start, _end) in RANGES.items()],
+        "range": key,
+        "search": search,
+        "count": len(found),
+        "waiting": sum(ride.driver_id is None and ride.status == BookingStatus.PAID for ride in found),
+        "undated": planning.undated(),
+    }
+    return TemplateResponse(request, "admin/booking/booking/dispatch.html", context)
+
+
+def card(ride: Booking) -> dict:
+    window = assignment.ride_window(ride)
+    return {
+        "ride": ride,
+        "class_name": presentation.vehicle_name(ride.vehicle_class),
+        "start": timezone.localtime(window.start),
+        "end": timezone.localtime(window.end),
+        # Paid and nobody drives it yet: what dispatch must act on.
+        "needs_driver": ride.driver_id is None and ride.status == BookingStatus.PAID,
+    }
+
+
+COLUMNS = [
+    _("reference"), _("state"), _("pickup"), _("until"), _("from"), _("to"), _("class"), _("service"),
+    _("driver"), _("driver's phone"), _("vehicle"), _("customer"), _("phone"), _("e-mail"), _("flight"),
+    _("notes"), _("price EUR"), _("payment"),
+]  # fmt: skip
+
+
+def export_view(request: HttpRequest) -> HttpResponse:
+    key, search = chosen(request)
+    found, _start, _end = found_rides(key, search)
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rides-{key}-{stamp}.csv"'
+    response.write("\ufeff")  # the BOM: spreadsheets read the file as UTF-8 (ä, ß, →)
+    writer = csv.writer(response, delimiter=";")
+    writer.writerow([str(column) for column in COLUMNS])
+    for ride in found:
+        writer.writerow(row(ride))
+    return response
+
+
+def row(ride: Booking) -> list[str]:
+    window = assignment.ride_window(ride)
+    price = number_format(ride.quote.price, 2, use_l10n=True)  # a number: 74,00 in German, 74.00 in English
+    texts = [
+        ride.reference,
+        ride.get_status_display(),
+        l10n.short(window.start),
+        l10n.short(window.end),
+        ride.origin,
+        ride.destination_shown,
+        presentation.vehicle_name(ride.vehicle_class),
+        presentation.service(ride),
+        ride.driver.name if ride.driver else "",
+        ride.driver.phone if ride.driver else "",
+        ride.vehicle.plate if ride.vehicle else "",
+        ride.name,
+        ride.phone,
+        ride.email,
+        ride.flight_number,
+        ride.notes,
+    ]
+    payment = ride.get_payment_method_display() if ride.paid_at else _("unpaid")
+    return [guarded(str(text)) for text in texts] + [price, guarded(str(payment))]
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"): such a cell
+# gets a leading apostrophe, which makes it text. A phone number such as "+43 660 1234567" (a plus, then
+# only digits and spaces) is no formula and stays as written, so staff can still dial it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PHONE_NUMBER = re.compile(r"\+[\d ]+")
+
+
+def guarded(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and not PHONE_NUMBER.fullmatch(text):
+        return "'" + text
+    return text

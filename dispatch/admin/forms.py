@@ -1,0 +1,120 @@
+"""The dispatch forms of the staff booking page (assign, change the ride) and of the phone booking: each
+validates one action and calls one service."""
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
+from booking.models import BOOKING_TYPES, Booking
+from chauffeur.admin_labels import LabelledSplitDateTime
+from dispatch.phone import PhonePayment
+from fleet.models import Driver, Vehicle
+from pricing.models import Tour, VehicleClass
+from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
+
+# The admin's date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15), each labelled.
+STAFF_DATETIME = LabelledSplitDateTime()
+
+
+class AssignForm(forms.Form):
+    driver = forms.ModelChoiceField(Driver.objects.none(), label=_("Driver"))
+    vehicle = forms.ModelChoiceField(Vehicle.objects.none(), label=_("Vehicle"))
+
+    def __init__(self, *args, booking: Booking, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["driver"].queryset = Driver.objects.filter(active=True)
+        # Only vehicles of the booked class are offered; the service refuses any other all the same.
+        self.fields["vehicle"].queryset = Vehicle.objects.filter(
+            active=True, vehicle_class__code=booking.vehicle_class
+        ).select_related("vehicle_class")
+        self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}
+
+
+class ChangeForm(forms.Form):
+    pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
+    vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
+    through_provider = forms.TypedChoiceField(
+        label=_("A price difference is"),
+        choices=[
+            ("1", _("charged or refunded through the payment provider")),
+            ("", _("settled by staff (cash, invoice, card terminal)")),
+        ],
+        coerce=bool,
+        initial="1",
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
+    def __init__(self, *args, booking: Booking, may_settle: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["vehicle_class"].choices = [
+            (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
+        ]
+        if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
+            self.fields["through_provider"].choices = self.fields["through_provider"].choices[:1]
+        self.initial = {
+            "pickup": booking.pickup_at,
+            "vehicle_class": booking.vehicle_class,
+            "through_provider": "1",
+        }
+
+
+class PhoneBookingForm(forms.Form):
+    """A booking staff take by phone; its field names are the domain's, so a refusal lands on its field."""
+
+    origin = forms.CharField(label=_("From"), max_length=500)
+    destination = forms.CharField(label=_("To"), max_length=500)
+    pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
+    vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
+    booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
+    duration_hours = forms.DecimalField(
+        label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
+    )
+    tour_name = forms.ChoiceField(label=_("Tour"), required=False)
+    name = forms.CharField(label=_("Customer's name"), max_length=200)
+    phone = forms.CharField(label=_("Phone"), max_length=50)
+    email = forms.EmailField(label=_("E-mail"), required=False)
+    locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
+    flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)
+    notes = forms.CharField(
+        label=_("Notes for the driver"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=MAX_NOTES_LENGTH,
+    )
+    payment = forms.ChoiceField(label=_("Payment"), choices=PhonePayment.choices, widget=forms.RadioSelect)
+    short_notice = forms.BooleanField(
+        label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
+    )
+
+    def __init__(self, *args, may_record_payment: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["vehicle_class"].choices = [
+            (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
+        ]
+        if not may_record_payment:  # invoice and cash mark the booking paid: a money permission of its own
+            self.fields["payment"].choices = [(PhonePayment.LINK.value, PhonePayment.LINK.label)]
+        german = get_language() == "de"
+        self.fields["tour_name"].choices = [("", _("no tour"))] + [
+            (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("booking_type") == "hourly" and not data.get("duration_hours"):
+            self.add_error("duration_hours", _("An hourly hire needs its hours."))
+        return data
+
+    def ride(self) -> BookingRequest:
+        data = self.cleaned_data
+        fields = ("origin", "destination", "pickup", "vehicle_class", "booking_type", "tour_name", "name",
+                  "phone", "email", "locale", "flight_number", "notes")  # fmt: skip
+        submitted = {name: str(data[name]) for name in fields if data.get(name)}
+        hours = data["duration_hours"] if data["booking_type"] == "hourly" else None
+        return BookingRequest(
+            **{name: data[name] for name in fields},
+            duration_hours=hours,
+            submitted={"phone booking": submitted},
+        )

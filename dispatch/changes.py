@@ -1,0 +1,151 @@
+"""Staff change a ride: its pickup time (the lead time is checked again, and an assigned driver's and
+vehicle's other rides) and, while no vehicle is assigned, its class. The ride is priced again with
+today's tariffs; a difference is refunded or charged through the payment provider, or settled by staff
+outside it and recorded as such."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from booking import history, notifications, selectors
+from booking.checkout import ensure_bookable
+from booking.models import Booking, BookingStatus
+from chauffeur.errors import DomainError
+from dispatch import assignment
+from fleet.models import Driver
+from payments import refunds, surcharges
+from payments.models import Refund
+from pricing import services as pricing
+from pricing.money import to_cents
+
+CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED)
+
+
+@dataclass(frozen=True)
+class Change:
+    booking: Booking
+    summary: history.Said  # what changed, in words
+    difference_cents: int  # the new price minus the old: positive means the customer owes more
+    settlement: history.Said | None  # how the difference was settled, in words (None when there was none)
+
+
+def change_ride(
+    pk: int, *, pickup: datetime, vehicle_class: str, through_provider: bool, actor: str, user=None
+) -> Change:
+    with transaction.atomic():
+        driver_id = Booking.objects.filter(pk=pk).values_list("driver_id", flat=True).first()
+        if driver_id:  # the driver first, in the order assignments lock them
+            Driver.objects.select_for_update().get(pk=driver_id)
+        booking = selectors.locked_booking(pk)
+        if booking.driver_id != driver_id:
+            raise DomainError(
+                format_lazy(
+                    _("{reference} was reassigned meanwhile: look again and retry."),
+                    reference=booking.reference,
+                )
+            )
+        _ensure_changeable(booking, pickup, vehicle_class)
+        quote = pricing.quote_price(
+            vehicle_class=vehicle_class,
+            distance_km=booking.distance_km,
+            booking_type=booking.booking_type,
+            in_zone_a=booking.in_zone_a is not False,
+            duration_hours=booking.duration_hours,
+            tour_slug=booking.tour_slug or None,
+        )
+        difference = to_cents(quote.price) - booking.amount_cents
+        if difference and booking.status == BookingStatus.PENDING_PAYMENT and booking.provider_session_id:
+            raise DomainError(
+                format_lazy(
+                    _(
+                        "The customer's payment page for {reference} is open at the old price: wait for the "
+                        "payment, or cancel the booking and book it anew."
+                    ),
+                    reference=booking.reference,
+                )
+            )
+        summary = _describe(booking, pickup, vehicle_class, quote.price)
+        booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
+        if booking.duration_s:
+            booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s)
+        booking.quote_record, booking.amount_cents = quote.as_record(), to_cents(quote.price)
+        booking.save()
+        history.record(booking, history.Kind.CHANGE, summary, actor=actor)
+        settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
+        transaction.on_commit(lambda: notifications.send_change(booking.pk), robust=True)
+    return Change(booking, summary, difference, settlement)
+
+
+def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
+    if booking.status not in CHANGEABLE:
+        raise DomainError(
+            format_lazy(_("A {state} booking cannot be changed."), state=BookingStatus(booking.status).label),
+            code="not_changeable",
+        )
+    if booking.distance_km is None:
+        raise DomainError(
+            format_lazy(_("{reference} has no stored route to price again."), reference=booking.reference),
+            code="not_changeable",
+        )
+    if booking.vehicle_id and vehicle_class != booking.vehicle_class:
+        raise DomainError(
+            format_lazy(
+                _("{reference} has {vehicle} assigned: its class cannot change while a vehicle is assigned."),
+                reference=booking.reference,
+                vehicle=booking.vehicle,
+            ),
+            code="class_mismatch",
+            field="vehicle_class",
+        )
+    ensure_bookable(pickup)
+    if booking.driver_id or booking.vehicle_id:
+        assignment.ensure_free(
+            booking, assignment.ride_window(booking, pickup), booking.driver, booking.vehicle
+        )
+
+
+def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:
+    parts = []
+    if pickup != booking.pickup_at:
+        before, after = history.moment(booking.pickup_at), history.moment(pickup)
+        parts.append(history.said("pickup {before} → {after}", before=before, after=after))
+    if vehicle_class != booking.vehicle_class:
+        parts.append(
+            history.said("class {before} → {after}", before=booking.vehicle_class, after=vehicle_class)
+        )
+    before, after = history.eur(to_cents(booking.quote.price)), history.eur(to_cents(price))
+    parts.append(history.said("price {before} → {after}", before=before, after=after))
+    return history.said("Changed: {changes}", changes=parts)
+
+
+def _settle(
+    booking: Booking, difference: int, *, through_provider: bool, actor: str, user
+) -> history.Said | None:
+    """Settle a price difference. Links still open from an earlier change are withdrawn and what they
+    asked for is owed anew with the difference, so a change back never refunds money only asked for."""
+    if not booking.money_received or difference == 0:
+        return None
+    balance = difference + surcharges.waive_open(booking, actor=actor)  # > 0: the customer owes more
+    if balance < 0:
+        amount = min(-balance, refunds.refundable_cents(booking))
+        if not amount:
+            return None
+        made = refunds.refund(
+            booking, amount, reason="Price difference after a change.", actor=actor, requested_by=user,
+            manual=not through_provider,
+        )  # fmt: skip
+        if all(refund.method == Refund.Method.PROVIDER for refund in made):
+            return history.said("{amount} refunded through the payment provider", amount=history.eur(amount))
+        return history.said("{amount} refunded by staff", amount=history.eur(amount))
+    if balance == 0:
+        return history.said("the open payment link is withdrawn: nothing more to pay or refund")
+    if through_provider:
+        surcharges.request_payment(booking, balance, actor=actor, user=user)
+        return history.said(
+            "a payment link for {amount} e-mailed to the customer", amount=history.eur(balance)
+        )
+    surcharges.record_paid(booking, balance, actor=actor, user=user)
+    return history.said("{amount} collected by staff", amount=history.eur(balance))

@@ -1,0 +1,237 @@
+"""How payment news reaches a booking: provider webhooks, the sandbox's Pay button and reconciliation
+all settle it under a row lock through booking.transitions, so a webhook and a success-page read cannot
+race and every handler is idempotent (docs/decisions.md §9)."""
+
+import hashlib
+import logging
+from collections.abc import Callable
+
+from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from booking import notifications, selectors, transitions
+from booking.models import Booking, BookingStatus, PaymentMethod
+from payments import refunds, surcharges
+from payments.models import ProcessedPaymentEvent, Surcharge
+from payments.providers.base import (
+    PAID_PAYMENT_STATUSES,
+    PaymentError,
+    PaymentEvent,
+    PaymentProvider,
+    SessionState,
+)
+
+logger = logging.getLogger(__name__)
+
+PROVIDER_NEWS = "payment provider (webhook)"
+ASK_EVERY_SECONDS = 5
+_asked_here = LocMemCache("payments-asked", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+
+
+def target_status(event_type: str, session: SessionState) -> str | None:
+    """The state an event asks for; None when it asks for nothing (e.g. an async payment still pending)."""
+    if event_type == "checkout.session.completed":
+        return BookingStatus.PAID if session.payment_status in PAID_PAYMENT_STATUSES else None
+    return {
+        "checkout.session.async_payment_succeeded": BookingStatus.PAID,
+        "checkout.session.async_payment_failed": BookingStatus.PAYMENT_FAILED,
+        "checkout.session.expired": BookingStatus.EXPIRED,
+    }.get(event_type)
+
+
+def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | None = None) -> Booking | None:
+    """Apply a provider event once (by event id). Unknown types and unknown bookings change nothing.
+    `provider` answers questions the event leaves open (the refunds of a refunded charge); a failure to
+    ask raises PaymentError and keeps nothing, so the provider delivers the event again."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # a savepoint: a replay's failed insert must not end the transaction
+                record = ProcessedPaymentEvent.objects.create(event_id=event.event_id, event_type=event.type)
+        except IntegrityError:
+            logger.info("Payment event %s already processed", event.event_id)
+            return None
+        booking = None
+        if event.session is not None:
+            booking = _apply_session_news(event)
+        elif event.refund is not None:
+            booking = refunds.apply_refund_news(event.refund, actor=PROVIDER_NEWS)
+        elif event.charge is not None and provider is not None:
+            booking = refunds.apply_charge_news(event.charge, provider=provider, actor=PROVIDER_NEWS)
+        if booking is not None:
+            record.booking = booking
+            record.save(update_fields=["booking"])
+        return booking
+
+
+def _apply_session_news(event: PaymentEvent) -> Booking | None:
+    target = target_status(event.type, event.session)
+    surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
+    if surcharge is not None:  # the payment page of a price difference, not of the booking itself
+        booking = selectors.locked_booking(surcharge.booking_id)
+        paid = target == BookingStatus.PAID
+        surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
+        return booking
+    booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
+    if booking is None:
+        logger.warning("Payment event %s names no known booking", event.event_id)
+        return None
+    if target is not None:
+        _settle(booking, target, event.session)
+    return booking
+
+
+def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
+    """Ask the provider about a booking still waiting for payment (a late webhook loses nothing). If the
+    provider cannot answer, the stored booking is what we know."""
+    if not _awaiting_payment(booking):
+        return booking
+    if not _may_ask_now(booking.provider_session_id):
+        return booking  # asked moments ago: a reloaded page must not become a stream of provider calls
+    return _settle_by_provider(booking, lambda: provider().retrieve_session(booking.provider_session_id))
+
+
+def abandon(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
+    """The traveller cancelled on the checkout page: close that page at the provider, so nobody pays a
+    booking they walked away from, and the booking expires. Money that arrived meanwhile pays it instead.
+    If the provider cannot answer, the booking stays pending (`reconcile_payments` settles it later)."""
+    if not _awaiting_payment(booking):
+        return booking
+    return _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+
+
+def close_checkout(booking_id: int, provider: Callable[[], PaymentProvider]) -> None:
+    """A booking cancelled while its payment page was still open: close that page at the provider, so
+    nobody pays for a cancelled ride. Money that arrived first is recorded and the operator alerted
+    (`_settle`); if the provider cannot answer, `reconcile_payments` hears of a late payment instead."""
+    booking = Booking.objects.get(pk=booking_id)
+    if booking.provider_session_id and not booking.money_received:
+        _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+
+
+def _awaiting_payment(booking: Booking) -> bool:
+    return booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
+
+
+def _settle_by_provider(booking: Booking, ask: Callable[[], SessionState]) -> Booking:
+    try:
+        session = ask()
+    except PaymentError:
+        logger.warning("The payment provider did not answer about %s; it stays as it is", booking.reference)
+        return booking
+    return _apply_session(booking, session)
+
+
+def _apply_session(booking: Booking, session: SessionState) -> Booking:
+    """Settle a booking by what the provider says of its session: paid, expired, or (still open) nothing."""
+    target = BookingStatus.PAID if session.payment_status in PAID_PAYMENT_STATUSES else None
+    if session.status == "expired" and target is None:
+        target = BookingStatus.EXPIRED
+    with transaction.atomic():
+        locked = selectors.locked_booking(booking.pk)
+        if target is not None:
+            _settle(locked, target, session)
+    return locked
+
+
+def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProvider]) -> bool:
+    """Ask the provider about the payment page of a price difference still unpaid; whether it was paid."""
+    try:
+        session = provider().retrieve_session(surcharge.provider_session_id)
+    except PaymentError:
+        logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
+        return False
+    return surcharges.apply_if_paid(surcharge, session)
+
+
+def _may_ask_now(session_id: str) -> bool:
+    """At most one question about a session every ASK_EVERY_SECONDS, across all workers (shared cache);
+    while the shared cache is away, at most one per process (so reloads never become a stream of calls)."""
+    key = "payments:asked:" + hashlib.sha256(session_id.encode()).hexdigest()
+    try:
+        return cache.add(key, True, ASK_EVERY_SECONDS)
+    except Exception:  # the cache's own errors differ by backend
+        logger.warning("Shared cache unavailable; throttling provider questions per process")
+        return _asked_here.add(key, True, ASK_EVERY_SECONDS)
+
+
+def _settle(booking: Booking, target: str, session: SessionState) -> None:
+    """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
+    Only the booking's own session, charging exactly its price, can move it."""
+    if booking.status == target:
+        own = session.session_id == booking.provider_session_id
+        if target == BookingStatus.PAID and own and booking.payment_method != PaymentMethod.CHECKOUT:
+            reason = (
+                f"it was paid online after staff marked it paid by {booking.get_payment_method_display()}"
+            )
+            _foreign_payment(booking, session, reason)
+        return  # a replay
+    if session.session_id != booking.provider_session_id:
+        if target == BookingStatus.PAID:
+            _foreign_payment(
+                booking, session, f"checkout session {session.session_id} is not the booking's own"
+            )
+        return
+    if target == BookingStatus.PAID and (mismatch := _amount_mismatch(booking, session)):
+        _foreign_payment(booking, session, mismatch)
+        return
+    if not transitions.can_move(booking, target):
+        if target == BookingStatus.PAID and not booking.money_received:
+            _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
+        return  # news older than what we know: expired after paid does not unpay
+    transitions.apply(
+        booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
+    )
+
+
+def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
+    """Staff took the money outside the provider (an invoice, cash): the booking is paid, by whom and when
+    is kept, and the confirmation goes out as for an online payment."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        booking.payment_method, booking.marked_paid_by = method, user
+        booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
+    return booking
+
+
+def provider_actor(booking: Booking) -> str:
+    """Who moved a booking on the provider's news, as its history says."""
+    return f"payment provider ({booking.payment_provider})"
+
+
+def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:
+    """Why a payment does not pay this booking's price, or None when it does."""
+    charged = (session.amount_total, (session.currency or "").lower())
+    if charged != (booking.amount_cents, booking.currency.lower()):
+        return (
+            f"the session charged {session.amount_total} {session.currency}, the booking's price is "
+            f"{booking.amount_cents} {booking.currency.lower()} (cents)"
+        )
+    return None
+
+
+def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> None:
+    """A payment that names this booking but does not pay it: kept in the log and the processed event,
+    the booking stays as it is, and the operator checks it with the provider."""
+    logger.error("Payment for booking %s not applied: %s", booking.reference, mismatch)
+    reason = f"it was not applied, as {mismatch} (payment intent {session.payment_intent_id or '-'})"
+    transaction.on_commit(lambda: notifications.alert_operator(booking.pk, reason), robust=True)
+
+
+def _paid_too_late(booking: Booking, session: SessionState) -> None:
+    """Money arrived for a booking that can no longer be paid: keep the fact, and tell the operator."""
+    booking.paid_at = timezone.now()
+    booking.received_cents = session.amount_total or booking.amount_cents
+    booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
+    booking.save(update_fields=["paid_at", "received_cents", "payment_intent_id", "updated_at"])
+    logger.error(
+        "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
+    )
+    transaction.on_commit(
+        lambda: notifications.alert_operator(
+            booking.pk, "the booking can no longer be paid: refund or reinstate it"
+        ),
+        robust=True,
+    )

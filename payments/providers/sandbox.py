@@ -1,0 +1,150 @@
+"""The sandbox provider: a local hosted page instead of Stripe, for development and demos. Active only when
+PAYMENT_PROVIDER resolves to `sandbox` (by default in debug without Stripe keys)."""
+
+import hashlib
+import hmac
+import secrets
+
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from booking import selectors
+from booking.models import Booking
+from payments.models import Refund
+from payments.providers.base import (
+    CheckoutRequest,
+    CheckoutSession,
+    PaymentError,
+    PaymentEvent,
+    PaymentIntent,
+    RefundRequest,
+    RefundState,
+    SessionState,
+    WebhookSignatureError,
+)
+
+SESSION_PREFIX = "sbx_cs_"
+INTENT_PREFIX = "sbx_pi_"
+REFUND_PREFIX = "sbx_re_"
+
+
+class SandboxProvider:
+    name = "sandbox"
+
+    def __init__(self, *, public_base_url: str, secret: str):
+        self.public_base_url = public_base_url.rstrip("/")
+        self.secret = secret.encode()
+
+    def _derived(self, prefix: str, key: str) -> str:
+        """An id derived from a key, as Stripe's idempotency would: a retry gets the same object."""
+        return prefix + hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()[:24]
+
+    def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession:
+        session_id = self._derived(SESSION_PREFIX, request.idempotency_key)
+        return CheckoutSession(
+            session_id=session_id, url=f"{self.public_base_url}/booking/sandbox/{session_id}"
+        )
+
+    def retrieve_session(self, session_id: str) -> SessionState:
+        booking = self._booking(session_id)
+        paid = booking.money_received
+        return self._state(
+            booking, "complete" if paid else "open" if selectors.payable(booking) else "expired"
+        )
+
+    def expire_session(self, session_id: str) -> SessionState:
+        """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment (a
+        price difference's while its link is pending), and the caller's move out of that state closes it."""
+        surcharge = selectors.surcharge_for_session(session_id)
+        if surcharge is not None:
+            paid = surcharge.paid_at is not None
+            return SessionState(
+                session_id=session_id,
+                reference=surcharge.booking.reference,
+                status="complete" if paid else "expired",
+                payment_status="paid" if paid else "unpaid",
+                payment_intent_id=surcharge.payment_intent_id or None,
+                amount_total=surcharge.amount_cents,
+                currency=surcharge.currency.lower(),
+            )
+        booking = self._booking(session_id)
+        return self._state(booking, "complete" if booking.money_received else "expired")
+
+    def _booking(self, session_id: str) -> Booking:
+        booking = selectors.booking_for_session(session_id, provider=self.name)
+        if booking is None:
+            raise PaymentError(_("The sandbox knows no such checkout session."))
+        return booking
+
+    def _state(self, booking: Booking, status: str) -> SessionState:
+        return SessionState(
+            session_id=booking.provider_session_id,
+            reference=booking.reference,
+            status=status,
+            payment_status="paid" if booking.money_received else "unpaid",
+            amount_total=booking.amount_cents,
+            currency=booking.currency.lower(),
+        )
+
+    def create_payment_intent(
+        self, *, amount_cents: int, currency: str, idempotency_key: str
+    ) -> PaymentIntent:
+        intent_id = "sbx_pi_" + secrets.token_hex(12)
+        return PaymentIntent(intent_id=intent_id, client_secret=f"{intent_id}_secret_{secrets.token_hex(12)}")
+
+    def create_refund(self, request: RefundRequest) -> RefundState:
+        """A refund that succeeds at once (Stripe's card refunds usually do within seconds)."""
+        if not request.payment_intent_id.startswith(INTENT_PREFIX):
+            raise PaymentError(_("The sandbox knows no such payment."))
+        return RefundState(
+            refund_id=self._derived(REFUND_PREFIX, request.idempotency_key),
+            payment_intent_id=request.payment_intent_id,
+            amount_cents=request.amount_cents,
+            currency=request.currency,
+            status="succeeded",
+            reference=request.reference,
+        )
+
+    def list_refunds(self, payment_intent_id: str) -> list[RefundState]:
+        """The sandbox keeps no books of its own: its refunds are the ones recorded here."""
+        return [
+            RefundState(
+                refund_id=refund.provider_refund_id,
+                payment_intent_id=payment_intent_id,
+                amount_cents=refund.amount_cents,
+                currency=refund.currency.lower(),
+                status=refund.status,
+                reference=refund.booking.reference,
+            )
+            for refund in Refund.objects.filter(
+                Q(payment_intent_id=payment_intent_id)
+                | Q(payment_intent_id="", booking__payment_intent_id=payment_intent_id),
+                provider_refund_id__startswith=REFUND_PREFIX,
+            ).select_related("booking")
+        ]
+
+    def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
+        raise WebhookSignatureError("The sandbox sends no webhooks.")
+
+    def pay_event(self, *, session_id: str, reference: str, amount_cents: int, currency: str) -> PaymentEvent:
+        """What the hosted page's Pay button reports: the event Stripe would send for a paid checkout."""
+        return PaymentEvent(
+            event_id=f"sandbox:{session_id}:paid",
+            type="checkout.session.completed",
+            session=SessionState(
+                session_id=session_id,
+                reference=reference,
+                status="complete",
+                payment_status="paid",
+                payment_intent_id=self._derived(INTENT_PREFIX, session_id),
+                amount_total=amount_cents,
+                currency=currency.lower(),
+            ),
+        )
+
+    def booking_paid(self, booking: Booking) -> PaymentEvent:
+        """The Pay button of a booking's own page."""
+        return self.pay_event(
+            session_id=booking.provider_session_id, reference=booking.reference,
+            amount_cents=booking.amount_cents, currency=booking.currency,
+        )  # fmt: skip

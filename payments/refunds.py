@@ -1,0 +1,306 @@
+"""Refunds: money given back through the payment provider (Stripe's Refunds API, simulated by the sandbox)
+or by staff outside it, and the provider's refund news (`refund.*` and `charge.refunded` webhooks), which
+may arrive in any order: a refund's state only moves forward (pending → succeeded → failed)."""
+
+import logging
+from collections.abc import Callable
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from booking import history, notifications, selectors
+from booking.models import Booking, PaymentMethod
+from chauffeur import l10n
+from chauffeur.errors import DomainError
+from payments.models import Refund, RefundStatus
+from payments.providers import payment_provider
+from payments.providers.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
+from pricing.money import CURRENCY, from_cents
+
+logger = logging.getLogger(__name__)
+
+# How far along a refund is; news of an earlier stage never overwrites a later one.
+STAGE = {
+    RefundStatus.PENDING: 0,
+    RefundStatus.REQUIRES_ACTION: 0,
+    RefundStatus.SUCCEEDED: 1,
+    RefundStatus.FAILED: 2,
+    RefundStatus.CANCELED: 2,
+}
+# Money promised back: it can no longer be refunded a second time.
+COMMITTED = (RefundStatus.PENDING, RefundStatus.REQUIRES_ACTION, RefundStatus.SUCCEEDED)
+
+
+def _total(booking: Booking, statuses) -> int:
+    return selectors.refunds_total(booking, statuses)
+
+
+def refunded_cents(booking: Booking) -> int:
+    """What went back to the customer (succeeded refunds)."""
+    return _total(booking, [RefundStatus.SUCCEEDED])
+
+
+def committed_cents(booking: Booking) -> int:
+    """What went back or is on its way back (succeeded and pending refunds)."""
+    return _total(booking, COMMITTED)
+
+
+def refundable_cents(booking: Booking) -> int:
+    """What was received for a booking and not yet promised back."""
+    return max(0, booking.received_cents - _total(booking, COMMITTED))
+
+
+def through_provider(booking: Booking) -> bool:
+    """Whether the booking's money came through the payment provider (it can go back the same way)."""
+    return booking.payment_method == PaymentMethod.CHECKOUT and bool(booking.payment_intent_id)
+
+
+def provider_payments(booking: Booking) -> list[tuple[str, int]]:
+    """The booking's payments through the provider, newest first, with what of each was not yet sent back
+    through the provider: (payment intent, cents). A refund goes back to the payment it came with."""
+    surcharges = booking.surcharges.exclude(paid_at=None)
+    paid = [
+        (s.payment_intent_id, s.amount_cents) for s in surcharges.order_by("-paid_at") if s.payment_intent_id
+    ]
+    if through_provider(booking):
+        own = booking.received_cents - sum(s.amount_cents for s in surcharges)
+        paid.append((booking.payment_intent_id, own))
+    sent_back: dict[str, int] = {}
+    for intent, cents in booking.refunds.filter(
+        status__in=COMMITTED, method=Refund.Method.PROVIDER
+    ).values_list("payment_intent_id", "amount_cents"):
+        key = intent or booking.payment_intent_id  # refunds from before payments were told apart
+        sent_back[key] = sent_back.get(key, 0) + cents
+    return [
+        (intent, cents - sent_back.get(intent, 0))
+        for intent, cents in paid
+        if cents > sent_back.get(intent, 0)
+    ]
+
+
+def refund(
+    booking: Booking, amount_cents: int, *, reason: str, actor: str, requested_by=None, manual: bool = False
+) -> list[Refund]:
+    """Give back `amount_cents` of a booking the caller holds row-locked (inside its transaction): through
+    the provider to the payments it came with, newest first, unless staff say they paid it back themselves
+    (`manual`); what came in outside the provider is owed by staff. A provider failure raises PaymentError,
+    and the caller's transaction keeps nothing."""
+    available = refundable_cents(booking)
+    if amount_cents < 1 or amount_cents > available:
+        raise DomainError(
+            f"A refund of {booking.reference} must be between 0.01 and {from_cents(available)} {CURRENCY} "
+            "(what was received and not yet refunded).",
+            shown=format_lazy(
+                _(
+                    "A refund of {reference} must be between {least} and {most} (what was received and not "
+                    "yet refunded)."
+                ),
+                reference=booking.reference,
+                least=l10n.money(Decimal("0.01")),
+                most=l10n.money(from_cents(available)),
+            ),
+            field="amount_cents",
+        )
+    made, left = [], amount_cents
+    if not manual:
+        for intent, open_cents in provider_payments(booking):
+            piece = min(left, open_cents)
+            made.append(
+                _through_provider(booking, intent, piece, reason=reason, actor=actor, by=requested_by)
+            )
+            left -= piece
+            if not left:
+                return made
+    status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
+    made.append(
+        Refund.objects.create(
+            booking=booking,
+            amount_cents=left,
+            currency=booking.currency,
+            status=status,
+            method=Refund.Method.MANUAL,
+            reason=reason,
+            requested_by=requested_by,
+        )
+    )
+    amount = history.eur(left)
+    done = (
+        history.said("Refund of {amount}: paid back by staff. {reason}", amount=amount, reason=reason)
+        if manual
+        else history.said(
+            "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
+            amount=amount, reason=reason,
+        )
+    )  # fmt: skip
+    history.record(booking, history.Kind.REFUND, done, actor=actor)
+    return made
+
+
+def _through_provider(
+    booking: Booking, intent: str, amount_cents: int, *, reason: str, actor: str, by
+) -> Refund:
+    provider = payment_provider()
+    if provider.name != booking.payment_provider:
+        raise DomainError(
+            format_lazy(
+                _(
+                    "{reference} was paid through {paid_through}, not the active provider ({active}): "
+                    "refund it there and record it here as paid back by staff."
+                ),
+                reference=booking.reference,
+                paid_through=booking.payment_provider,
+                active=provider.name,
+            ),
+            code="payment_provider_unavailable",
+        )
+    state = provider.create_refund(
+        RefundRequest(
+            payment_intent_id=intent,
+            amount_cents=amount_cents,
+            currency=booking.currency.lower(),
+            reference=booking.reference,
+            # The same refund asked again (a retry after a timeout) is the same refund at the provider.
+            idempotency_key=f"refund-{booking.reference}-{booking.refunds.count()}-{amount_cents}",
+        )
+    )
+    created = Refund.objects.create(
+        booking=booking, amount_cents=state.amount_cents, currency=booking.currency, status=state.status,
+        provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
+        failure_reason=state.failure_reason or "",
+    )  # fmt: skip
+    history.record(
+        booking,
+        history.Kind.REFUND,
+        history.said(
+            "Refund of {amount} through {provider} ({refund}): {state}. {reason}",
+            amount=history.eur(state.amount_cents),
+            provider=provider.name,
+            refund=state.refund_id,
+            state=history.refund_state(state.status),
+            reason=reason,
+        ),
+        actor=actor,
+    )
+    return created
+
+
+def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
+    """`refund` for a caller that holds no lock (the admin): all of it, or nothing, in one transaction."""
+    with transaction.atomic():
+        return refund(selectors.locked_booking(pk), amount_cents, **details)
+
+
+def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
+    """Staff paid an owed refund back outside the provider (cash, bank transfer)."""
+    with transaction.atomic():
+        owed = Refund.objects.select_for_update().get(pk=refund_id)
+        if owed.method != Refund.Method.MANUAL or owed.status != RefundStatus.PENDING:
+            raise DomainError(_("Only a refund owed by staff can be confirmed as paid back."))
+        owed.status = RefundStatus.SUCCEEDED
+        owed.save(update_fields=["status", "updated_at"])
+        history.record(
+            owed.booking,
+            history.Kind.REFUND,
+            history.said("Refund of {amount} paid back.", amount=history.eur(owed.amount_cents)),
+            actor=actor,
+        )
+    return owed
+
+
+# --- the provider's news ----------------------------------------------------------------------------
+
+
+def apply_refund_news(state: RefundState, *, actor: str) -> Booking | None:
+    """A refund.* event: record the refund or move its state forward. Call inside a transaction."""
+    booking = selectors.locked_booking_for_payment(state.payment_intent_id, state.reference)
+    if booking is None:
+        logger.warning("Refund %s names no known booking", state.refund_id)
+        return None
+    _merge(booking, state, actor=actor)
+    return booking
+
+
+def apply_charge_news(
+    charge: ChargeRefunds, *, provider: Callable[[], PaymentProvider], actor: str
+) -> Booking | None:
+    """A charge.refunded event: its refunds where listed; when its refunded total says more than we know
+    (a refund made in the provider's dashboard, or its own event still on the way), the provider's list."""
+    booking = selectors.locked_booking_for_payment(charge.payment_intent_id, None)
+    if booking is None:
+        logger.warning("Refunded charge of payment %s names no known booking", charge.payment_intent_id)
+        return None
+    for state in charge.refunds:
+        _merge(booking, state, actor=actor)
+    known = _total(booking, COMMITTED)
+    if charge.amount_refunded > known and charge.payment_intent_id:
+        for state in provider().list_refunds(charge.payment_intent_id):
+            _merge(booking, state, actor=actor)
+    return booking
+
+
+def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
+    if state.status not in STAGE:
+        logger.warning("Refund %s in an unknown state %r: ignored", state.refund_id, state.status)
+        return
+    known = Refund.objects.select_for_update().filter(provider_refund_id=state.refund_id).first()
+    if known is None and (mismatch := _not_ours(booking, state)):
+        logger.error("Refund %s for %s not recorded: %s", state.refund_id, booking.reference, mismatch)
+        reason = f"a refund reported by the provider was not recorded, as {mismatch} ({state.refund_id})"
+        transaction.on_commit(
+            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
+        )
+        return
+    if known is None:
+        Refund.objects.create(
+            booking=booking, amount_cents=state.amount_cents, currency=state.currency.upper(),
+            status=state.status, provider_refund_id=state.refund_id, reason="made at the payment provider",
+            payment_intent_id=state.payment_intent_id or "",
+            failure_reason=state.failure_reason or "",
+        )  # fmt: skip
+        history.record(
+            booking, history.Kind.REFUND,
+            history.said(
+                "Refund of {amount} ({refund}) reported by the provider: {state}.",
+                amount=history.eur(state.amount_cents), refund=state.refund_id,
+                state=history.refund_state(state.status),
+            ),
+            actor=actor,
+        )  # fmt: skip
+    elif state.status != known.status and STAGE[state.status] >= STAGE[RefundStatus(known.status)]:
+        history.record(
+            booking, history.Kind.REFUND,
+            history.said(
+                "Refund of {amount} ({refund}): {before} → {after}.",
+                amount=history.eur(known.amount_cents), refund=state.refund_id,
+                before=history.refund_state(known.status), after=history.refund_state(state.status),
+            ),
+            actor=actor,
+        )  # fmt: skip
+        known.status, known.failure_reason = state.status, state.failure_reason or known.failure_reason
+        known.save(update_fields=["status", "failure_reason", "updated_at"])
+    else:
+        return  # a replay, or news older than what we know
+    if state.status == RefundStatus.FAILED:
+        reason = (
+            f"a refund of {_eur(state.amount_cents)} failed ({state.failure_reason or 'no reason given'})"
+        )
+        transaction.on_commit(
+            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
+        )
+
+
+def _not_ours(booking: Booking, state: RefundState) -> str | None:
+    """Why a refund the provider reports cannot be one of this booking's, or None when it can: its
+    currency, and no more than was received and not yet given back."""
+    if state.currency.upper() != booking.currency.upper():
+        return f"it is in {state.currency.upper()}, the booking in {booking.currency}"
+    left = refundable_cents(booking)
+    if state.status in COMMITTED and state.amount_cents > left:
+        return f"{_eur(state.amount_cents)} is more than the {_eur(left)} received and not yet refunded"
+    return None
+
+
+def _eur(cents: int) -> str:
+    return f"{from_cents(cents)} {CURRENCY}"

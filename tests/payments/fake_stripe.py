@@ -1,0 +1,111 @@
+"""A Stripe at the HTTP boundary (`responses`) that keeps its own books: checkout sessions that can be
+paid or expired, and refunds that, as Stripe's, never exceed what a payment intent charged and did not
+yet refund. Tests of money flows ask it what really moved, instead of trusting our own records."""
+
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+import responses
+
+from tests.payments.stripe_events import API, deliver, event_payload
+
+
+@dataclass
+class FakeSession:
+    id: str
+    amount: int
+    reference: str
+    status: str = "open"  # open, complete, expired
+    intent: str | None = None
+
+
+@dataclass
+class FakeStripe:
+    sessions: dict[str, FakeSession] = field(default_factory=dict)
+    charged: dict[str, int] = field(default_factory=dict)  # payment intent -> cents
+    refunded: dict[str, int] = field(default_factory=dict)  # payment intent -> cents
+    refusing_refunds: bool = False
+    ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def install(self, mock: responses.RequestsMock) -> "FakeStripe":
+        mock.add_callback(responses.POST, f"{API}/v1/checkout/sessions", self._create_session)
+        mock.add_callback(
+            responses.POST, re.compile(rf"{API}/v1/checkout/sessions/[\w]+/expire"), self._expire_session
+        )
+        mock.add_callback(responses.GET, re.compile(rf"{API}/v1/checkout/sessions/[\w]+"), self._get_session)
+        mock.add_callback(responses.POST, f"{API}/v1/refunds", self._create_refund)
+        return self
+
+    def paid_booking(self, reference: str, amount: int) -> tuple[str, str]:
+        """A booking's own checkout, paid: (session id, payment intent)."""
+        session = FakeSession(f"cs_{next(self.ids)}", amount, reference)
+        self.sessions[session.id] = session
+        self._pay(session)
+        return session.id, session.intent
+
+    def pay(self, client, session_id: str) -> None:
+        """The customer pays an open page; Stripe tells us by webhook (refused pages take nothing)."""
+        session = self.sessions[session_id]
+        if session.status != "open":
+            return
+        self._pay(session)
+        event = event_payload(
+            "checkout.session.completed", self._session_json(session), f"evt_{next(self.ids)}"
+        )
+        assert deliver(client, event).status_code == 200
+
+    def net(self) -> int:
+        """What the operator holds at Stripe: charged minus refunded."""
+        return sum(self.charged.values()) - sum(self.refunded.values())
+
+    def open_sessions(self) -> list[str]:
+        return [session.id for session in self.sessions.values() if session.status == "open"]
+
+    def _pay(self, session: FakeSession) -> None:
+        session.status, session.intent = "complete", f"pi_{next(self.ids)}"
+        self.charged[session.intent] = session.amount
+
+    def _session_json(self, session: FakeSession) -> dict:
+        return {
+            "id": session.id, "object": "checkout.session", "status": session.status,
+            "payment_status": "paid" if session.intent else "unpaid", "payment_intent": session.intent,
+            "amount_total": session.amount, "currency": "eur", "metadata": {"reference": session.reference},
+            "url": f"https://checkout.stripe.test/{session.id}",
+        }  # fmt: skip
+
+    def _create_session(self, request):
+        form = dict(parse_qsl(request.body))
+        session = FakeSession(
+            f"cs_{next(self.ids)}",
+            int(form["line_items[0][price_data][unit_amount]"]),
+            form["metadata[reference]"],
+        )
+        self.sessions[session.id] = session
+        return 200, {}, json.dumps(self._session_json(session))
+
+    def _expire_session(self, request):
+        session = self.sessions[request.url.split("/")[-2]]
+        if session.status != "open":
+            return 400, {}, json.dumps({"error": {"type": "invalid_request_error", "message": "not open"}})
+        session.status = "expired"
+        return 200, {}, json.dumps(self._session_json(session))
+
+    def _get_session(self, request):
+        return 200, {}, json.dumps(self._session_json(self.sessions[request.url.rsplit("/", 1)[-1]]))
+
+    def _create_refund(self, request):
+        form = dict(parse_qsl(request.body))
+        intent, amount = form["payment_intent"], int(form["amount"])
+        left = self.charged.get(intent, 0) - self.refunded.get(intent, 0)
+        if self.refusing_refunds or amount > left:
+            message = f"Refund amount ({amount}) is greater than unrefunded amount on charge ({left})"
+            return 400, {}, json.dumps({"error": {"type": "invalid_request_error", "message": message}})
+        self.refunded[intent] = self.refunded.get(intent, 0) + amount
+        refund = {
+            "id": f"re_{next(self.ids)}", "object": "refund", "amount": amount, "currency": "eur",
+            "payment_intent": intent, "status": "succeeded", "metadata": {"reference": form["metadata[reference]"]},
+        }  # fmt: skip
+        return 200, {}, json.dumps(refund)

@@ -1,0 +1,156 @@
+"""The money invariants of issue 25 as a property: any sequence of staff changes (through the provider or
+collected by staff), payments of open links (some after their page failed to close), staff refunds and
+cancellations, in any order, against a Stripe that keeps its own books (tests/payments/fake_stripe.py):
+
+- nothing is refunded that was not received, at Stripe or in our books, and both books agree;
+- a change never refunds while a payment link asks the customer for money;
+- a ride that is on holds plus asks for no more than its price, and no less than its price less what staff
+  gave back as goodwill;
+- a cancelled ride keeps no more than its fee, unless the operator was alerted."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+import responses
+from django.core import mail
+from django.db import transaction
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from booking import cancellation
+from booking.models import Booking
+from chauffeur.errors import DomainError
+from dispatch import changes
+from payments import refunds
+from payments.models import Refund
+from tests.conftest import clear_shared_cache
+from tests.payments.fake_stripe import FakeStripe
+from tests.payments.stripe_events import use_stripe
+
+pytestmark = pytest.mark.django_db
+
+STEPS = st.one_of(
+    st.tuples(st.just("change"), st.sampled_from(["executive", "first", "business-van"]), st.booleans()),
+    st.tuples(st.just("pay_links")),
+    st.tuples(st.just("lose_page_closing"), st.booleans()),
+    st.tuples(st.just("refund"), st.integers(1, 12000), st.booleans()),
+    st.tuples(st.just("cancel"), st.booleans()),
+    st.tuples(
+        st.just("late"),
+    ),  # the pickup comes within the late-cancel window
+)
+
+
+@pytest.fixture(autouse=True)
+def stripe_settings(settings):
+    use_stripe(settings)  # once per test: hypothesis runs the body many times
+
+
+class ExpireFails(FakeStripe):
+    """A Stripe whose page closings can be made to fail: a withdrawn link's page then stays payable."""
+
+    losing_closings = False
+
+    def _expire_session(self, request):
+        if self.losing_closings:
+            return 500, {}, '{"error": {"type": "api_error", "message": "try later"}}'
+        return super()._expire_session(request)
+
+
+def books(booking: Booking, stripe: FakeStripe) -> dict:
+    provider_refunds = sum(
+        Refund.objects.filter(booking=booking, method="provider", status="succeeded").values_list(
+            "amount_cents", flat=True
+        )
+    )
+    return {
+        "held": booking.received_cents - refunds.committed_cents(booking),
+        "refunded_at_stripe": sum(stripe.refunded.values()),
+        "refunded_in_books": provider_refunds,
+    }
+
+
+@settings(
+    max_examples=200, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)  # fmt: skip
+@given(steps=st.lists(STEPS, min_size=1, max_size=8))
+def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_money(
+    steps, make_booking, client, django_capture_on_commit_callbacks
+):
+    clear_shared_cache()
+    mail.outbox.clear()
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock, transaction.atomic():
+        rollback = transaction.savepoint()
+        stripe = ExpireFails().install(mock)
+        pickup = (timezone.localtime() + timedelta(days=4)).replace(
+            hour=11, minute=0, second=0, microsecond=0
+        )
+        booking = make_booking(
+            status="paid", paid_at=timezone.now(), payment_provider="stripe", email="anna@example.com",
+            distance_km=Decimal("21.8"), duration_s=1455, in_zone_a=True, pickup_at=pickup,
+        )  # fmt: skip
+        session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
+        Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
+        goodwill = 0
+        for step in steps:
+            with django_capture_on_commit_callbacks(execute=True):
+                goodwill += run(step, booking.pk, stripe, client)
+            check(Booking.objects.get(pk=booking.pk), stripe, goodwill)
+        transaction.savepoint_rollback(rollback)
+
+
+def run(step: tuple, pk: int, stripe: ExpireFails, client) -> int:
+    """Do one step; the cents staff gave back as goodwill by it."""
+    booking = Booking.objects.get(pk=pk)
+    kind = step[0]
+    try:
+        if kind == "change":
+            changes.change_ride(
+                pk, pickup=booking.pickup_at, vehicle_class=step[1], through_provider=step[2], actor="staff"
+            )
+        elif kind == "pay_links":
+            for session in stripe.open_sessions():
+                stripe.pay(client, session)
+        elif kind == "lose_page_closing":
+            stripe.losing_closings = step[1]
+        elif kind == "refund":
+            amount = min(step[1], refunds.refundable_cents(booking) or 1)
+            refunds.refund_booking(pk, amount, reason="Goodwill.", actor="staff", manual=step[2])
+            return amount
+        elif kind == "cancel":
+            cancellation.cancel(pk, actor="staff" if step[1] else "the customer", by_staff=step[1])
+        elif kind == "late":
+            Booking.objects.filter(pk=pk).update(pickup_at=timezone.now() + timedelta(hours=3))
+    except DomainError:
+        pass  # refused: what the books say is checked all the same
+    return 0
+
+
+def check(booking: Booking, stripe: FakeStripe, goodwill: int) -> None:
+    now = books(booking, stripe)
+    assert now["refunded_at_stripe"] == now["refunded_in_books"], now
+    assert all(stripe.refunded[intent] <= stripe.charged[intent] for intent in stripe.refunded)
+    assert now["held"] >= 0, now
+    online = sum(stripe.charged.values())
+    manual = sum(booking.surcharges.filter(method="manual").values_list("amount_cents", flat=True))
+    assert booking.received_cents == online + manual, (booking.received_cents, online, manual)
+    alerted = any(
+        "dispatch@chauffeur.test" in message.to and "check" in message.subject for message in mail.outbox
+    )
+    asking = booking.surcharges.filter(status="pending")
+    for refund in booking.refunds.filter(reason="Price difference after a change."):
+        assert not asking.filter(created_at__lt=refund.created_at).exists(), "refunded while asking"
+    if booking.status == "cancelled":
+        assert now["held"] <= (booking.cancellation_fee_cents or 0) or alerted, now
+        return
+    asked = sum(asking.values_list("amount_cents", flat=True))
+    assert now["held"] + asked <= booking.amount_cents or alerted, (now, asked, booking.amount_cents)
+    assert now["held"] + asked >= booking.amount_cents - goodwill, (
+        now,
+        asked,
+        booking.amount_cents,
+        goodwill,
+    )

@@ -1,0 +1,172 @@
+"""The booking pages around a payment: success, cancel, the customer's "manage my booking", and the
+sandbox's hosted checkout. Each speaks the language asked for in its URL (`?lang=de`), else the one the
+booking was made in, else the visitor's browser's."""
+
+import logging
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.html import escape
+from django.views.decorators.http import require_GET, require_http_methods
+
+from booking import cancellation, lifecycle, presentation, selectors
+from booking.links import (
+    cancel_url,
+    manage_url,
+    reference_from_cancel_token,
+    reference_from_manage_token,
+    resume_path,
+)
+from booking.models import Booking
+from chauffeur.api.problems import Problem
+from chauffeur.errors import DomainError
+from chauffeur.i18n import supported
+from payments import payment_updates
+from payments.models import Surcharge
+from payments.providers import payment_provider
+from payments.providers.sandbox import SandboxProvider
+from pricing.money import from_cents
+
+logger = logging.getLogger(__name__)
+
+
+SUCCESS_PATH = "/booking/success"
+CANCEL_PATH = "/booking/cancel"
+
+
+def too_many_requests(problem: Problem) -> HttpResponse:
+    """The rate limiter's answer on a page: a short page, not JSON."""
+    response = HttpResponse(
+        "<!doctype html><title>Too many requests</title><h1>Too many requests</h1>"
+        f"<p>{escape(problem.detail)}</p>",
+        status=problem.http_status,
+    )
+    for name, value in problem.headers.items():
+        response[name] = value
+    return response
+
+
+@require_GET
+def success_page(request: HttpRequest) -> HttpResponse:
+    booking = selectors.booking_for_session(request.GET.get("session_id") or "-")
+    if booking is None:
+        raise Http404("No booking has this checkout session.")
+    booking = payment_updates.reconcile(booking, payment_provider)  # the webhook may still be on its way
+    return _page(request, "booking/success.html", booking)
+
+
+@require_GET
+def cancel_page(request: HttpRequest) -> HttpResponse:
+    """Where the payment page's Cancel leads: its checkout is closed (nothing can be charged any more), and
+    the traveller gets the filled form back."""
+    reference = reference_from_cancel_token(request.GET.get("booking", ""))
+    booking = selectors.booking_for_reference(reference or "-")
+    if booking is None:
+        raise Http404("No such booking.")
+    booking = payment_updates.abandon(booking, payment_provider)
+    return _page(request, "booking/cancel.html", booking)
+
+
+@require_http_methods(["GET", "POST"])
+def manage_page(request: HttpRequest) -> HttpResponse:
+    """The customer's own page of a booking, opened by the signed link of the success page and the
+    e-mails: its state, the chauffeur once assigned, and the cancel where the policy allows it."""
+    booking = selectors.booking_for_reference(
+        reference_from_manage_token(request.GET.get("booking", "")) or "-"
+    )
+    if booking is None:
+        raise Http404("No such booking.")
+    outcome = None
+    if request.method == "POST" and request.POST.get("action") == "cancel":
+        try:
+            booking = cancellation.cancel(booking.pk, actor="customer (manage page)")
+            outcome = "cancelled"
+        except DomainError as refusal:  # the policy or the payment provider said no: nothing changed
+            logger.info("Cancel of %s from its page refused: %s", booking.reference, refusal.code)
+            outcome = "refused"
+    percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
+    return _page(
+        request,
+        "booking/manage.html",
+        booking,
+        state=lifecycle.state_of(booking),
+        outcome=outcome,
+        late_fee_percent=percent,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
+    """The sandbox's hosted payment page: the booking, its price, and Pay / Cancel (CSRF-protected). Like
+    Stripe's, it takes no payment once its checkout has ended. A price difference after a change has a
+    page of its own, which returns to the customer's booking page."""
+    provider = _sandbox()
+    booking = selectors.booking_for_session(session_id, provider=provider.name)
+    surcharge = None if booking is not None else selectors.surcharge_for_session(session_id)
+    if surcharge is not None:
+        booking = surcharge.booking
+    if booking is None:
+        raise Http404("The sandbox knows no such checkout session.")
+    amount_cents = surcharge.amount_cents if surcharge else booking.amount_cents
+    # Like Stripe's, a withdrawn or paid link's page takes no payment.
+    open_ = surcharge.status == Surcharge.Status.PENDING if surcharge else selectors.payable(booking)
+    if request.method == "POST":
+        if request.POST.get("action") == "pay" and open_:
+            paid = provider.pay_event(
+                session_id=session_id,
+                reference=booking.reference,
+                amount_cents=amount_cents,
+                currency=booking.currency,
+            )
+            payment_updates.apply_event(paid)
+            if surcharge is None:
+                return redirect(f"{settings.PUBLIC_BASE_URL}{SUCCESS_PATH}?session_id={session_id}")
+            return redirect(manage_url(booking.reference))
+        if request.POST.get("action") == "pay":
+            amount = from_cents(amount_cents)
+            return _page(request, "booking/sandbox_checkout.html", booking, status=409, amount=amount)
+        return redirect(manage_url(booking.reference) if surcharge else cancel_url(booking.reference))
+    amount = from_cents(amount_cents)
+    return _page(request, "booking/sandbox_checkout.html", booking, amount=amount, open=open_)
+
+
+def _sandbox() -> SandboxProvider:
+    if settings.PAYMENT_PROVIDER != "sandbox":
+        raise Http404("The sandbox is not the active payment provider.")
+    return payment_provider()
+
+
+def page_language(request: HttpRequest, booking: Booking) -> str:
+    chosen = booking.locale if "locale" in (booking.booking_data or {}) else None
+    return supported(request.GET.get("lang")) or supported(chosen) or translation.get_language()
+
+
+def _page(request: HttpRequest, template: str, booking: Booking, status: int = 200, **extra) -> HttpResponse:
+    language = page_language(request, booking)
+    with translation.override(language):
+        context = {
+            "booking": booking,
+            "status": presentation.status_words(booking),
+            "vehicle": presentation.vehicle_name(booking.vehicle_class),
+            "service": presentation.service(booking),
+            "lines": presentation.price_lines(booking),
+            "vat_note": presentation.vat_note(booking),
+            "open": selectors.payable(booking),
+            "resume_path": resume_path(booking.reference, language),
+            "manage_url": manage_url(booking.reference),
+            "language_links": _language_links(request),
+            **extra,
+        }
+        return render(request, template, context, status=status)
+
+
+def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """(code, name, URL) of this page in each language."""
+    query = request.GET.copy()
+    links = []
+    for code, name in settings.LANGUAGES:
+        query["lang"] = code
+        links.append((code, name, f"{request.path}?{query.urlencode()}"))
+    return links
