@@ -1,37 +1,58 @@
 # The two commands of the README: `make run` (serve on the embedded defaults) and `make test`; `make token`
 # issues an API token for trying the token-guarded endpoints locally; `make bench` loads the project and its
 # peers side by side (docs/benchmarks.md; needs PostgreSQL, Redis and wrk; not part of `make test`).
+# A bare `make` lists the targets: each one's `## ` comment is its line in `make help`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
 .PHONY: run test lint docs bench audit superuser token migrate messages clean
+.PHONY: help
+.DEFAULT_GOAL := help
+
+help: ## List the targets
+	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-z][a-z-]*:[^=]*## / { printf "  make %-10s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# setuptools announces every editable install in a warning box ("Editable installation … be careful with
+# folders named like your package"), information only; its warnings are meant to be filtered this way.
+PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
+
 # Re-installs only when pyproject.toml changed, so a second `make run` starts at once.
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	$(PIP_INSTALL) -e '.[test,docs]'
 	touch $@ $(VENV)/.installed-run
 
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
-run: $(VENV)/.installed-run
+run: $(VENV)/.installed-run ## Serve the site on http://127.0.0.1:8000 (PORT=… for another; SQLite unless DATABASE_URL)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-superuser: $(VENV)/.installed-run
+migrate: $(VENV)/.installed-run ## Create or update the database's tables (DATABASE_URL, else db.sqlite3)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py createsuperuser
+
+# Asks on the terminal; without one (a script, CI, a container) the user comes from the three variables
+# Django's `createsuperuser --noinput` reads, and without those it fails rather than skip silently.
+SUPERUSER_VARIABLES := DJANGO_SUPERUSER_USERNAME DJANGO_SUPERUSER_EMAIL DJANGO_SUPERUSER_PASSWORD
+MISSING_SUPERUSER_VARIABLES = $(strip $(foreach name,$(SUPERUSER_VARIABLES),$(if $($(name)),,$(name))))
+superuser: $(VENV)/.installed-run ## Create a back-office admin: asks, or takes DJANGO_SUPERUSER_USERNAME, _EMAIL, _PASSWORD
+	@if [ -n "$(MISSING_SUPERUSER_VARIABLES)" ] && [ ! -t 0 ]; then \
+		echo "make superuser: no terminal to ask on. Set $(MISSING_SUPERUSER_VARIABLES) to create the user without questions." >&2; \
+		exit 1; \
+	fi
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createsuperuser $(if $(MISSING_SUPERUSER_VARIABLES),,--noinput)
 
 # The token alone on the last line, for TOKEN=$(make token | tail -1); migrates a fresh database first.
-token: $(VENV)/.installed-run
+token: $(VENV)/.installed-run ## Issue an API token (booking.read, booking.write) for the local API and MCP endpoint
 	$(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(BIN)/python manage.py issue_token "local agent" --scope booking.read --scope booking.write
 
@@ -41,14 +62,14 @@ token: $(VENV)/.installed-run
 NODE_CLIENTS := tests/agents/node
 $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
-		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
 	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format --check)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint docs $(NODE_CLIENTS)/node_modules/.installed
+test: lint docs $(NODE_CLIENTS)/node_modules/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
 	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
@@ -62,22 +83,22 @@ site/.built: $(VENV)/.installed-test $(DOCS_SOURCES)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	touch $@
 
-docs: site/.built
+docs: site/.built ## Build the docs site strictly into site/ (open site/index.html)
 
 # After changing a translated text: collect the messages (GNU gettext's xgettext), translate the new
 # ones in locale/de/LC_MESSAGES/django.po, then compile; commit both files (a clean clone needs no gettext).
-messages: $(VENV)/.installed-test
+messages: $(VENV)/.installed-test ## Collect the translated texts into locale/de, compile them
 	$(BIN)/python manage.py makemessages -l de --no-location --ignore=.venv --ignore=tests --ignore=artifacts
 	$(BIN)/python -c "import polib; polib.pofile('locale/de/LC_MESSAGES/django.po').save_as_mofile('locale/de/LC_MESSAGES/django.mo')"
 
 # Lighthouse on /en/ and /de/ (mobile and desktop) against gunicorn in production mode; fails below 95 in
 # any category (tests/lighthouse.py). `make audit RECORD=1` also writes the scores to docs/lighthouse.md.
 # About a minute; not part of `make test`.
-audit: $(VENV)/.installed-test $(NODE_CLIENTS)/node_modules/.installed
+audit: $(VENV)/.installed-test $(NODE_CLIENTS)/node_modules/.installed ## Lighthouse on /en/ and /de/ (RECORD=1 writes docs/lighthouse.md)
 	$(BIN)/python -m tests.lighthouse $(if $(RECORD),--record)
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test ## Load the project and its peers side by side (PostgreSQL, Redis, wrk)
 	$(BIN)/python benchmarks/run.py
 
-clean:
+clean: ## Remove the venv, node_modules, the SQLite database, the built docs and caches
 	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .hypothesis

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "chauffeur.head.HeadWithoutBodyMiddleware",  # first: the last to touch the response
     "django.middleware.security.SecurityMiddleware",
     "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",

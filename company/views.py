@@ -5,7 +5,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from chauffeur.seo import page_links
 from company import legal, services
@@ -24,13 +24,13 @@ def _cached(response: HttpResponse, request: HttpRequest, version: str) -> HttpR
     return response
 
 
-@require_GET
+@require_safe
 def brand_stylesheet(request: HttpRequest) -> HttpResponse:
     branding = services.operator_branding()
     return _cached(HttpResponse(branding.stylesheet(), content_type="text/css"), request, branding.version)
 
 
-@require_GET
+@require_safe
 def logo(request: HttpRequest) -> HttpResponse:
     found = services.logo()
     if found is None:
@@ -41,7 +41,7 @@ def logo(request: HttpRequest) -> HttpResponse:
     return _cached(response, request, services.operator_branding().version)
 
 
-@require_GET
+@require_safe
 def legal_page(request: HttpRequest, kind: str) -> HttpResponse:
     """The imprint, terms or privacy notice in the language of the URL (/de/terms, /en/terms); `?version=N`
     shows an earlier published version (the terms a booking accepted)."""

@@ -14,7 +14,7 @@ from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from booking import presentation, selectors
 from booking.availability import check_availability, lead_time_rules
@@ -91,7 +91,7 @@ TEXTS = {
 }
 
 
-@require_GET
+@require_safe
 def booking_page(request: HttpRequest) -> HttpResponse:
     """The page in the language of its URL (/de/, /en/), or at / in the browser's (Accept-Language)."""
     language = translation.get_language()
@@ -104,7 +104,7 @@ def booking_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def embed_form(request: HttpRequest) -> HttpResponse:
     """The form alone, for `embed.js` on the operator's website (CORS_ALLOWED_ORIGINS); its links and
     assets carry this service's address."""

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.html import escape
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import cancellation, lifecycle, presentation, selectors
 from booking.links import (
@@ -48,7 +48,7 @@ def too_many_requests(problem: Problem) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def success_page(request: HttpRequest) -> HttpResponse:
     booking = selectors.booking_for_session(request.GET.get("session_id") or "-")
     if booking is None:
@@ -57,7 +57,7 @@ def success_page(request: HttpRequest) -> HttpResponse:
     return _page(request, "booking/success.html", booking)
 
 
-@require_GET
+@require_safe
 def cancel_page(request: HttpRequest) -> HttpResponse:
     """Where the payment page's Cancel leads: its checkout is closed (nothing can be charged any more), and
     the traveller gets the filled form back."""
@@ -69,7 +69,7 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
     return _page(request, "booking/cancel.html", booking)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def manage_page(request: HttpRequest) -> HttpResponse:
     """The customer's own page of a booking, opened by the signed link of the success page and the
     e-mails: its state, the chauffeur once assigned, and the cancel where the policy allows it."""
@@ -97,7 +97,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     """The sandbox's hosted payment page: the booking, its price, and Pay / Cancel (CSRF-protected). Like
     Stripe's, it takes no payment once its checkout has ended. A price difference after a change has a

@@ -1,4 +1,4 @@
-"""The base of every REST operation with an input: one declaration validates the query (GET) or the
+"""The base of every REST operation with an input: one declaration validates the query (GET, HEAD) or the
 body, and names the fields of domain errors as the caller sent them."""
 
 from rest_framework import serializers
@@ -12,7 +12,7 @@ class Operation(APIView):
     def validated(self, request: Request) -> serializers.Serializer:
         # The query as a plain dict, not the QueryDict: DRF reads a missing boolean in form-style data as
         # False, which would override the declared defaults.
-        data = request.query_params.dict() if request.method == "GET" else request.data
+        data = request.query_params.dict() if request.method in ("GET", "HEAD") else request.data
         serializer = self.input_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         return serializer

@@ -1,5 +1,6 @@
 """A working day to try the back office on: drivers, vehicles and rides for today and the next days, paid,
-confirmed and waiting for a driver. Development only: it refuses to run with debug off."""
+confirmed and waiting for a driver. Development only: it refuses to run with debug off. Safe to re-run: it
+makes only what is missing (a demo ride is known by its customer and pickup) and says what it made."""
 
 import unicodedata
 from datetime import datetime, time, timedelta
@@ -13,6 +14,7 @@ from django.utils import timezone
 from booking import history
 from booking.checkout import BookingRequest, price_the_ride, store_booking
 from booking.models import Booking, BookingChannel
+from chauffeur.errors import DomainError
 from dispatch import assignment
 from fleet.models import Driver, Vehicle
 from payments import payment_updates
@@ -102,22 +104,34 @@ class Command(BaseCommand):
             drivers = [
                 Driver.objects.get_or_create(
                     name=name, defaults={"phone": phone, "email": email, "languages": langs}
-                )[0]
+                )
                 for name, phone, email, langs in DRIVERS
             ]
             vehicles = [self.vehicle(*spec) for spec in VEHICLES]
-            made = [self.ride(spec, drivers, vehicles) for spec in RIDES]
-        self.stdout.write(f"{len(drivers)} drivers, {len(vehicles)} vehicles, {len(made)} rides.")
+            rides = [self.ride(spec, [d for d, _ in drivers], [v for v, _ in vehicles]) for spec in RIDES]
+        made = {
+            "driver": sum(created for _, created in drivers),
+            "vehicle": sum(created for _, created in vehicles),
+            "ride": sum(created for _, created in rides),
+        }
+        if any(made.values()):
+            self.stdout.write(f"Made {counted(made)}.")
+        else:
+            there = {"driver": len(drivers), "vehicle": len(vehicles), "ride": len(rides)}
+            self.stdout.write(f"Nothing to make: the demo data is already there ({counted(there)}).")
 
-    def vehicle(self, plate: str, code: str, model: str, seats: int, luggage: int) -> Vehicle:
+    def vehicle(self, plate: str, code: str, model: str, seats: int, luggage: int) -> tuple[Vehicle, bool]:
         cls = VehicleClass.objects.get(code=code)
         fields = {"vehicle_class": cls, "model": model, "seats": seats, "luggage": luggage}
-        return Vehicle.objects.get_or_create(plate=plate, defaults=fields)[0]
+        return Vehicle.objects.get_or_create(plate=plate, defaults=fields)
 
-    def ride(self, spec, drivers, vehicles) -> Booking:
+    def ride(self, spec, drivers, vehicles) -> tuple[Booking, bool]:
         days, clock, origin, destination, code, name, phone, driver, vehicle = spec
         day = timezone.localdate() + timedelta(days=days)
         pickup = datetime.combine(day, clock, tzinfo=timezone.get_default_timezone())
+        already = Booking.objects.filter(name=name, pickup_at=pickup, channel=BookingChannel.PHONE).first()
+        if already is not None:
+            return already, False
         ride = BookingRequest(
             origin=origin, destination=destination, pickup=pickup, vehicle_class=code, name=name, phone=phone,
             email=f"{ascii_name(name)}@example.com", locale="de" if phone.startswith("+43") else "en",
@@ -127,5 +141,13 @@ class Command(BaseCommand):
         payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="demo_data")
         if driver is not None:
             chosen = {"driver_id": drivers[driver].pk, "vehicle_id": vehicles[vehicle].pk}
-            assignment.assign(booking.pk, **chosen, actor="demo_data")
-        return booking
+            try:
+                assignment.assign(booking.pk, **chosen, actor="demo_data")
+            except DomainError as busy:  # a ride entered by hand at that time: this one waits for a driver
+                self.stdout.write(f"{booking.reference} is left for dispatch: {busy}")
+        return booking, True
+
+
+def counted(made: dict[str, int]) -> str:
+    """{"driver": 2, "ride": 1} → "2 drivers, 1 ride"; kinds with none made are left out."""
+    return ", ".join(f"{n} {kind}{'' if n == 1 else 's'}" for kind, n in made.items() if n)

@@ -1,0 +1,73 @@
+""".ci/isolated, which gives CI's PostgreSQL/Redis run a database and a Redis index of its own: two runs on
+one host get different ones, both are cleaned up on exit, the command's exit status is the run's, and Redis
+database 0 is never taken. Needs the local PostgreSQL and Redis servers (CI's second run has them)."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from tests.processes import ROOT, project_env
+
+
+def servers_missing() -> str | None:
+    for tool in ("pg_isready", "createdb", "dropdb", "psql", "redis-cli", "flock"):
+        if not shutil.which(tool):
+            return f"{tool} is not on the PATH"
+    if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432"], check=False).returncode:
+        return "no PostgreSQL on 127.0.0.1:5432"
+    if subprocess.run(["redis-cli", "-h", "127.0.0.1", "ping"], capture_output=True, check=False).returncode:
+        return "no Redis on 127.0.0.1:6379"
+    return None
+
+
+pytestmark = pytest.mark.skipif(bool(servers_missing()), reason=str(servers_missing()))
+SHOW = 'echo "$DATABASE_URL $REDIS_URL"; psql -h 127.0.0.1 -U postgres -Atc "SELECT current_database()" "$DATABASE_URL"'
+
+
+def isolated(*command: str, **env: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(ROOT / ".ci" / "isolated"), *command], cwd=ROOT, env=project_env(**env),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def databases() -> set[str]:
+    listed = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SELECT datname FROM pg_database"],
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    return set(listed.stdout.split())
+
+
+def test_two_runs_at_once_get_their_own_database_and_redis_index_and_leave_nothing_behind():
+    before = databases()
+    runs = [isolated("sh", "-c", f"{SHOW}; sleep 2") for _ in range(2)]
+    outputs = [run.communicate(timeout=60) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    chosen = [stdout.split() for stdout, _ in outputs]  # [database URL, Redis URL, the database connected to]
+    names = [url.rsplit("/", 1)[1] for url, _, _ in chosen]
+    indexes = [int(redis.rsplit("/", 1)[1]) for _, redis, _ in chosen]
+    assert [connected for _, _, connected in chosen] == names and names[0] != names[1]
+    assert all(name.startswith("ci_") for name in names)
+    assert indexes[0] != indexes[1] and all(1 <= index <= 15 for index in indexes)
+    assert databases() == before
+
+
+def test_the_commands_failure_is_the_runs_and_is_cleaned_up_too():
+    before = databases()
+    run = isolated("sh", "-c", "exit 3")
+    run.communicate(timeout=60)
+    assert run.returncode == 3 and databases() == before
+
+
+def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
+    held = isolated("sh", "-c", f"{SHOW}; sleep 2")
+    index = held.stdout.readline().split()[1].rsplit("/", 1)[1]  # printed once its index is held
+    busy = isolated("true", CI_REDIS_DB=index)
+    assert (
+        busy.wait(timeout=60) == 1 and f"Redis database {index} is held by another run." in busy.stderr.read()
+    )
+    held.communicate(timeout=60)
+    again = isolated("sh", "-c", SHOW, CI_REDIS_DB=index)
+    assert again.communicate(timeout=60)[0].split()[1] == f"redis://127.0.0.1:6379/{index}"
+    zero = isolated("true", CI_REDIS_DB="0")
+    assert zero.wait(timeout=60) == 2 and "from 1 to 15 (0 is left alone)" in zero.stderr.read()

@@ -1,0 +1,77 @@
+"""The Makefile as a newcomer meets it: a bare `make` lists the targets, `make migrate` makes the tables,
+`make superuser` creates the admin from Django's DJANGO_SUPERUSER_* variables and, with neither those nor a
+terminal, fails saying what to set. Runs in the project's .venv (its install stamps keep pip out of it)."""
+
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+
+from tests.processes import ROOT, project_env
+
+pytestmark = pytest.mark.skipif(
+    not shutil.which("make") or not (ROOT / ".venv" / ".installed-run").exists(),
+    reason="needs GNU make and the project's .venv (make .venv/.installed-run)",
+)
+SUPERUSER = {
+    "DJANGO_SUPERUSER_USERNAME": "eva",
+    "DJANGO_SUPERUSER_EMAIL": "eva@chauffeur.test",
+    "DJANGO_SUPERUSER_PASSWORD": "a-long-enough-demo-password",
+}
+
+
+def make(*targets: str, **env: str) -> subprocess.CompletedProcess:
+    """stdin from /dev/null: no terminal, as in CI or a script."""
+    return subprocess.run(
+        ["make", "--no-print-directory", *targets], cwd=ROOT, env=project_env(**env),
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def users(database) -> list[tuple]:
+    with sqlite3.connect(database) as rows:
+        return rows.execute("SELECT username, email, is_superuser, is_staff FROM auth_user").fetchall()
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory) -> dict[str, str]:
+    """A throwaway SQLite database made by `make migrate`."""
+    database = tmp_path_factory.mktemp("makefile") / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{database}"}
+    done = make("migrate", **env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {**env, "path": str(database)}
+
+
+def test_a_bare_make_lists_the_targets_one_line_each():
+    bare, listed = make(), make("help")
+    assert bare.returncode == 0 and bare.stdout == listed.stdout and bare.stderr == ""
+    lines = {line.split()[1]: line for line in listed.stdout.splitlines()}
+    assert {"run", "test", "migrate", "superuser", "token", "help"} <= set(lines)
+    assert all(line.startswith("  make ") and len(line.split()) > 2 for line in lines.values())
+    assert "up to date" not in listed.stdout
+
+
+def test_make_migrate_creates_the_tables(migrated):
+    with sqlite3.connect(migrated["path"]) as rows:
+        tables = {name for (name,) in rows.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"auth_user", "booking_booking", "fleet_driver", "django_migrations"} <= tables
+
+
+def test_make_superuser_without_a_terminal_or_the_variables_fails_naming_them(migrated):
+    before = users(migrated["path"])
+    done = make("superuser", DATABASE_URL=migrated["DATABASE_URL"])
+    assert done.returncode != 0
+    assert "DJANGO_SUPERUSER_USERNAME DJANGO_SUPERUSER_EMAIL DJANGO_SUPERUSER_PASSWORD" in done.stderr
+    partly = make("superuser", DATABASE_URL=migrated["DATABASE_URL"], DJANGO_SUPERUSER_USERNAME="eva")
+    assert partly.returncode != 0
+    assert "Set DJANGO_SUPERUSER_EMAIL DJANGO_SUPERUSER_PASSWORD " in partly.stderr
+    assert users(migrated["path"]) == before
+
+
+def test_make_superuser_creates_the_admin_from_the_variables(migrated):
+    done = make("superuser", DATABASE_URL=migrated["DATABASE_URL"], **SUPERUSER)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "createsuperuser --noinput" in done.stdout and "Superuser created successfully." in done.stdout
+    assert ("eva", "eva@chauffeur.test", 1, 1) in users(migrated["path"])
