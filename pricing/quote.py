@@ -94,7 +94,9 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
     if request.tour_slug:
         if request.booking_type is BookingType.HOURLY:
-            raise DomainError("A tour has a fixed price and cannot be booked by the hour.", field="tour_slug")
+            raise DomainError(  # 422: a rule between two query parameters, as for an hourly booking's hours
+                "A tour has a fixed price and cannot be booked by the hour.", field="tour_slug", status=422
+            )
         lines = [_tour_line(_tour(snapshot, request.tour_slug, tariff), tariff)]
     elif request.booking_type is BookingType.HOURLY:
         lines = _hourly_lines(tariff, request)
@@ -178,10 +180,15 @@ def _distance_lines(tariff: TariffRates, distance_km: Decimal, in_zone_a: bool) 
 
 def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLine:
     if duration_hours is None:
-        raise DomainError("An hourly booking needs its duration in hours.", field="duration_hours")
-    if duration_hours < tariff.minimum_hours:
+        # 422, not 400: it depends on bookingType, which query parameters' schemas cannot state (issue 26)
         raise DomainError(
-            f"An hourly booking lasts at least {tariff.minimum_hours} hours.", field="duration_hours"
+            "An hourly booking needs its duration in hours.", field="duration_hours", status=422
+        )
+    if duration_hours < tariff.minimum_hours:  # a tariff may ask for more than the schema's minimum
+        raise DomainError(
+            f"An hourly booking lasts at least {tariff.minimum_hours} hours.",
+            field="duration_hours",
+            status=422,
         )
     hours = round_up(duration_hours, HOURLY_BLOCK)
     rate = tariff.hourly_rate

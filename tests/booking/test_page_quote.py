@@ -56,8 +56,9 @@ def test_an_unknown_place_is_422_route_not_found(client):
 
 
 def test_an_hourly_hire_without_hours_is_refused_for_every_class(client):
+    # 422: a rule between parameters, which their schemas cannot state (issue 26)
     body = assert_problem(
-        client.get("/api/page/quote", {**RIDE, "bookingType": "hourly"}), 400, "invalid_request"
+        client.get("/api/page/quote", {**RIDE, "bookingType": "hourly"}), 422, "invalid_request"
     )
     assert "durationHours" in body["errors"]
 
