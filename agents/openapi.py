@@ -18,24 +18,29 @@ SCHEMAS = {
             "jsonrpc": {"type": "string", "enum": [jsonrpc.VERSION]},
             "id": REQUEST_ID,
             "method": {
-                "type": "string",
-                "enum": list({**protocol.LEGACY_METHODS, **protocol.MODERN_METHODS}),
+                # Any other name is a parsed request too: answered with a JSON-RPC error (-32601), HTTP 200.
+                "anyOf": [
+                    {"type": "string", "enum": list({**protocol.LEGACY_METHODS, **protocol.MODERN_METHODS})},
+                    {"type": "string", "minLength": 1},
+                ],
                 "description": "initialize and ping up to 2025-11-25, server/discover from 2026-07-28; or a "
-                "notification.",
+                "notification. Another name is answered with the error -32601 (unknown method).",
             },
             "params": {
-                "type": "object",
-                "description": "initialize: protocolVersion, capabilities, clientInfo; tools/call: name "
-                "(or its underscore alias) and arguments (the tool's inputSchema). From 2026-07-28 every "
-                "request's `_meta` carries io.modelcontextprotocol/protocolVersion and clientCapabilities.",
+                # Not "type": "object": other values are answered with the error -32602 (HTTP 200).
+                "description": "An object. initialize: protocolVersion, capabilities, clientInfo; "
+                "tools/call: name (or its underscore alias) and arguments (the tool's inputSchema). From "
+                "2026-07-28 every request's `_meta` carries io.modelcontextprotocol/protocolVersion and "
+                "clientCapabilities.",
             },
         },
     },
     "JsonRpcBatch": {
         "type": "array",
         "description": "A batch, only under MCP 2025-03-26 (no MCP-Protocol-Version header): answered by an "
-        "array of the requests' answers.",
-        "items": {"$ref": "#/components/schemas/JsonRpcRequest"},
+        "array of the requests' answers. Each item should be a JsonRpcRequest; an item that is not is "
+        "answered by its own error in that array (JSON-RPC 2.0 › Batch), not by refusing the batch.",
+        "items": {},
         "minItems": 1,
         "maxItems": jsonrpc.BATCH_LIMIT,
     },
@@ -76,6 +81,19 @@ SCHEMAS = {
                 },
             },
         },
+    },
+    "JsonRpcBatchResponse": {
+        "type": "array",
+        "description": "A batch's answers, one per request in it (notifications get none), each a result "
+        "or an error.",
+        "items": {
+            "oneOf": [
+                {"$ref": "#/components/schemas/JsonRpcResult"},
+                {"$ref": "#/components/schemas/JsonRpcError"},
+            ]
+        },
+        "minItems": 1,
+        "maxItems": jsonrpc.BATCH_LIMIT,
     },
     "McpMetadata": {
         "type": "object",
@@ -178,11 +196,24 @@ def document_mcp_endpoint(result: dict, generator, request, public) -> dict:
             },
             "responses": {
                 "200": {
-                    "description": "The request's result (up to 2025-11-25 also its JSON-RPC error; a "
-                    "batch's answers as an array).",
-                    "content": _json("JsonRpcResult"),
+                    "description": "The request's result; up to 2025-11-25 also its JSON-RPC error (unknown "
+                    "method, invalid params, unknown tool …); a batch's answers as an array.",
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [
+                                    _ref("JsonRpcResult"),
+                                    _ref("JsonRpcError"),
+                                    _ref("JsonRpcBatchResponse"),
+                                ]
+                            }
+                        }
+                    },
                 },
-                "202": {"description": "A notification (or a response) accepted; no body."},
+                "202": {
+                    "description": "Only notifications (or responses) were sent, alone or in a batch: "
+                    "no body."
+                },
                 **{
                     status: _error(text, *(["Retry-After"] if status == "429" else []))
                     for status, text in REFUSALS.items()

@@ -5,10 +5,11 @@ operation that validates with the same declaration."""
 import functools
 from decimal import Decimal
 
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
 from rest_framework.views import APIView
+
+from chauffeur.api.field_schemas import InputRulesSchema
 
 REF_PREFIX = "#/components/schemas/"
 
@@ -17,7 +18,7 @@ REF_PREFIX = "#/components/schemas/"
 def json_schema(serializer_class: type[serializers.Serializer], direction: str) -> dict:
     """`direction` is "request" (what a caller sends) or "response" (what it gets back). Input objects
     refuse unknown members, as the tools do (a misspelt argument must not be silently ignored)."""
-    mapper = AutoSchema()
+    mapper = InputRulesSchema()  # the mapping /openapi.json uses, input rules included
     mapper.registry = ComponentRegistry()
     mapper.method, mapper.path = "POST", "/api/mcp"
     mapper.view = APIView()
@@ -78,4 +79,6 @@ def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str
 def _is_json_type(value: object, expected: str) -> bool:
     if isinstance(value, bool):  # JSON's true is not the number 1
         return expected == "boolean"
+    if expected == "integer" and isinstance(value, float):  # 7400.0 is an integer to JSON Schema
+        return value.is_integer()
     return isinstance(value, JSON_TYPES[expected])

@@ -92,7 +92,14 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "(409 `idempotency_conflict` if it takes too long). Keys are per client and per endpoint."
     ),
 )
-CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503]}
+# 503 payment_provider_unavailable: no provider is configured (nothing is stored).
+CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503, ("payment_provider_unavailable", 503)]}
+LEGACY_PROVIDER_MISSING = {
+    "x-error-notes": {
+        500: "Also when no payment provider is configured (the contract's 500; "
+        "/api/v1 answers 503 payment_provider_unavailable)."
+    }
+}
 
 
 class CheckoutLegacyApi(IdempotentCheckoutOperation):
@@ -106,6 +113,7 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
         request=CheckoutInput,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
+        extensions=LEGACY_PROVIDER_MISSING,
     )
     def post(self, request: Request) -> Response:
         return super().post(request)
@@ -154,6 +162,7 @@ class PaymentIntentLegacyApi(DeprecatedView, Operation):
         responses={
             200: OpenApiResponse(PaymentIntentOutput, description="The payment intent's client secret.")
         },
+        extensions=LEGACY_PROVIDER_MISSING,
     )
     def post(self, request: Request) -> Response:
         intent = legacy_payment_intent(

@@ -8,6 +8,7 @@ from booking.lead_time import Reason
 from booking.models import BookingStatus
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
+    AcceptanceField,
     FromFieldMixin,
     JsonIntegerField,
     JsonObjectField,
@@ -177,9 +178,9 @@ class PageCheckoutInput(CheckoutInput):
     """The input of the page checkout (POST /api/page/checkout): the traveller must have ticked the terms."""
 
     bookingData = PageBookingDataInput()
-    termsAccepted = serializers.BooleanField(
+    termsAccepted = AcceptanceField(
         help_text="true: the traveller ticked that they accept the terms and conditions (/en/terms).",
-        error_messages={"required": TERMS_REQUIRED, "null": TERMS_REQUIRED},
+        error_messages={"required": TERMS_REQUIRED, "null": TERMS_REQUIRED, "not_accepted": TERMS_REQUIRED},
     )
 
     def validate_termsAccepted(self, accepted: bool) -> bool:

@@ -239,7 +239,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "chauffeur.api.problems.problem_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "chauffeur.api.field_schemas.InputRulesSchema",
     "COERCE_DECIMAL_TO_STRING": False,
     "URL_FORMAT_OVERRIDE": None,  # `format` is an ordinary query word here, not a renderer switch
 }

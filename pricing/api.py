@@ -20,11 +20,15 @@ class PriceApi(Operation):
             "bookings: base fare + per-km bands, at least the minimum fare, plus the outside-Zone-A "
             f"surcharge; hourly: started {HOURLY_BLOCK * 60:g} minutes (at least {MIN_HOURLY_HOURS:g} h); "
             f"tours: a fixed price. Waiting is added per started {WAITING_BLOCK_MINUTES} minutes; the gross "
-            "is rounded up to the tariff's rounding step."
+            "is rounded up to the tariff's rounding step. Refused with 400 (rules a schema cannot state, "
+            "whose status the contract fixes): a `tourSlug` of no tour the operator offers "
+            "(`unknown_tour`), a tour booked by the hour, and an hourly booking without `durationHours` or "
+            "shorter than its tariff's minimum hours."
         ),
         tags=["quotes"],
         parameters=[PriceInput],
         responses={200: OpenApiResponse(PriceOutput, description="The price and its lines.")},
+        extensions={"x-error-statuses": ["unknown_tour"]},
     )
     def get(self, request: Request) -> Response:
         quote = services.quote_price(**self.validated(request).validated_data)

@@ -50,7 +50,8 @@ class PageQuoteApi(Operation):
         summary="Quote a ride for the booking page: the route and the price in every vehicle class",
         description=(
             "What GET /api/v1/distance and one GET /api/v1/price per vehicle class answer, in one call. "
-            "Errors are application/problem+json (422 route_not_found, 503 upstream_unavailable)."
+            "Errors are application/problem+json (422 route_not_found, 503 upstream_unavailable; 400 for an "
+            "hourly hire without `durationHours`, a rule between parameters that no schema can state)."
         ),
         tags=["pages"],
         parameters=[RideQuoteInput],

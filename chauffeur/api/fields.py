@@ -13,8 +13,9 @@ from rest_framework import serializers
 
 # Far outside any bookable time, and keeps date arithmetic clear of datetime's own limits.
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
-# Python's own parsers also take "20_0", "1e5" and non-ASCII digits; an API should not.
-PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+# Python's own parsers also take "20_0", "２０" (non-ASCII digits) and "inf"; an API should not. A JSON
+# number's exponent is taken: a query's "number" is written so by JSON and OpenAPI clients (2.5e-05).
+PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 PLAIN_INTEGER = re.compile(r"-?[0-9]+")
 # An unencoded "+01:00" in a query string arrives as " 01:00".
 LOST_PLUS = re.compile(r"(T[0-9:.]+) ([0-9]{2}:?[0-9]{2})$")
@@ -50,11 +51,14 @@ class PlainDecimalField(serializers.DecimalField):
 
 
 class JsonIntegerField(serializers.IntegerField):
-    """A JSON integer and nothing else (no "7400", 7400.0 or true): for money, exactness beats leniency."""
+    """A JSON integer and nothing else (no "7400", 7400.5 or true): for money, exactness beats leniency.
+    7400.0 is the integer 7400 to JSON Schema, so it is taken as that."""
 
     default_error_messages = {"invalid": "Expected a whole number (a JSON integer), e.g. 7400."}
 
     def to_internal_value(self, data):
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -69,6 +73,19 @@ class PlainIntegerField(serializers.IntegerField):
         ):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class AcceptanceField(serializers.BooleanField):
+    """A box the caller must tick: JSON true and nothing else ("yes", 1 or false are refused), as the
+    schema states it."""
+
+    default_error_messages = {"not_accepted": "Must be true."}
+
+    def to_internal_value(self, data):
+        if data is not True:
+            self.fail("not_accepted")
+        return True
 
 
 def localize(naive: datetime) -> datetime:

@@ -54,6 +54,7 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         422, "Route not found", "Check both addresses, or pick them from the /api/v1/places suggestions."
     ),
     "upstream_unavailable": ProblemKind(503, "Upstream service unavailable", "Retry in a minute."),
+    # 400 as DECISIONS §4 fixes it, though no schema can list the tours (they are data)
     "unknown_tour": ProblemKind(400, "Unknown tour", "Use the slug of a tour the operator offers."),
     "lead_time": ProblemKind(
         400,
@@ -144,19 +145,23 @@ def problem_response(problem: Problem) -> JsonResponse:
     return _with_headers(response, problem)
 
 
-# The legacy endpoints know only plain 400s and 500s for these (section 7 of the interface document).
+# The legacy endpoints know only plain 400s and 500s for these (section 7 of the interface document),
+# whatever status /api/v1 gives them (a missing payment provider: 503 there, the contract's 500 here).
 LEGACY_STATUS = {
     "route_not_found": 400,
     "lead_time": 400,
     "upstream_unavailable": 500,
     "payment_provider_unavailable": 500,
+    "unknown_tour": 400,
 }
 
 
 def legacy_response(problem: Problem) -> JsonResponse:
     body = {"error": problem.detail, **problem.extra}
-    if problem.code in LEGACY_STATUS and problem.status is None:
+    if problem.code in LEGACY_STATUS:
         problem = replace(problem, status=LEGACY_STATUS[problem.code])
+    elif problem.http_status == 422 and problem.code == "invalid_request":  # a tariff's rule on the data
+        problem = replace(problem, status=400)
     return _with_headers(JsonResponse(body, status=problem.http_status, json_dumps_params=COMPACT), problem)
 
 

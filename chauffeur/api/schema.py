@@ -41,6 +41,15 @@ HEADERS = {
 }
 
 
+# Long text in a query (500 characters of 4-byte UTF-8 are 6000 bytes percent-encoded) can exceed what
+# gunicorn reads of a request line (its limit_request_line, 4094 bytes): refused before Django sees it.
+URI_TOO_LONG = {
+    "description": "The request line (method, path and query) is longer than 4094 bytes: refused by the web "
+    "server before the service sees it, with a short HTML page. Send long text in fewer or shorter "
+    "parameters."
+}
+
+
 def _ref(kind: str, name: str) -> dict:
     return {"$ref": f"#/components/{kind}/{name}"}
 
@@ -59,6 +68,14 @@ def _error(description: str, is_v1: bool, extra_headers: tuple[str, ...] = ()) -
 
 def _first_kind(status: int):
     return next(kind for kind in PROBLEM_KINDS.values() if kind.status == status)
+
+
+def _declared_error(declared: int | str | tuple[str, int]) -> tuple[int, str]:
+    if isinstance(declared, tuple):
+        code, status = declared
+        return status, PROBLEM_KINDS[code].title
+    kind = PROBLEM_KINDS[declared] if isinstance(declared, str) else _first_kind(declared)
+    return kind.status, kind.title
 
 
 def add_shared_responses(result: dict, generator, request, public) -> dict:
@@ -81,15 +98,21 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
                 responses.setdefault("401", _error("No token, or an unknown, expired or revoked one.", is_v1))
                 responses.setdefault("403", _error("The token lacks the required scope.", is_v1))
             # Domain failures an operation declares with extend_schema(extensions={"x-error-statuses": […]}),
-            # by status (described by the first code of that status) or by code.
+            # by status (described by the first code of that status), by code, or as (code, status) where a
+            # code answers with another status than its own.
             titles: dict[int, list[str]] = {}
             for declared in operation.pop("x-error-statuses", []):
-                kind = PROBLEM_KINDS[declared] if isinstance(declared, str) else _first_kind(declared)
-                titles.setdefault(kind.status, []).append(kind.title)
+                status, title = _declared_error(declared)
+                titles.setdefault(status, []).append(title)
             for status, named in titles.items():
                 responses.setdefault(str(status), _error(" / ".join(named) + ".", is_v1))
+            if any(parameter.get("in") in ("query", "path") for parameter in operation.get("parameters", [])):
+                responses.setdefault("414", URI_TOO_LONG)
             responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
             responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
+            # More causes of a status, in words: extensions={"x-error-notes": {500: "…"}}.
+            for status, note in operation.pop("x-error-notes", {}).items():
+                responses[str(status)]["description"] += " " + note
             for response in responses.values():
                 response.setdefault("headers", {}).update(
                     {name: _ref("headers", name) for name in ("RateLimit", "RateLimit-Policy")}

@@ -12,7 +12,12 @@ def payment_provider() -> PaymentProvider:
         from payments.providers.sandbox import SandboxProvider
 
         return SandboxProvider(public_base_url=settings.PUBLIC_BASE_URL, secret=settings.SECRET_KEY)
-    raise PaymentError("payment provider not configured", status=500)
+    # 503: the service cannot take payments now, and nothing was stored (the legacy doors keep the 500).
+    raise PaymentError(
+        "payment provider not configured",
+        status=503,
+        hint="Checkout is closed: no payment provider is set up. Nothing was booked; contact the operator.",
+    )
 
 
 def stripe_provider():
