@@ -2,6 +2,7 @@
 project plumbing knows no domain app except in its URL table."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,12 @@ def test_no_app_holds_more_than_35_percent_of_the_code():
 def test_the_agent_endpoint_has_no_models():
     assert not (ROOT / "agents" / "models.py").exists()
     assert not list((ROOT / "agents").rglob("admin.py"))
+
+
+def test_the_readmes_layout_table_names_every_app():
+    table = (
+        (ROOT / "README.md").read_text(encoding="utf-8").split("## Code layout", 1)[1].split("\n## ", 1)[0]
+    )
+    assert re.findall(r"^\| `(\w+)/` \|", table, flags=re.M) and set(
+        re.findall(r"^\| `(\w+)/` \|", table, flags=re.M)
+    ) == set(APPS)
