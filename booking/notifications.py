@@ -131,11 +131,19 @@ def deliver_confirmation(booking_id: int) -> None:
     booking = Booking.objects.get(pk=booking_id)
     if booking.confirmation_sent_at is not None:
         return
+    claimed = booking.confirmation_claimed_at
+    if claimed and claimed > timezone.now() - CONFIRMATION_CLAIM:
+        # `send_confirmations`, run by hand, is sending it now: the retry finds it sent
+        raise ConfirmationBeingSent(f"the confirmation of {booking.reference} is being sent elsewhere")
     confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
     send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
     Booking.objects.filter(pk=booking.pk).update(
         confirmation_sent_at=timezone.now(), confirmation_claimed_at=None
     )
+
+
+class ConfirmationBeingSent(Exception):
+    pass
 
 
 def send_cancellation(booking_id: int) -> None:

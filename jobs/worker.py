@@ -73,7 +73,9 @@ def requeue_lost_jobs() -> int:
 
 
 def beat(worker_id: str) -> None:
-    WorkerHeartbeat.objects.update_or_create(worker_id=worker_id, defaults={"seen_at": timezone.now()})
+    now = timezone.now()
+    WorkerHeartbeat.objects.update_or_create(worker_id=worker_id, defaults={"seen_at": now})
+    WorkerHeartbeat.objects.filter(seen_at__lt=now - timedelta(days=1)).delete()  # workers long gone
 
 
 class Housekeeper(threading.Thread):

@@ -233,3 +233,23 @@ def test_paying_behind_a_mail_server_that_never_answers_takes_under_a_second(san
     finally:
         silent.close()
         socket.setdefaulttimeout(None)
+
+
+def test_a_confirmation_being_sent_by_the_command_makes_the_job_wait_and_not_send_twice(pending):
+    mark_paid(pending.pk, method="cash", user=None, actor="staff")
+    Booking.objects.filter(pk=pending.pk).update(confirmation_claimed_at=timezone.now())  # mid-send elsewhere
+    run_pending_jobs()
+    (job,) = confirmation_jobs()
+    assert job.status == "READY" and "ConfirmationBeingSent" in job.traceback and mail.outbox == []
+    Booking.objects.filter(pk=pending.pk).update(confirmation_sent_at=timezone.now())  # the other one sent
+    Job.objects.filter(pk=job.pk).update(run_after=timezone.now())
+    run_pending_jobs()
+    job.refresh_from_db()
+    assert job.status == "SUCCESSFUL" and mail.outbox == []
+
+
+def test_a_heartbeat_forgets_workers_gone_for_a_day():
+    beat("long-gone")
+    WorkerHeartbeat.objects.update(seen_at=timezone.now() - timedelta(days=2))
+    beat("worker-2")
+    assert list(WorkerHeartbeat.objects.values_list("worker_id", flat=True)) == ["worker-2"]
