@@ -32,9 +32,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-run
 
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
-run: $(VENV)/.installed-run ## Serve the site on http://127.0.0.1:8000 (PORT=… for another; SQLite unless DATABASE_URL)
+# The web server and a worker (e-mails, schedules) together; Ctrl-C stops both (chauffeur/devserver.py).
+run: $(VENV)/.installed-run ## Serve the site and run a worker on http://127.0.0.1:8000 (PORT=… for another; SQLite unless DATABASE_URL)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python -m chauffeur.devserver $(PORT)
 
 migrate: $(VENV)/.installed-run ## Create or update the database's tables (DATABASE_URL, else db.sqlite3)
 	$(BIN)/python manage.py migrate --noinput

@@ -13,11 +13,11 @@ from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import notifications, selectors, transitions
+from booking import selectors, tasks, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy
 from chauffeur.errors import DomainError
-from payments import payment_updates, refunds, surcharges
-from payments.providers import payment_provider
+from payments import refunds, surcharges
+from payments import tasks as payment_tasks
 
 HUNDRED = Decimal("100")
 
@@ -120,9 +120,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
                 booking, now.refund_cents, reason="Cancellation under the policy.", actor=actor,
                 requested_by=requested_by,
             )  # fmt: skip
-        transaction.on_commit(lambda: notifications.send_cancellation(booking.pk), robust=True)
+        tasks.send_cancellation.enqueue(booking.pk)
         if checkout_open:
-            transaction.on_commit(
-                lambda: payment_updates.close_checkout(booking.pk, payment_provider), robust=True
-            )
+            payment_tasks.close_checkout.enqueue(booking.pk)
     return booking

@@ -10,7 +10,7 @@ from datetime import timedelta
 from email.utils import formataddr
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, send_mail
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -20,6 +20,8 @@ from booking.models import Booking, BookingStatus, state_in_english
 from company import legal
 from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
+from fleet.models import Driver
+from jobs import delivery
 from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
 
@@ -123,6 +125,27 @@ def send_confirmation(booking_id: int) -> bool:
     return delivered
 
 
+def deliver_confirmation(booking_id: int) -> None:
+    """The confirmation as the queue's job (booking/tasks.py): no claim, as the queue runs one attempt at a
+    time; a failed mail raises, so the job is tried again, and what went out is not sent twice."""
+    booking = Booking.objects.get(pk=booking_id)
+    if booking.confirmation_sent_at is not None:
+        return
+    claimed = booking.confirmation_claimed_at
+    if claimed and claimed > timezone.now() - CONFIRMATION_CLAIM:
+        # `send_confirmations`, run by hand, is sending it now: the retry finds it sent
+        raise ConfirmationBeingSent(f"the confirmation of {booking.reference} is being sent elsewhere")
+    confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
+    send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
+    Booking.objects.filter(pk=booking.pk).update(
+        confirmation_sent_at=timezone.now(), confirmation_claimed_at=None
+    )
+
+
+class ConfirmationBeingSent(Exception):
+    pass
+
+
 def send_cancellation(booking_id: int) -> None:
     """The cancellation, for a booking that was paid. One never paid was made with an address nobody
     proved (anyone may book in anyone's name and cancel with that address): mailing it would make us a
@@ -135,13 +158,13 @@ def send_cancellation(booking_id: int) -> None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
 
 
-def send_assignment(booking_id: int, replaced=None) -> None:
+def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
     """The driver's job, the customer's chauffeur, and the job's withdrawal for a driver replaced."""
     booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
     to_driver(DRIVER_JOB, booking, booking.driver)
     send(CHAUFFEUR_ASSIGNED, booking)
-    if replaced is not None:
-        to_driver(DRIVER_JOB_OFF, booking, replaced)
+    if replaced_driver_id is not None:
+        to_driver(DRIVER_JOB_OFF, booking, Driver.objects.get(pk=replaced_driver_id))
 
 
 def send_change(booking_id: int) -> None:
@@ -227,15 +250,18 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     the operator decides with the provider."""
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
-        send_mail(
-            one_line(f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}"),
-            f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
-            f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
-            f"Payment intent: {booking.payment_intent_id or '-'}; "
-            f"customer: {unlinked(booking.name)} <{booking.email}>.",
-            _sender(),
-            [settings.OPERATOR_EMAIL],
-            fail_silently=True,
+        _deliver(
+            EmailMultiAlternatives(
+                one_line(
+                    f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}"
+                ),
+                f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
+                f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
+                f"Payment intent: {booking.payment_intent_id or '-'}; "
+                f"customer: {unlinked(booking.name)} <{booking.email}>.",
+                _sender(),
+                [settings.OPERATOR_EMAIL],
+            )
         )
 
 
@@ -282,7 +308,10 @@ class AsMailed:
         return str(self._booking)
 
 
-def _deliver(message: EmailMultiAlternatives) -> bool:
+def _deliver(message: EmailMessage) -> bool:
+    if delivery.current_scope() is not None:  # in a job: once per job, and a failure retries the job
+        delivery.send_once(message)
+        return True
     try:
         message.send()
     except Exception:  # SMTP, DNS, TLS … each backend raises its own; none may undo a payment

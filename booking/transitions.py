@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications, selectors
+from booking import history, selectors, tasks
 from booking.models import Booking
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
@@ -73,7 +73,7 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     )
     history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
-        transaction.on_commit(lambda: notifications.send_confirmation(booking.pk), robust=True)
+        tasks.send_confirmation.enqueue(booking.pk)
 
 
 def move(pk: int, target: str, *, actor: str) -> Booking:

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "corsheaders",
+    "django_tasks",
+    "django_tasks_db",
     "chauffeur",
     "company",
     "pricing",
@@ -60,6 +62,7 @@ INSTALLED_APPS = [
     "access",
     "agents",
     "web",
+    "jobs",
 ]
 
 MIDDLEWARE = [
@@ -186,7 +189,7 @@ STORAGES = {
 SERVES_HTTPS = urlsplit(PUBLIC_BASE_URL).scheme == "https"
 CSRF_TRUSTED_ORIGINS = [PUBLIC_BASE_URL]
 SECURE_SSL_REDIRECT = SERVES_HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/worker$"]
 SESSION_COOKIE_SECURE = SERVES_HTTPS
 CSRF_COOKIE_SECURE = SERVES_HTTPS
 SECURE_HSTS_SECONDS = 31_536_000 if SERVES_HTTPS else 0
@@ -301,6 +304,20 @@ EMAIL_TIMEOUT = 10
 # The sender's address; booking e-mails show the operator's name with it and reply to the operator profile's
 # e-mail (booking/notifications.py). By default an address on the public host, never bookings@localhost.
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or f"bookings@{urlsplit(PUBLIC_BASE_URL).hostname}"
+
+# Background jobs (jobs/, docs/operations/jobs.md): e-mails and provider follow-ups are rows in the database,
+# written in the transaction of the change that causes them, run by `manage.py run_worker`.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS") or 8)  # then the job stays failed, in the admin
+JOBS_RETRY_SECONDS = float(os.environ.get("JOBS_RETRY_SECONDS") or 30)  # the first backoff, doubling
+JOBS_WORKER_LOST_SECONDS = float(os.environ.get("JOBS_WORKER_LOST_SECONDS") or 60)  # its running jobs rerun
+JOBS_HEARTBEAT_SECONDS = 5.0
+JOBS_POLL_SECONDS = 1.0  # an idle worker looks for new jobs this often
+# Schedules run inside the worker (no cron): task → seconds between runs (0 switches one off).
+JOBS_SCHEDULES = {
+    "payments.tasks.reconcile_payments": int(os.environ.get("JOBS_RECONCILE_SECONDS") or 300),
+    "booking.tasks.resend_confirmations": int(os.environ.get("JOBS_RESEND_CONFIRMATIONS_SECONDS") or 300),
+}
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).
 API_RATE_LIMIT_REQUESTS = 60

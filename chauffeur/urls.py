@@ -16,6 +16,7 @@ from booking.api import (
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
 from company import views as company
+from jobs import views as jobs_views
 from payments.webhooks import stripe_webhook
 from places.api import (
     CalculateDistanceLegacyApi,
@@ -69,6 +70,7 @@ pages = [
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("healthz/worker", jobs_views.worker_health, name="healthz-worker"),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # The split view serves Swagger UI's start-up script as a file: no inline script under the CSP.
     path("api/docs", SpectacularSwaggerSplitView.as_view(url_name="openapi"), name="api-docs"),

@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications, selectors, transitions
+from booking import history, selectors, transitions
+from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from chauffeur.errors import DomainError
@@ -134,7 +135,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
-        transaction.on_commit(lambda: notifications.send_assignment(booking.pk, replaced), robust=True)
+        booking_tasks.send_assignment.enqueue(booking.pk, replaced.pk if replaced else None)
     return booking
 
 

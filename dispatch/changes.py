@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications, selectors
+from booking import history, selectors
+from booking import tasks as booking_tasks
 from booking.checkout import ensure_bookable
 from booking.models import Booking, BookingStatus
 from chauffeur.errors import DomainError
@@ -75,7 +76,7 @@ def change_ride(
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)
         settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
-        transaction.on_commit(lambda: notifications.send_change(booking.pk), robust=True)
+        booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
 
 

@@ -4,7 +4,8 @@ the customer pays through a payment link e-mailed to them, or staff mark it paid
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications
+from booking import history
+from booking import tasks as booking_tasks
 from booking.checkout import (
     BookingRequest,
     PricedRide,
@@ -53,7 +54,7 @@ def book_by_phone(*, ride: BookingRequest, payment: str, short_notice: bool, use
     if provider is None:
         return payment_updates.mark_paid(booking.pk, method=payment, user=user, actor=actor)
     session = open_payment_page(provider, booking)  # a provider failure leaves it pending, and is raised
-    notifications.send_payment_link(booking.pk, session.url, priced.quote.price)
+    booking_tasks.send_payment_link.enqueue(booking.pk, session.url, str(priced.quote.price))
     link = history.said("Payment link e-mailed to {email}.", email=booking.email)
     history.record(booking, history.Kind.PAYMENT, link, actor=actor)
     return booking

@@ -11,7 +11,8 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import notifications, selectors, transitions
+from booking import selectors, transitions
+from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from payments import refunds, surcharges
 from payments.models import ProcessedPaymentEvent, Surcharge
@@ -217,7 +218,7 @@ def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> 
     the booking stays as it is, and the operator checks it with the provider."""
     logger.error("Payment for booking %s not applied: %s", booking.reference, mismatch)
     reason = f"it was not applied, as {mismatch} (payment intent {session.payment_intent_id or '-'})"
-    transaction.on_commit(lambda: notifications.alert_operator(booking.pk, reason), robust=True)
+    booking_tasks.alert_operator.enqueue(booking.pk, reason)
 
 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:
@@ -229,9 +230,6 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
     )
-    transaction.on_commit(
-        lambda: notifications.alert_operator(
-            booking.pk, "the booking can no longer be paid: refund or reinstate it"
-        ),
-        robust=True,
+    booking_tasks.alert_operator.enqueue(
+        booking.pk, "the booking can no longer be paid: refund or reinstate it"
     )

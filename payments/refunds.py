@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from booking import history, notifications, selectors
+from booking import history, selectors
+from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
 from chauffeur import l10n
 from chauffeur.errors import DomainError
@@ -248,9 +249,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
     if known is None and (mismatch := _not_ours(booking, state)):
         logger.error("Refund %s for %s not recorded: %s", state.refund_id, booking.reference, mismatch)
         reason = f"a refund reported by the provider was not recorded, as {mismatch} ({state.refund_id})"
-        transaction.on_commit(
-            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
-        )
+        booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
         return
     if known is None:
         Refund.objects.create(
@@ -286,9 +285,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         reason = (
             f"a refund of {_eur(state.amount_cents)} failed ({state.failure_reason or 'no reason given'})"
         )
-        transaction.on_commit(
-            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
-        )
+        booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
 
 
 def _not_ours(booking: Booking, state: RefundState) -> str | None:

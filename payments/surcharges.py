@@ -7,10 +7,12 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from booking import history, links, notifications, selectors
+from booking import history, links, selectors
+from booking import tasks as booking_tasks
 from booking.models import Booking
 from chauffeur.errors import DomainError
 from payments import refunds
+from payments import tasks as payment_tasks
 from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
@@ -48,10 +50,7 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
         history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
         actor=actor,
     )
-    transaction.on_commit(
-        lambda: notifications.send_payment_link(booking.pk, session.url, from_cents(amount_cents)),
-        robust=True,
-    )
+    booking_tasks.send_payment_link.enqueue(booking.pk, session.url, str(from_cents(amount_cents)))
     return surcharge
 
 
@@ -82,7 +81,7 @@ def waive_open(booking: Booking, *, actor: str) -> int:
             actor=actor,
         )
         if surcharge.provider_session_id:
-            transaction.on_commit(lambda pk=surcharge.pk: close_page(pk), robust=True)
+            payment_tasks.close_surcharge_page.enqueue(surcharge.pk)
     return waived
 
 
@@ -128,7 +127,7 @@ def apply_session_news(
             f"not {surcharge.amount_cents}"
         )
         logger.error("Surcharge payment for %s not applied: %s", booking.reference, reason)
-        transaction.on_commit(lambda: notifications.alert_operator(booking.pk, reason), robust=True)
+        booking_tasks.alert_operator.enqueue(booking.pk, reason)
         return
     owed = surcharge.status == Surcharge.Status.PENDING and booking.status in selectors.PAID_STATES
     surcharge.paid_at, surcharge.payment_intent_id = timezone.now(), session.payment_intent_id or ""
@@ -160,9 +159,7 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
             f"given back ({error})"
         )
         logger.error("%s: %s", booking.reference, reason)
-        transaction.on_commit(
-            lambda: notifications.alert_operator(booking.pk, reason, topic="Refund"), robust=True
-        )
+        booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
 
 
 def _received(booking: Booking, amount_cents: int, text: history.Said, *, actor: str) -> None:

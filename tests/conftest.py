@@ -90,3 +90,31 @@ def start_of_window(client, **extra) -> None:
     if reset < 5:
         time.sleep(reset + 1)
     cache.clear()
+
+
+@pytest.fixture
+def django_capture_on_commit_callbacks(django_capture_on_commit_callbacks):
+    """pytest-django's fixture, and with `execute=True` what the worker does after the commit: the jobs the
+    transaction enqueued run too (tests/queued.py)."""
+    from contextlib import contextmanager
+
+    from tests.queued import run_pending_jobs, waiting_job_ids
+
+    @contextmanager
+    def capture(*, using="default", execute=False):
+        earlier = waiting_job_ids()  # enqueued before the block: as uncommitted as its callbacks were
+        with django_capture_on_commit_callbacks(using=using, execute=execute) as callbacks:
+            yield callbacks
+        if execute:
+            run_pending_jobs(leave=earlier)
+
+    return capture
+
+
+@pytest.fixture
+def jobs_after_commit():
+    """Tests on real transactions: the jobs a commit enqueued run right after it, as a worker would."""
+    from tests.queued import worker_after_each_commit
+
+    with worker_after_each_commit():
+        yield

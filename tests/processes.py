@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Every variable of the configuration table (docs/decisions.md §2): none may leak in from the shell running the tests.
 PROJECT_VARIABLES = (
     "DJANGO_", "DATABASE_URL", "REDIS_URL", "PUBLIC_BASE_URL", "GOOGLE_", "PAYMENT_PROVIDER", "STRIPE_",
-    "OPERATOR_EMAIL", "TRUSTED_PROXY_COUNT", "EMAIL_", "DEFAULT_FROM_EMAIL", "CORS_ALLOWED_ORIGINS",
+    "OPERATOR_EMAIL", "TRUSTED_PROXY_COUNT", "EMAIL_", "DEFAULT_FROM_EMAIL", "CORS_ALLOWED_ORIGINS", "JOBS_",
 )  # fmt: skip
 
 

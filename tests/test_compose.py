@@ -81,3 +81,19 @@ def test_the_proxy_buffers_bounds_bodies_and_times_out():
         assert directives(timeout) and int(directives(timeout)[0].removesuffix("s")) <= 10, timeout
     # Longer than gunicorn's worker timeout (30 s): the app's own error answer reaches the client.
     assert int(directives("proxy_read_timeout")[0].removesuffix("s")) > 30
+
+
+# --- the worker (issue 20) ------------------------------------------------------------------------------------
+
+
+def test_the_worker_runs_from_the_web_image_with_the_web_environment():
+    worker, web = SERVICES["worker"], SERVICES["web"]
+    assert worker["build"] == web["build"] == "."
+    assert worker["command"] == ["python", "manage.py", "run_worker"]
+    assert worker["environment"] == web["environment"]  # one anchor: the same settings, secrets included
+    assert set(worker["depends_on"]) == {"postgres", "redis"}
+    assert "ports" not in worker and "expose" not in worker  # it serves nothing
+
+
+def test_the_schedules_run_inside_the_worker_not_a_service_of_their_own():
+    assert not [name for name in SERVICES if "beat" in name or "scheduler" in name or "cron" in name]

@@ -46,6 +46,7 @@ APPS = (
     "access",
     "agents",
     "company",
+    "jobs",
 )
 
 

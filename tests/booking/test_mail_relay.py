@@ -24,7 +24,7 @@ from tests.web.test_page_checkout import PAGE, page_ride
 # Mails leave once the transaction commits: real commits, so that a mail that would go out does.
 pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
-    pytest.mark.usefixtures("sandbox"),
+    pytest.mark.usefixtures("sandbox", "jobs_after_commit"),  # the worker sends each commit's mails
 ]
 
 VICTIM = "victim@example.org"

@@ -124,6 +124,15 @@ def change_ride(visit: Visit) -> None:
     visit.check()
 
 
+def job_page(visit: Visit) -> None:
+    """A job's page (demo_data's bookings queued their e-mails; no worker runs here): ids are UUIDs."""
+    visit.open("/admin/jobs/job/")
+    visit.page.locator("#result_list tbody tr").first.locator("a").first.click()
+    visit.page.wait_for_load_state()
+    assert re.search(r"/jobs/job/[0-9a-f-]{36}/change/$", visit.page.url), visit.page.url
+    visit.check()
+
+
 def refund(visit: Visit) -> None:
     """The booking page's refund form leads to the refund page: a mistake, the confirmation step, and the
     service's refusal of more than was received (no money moves)."""
@@ -208,6 +217,9 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "vehicles": opens("/admin/fleet/vehicle/"),
     "vehicle": opens_first_row("/admin/fleet/vehicle/"),
     "rating snapshots": opens("/admin/places/ratingsnapshot/"),
+    "jobs": opens("/admin/jobs/job/"),
+    "failed jobs": opens("/admin/jobs/job/?status__exact=FAILED"),
+    "job": job_page,
 }
 
 

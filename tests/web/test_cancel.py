@@ -13,7 +13,10 @@ from booking.links import cancel_url
 from booking.models import Booking, BookingStatus
 from tests.payments.test_stripe import PAID_SESSION, SESSION_ANSWER, SESSION_ID, SESSIONS
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("jobs_after_commit"),  # the worker runs each commit's jobs
+]
 
 
 @pytest.fixture

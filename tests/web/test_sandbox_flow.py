@@ -11,7 +11,10 @@ from django.utils import timezone
 from booking.models import Booking, BookingStatus
 
 # Real commits (the e-mail goes out on commit); serialized_rollback brings back the seeded tariffs.
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("jobs_after_commit"),  # the worker sends each commit's mails
+]
 
 
 @pytest.fixture(autouse=True)

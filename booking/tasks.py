@@ -1,0 +1,59 @@
+"""The booking's e-mails as jobs on the queue (jobs/): enqueued in the transaction of the change that causes
+them, sent by the worker, retried until delivered. Arguments are plain JSON (ids, text)."""
+
+from decimal import Decimal
+
+from django_tasks import task
+from django_tasks_db.compat import TaskResultStatus
+
+from booking import notifications, selectors
+from jobs import delivery
+from jobs.models import Job
+
+
+@task()
+def send_confirmation(booking_id: int) -> None:
+    # Scoped by booking, not by job: a confirmation re-enqueued later never repeats a mail that went out.
+    with delivery.scope(f"confirmation:{booking_id}"):
+        notifications.deliver_confirmation(booking_id)
+
+
+@task()
+def send_cancellation(booking_id: int) -> None:
+    notifications.send_cancellation(booking_id)
+
+
+@task()
+def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
+    notifications.send_assignment(booking_id, replaced_driver_id)
+
+
+@task()
+def send_change(booking_id: int) -> None:
+    notifications.send_change(booking_id)
+
+
+@task()
+def send_payment_link(booking_id: int, url: str, amount: str) -> None:
+    notifications.send_payment_link(booking_id, url, Decimal(amount))
+
+
+@task()
+def alert_operator(booking_id: int, reason: str, topic: str = "Payment") -> None:
+    notifications.alert_operator(booking_id, reason, topic=topic)
+
+
+@task()
+def resend_confirmations() -> int:
+    """Scheduled: every paid booking whose confirmation has not gone out gets a confirmation job, unless
+    one exists already (waiting, running, or failed: a failed one staff run again from the admin)."""
+    with_job = {
+        job.args_kwargs["args"][0] if job.args_kwargs["args"] else job.args_kwargs["kwargs"].get("booking_id")
+        for job in Job.objects.filter(task_path=send_confirmation.module_path).exclude(
+            status=TaskResultStatus.SUCCESSFUL
+        )
+    }
+    pending = selectors.awaiting_confirmation().exclude(pk__in=with_job).values_list("pk", flat=True)
+    for booking_id in pending:
+        send_confirmation.enqueue(booking_id)
+    return len(pending)

@@ -1,0 +1,28 @@
+"""Payments' work that can wait, as jobs on the queue (jobs/): provider calls the answer does not need,
+and the scheduled reconciliation."""
+
+from datetime import timedelta
+
+from django_tasks import task
+
+from payments import payment_updates, surcharges
+from payments.providers import payment_provider
+from payments.reconciliation import reconcile_pending
+
+RECONCILE_AFTER = timedelta(minutes=30)  # younger pending bookings are left to their webhooks
+
+
+@task()
+def close_checkout(booking_id: int) -> None:
+    payment_updates.close_checkout(booking_id, payment_provider)
+
+
+@task()
+def close_surcharge_page(surcharge_id: int) -> None:
+    surcharges.close_page(surcharge_id)
+
+
+@task()
+def reconcile_payments() -> dict:
+    """Scheduled (JOBS_RECONCILE_SECONDS): what `manage.py reconcile_payments` does."""
+    return vars(reconcile_pending(older_than=RECONCILE_AFTER))

@@ -1,0 +1,231 @@
+"""The worker as a real process (`manage.py run_worker`) against a database of its own and a fake mail
+server on loopback: nothing here runs a job in the test process."""
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+from tests.jobs.mailserver import MailServer, wait_for
+from tests.processes import ROOT, free_port, gunicorn, manage, project_env
+
+SECRET = "worker-test-secret-key-" + "x" * 40
+
+
+def fresh_database(tmp: Path) -> str:
+    """SQLite in a file both processes open, or (when the suite runs on PostgreSQL) a database of its own
+    beside the suite's."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        return f"sqlite:///{tmp}/worker.sqlite3"
+    import psycopg
+
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'postgres'}_worker"
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> dict[str, str]:
+    env = {"DJANGO_SECRET_KEY": SECRET, "DATABASE_URL": fresh_database(tmp_path_factory.mktemp("worker"))}
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    migrated = manage("migrate", "--noinput", **env)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    return env
+
+
+@pytest.fixture
+def mail_server() -> Iterator[MailServer]:
+    server = MailServer(free_port())
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def env(database, mail_server) -> dict[str, str]:
+    return {
+        **database,
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(mail_server.port),
+        "EMAIL_USE_TLS": "false",
+        "JOBS_RETRY_SECONDS": "1",
+        "JOBS_WORKER_LOST_SECONDS": "4",
+    }
+
+
+def shell(env: dict[str, str], code: str) -> str:
+    done = manage("shell", "-c", code, **env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def paid_bookings(env: dict[str, str], *emails: str) -> None:
+    """Bookings staff mark paid: each transaction enqueues its confirmation."""
+    shell(
+        env,
+        "from decimal import Decimal\n"
+        "from booking.checkout import new_reference\nfrom booking.models import Booking\n"
+        "from payments.payment_updates import mark_paid\nfrom pricing.money import to_cents\n"
+        "from pricing.services import quote_price\n"
+        "q = quote_price(vehicle_class='executive', distance_km=Decimal('21.8'))\n"
+        f"for email in {list(emails)!r}:\n"
+        "    b = Booking.objects.create(reference=new_reference(), origin='Hotel Sacher', "
+        "destination='Flughafen Wien', vehicle_class=q.vehicle_class, quote_record=q.as_record(), "
+        "amount_cents=to_cents(q.price), booking_data={}, payment_provider='sandbox', email=email, "
+        "name='Guest', status='pending_payment')\n"
+        "    mark_paid(b.pk, method='cash', user=None, actor='test')\n",
+    )
+
+
+def confirmation_jobs(env: dict[str, str], email: str) -> list[dict]:
+    """The confirmation jobs of `email`'s booking: state, attempts, last error."""
+    out = shell(
+        env,
+        "import json\nfrom booking.models import Booking\nfrom jobs.models import Job\n"
+        f"pk = Booking.objects.get(email={email!r}).pk\n"
+        "print(json.dumps([{'id': str(j.id), 'status': j.status, 'attempts': len(j.worker_ids), "
+        "'error': j.exception_class_path} for j in Job.objects.filter("
+        "task_path='booking.tasks.send_confirmation', args_kwargs__args__0=pk)]))",
+    )
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def unfinished_jobs(env: dict[str, str]) -> int:
+    out = shell(
+        env,
+        "from jobs.models import Job\n"
+        "print(Job.objects.filter(status__in=['READY', 'RUNNING']).exclude(task_path__contains='reconcile')"
+        ".exclude(task_path__contains='resend').count())",
+    )
+    return int(out.strip().splitlines()[-1])
+
+
+@contextmanager
+def worker(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
+    with log.open("a") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_worker"],
+            cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def test_a_confirmation_waits_for_the_mail_server_and_goes_out_when_it_returns(env, mail_server, tmp_path):
+    paid_bookings(env, "down@example.com")
+    with worker(env, tmp_path / "worker.log"):
+        failed_once = wait_for(
+            lambda: [j for j in confirmation_jobs(env, "down@example.com") if j["attempts"] >= 1 and j["error"]],
+            120, "a first failed attempt",
+        )  # fmt: skip
+        assert failed_once[0]["status"] == "READY"  # waiting for its next attempt, not lost
+        assert "ConnectionRefusedError" in failed_once[0]["error"]
+        mail_server.start()  # the mail server is back; nobody runs a command
+        wait_for(lambda: mail_server.recorder.to("down@example.com"), 120, "the confirmation")
+        wait_for(lambda: confirmation_jobs(env, "down@example.com")[0]["status"] == "SUCCESSFUL", 60, "done")
+    assert mail_server.recorder.to("down@example.com") == [
+        "Payment received for your booking " + mail_server.recorder.to("down@example.com")[0].split()[-1]
+    ]
+
+
+def test_a_worker_killed_mid_send_loses_nothing_and_sends_once(env, mail_server, tmp_path):
+    mail_server.recorder.hold.set()  # the message waits for its answer: the worker is mid-send
+    mail_server.start()
+    paid_bookings(env, "killed@example.com")
+    with worker(env, tmp_path / "first.log") as first:
+        wait_for(mail_server.recorder.holding.is_set, 120, "the worker to be mid-send")
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+    mail_server.recorder.hold.clear()
+    assert mail_server.recorder.to("killed@example.com") == []  # never answered 250: not delivered
+    with worker(env, tmp_path / "second.log"):
+        wait_for(lambda: mail_server.recorder.to("killed@example.com"), 120, "the confirmation, sent again")
+        jobs = wait_for(
+            lambda: [j for j in confirmation_jobs(env, "killed@example.com") if j["status"] == "SUCCESSFUL"],
+            60, "the job to finish",
+        )  # fmt: skip
+    assert len(mail_server.recorder.to("killed@example.com")) == 1
+    assert jobs[0]["attempts"] == 2  # the killed attempt, then the one that sent
+
+
+def test_two_workers_never_send_the_same_mail_twice(env, mail_server, tmp_path):
+    mail_server.start()
+    emails = [f"guest{number}@example.com" for number in range(12)]
+    paid_bookings(env, *emails)
+    with worker(env, tmp_path / "a.log"), worker(env, tmp_path / "b.log"):
+        wait_for(lambda: all(mail_server.recorder.to(email) for email in emails), 180, "every confirmation")
+        wait_for(lambda: unfinished_jobs(env) == 0, 60, "the queue to empty")
+    assert {email: len(mail_server.recorder.to(email)) for email in emails} == dict.fromkeys(emails, 1)
+
+
+def test_a_job_failing_to_the_limit_is_kept_shown_in_the_admin_and_run_again_from_there(
+    env, mail_server, tmp_path
+):
+    env = {**env, "JOBS_MAX_ATTEMPTS": "2"}
+    paid_bookings(env, "failing@example.com")
+    with worker(env, tmp_path / "worker.log"):
+        (job,) = wait_for(
+            lambda: [j for j in confirmation_jobs(env, "failing@example.com") if j["status"] == "FAILED"],
+            120, "the job to fail for good",
+        )  # fmt: skip
+        assert job["attempts"] == 2
+        staff = {"DJANGO_SUPERUSER_USERNAME": "staff", "DJANGO_SUPERUSER_EMAIL": "staff@example.com",
+                 "DJANGO_SUPERUSER_PASSWORD": "a-long-staff-password"}  # fmt: skip
+        assert manage("createsuperuser", "--noinput", **env, **staff).returncode == 0
+        with gunicorn(tmp_path, {**env, "DJANGO_DEBUG": "true"}, workers=1) as (base, _log):
+            browser = requests.Session()
+            browser.get(f"{base}/admin/login/", timeout=30)
+            login = browser.post(
+                f"{base}/admin/login/?next=/admin/",
+                data={"username": "staff", "password": "a-long-staff-password",
+                      "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
+                headers={"Referer": f"{base}/admin/login/"}, timeout=30,
+            )  # fmt: skip
+            assert login.status_code == 200 and "/admin/login/" not in login.url
+            listing = browser.get(f"{base}/admin/jobs/job/?status__exact=FAILED", timeout=30)
+            assert listing.status_code == 200 and "ConnectionRefusedError" in listing.text
+            page = browser.get(f"{base}/admin/jobs/job/{job['id']}/change/", timeout=30)
+            assert page.status_code == 200 and "Traceback" in page.text
+            assert mail_server.recorder.to("failing@example.com") == []
+
+            mail_server.start()
+            ran = browser.post(
+                f"{base}/admin/jobs/job/",
+                data={"action": "run_again", "_selected_action": job["id"],
+                      "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
+                headers={"Referer": f"{base}/admin/jobs/job/"}, timeout=30,
+            )  # fmt: skip
+            assert ran.status_code == 200
+        wait_for(lambda: mail_server.recorder.to("failing@example.com"), 120, "the job run again")
+    assert len(mail_server.recorder.to("failing@example.com")) == 1
+
+
+def test_a_schedule_runs_once_at_a_time_across_two_workers(env, tmp_path):
+    runs = tmp_path / "runs.txt"
+    env = {**env, "DJANGO_SETTINGS_MODULE": "tests.jobs.worker_settings", "PROBE_FILE": str(runs)}
+    with worker(env, tmp_path / "a.log"), worker(env, tmp_path / "b.log"):
+        wait_for(lambda: runs.exists() and len(runs.read_text().splitlines()) >= 4, 120, "four runs")
+    spans = sorted(tuple(map(float, line.split()[:2])) for line in runs.read_text().splitlines())
+    overlaps = [(a, b) for a, b in itertools.pairwise(spans) if b[0] < a[1]]
+    assert overlaps == []
