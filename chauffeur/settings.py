@@ -120,6 +120,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "keepalives_count": 2,
         **DATABASES["default"].get("OPTIONS", {}),
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default has two writers (`make run`: the web server and the job worker). Deferred
+    # transactions that read, then write, deadlock and SQLite refuses one at once ("database is locked"):
+    # take the write lock when a transaction starts, and wait for it up to 10 s.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 10,
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
