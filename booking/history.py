@@ -13,7 +13,7 @@ from datetime import datetime
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from booking.models import Booking, BookingEvent, BookingStatus
+from booking.models import Booking, BookingEvent, BookingStatus, RideState
 from chauffeur import l10n
 from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
@@ -73,6 +73,7 @@ def staff(user) -> str:
 # commands); staff read it in their language.
 ACTORS = (
     (re.compile(r"(?P<name>.+) \(staff\)"), gettext_lazy("{name} (staff)")),
+    (re.compile(r"(?P<name>.+) \(chauffeur\)"), gettext_lazy("{name} (chauffeur)")),
     (re.compile(r"payment provider \((?P<name>.+)\)"), gettext_lazy("payment provider ({name})")),
     (re.compile(r"API token “(?P<name>.+)”"), gettext_lazy("API token “{name}”")),
     (re.compile(r"customer"), gettext_lazy("customer")),
@@ -97,6 +98,15 @@ def eur(cents: int) -> dict:
 
 def state(code: str) -> dict:
     return {"state": str(code)}
+
+
+def chauffeur(driver) -> str:
+    """How a chauffeur moving their ride on from the job page appears in the history."""
+    return f"{driver.name} (chauffeur)"
+
+
+def ride_state(code: str) -> dict:
+    return {"ride_state": str(code)}
 
 
 def refund_state(code: str) -> dict:
@@ -135,6 +145,8 @@ def _word(value, *, shown: bool) -> str:
         return l10n.money(value["eur"]) if shown else f"{value['eur']} {CURRENCY}"
     if "state" in value:
         return str(BookingStatus(value["state"]).label)
+    if "ride_state" in value:
+        return str(RideState(value["ride_state"]).label)
     if "refund_state" in value:
         return str(RefundStatus(value["refund_state"]).label) if shown else value["refund_state"]
     if "at" in value:

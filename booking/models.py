@@ -75,6 +75,18 @@ class CancellationPolicy(models.Model):
         ),
     )
 
+    no_show_fee_percent = models.DecimalField(
+        _("no-show fee (% of the price)"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("100"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        help_text=_(
+            "Kept when the chauffeur waited the required time and the passenger did not come; "
+            "the rest of what was paid goes back."
+        ),
+    )
+
     class Meta:
         verbose_name = verbose_name_plural = _("cancellation policy")
 
@@ -157,6 +169,11 @@ class Booking(models.Model):
     phone = models.CharField(_("phone"), max_length=50, blank=True)
     locale = models.CharField(_("language"), max_length=2, default="en")
     notes = models.TextField(_("notes"), blank=True)
+    text_messages = models.BooleanField(
+        _("text messages"),
+        default=False,
+        help_text=_("The traveller also wants the ride's messages by SMS (to the phone number above)."),
+    )
     flight_number = models.CharField(_("flight"), max_length=20, blank=True)
     water_choice = models.CharField(_("water"), max_length=100, blank=True)
     tour_name = models.CharField(_("tour name"), max_length=200, blank=True)
@@ -285,6 +302,7 @@ class BookingEvent(models.Model):
         CHANGE = "change", _("change")
         REFUND = "refund", _("refund")
         EMAIL = "email", _("e-mail")
+        RIDE = "ride", _("ride")
         NOTE = "note", _("internal note")
 
     booking = models.ForeignKey(
@@ -307,3 +325,36 @@ class BookingEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.booking} {self.kind}: {self.text[:40]}"
+
+
+class RideState(models.TextChoices):
+    """The ride's day, after assignment: the chauffeur moves it on from the job page (dispatch/ride_day.py).
+    The booking's own state stays confirmed until the ride is completed or a no-show."""
+
+    ACCEPTED = "accepted", _("accepted")
+    ON_THE_WAY = "on_the_way", _("on the way")
+    ARRIVED = "arrived", _("arrived")
+    ON_BOARD = "on_board", _("passenger on board")
+    COMPLETED = "completed", _("completed")
+    NO_SHOW = "no_show", _("no-show")
+
+
+class RideStep(models.Model):
+    """One move of the ride's day, with its time and who made it. Staff may undo the last one (a wrong or
+    late tap): it is kept, marked undone, so the record shows what happened."""
+
+    booking = models.ForeignKey(
+        Booking, on_delete=models.CASCADE, related_name="ride_steps", verbose_name=_("booking")
+    )
+    state = models.CharField(_("ride state"), max_length=12, choices=RideState.choices)
+    at = models.DateTimeField(_("at"), db_index=True)
+    actor = models.CharField(_("by"), max_length=150)
+    undone_at = models.DateTimeField(_("undone at"), null=True, blank=True)
+    undone_by = models.CharField(_("undone by"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name, verbose_name_plural = _("ride step"), _("ride steps")
+
+    def __str__(self) -> str:
+        return f"{self.booking} {self.state}"

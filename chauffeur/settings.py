@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "agents",
     "web",
     "jobs",
+    "sms",
 ]
 
 MIDDLEWARE = [
@@ -296,6 +297,20 @@ if PAYMENT_PROVIDER == "stripe" and not STRIPE_SECRET_KEY:
     sys.exit("Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.")
 if PAYMENT_PROVIDER == "sandbox" and not DEBUG:  # its Pay button marks bookings paid without money
     sys.exit("Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).")
+
+# Text messages (sms/): printed to the console unless a provider is configured.
+TWILIO_ACCOUNT_SID = os.environ.get("TWILIO_ACCOUNT_SID", "")
+TWILIO_AUTH_TOKEN = os.environ.get("TWILIO_AUTH_TOKEN", "")
+TWILIO_FROM_NUMBER = os.environ.get("TWILIO_FROM_NUMBER", "")
+TWILIO_API_BASE = (os.environ.get("TWILIO_API_BASE") or "https://api.twilio.com").rstrip("/")
+SMS_PROVIDERS = ("console", "twilio")
+SMS_PROVIDER = os.environ.get("SMS_PROVIDER", "").strip().lower() or (
+    "twilio" if TWILIO_ACCOUNT_SID else "console"
+)
+if SMS_PROVIDER not in SMS_PROVIDERS:
+    sys.exit(f"Start-up refused: SMS_PROVIDER must be one of {', '.join(SMS_PROVIDERS)}.")
+if SMS_PROVIDER == "twilio" and not (TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER):
+    sys.exit("Start-up refused: SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM_NUMBER.")
 
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
 # E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).

@@ -47,6 +47,7 @@ APPS = (
     "agents",
     "company",
     "jobs",
+    "sms",
 )
 
 

@@ -21,4 +21,4 @@ class LeadTimePolicyAdmin(OneRecordAdmin, MovesSharedVersion):
 
 @admin.register(CancellationPolicy)
 class CancellationPolicyAdmin(OneRecordAdmin):
-    list_display = ["__str__", "free_until_hours", "late_fee_percent"]
+    list_display = ["__str__", "free_until_hours", "late_fee_percent", "no_show_fee_percent"]

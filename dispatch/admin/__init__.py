@@ -1,2 +1,17 @@
 """Dispatch in the admin: the dispatch board and its CSV export, and the forms of assigning, changing and
 booking a ride by phone. They are sub-pages of the booking's admin (/admin/booking/booking/dispatch/ …)."""
+
+from django.contrib import admin
+
+from chauffeur.admin import OneRecordAdmin
+from dispatch.models import RideDayPolicy
+
+
+@admin.register(RideDayPolicy)
+class RideDayPolicyAdmin(OneRecordAdmin):
+    list_display = [
+        "__str__",
+        "included_waiting_minutes",
+        "included_waiting_flight_minutes",
+        "set_off_minutes",
+    ]

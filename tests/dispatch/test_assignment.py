@@ -8,59 +8,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
-from django.utils import timezone
 
 from booking import cancellation
-from booking.models import Booking, BookingEvent, BookingStatus
+from booking.models import Booking, BookingEvent
 from chauffeur.errors import DomainError
-from dispatch import assignment
-from fleet.models import Driver, Vehicle
-from pricing.models import VehicleClass
+from fleet.models import Driver
+from tests.dispatch.conftest import assign
 
 VIENNA = ZoneInfo("Europe/Vienna")
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def fleet(db):
-    def vehicle(plate: str, code: str) -> Vehicle:
-        return Vehicle.objects.create(
-            plate=plate,
-            vehicle_class=VehicleClass.objects.get(code=code),
-            model="E-Class",
-            seats=3,
-            luggage=3,
-        )
-
-    def driver(name: str, phone: str, email: str, languages: str) -> Driver:
-        return Driver.objects.create(name=name, phone=phone, email=email, languages=languages)
-
-    return {
-        "karl": driver("Karl Huber", "+43 660 1112223", "karl@chauffeur.test", "de, en"),
-        "mira": driver("Mira Novak", "+43 660 4445556", "mira@chauffeur.test", "en"),
-        "sedan": vehicle("W-1000A", "executive"),
-        "sedan2": vehicle("W-2000B", "executive"),
-        "van": vehicle("W-3000C", "business-van"),
-    }
-
-
-@pytest.fixture
-def ride(make_booking):
-    """A paid executive ride of 1455 s (Hotel Sacher → the airport) at `pickup` (default in two days)."""
-
-    def make(pickup: datetime | None = None, **fields) -> Booking:
-        values = {
-            "status": BookingStatus.PAID, "paid_at": timezone.now(), "duration_s": 1455, "name": "Anna Berger",
-            "email": "anna@example.com", "phone": "+43 1 234",
-            "pickup_at": pickup or (timezone.now() + timedelta(days=2)).replace(microsecond=0),
-        }  # fmt: skip
-        return make_booking(**{**values, **fields})
-
-    return make
-
-
-def assign(booking, driver, vehicle):
-    return assignment.assign(booking.pk, driver_id=driver.pk, vehicle_id=vehicle.pk, actor="eva (staff)")
 
 
 def snapshot():

@@ -1,0 +1,53 @@
+"""The ride's day as the traveller, the agent and staff read it: the state the chauffeur last moved it to
+and when each state was reached (booking.models.RideStep; dispatch/ride_day.py makes the moves)."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from booking.models import Booking, RideState
+
+# The chauffeur's moves, in order; a no-show ends the ride instead of "passenger on board".
+SEQUENCE = (
+    RideState.ACCEPTED,
+    RideState.ON_THE_WAY,
+    RideState.ARRIVED,
+    RideState.ON_BOARD,
+    RideState.COMPLETED,
+)
+FINAL = (RideState.COMPLETED, RideState.NO_SHOW)
+
+
+@dataclass(frozen=True)
+class RideProgress:
+    """`state` is None before the chauffeur accepted the job; `times` holds when each reached state was
+    reached (undone moves left out)."""
+
+    state: RideState | None
+    times: dict[RideState, datetime] = field(default_factory=dict)
+
+    def at(self, state: RideState) -> datetime | None:
+        return self.times.get(state)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINAL
+
+
+def progress(booking: Booking) -> RideProgress:
+    """From the booking's ride steps (prefetch `ride_steps` for a list: this reads `.all()`)."""
+    steps = [step for step in booking.ride_steps.all() if step.undone_at is None]
+    steps.sort(key=lambda step: (step.at, step.pk))
+    if not steps:
+        return RideProgress(None)
+    return RideProgress(RideState(steps[-1].state), {RideState(step.state): step.at for step in steps})
+
+
+def next_states(current: RideState | None) -> list[RideState]:
+    """The moves the chauffeur may make from `current` (the no-show's waiting rule is dispatch's)."""
+    if current is None:
+        return [RideState.ACCEPTED]
+    if current == RideState.ARRIVED:
+        return [RideState.ON_BOARD, RideState.NO_SHOW]
+    if current in FINAL:
+        return []
+    return [SEQUENCE[SEQUENCE.index(current) + 1]]

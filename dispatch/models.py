@@ -1,0 +1,100 @@
+"""The ride's day: the chauffeur's job links, the policy of waiting, lateness and reminders, and the
+reminders already sent."""
+
+import datetime
+
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class JobLink(models.Model):
+    """A chauffeur's link to one job (in the job message): only its hash is stored. It opens the job page
+    until it expires after the ride, staff revoke it, or the job goes to another chauffeur."""
+
+    booking = models.ForeignKey(
+        "booking.Booking", on_delete=models.CASCADE, related_name="job_links", verbose_name=_("booking")
+    )
+    driver = models.ForeignKey(
+        "fleet.Driver", on_delete=models.CASCADE, related_name="job_links", verbose_name=_("driver")
+    )
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name, verbose_name_plural = _("job link"), _("job links")
+
+    def __str__(self) -> str:
+        return f"{self.booking} → {self.driver}"
+
+
+class RideDayPolicy(models.Model):
+    """The one policy of the ride's day (dispatch/ride_day.py, dispatch/reminders.py); staff edit it."""
+
+    included_waiting_minutes = models.PositiveIntegerField(
+        _("included waiting (minutes)"),
+        default=15,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_("Waiting after the pickup time that the price includes; also the wait before a no-show."),
+    )
+    included_waiting_flight_minutes = models.PositiveIntegerField(
+        _("included waiting at a flight (minutes)"),
+        default=60,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_("The same for a pickup with a flight number (the passenger collects the luggage)."),
+    )
+    set_off_minutes = models.PositiveIntegerField(
+        _("set off at the latest (minutes before pickup)"),
+        default=30,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_("A chauffeur who is not on the way by then is shown late on the dispatch board."),
+    )
+    traveller_reminder_hours = models.PositiveIntegerField(
+        _("traveller's reminder (hours before pickup)"),
+        default=24,
+        validators=[MaxValueValidator(7 * 24)],
+        help_text=_("0: no reminder."),
+    )
+    driver_reminder_time = models.TimeField(
+        _("chauffeurs' reminder (the evening before)"),
+        default=datetime.time(18, 0),
+        help_text=_("Each chauffeur gets the next day's jobs at this time."),
+    )
+    unassigned_alert_hours = models.PositiveIntegerField(
+        _("alert staff of a ride without a chauffeur (hours before pickup)"),
+        default=12,
+        validators=[MaxValueValidator(7 * 24)],
+        help_text=_("0: no alert."),
+    )
+    link_valid_hours = models.PositiveIntegerField(
+        _("job links valid after the ride (hours)"),
+        default=12,
+        validators=[MaxValueValidator(7 * 24)],
+    )
+
+    class Meta:
+        verbose_name = verbose_name_plural = _("ride-day policy")
+
+    def __str__(self) -> str:
+        return str(_("Ride-day policy"))
+
+
+def ride_day_policy() -> RideDayPolicy:
+    return RideDayPolicy.objects.filter(pk=1).first() or RideDayPolicy()
+
+
+class Reminder(models.Model):
+    """A reminder sent (or being sent): its key is unique, so each goes out once whatever the workers do.
+    Keys: `traveller:<booking>:<pickup>`, `driver:<driver>:<date>`, `unassigned:<booking>:<pickup>`."""
+
+    key = models.CharField(max_length=200, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("reminder"), _("reminders")
+
+    def __str__(self) -> str:
+        return self.key
