@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db
 BOARD = "/admin/booking/booking/dispatch/"
 EXPORT = "/admin/booking/booking/dispatch/rides.csv"
 VIENNA = ZoneInfo("Europe/Vienna")
-DAY = datetime(2026, 6, 15, tzinfo=VIENNA)  # a Monday in summer time
+# Today's date, frozen at its hours: the test client's session (signed in at the real time) stays valid.
+DAY = datetime.now(VIENNA).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def at(hour: int, minute: int = 0, *, days: int = 0, seconds: int = 0) -> datetime:
