@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from booking import history, ride, selectors, transitions
 from booking.models import Booking, BookingStatus, RideState, RideStep
 from chauffeur.errors import DomainError
-from dispatch.models import ride_day_policy
+from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 
 
@@ -20,9 +20,10 @@ class RideMoveRefused(DomainError):
     pass
 
 
-def included_waiting(booking: Booking) -> timedelta:
-    """Waiting the price includes, and the wait before a no-show: longer at a flight."""
-    policy = ride_day_policy()
+def included_waiting(booking: Booking, policy: RideDayPolicy | None = None) -> timedelta:
+    """Waiting the price includes, and the wait before a no-show: longer at a flight. `policy`: the one
+    already read, for a list of rides (the dispatch board)."""
+    policy = policy or ride_day_policy()
     minutes = (
         policy.included_waiting_flight_minutes if booking.flight_number else policy.included_waiting_minutes
     )

@@ -1,11 +1,15 @@
 """The dispatch board: the rides of today, tomorrow or the next 7 days per driver and day, unassigned
-rides first and highlighted, searched over reference, name, e-mail, phone, from and to; and the CSV
-export of exactly that list in the staff member's language (semicolons, and decimal commas in German, as
-Austrian spreadsheets expect). Every text cell is guarded against formula injection (`guarded`)."""
+rides first and highlighted, searched over reference, name, e-mail, phone, from and to; each ride's state
+on its day, the chauffeurs late to set off highlighted, the no-shows and waiting times listed. Its live
+part (`?part=live`: counts, lanes, no-shows and waits) is what dispatch/static/dispatch/admin/board.js
+fetches to refresh the board in place. And the CSV export of exactly that list in the staff member's
+language (semicolons, and decimal commas in German, as Austrian spreadsheets expect). Every text cell is
+guarded against formula injection (`guarded`)."""
 
 import csv
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -14,13 +18,17 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, RideState
+from booking.ride import RideProgress, progress
 from chauffeur import l10n
 from dispatch import assignment, planning
+from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 
 RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
 MAX_SEARCH = 100
+LIVE = "live"  # ?part=live: the board's live part alone
+REFRESH_SECONDS = 20  # how often board.js fetches it while the tab is shown
 
 
 def chosen(request: HttpRequest) -> tuple[str, str]:
@@ -35,43 +43,66 @@ def found_rides(key: str, search: str):
 
 
 def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
+    """The board, or with ?part=live only its live part (the same range and search)."""
     key, search = chosen(request)
     found, start, end = found_rides(key, search)
     found = list(found)
     today = timezone.localdate()
     days = [today + timedelta(days=offset) for offset in range(start, end)]
+    policy, now = ride_day_policy(), timezone.now()
+    cards = {ride.pk: card(ride, policy, now) for ride in found}
     lanes = planning.board(found, days, [] if search else Driver.objects.filter(active=True))
     context = {
         **context,
         "title": _("Dispatch board"),
-        "lanes": [(lane, [[card(ride) for ride in rides] for rides in lane.days]) for lane in lanes],
+        "lanes": [(lane, [[cards[ride.pk] for ride in rides] for rides in lane.days]) for lane in lanes],
         "days": days,
         "ranges": [(name, label) for name, (label, _start, _end) in RANGES.items()],
         "range": key,
         "search": search,
         "count": len(found),
         "waiting": sum(ride.driver_id is None and ride.status == BookingStatus.PAID for ride in found),
+        "late": sum(shown["late"] for shown in cards.values()),
+        "waits": planning.waits(found, policy),
         "undated": planning.undated(),
+        "updated": timezone.localtime(now),
+        "live_url": f"{request.path}?{urlencode({'range': key, 'q': search, 'part': LIVE})}",
+        "refresh_seconds": REFRESH_SECONDS,
     }
-    return TemplateResponse(request, "admin/booking/booking/dispatch.html", context)
+    live = request.GET.get("part") == LIVE
+    template = "dispatch_live.html" if live else "dispatch.html"
+    return TemplateResponse(request, f"admin/booking/booking/{template}", context)
 
 
-def card(ride: Booking) -> dict:
-    window = assignment.ride_window(ride)
+def card(booking: Booking, policy: RideDayPolicy, now: datetime) -> dict:
+    window = assignment.ride_window(booking)
+    watched = planning.watch(booking, policy, now)
     return {
-        "ride": ride,
-        "class_name": presentation.vehicle_name(ride.vehicle_class),
+        "ride": booking,
+        "class_name": presentation.vehicle_name(booking.vehicle_class),
         "start": timezone.localtime(window.start),
         "end": timezone.localtime(window.end),
         # Paid and nobody drives it yet: what dispatch must act on.
-        "needs_driver": ride.driver_id is None and ride.status == BookingStatus.PAID,
+        "needs_driver": booking.driver_id is None and booking.status == BookingStatus.PAID,
+        "state": watched.progress.state or "",
+        "state_label": ride_state_label(booking, watched.progress),
+        "last_move": watched.last_move and timezone.localtime(watched.last_move),
+        "late": watched.late,
     }
+
+
+def ride_state_label(booking: Booking, progressed: RideProgress) -> str:
+    """The ride's state as staff read it; "not accepted yet" only for a confirmed ride (it has a
+    chauffeur), nothing for one nobody drives yet."""
+    if progressed.state:
+        return str(RideState(progressed.state).label)
+    return str(_("not accepted yet")) if booking.status == BookingStatus.CONFIRMED else ""
 
 
 COLUMNS = [
     _("reference"), _("state"), _("pickup"), _("until"), _("from"), _("to"), _("class"), _("service"),
     _("driver"), _("driver's phone"), _("vehicle"), _("customer"), _("phone"), _("e-mail"), _("flight"),
-    _("notes"), _("price EUR"), _("payment"),
+    _("notes"), _("price EUR"), _("payment"), _("ride state"),
 ]  # fmt: skip
 
 
@@ -111,7 +142,8 @@ def row(ride: Booking) -> list[str]:
         ride.notes,
     ]
     payment = ride.get_payment_method_display() if ride.paid_at else _("unpaid")
-    return [guarded(str(text)) for text in texts] + [price, guarded(str(payment))]
+    state = ride_state_label(ride, progress(ride))
+    return [guarded(str(text)) for text in texts] + [price, guarded(str(payment)), guarded(state)]
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"): such a cell

@@ -108,12 +108,14 @@ def test_the_csv_export_is_the_filtered_list(admin_client, day):
     text = response.content.decode("utf-8")
     assert text.startswith("\ufeff")
     header, *rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
-    assert header[:4] == ["reference", "state", "pickup", "until"] and header[-2:] == ["price EUR", "payment"]
+    assert header[:4] == ["reference", "state", "pickup", "until"]
+    assert header[-3:] == ["price EUR", "payment", "ride state"]  # the ride state appended (issue 21)
     assert [row[0] for row in rows] == [day["driven"].reference, day["waiting"].reference]  # by pickup time
     driven = dict(zip(header, rows[0], strict=True))
     assert driven["pickup"] == at(0, 23, 0).strftime("%d.%m.%Y 23:00") and driven["until"].endswith("23:24")
     assert (driven["driver"], driven["vehicle"], driven["to"], driven["price EUR"]) == (
         "Karl Huber", "W-1000A", "Schönbrunn", "74.00")  # fmt: skip
+    assert driven["ride state"] == "not accepted yet" and rows[1][-1] == ""  # nobody drives the other yet
 
 
 def test_the_board_is_for_staff_only(client, day):
