@@ -26,12 +26,15 @@ HUNDRED = Decimal("100")
 class CancellationRules:
     free_before: timedelta
     late_fee_percent: Decimal
+    no_show_fee_percent: Decimal = HUNDRED
 
 
 def cancellation_rules() -> CancellationRules:
     policy = CancellationPolicy.objects.filter(pk=1).first() or CancellationPolicy()
     return CancellationRules(
-        free_before=timedelta(hours=policy.free_until_hours), late_fee_percent=policy.late_fee_percent
+        free_before=timedelta(hours=policy.free_until_hours),
+        late_fee_percent=policy.late_fee_percent,
+        no_show_fee_percent=policy.no_show_fee_percent,
     )
 
 
@@ -60,6 +63,21 @@ def fee_percent(rules: CancellationRules, *, pickup: datetime | None, at: dateti
     if pickup is None or at < free_until(rules, pickup):
         return Decimal("0")
     return rules.late_fee_percent if at < pickup else HUNDRED
+
+
+@dataclass(frozen=True)
+class NoShowFee:
+    percent: Decimal
+    price_cents: int
+    fee_cents: int
+
+
+def no_show_fee(booking: Booking, rules: CancellationRules | None = None) -> NoShowFee:
+    """What a no-show costs (the chauffeur waited what the policy requires, the passenger did not come): the
+    policy's share of the ride's price, to the cent, half up."""
+    percent = (rules or cancellation_rules()).no_show_fee_percent
+    fee = int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
+    return NoShowFee(percent, booking.amount_cents, fee)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from booking.models import Booking, BookingEvent, BookingStatus, RideState
 from chauffeur import l10n
-from payments.models import RefundStatus
+from payments.models import RefundStatus, Surcharge
 from pricing.money import CURRENCY, from_cents
 
 Kind = BookingEvent.Kind
@@ -79,6 +79,7 @@ ACTORS = (
     (re.compile(r"customer"), gettext_lazy("customer")),
     (re.compile(r"customer \(manage page\)"), gettext_lazy("customer (manage page)")),
     (re.compile(r"reconcile_payments \(no payment page\)"), gettext_lazy("payment check (no payment page)")),
+    (re.compile(r"billing after the ride"), gettext_lazy("billing after the ride")),
 )
 
 
@@ -111,6 +112,10 @@ def ride_state(code: str) -> dict:
 
 def refund_state(code: str) -> dict:
     return {"refund_state": str(code)}
+
+
+def surcharge_reason(code: str) -> dict:
+    return {"surcharge_reason": str(code)}
 
 
 def moment(value: datetime | None) -> dict:
@@ -149,6 +154,8 @@ def _word(value, *, shown: bool) -> str:
         return str(RideState(value["ride_state"]).label)
     if "refund_state" in value:
         return str(RefundStatus(value["refund_state"]).label) if shown else value["refund_state"]
+    if "surcharge_reason" in value:
+        return str(Surcharge.Reason(value["surcharge_reason"]).label)
     if "at" in value:
         if value["at"] is None:
             return "—" if shown else "none"

@@ -7,6 +7,7 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from email.utils import formataddr
 
 from django.conf import settings
@@ -94,6 +95,14 @@ PAYMENT_LINK = Mail(
     "emails/payment_link",
     operator_copy=False,
 )
+AFTER_RIDE = Mail(
+    {
+        "en": "After your ride {reference}",
+        "de": "Nach Ihrer Fahrt {reference}",
+        OPERATOR: "Billed after the ride {reference}",
+    },
+    "emails/after_ride",
+)
 DRIVER_JOB = Mail(
     {"en": "Job {reference}", "de": "Fahrt {reference}"}, "emails/driver_job", operator_copy=False
 )
@@ -178,6 +187,17 @@ def send_change(booking_id: int) -> None:
 def send_payment_link(booking_id: int, url: str, amount) -> bool:
     """A payment page for the customer: a phone booking's price, or a difference after a change."""
     return send(PAYMENT_LINK, Booking.objects.get(pk=booking_id), payment_url=url, amount=amount)
+
+
+# The amounts of an after-ride statement (dispatch/ride_billing.py), sent as exact text.
+STATEMENT_MONEY = ("rate", "amount", "vat", "price", "fee", "paid", "back", "owed", "due")
+
+
+def send_after_ride(booking_id: int, statement: dict) -> bool:
+    """What the ride cost beyond its price, and why: waiting beyond what was included, or the no-show fee
+    with the policy; how it is paid (the payment link, the invoice, in cash) or what goes back."""
+    shown = {key: Decimal(value) if key in STATEMENT_MONEY else value for key, value in statement.items()}
+    return send(AFTER_RIDE, Booking.objects.get(pk=booking_id), statement=shown)
 
 
 def to_driver(mail: Mail, booking: Booking, driver) -> bool:

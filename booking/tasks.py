@@ -39,6 +39,13 @@ def send_payment_link(booking_id: int, url: str, amount: str) -> None:
 
 
 @task()
+def send_after_ride(booking_id: int, step_id: int, statement: dict) -> None:
+    # Scoped by the ride's move: the statement of one end of the ride goes out once, however often queued.
+    with delivery.scope(f"after-ride:{step_id}"):
+        notifications.send_after_ride(booking_id, statement)
+
+
+@task()
 def alert_operator(booking_id: int, reason: str, topic: str = "Payment") -> None:
     notifications.alert_operator(booking_id, reason, topic=topic)
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from booking import history, ride, selectors, transitions
 from booking.models import Booking, BookingStatus, RideState, RideStep
 from chauffeur.errors import DomainError
+from dispatch import ride_billing
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 
@@ -79,6 +80,7 @@ def advance(pk: int, target: str, *, driver: Driver | None, actor: str) -> Booki
         history.record(booking, history.Kind.RIDE, said, actor=actor)
         if target in ride.FINAL:
             transitions.apply(booking, BookingStatus.COMPLETED, actor=actor)
+        ride_billing.settle(booking, actor=actor)  # waiting time or the no-show fee, once the ride ended
     return booking
 
 
@@ -100,6 +102,7 @@ def undo_last(pk: int, *, actor: str) -> Booking:
         if last.state in ride.FINAL and booking.status == BookingStatus.COMPLETED:
             booking.status = BookingStatus.CONFIRMED  # the ride goes on: not a move a customer can make
             booking.save(update_fields=["status", "updated_at"])
+        ride_billing.void(booking, last, actor=actor)  # what the undone end of the ride charged
     return booking
 
 

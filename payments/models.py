@@ -62,8 +62,10 @@ class Refund(models.Model):
 
 
 class Surcharge(models.Model):
-    """A price difference the customer owes after staff changed the ride: paid through a payment link
-    the customer gets by e-mail, or collected by staff and confirmed by them. A link a later change or a
+    """Money the customer owes beyond the price: a price difference after staff changed the ride, or, after
+    the ride, waiting beyond what was included or a no-show fee (issue 21). Paid through a payment link
+    the customer gets by e-mail, or collected by staff and confirmed by them; a pending one without a
+    link is owed (an invoice or cash booking) for staff to collect or waive. A link a later change or a
     cancellation made void is waived (its page closed); money that still arrives through it goes back."""
 
     class Status(models.TextChoices):
@@ -71,10 +73,16 @@ class Surcharge(models.Model):
         PAID = "paid", _("paid")
         WAIVED = "waived", _("waived")
 
+    class Reason(models.TextChoices):
+        CHANGE = "change", _("price difference")
+        WAITING = "waiting", _("waiting time")
+        NO_SHOW = "no_show", _("no-show fee")
+
     booking = models.ForeignKey("booking.Booking", on_delete=models.PROTECT, related_name="surcharges")
     amount_cents = models.PositiveIntegerField()
     currency = models.CharField(max_length=3, default=CURRENCY)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.CHANGE)
     method = models.CharField(max_length=10, choices=Refund.Method.choices, default=Refund.Method.PROVIDER)
     provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
     payment_intent_id = models.CharField(max_length=255, blank=True, help_text=_("The provider payment."))

@@ -6,6 +6,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
@@ -24,17 +25,37 @@ logger = logging.getLogger(__name__)
 def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:
     """Open a payment page for the difference and e-mail it (after the commit). Call with the booking
     row-locked; a provider failure raises PaymentError and the caller's transaction keeps nothing."""
-    provider = payment_provider()
     surcharge = Surcharge.objects.create(
         booking=booking, amount_cents=amount_cents, currency=booking.currency, created_by=user
     )
+    url = open_page(booking, surcharge)
+    history.record(
+        booking,
+        history.Kind.PAYMENT,
+        history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
+        actor=actor,
+    )
+    booking_tasks.send_payment_link.enqueue(booking.pk, url, str(from_cents(amount_cents)))
+    return surcharge
+
+
+DESCRIPTIONS = {
+    Surcharge.Reason.CHANGE: "price difference after a change",
+    Surcharge.Reason.WAITING: "waiting time beyond what was included",
+    Surcharge.Reason.NO_SHOW: "no-show fee",
+}
+
+
+def open_page(booking: Booking, surcharge: Surcharge) -> str:
+    """The provider's payment page for what `surcharge` asks (booking row-locked): its address. The same
+    surcharge asked again is the same page at the provider (a retry after a timeout)."""
     page = links.manage_url(booking.reference)
-    session = provider.create_checkout_session(
+    session = payment_provider().create_checkout_session(
         CheckoutRequest(
             reference=booking.reference,
-            amount_cents=amount_cents,
+            amount_cents=surcharge.amount_cents,
             currency=booking.currency.lower(),
-            description=f"{booking.reference}: price difference after a change",
+            description=f"{booking.reference}: {DESCRIPTIONS[Surcharge.Reason(surcharge.reason)]}",
             customer_email=booking.email or None,
             locale=booking.locale,
             success_url=page,
@@ -44,14 +65,89 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
     )
     surcharge.provider_session_id, surcharge.payment_url = session.session_id, session.url
     surcharge.save(update_fields=["provider_session_id", "payment_url"])
-    history.record(
-        booking,
-        history.Kind.PAYMENT,
-        history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
-        actor=actor,
+    return session.url
+
+
+def owe(booking: Booking, amount_cents: int, *, reason: str, online: bool, actor: str) -> Surcharge:
+    """Record what the customer owes after the ride (booking row-locked), without calling anyone: `online`,
+    a payment page is opened for it later (payments/after_ride.py); else staff collect it or waive it."""
+    surcharge = Surcharge.objects.create(
+        booking=booking, amount_cents=amount_cents, currency=booking.currency, reason=reason,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
+    )  # fmt: skip
+    what, amount = history.surcharge_reason(reason), history.eur(amount_cents)
+    owed = (
+        history.said("Owed for {what}: {amount}; a payment link follows by e-mail.", what=what, amount=amount)
+        if online
+        else history.said("Owed for {what}: {amount}; to be collected by staff.", what=what, amount=amount)
     )
-    booking_tasks.send_payment_link.enqueue(booking.pk, session.url, str(from_cents(amount_cents)))
+    history.record(booking, history.Kind.PAYMENT, owed, actor=actor)
     return surcharge
+
+
+def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Surcharge:
+    """Staff collected an owed amount themselves (cash, card terminal, invoice). Only one without a payment
+    page: money for a page goes through the provider's news."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(booking_id)
+        owed = _pending(booking, surcharge_id)
+        if owed.provider_session_id:
+            raise DomainError(
+                _("This amount has a payment link: wait for the payment, or waive it and collect it anew.")
+            )
+        owed.status, owed.method, owed.paid_at = Surcharge.Status.PAID, Refund.Method.MANUAL, timezone.now()
+        owed.created_by = owed.created_by or user
+        owed.save(update_fields=["status", "method", "paid_at", "created_by"])
+        collected = history.said(
+            "Collected by staff for {what}: {amount}.",
+            what=history.surcharge_reason(owed.reason),
+            amount=history.eur(owed.amount_cents),
+        )
+        _received(booking, owed.amount_cents, collected, actor=actor)
+    return owed
+
+
+def waive(booking_id: int, surcharge_id: int, *, actor: str) -> Surcharge:
+    """Staff let an open amount go; its payment page, if any, is closed after the commit."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(booking_id)
+        owed = _pending(booking, surcharge_id)
+        _waive(booking, owed, actor=actor, because=None)
+    return owed
+
+
+def withdraw_ride_charges(booking: Booking, *, actor: str, because: history.Said) -> int:
+    """Void what the end of the ride charged and is still open (staff undid the move that charged it);
+    price differences of changes stay. Booking row-locked. Returns the cents withdrawn."""
+    withdrawn = 0
+    open_charges = booking.surcharges.select_for_update().filter(
+        status=Surcharge.Status.PENDING, reason__in=[Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW]
+    )
+    for owed in open_charges:
+        _waive(booking, owed, actor=actor, because=because)
+        withdrawn += owed.amount_cents
+    return withdrawn
+
+
+def _pending(booking: Booking, surcharge_id: int) -> Surcharge:
+    owed = booking.surcharges.select_for_update().filter(pk=surcharge_id).first()
+    if owed is None or owed.status != Surcharge.Status.PENDING:
+        raise DomainError(_("Only an amount still open can be collected or waived."))
+    return owed
+
+
+def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Said | None) -> None:
+    owed.status = Surcharge.Status.WAIVED
+    owed.save(update_fields=["status"])
+    what, amount = history.surcharge_reason(owed.reason), history.eur(owed.amount_cents)
+    waived = (
+        history.said("Waived ({what}): {amount}; {because}.", what=what, amount=amount, because=because)
+        if because
+        else history.said("Waived ({what}): {amount}.", what=what, amount=amount)
+    )
+    history.record(booking, history.Kind.PAYMENT, waived, actor=actor)
+    if owed.provider_session_id:
+        payment_tasks.close_surcharge_page.enqueue(owed.pk)
 
 
 def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django_tasks import task
 
-from payments import payment_updates, surcharges
+from payments import after_ride, payment_updates, surcharges
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
 
@@ -20,6 +20,12 @@ def close_checkout(booking_id: int) -> None:
 @task()
 def close_surcharge_page(surcharge_id: int) -> None:
     surcharges.close_page(surcharge_id)
+
+
+@task()
+def settle_after_ride(booking_id: int, step_id: int, statement: dict, keep_cents: int | None = None) -> None:
+    """The provider's part of billing after the ride (payments/after_ride.py); retried when it fails."""
+    after_ride.settle(booking_id, step_id, statement, keep_cents)
 
 
 @task()

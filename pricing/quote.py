@@ -115,6 +115,23 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     lines.append(
         PriceLine("rounding", f"Rounded up to {step} EUR", price - gross_before_rounding, {"step": str(step)})
     )
+    return _with_vat(tariff, price, lines, request.booking_type)
+
+
+def compute_waiting(snapshot: PricingSnapshot, vehicle_class: str, wait_minutes: int) -> Quote:
+    """Waiting billed after a ride (issue 21): the quote's waiting line alone, at the tariff's rate per
+    started quarter hour, VAT included as in every quote. Not rounded to the tariff's step: the rate staff
+    set is what a quarter hour costs. A class no longer offered still prices the waiting of its rides."""
+    tariff = snapshot.tariffs.get(vehicle_class)
+    if tariff is None:
+        raise DomainError(
+            format_lazy(_("Vehicle class {code!r} has no tariff."), code=vehicle_class), field="vehicle_class"
+        )
+    line = _waiting_line(tariff, max(0, wait_minutes))
+    return _with_vat(tariff, line.amount, [line], BookingType.DISTANCE)
+
+
+def _with_vat(tariff: TariffRates, price: Decimal, lines: list[PriceLine], booking_type) -> Quote:
     net = to_cent(price / (1 + tariff.vat_rate))
     return Quote(
         price=price,
@@ -122,7 +139,7 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
         vat=price - net,
         vat_rate=tariff.vat_rate,
         vehicle_class=tariff.vehicle_class,
-        booking_type=request.booking_type,
+        booking_type=booking_type,
         lines=tuple(lines),
     )
 

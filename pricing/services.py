@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from chauffeur.versions import KeptCopy, SharedVersion
 from pricing import models
-from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
+from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote, compute_waiting
 from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
 
 TARIFFS = SharedVersion("tariffs")
@@ -35,6 +35,11 @@ def quote_price(
         tour_slug=tour_slug or None,
     )
     return compute_quote(current_snapshot(), request)
+
+
+def waiting_price(*, vehicle_class: str, wait_minutes: int) -> Quote:
+    """Waiting beyond what a ride's price included, at today's tariff (one `waiting` line)."""
+    return compute_waiting(current_snapshot(), vehicle_class, wait_minutes)
 
 
 @dataclass(frozen=True)

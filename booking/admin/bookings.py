@@ -21,10 +21,10 @@ from dispatch import assignment, changes, phone, planning
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import payment_updates, refunds
+from payments import payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
-from payments.models import Refund
+from payments.models import Refund, Surcharge
 from pricing.models import VehicleClass
 from pricing.money import from_cents
 
@@ -348,6 +348,33 @@ def _refund_paid_back(request, booking: Booking) -> str:
     }
 
 
+def _owed(request, booking: Booking) -> Surcharge:
+    pk = request.POST.get("surcharge", "")
+    if not pk.isdigit():
+        raise Http404(_("No such amount."))
+    return get_object_or_404(Surcharge, pk=pk, booking=booking)
+
+
+def _charge_collected(request, booking: Booking) -> str:
+    owed = _owed(request, booking)
+    collected = surcharges.collect(booking.pk, owed.pk, actor=history.staff(request.user), user=request.user)
+    return _("%(ref)s: %(what)s of %(amount)s collected.") % {
+        "ref": booking.reference,
+        "what": collected.get_reason_display(),
+        "amount": l10n.money(collected.amount),
+    }
+
+
+def _charge_waived(request, booking: Booking) -> str:
+    owed = _owed(request, booking)
+    waived = surcharges.waive(booking.pk, owed.pk, actor=history.staff(request.user))
+    return _("%(ref)s: %(what)s of %(amount)s waived.") % {
+        "ref": booking.reference,
+        "what": waived.get_reason_display(),
+        "amount": l10n.money(waived.amount),
+    }
+
+
 # Each action and the permission it needs (BookingAdmin.has_<permission>_permission); the refund itself
 # has a page of its own (payments/admin/refund.py).
 ACTIONS = {
@@ -358,6 +385,8 @@ ACTIONS = {
     "note": (_note, "change"),
     "change": (_change, "change"),  # and record_payment when staff settle the difference (BookingAdmin.act)
     "refund-paid-back": (_refund_paid_back, "refund"),
+    "charge-collected": (_charge_collected, "record_payment"),  # waiting time or a no-show fee owed
+    "charge-waived": (_charge_waived, "record_payment"),
 }
 
 

@@ -1,0 +1,176 @@
+"""Billing after the ride (issue 21): waiting beyond what the price includes, and the no-show fee.
+
+Worked out when the ride ends (the chauffeur's "completed" or "no-show"), in the move's own transaction,
+and recorded there without calling anyone: what the traveller owes (a pending Surcharge) and, in the
+history, how it was reckoned. The provider's part (a payment page, a refund) and the traveller's e-mail
+follow as a job (payments/after_ride.py): a provider that fails never takes the chauffeur's move with it.
+Waiting is billed at completion, not at "passenger on board": only then can the wait no longer change
+(staff may still undo a too-early "on board" until the ride is completed), and the traveller hears of it
+once, after the ride. Staff undoing the move that charged withdraws what is still open (`void`)."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from booking import cancellation, history, ride
+from booking.models import Booking, PaymentMethod, RideState, RideStep
+from chauffeur.errors import DomainError
+from dispatch import ride_day
+from payments import refunds, surcharges
+from payments import tasks as payment_tasks
+from payments.models import Surcharge
+from pricing import services as pricing
+from pricing.money import from_cents, to_cents
+from pricing.quote import BookingType
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A wait and its price: whole minutes waited, included and beyond, started quarter hours × rate."""
+
+    waited_minutes: int
+    included_minutes: int
+    beyond_minutes: int
+    blocks: int
+    block_minutes: int
+    rate: Decimal
+    amount: Decimal  # gross, VAT included as in every quote
+    vat: Decimal
+    vat_rate: Decimal
+
+
+def price_waiting(booking: Booking, waited: timedelta) -> Waiting:
+    """What `waited` costs beyond the booking's included wait, at today's tariff of its class. Whole
+    minutes count (a tap is never exact to the second: the seconds are the traveller's)."""
+    included = int(ride_day.included_waiting(booking).total_seconds() // 60)
+    minutes = max(0, int(waited.total_seconds() // 60))
+    beyond = max(0, minutes - included)
+    quote = pricing.waiting_price(vehicle_class=booking.vehicle_class, wait_minutes=beyond)
+    params = quote.lines[0].params
+    return Waiting(
+        waited_minutes=minutes, included_minutes=included, beyond_minutes=beyond, blocks=params["blocks"],
+        block_minutes=params["block_minutes"], rate=Decimal(params["rate"]), amount=quote.price,
+        vat=quote.vat, vat_rate=quote.vat_rate,
+    )  # fmt: skip
+
+
+def waited(booking: Booking, progress: ride.RideProgress) -> timedelta | None:
+    """From when waiting counts (the pickup time, or a late chauffeur's arrival) to the passenger on board;
+    None when there is nothing to bill: no such moves, or a hire priced by time from the pickup on (by the
+    hour, or a tour), where a late passenger uses up their own hours."""
+    arrived, on_board = progress.at(RideState.ARRIVED), progress.at(RideState.ON_BOARD)
+    if arrived is None or on_board is None:
+        return None
+    if booking.booking_type == BookingType.HOURLY or booking.tour_slug:
+        return None
+    return on_board - ride_day.waiting_starts(booking, arrived)
+
+
+def settle(booking: Booking, *, actor: str) -> None:
+    """Bill the ride that just ended (booking row-locked, inside the move's transaction): nothing unless
+    its last move is "completed" or "no-show"."""
+    progress = ride.progress(booking)
+    if not progress.finished:
+        return
+    step = booking.ride_steps.filter(undone_at__isnull=True).order_by("at", "pk").last()
+    if progress.state == RideState.NO_SHOW:
+        statement, keep = _no_show(booking, actor=actor), cancellation.no_show_fee(booking).fee_cents
+    else:
+        statement, keep = _waiting(booking, progress, actor=actor), None
+    if statement is not None:
+        payment_tasks.settle_after_ride.enqueue(booking.pk, step.pk, statement, keep)
+
+
+def void(booking: Booking, undone: RideStep, *, actor: str) -> None:
+    """Staff undid `undone`: if it ended the ride, what it charged and is still open is withdrawn."""
+    if undone.state not in ride.FINAL:
+        return
+    because = history.said("the end of the ride was undone")
+    if not surcharges.withdraw_ride_charges(booking, actor=actor, because=because):
+        return
+    if refunds.committed_cents(booking) and undone.state == RideState.NO_SHOW:
+        history.record(
+            booking,
+            history.Kind.PAYMENT,
+            history.said("What went back after the no-show stays refunded: if the ride goes on, settle it."),
+            actor=actor,
+        )
+
+
+def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> dict | None:
+    wait = waited(booking, progress)
+    if wait is None:
+        return None
+    try:
+        priced = price_waiting(booking, wait)
+    except DomainError as error:  # no tariff for the class: never lose the move for it; staff decide
+        history.record(
+            booking,
+            history.Kind.PAYMENT,
+            history.said("Waiting time could not be priced ({error}): settle it by hand.", error=str(error)),
+            actor=actor,
+        )
+        return None
+    reckoned = dict(
+        waited=priced.waited_minutes, included=priced.included_minutes, beyond=priced.beyond_minutes
+    )
+    if not priced.amount:
+        history.record(
+            booking,
+            history.Kind.PAYMENT,
+            history.said("Waiting time {waited} min, {included} min included: nothing to pay.", **reckoned),
+            actor=actor,
+        )
+        return None
+    amount_cents = to_cents(priced.amount)
+    history.record(
+        booking,
+        history.Kind.PAYMENT,
+        history.said(
+            "Waiting time {waited} min, {included} min included: {beyond} min beyond, {blocks} started "
+            "× {block} min × {rate} = {amount}.",
+            **reckoned, blocks=priced.blocks, block=priced.block_minutes,
+            rate=history.eur(to_cents(priced.rate)), amount=history.eur(amount_cents),
+        ),
+        actor=actor,
+    )  # fmt: skip
+    surcharges.owe(
+        booking, amount_cents, reason=Surcharge.Reason.WAITING, online=_online(booking), actor=actor
+    )
+    return {
+        "kind": "waiting", **reckoned, "blocks": priced.blocks, "block_minutes": priced.block_minutes,
+        "rate": str(priced.rate), "amount": str(priced.amount), "vat": str(priced.vat),
+        "vat_percent": f"{(priced.vat_rate * 100).normalize():f}", "due": str(priced.amount),
+        "payment_method": booking.payment_method,
+    }  # fmt: skip
+
+
+def _no_show(booking: Booking, *, actor: str) -> dict:
+    fee = cancellation.no_show_fee(booking)
+    surcharges.waive_open(booking, actor=actor)  # the fee is taken of the whole price: nothing else is open
+    paid = refunds.refundable_cents(booking)
+    owed, back = max(0, fee.fee_cents - paid), max(0, paid - fee.fee_cents)
+    history.record(
+        booking,
+        history.Kind.PAYMENT,
+        history.said(
+            "No-show fee {percent} % of {price} = {fee}; paid {paid}: {back} to give back, {owed} owed.",
+            percent=f"{fee.percent.normalize():f}", price=history.eur(fee.price_cents),
+            fee=history.eur(fee.fee_cents), paid=history.eur(paid), back=history.eur(back),
+            owed=history.eur(owed),
+        ),
+        actor=actor,
+    )  # fmt: skip
+    if owed:
+        surcharges.owe(booking, owed, reason=Surcharge.Reason.NO_SHOW, online=_online(booking), actor=actor)
+    return {
+        "kind": "no_show", "percent": f"{fee.percent.normalize():f}",
+        "price": str(from_cents(fee.price_cents)),
+        "fee": str(from_cents(fee.fee_cents)), "paid": str(from_cents(paid)), "back": str(from_cents(back)),
+        "owed": str(from_cents(owed)), "due": str(from_cents(owed)), "payment_method": booking.payment_method,
+    }  # fmt: skip
+
+
+def _online(booking: Booking) -> bool:
+    """Owed money is asked for through a payment link when the booking was paid by checkout."""
+    return booking.payment_method == PaymentMethod.CHECKOUT
