@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingStatus, RideState
 from booking.ride import RideProgress, progress
-from dispatch import ride_day
+from dispatch import waiting
 from dispatch.models import RideDayPolicy
 
 # Rides on the board: paid and waiting for a driver, confirmed, done; not the ones that will not happen.
@@ -104,7 +104,7 @@ def watch(booking: Booking, policy: RideDayPolicy, now: datetime) -> Watch:
 @dataclass(frozen=True)
 class Wait:
     """A no-show, or a passenger who kept the chauffeur waiting beyond what is included, in whole minutes
-    (seconds dropped): `waited` from when waiting starts (dispatch.ride_day.waiting_starts) to the
+    (seconds dropped): `waited` from when waiting starts (dispatch.waiting.waiting_starts) to the
     passenger on board or the no-show."""
 
     booking: Booking
@@ -124,8 +124,8 @@ def waits(found: list[Booking], policy: RideDayPolicy) -> list[Wait]:
         ended = progressed.at(RideState.NO_SHOW if no_show else RideState.ON_BOARD)
         if arrived is None or ended is None:
             continue
-        waited = max(0, int((ended - ride_day.waiting_starts(booking, arrived)).total_seconds()) // 60)
-        included = int(ride_day.included_waiting(booking, policy).total_seconds()) // 60
+        waited = max(0, int((ended - waiting.waiting_starts(booking, arrived)).total_seconds()) // 60)
+        included = int(waiting.included_waiting(booking, policy).total_seconds()) // 60
         beyond = max(0, waited - included)
         if no_show or beyond:
             listed.append(Wait(booking, no_show, waited, included, beyond))

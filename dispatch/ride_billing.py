@@ -15,7 +15,7 @@ from decimal import Decimal
 from booking import cancellation, history, ride
 from booking.models import Booking, PaymentMethod, RideState, RideStep
 from chauffeur.errors import DomainError
-from dispatch import ride_day
+from dispatch import waiting
 from payments import refunds, surcharges
 from payments import tasks as payment_tasks
 from payments.models import Surcharge
@@ -42,7 +42,7 @@ class Waiting:
 def price_waiting(booking: Booking, waited: timedelta) -> Waiting:
     """What `waited` costs beyond the booking's included wait, at today's tariff of its class. Whole
     minutes count (a tap is never exact to the second: the seconds are the traveller's)."""
-    included = int(ride_day.included_waiting(booking).total_seconds() // 60)
+    included = int(waiting.included_waiting(booking).total_seconds() // 60)
     minutes = max(0, int(waited.total_seconds() // 60))
     beyond = max(0, minutes - included)
     quote = pricing.waiting_price(vehicle_class=booking.vehicle_class, wait_minutes=beyond)
@@ -63,7 +63,7 @@ def waited(booking: Booking, progress: ride.RideProgress) -> timedelta | None:
         return None
     if booking.booking_type == BookingType.HOURLY or booking.tour_slug:
         return None
-    return on_board - ride_day.waiting_starts(booking, arrived)
+    return on_board - waiting.waiting_starts(booking, arrived)
 
 
 def settle(booking: Booking, *, actor: str) -> None:

@@ -2,7 +2,7 @@
 order), from the job page; staff undo a wrong or late tap. A no-show needs the chauffeur to have waited
 what the policy requires; completing (or a no-show) completes the booking."""
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,33 +13,12 @@ from booking import history, ride, selectors, transitions
 from booking.models import Booking, BookingStatus, RideState, RideStep
 from chauffeur.errors import DomainError
 from dispatch import ride_billing
-from dispatch.models import RideDayPolicy, ride_day_policy
+from dispatch.waiting import no_show_from
 from fleet.models import Driver
 
 
 class RideMoveRefused(DomainError):
     pass
-
-
-def included_waiting(booking: Booking, policy: RideDayPolicy | None = None) -> timedelta:
-    """Waiting the price includes, and the wait before a no-show: longer at a flight. `policy`: the one
-    already read, for a list of rides (the dispatch board)."""
-    policy = policy or ride_day_policy()
-    minutes = (
-        policy.included_waiting_flight_minutes if booking.flight_number else policy.included_waiting_minutes
-    )
-    return timedelta(minutes=minutes)
-
-
-def waiting_starts(booking: Booking, arrived_at: datetime) -> datetime:
-    """Waiting counts from the pickup time, or from the chauffeur's arrival when they came late."""
-    return max(arrived_at, booking.pickup_at) if booking.pickup_at else arrived_at
-
-
-def no_show_from(booking: Booking, progress: ride.RideProgress) -> datetime | None:
-    """When the chauffeur may record a no-show: after arriving and waiting what is included."""
-    arrived = progress.at(RideState.ARRIVED)
-    return None if arrived is None else waiting_starts(booking, arrived) + included_waiting(booking)
 
 
 def moves_now(booking: Booking, progress: ride.RideProgress, now: datetime | None = None) -> list[RideState]:

@@ -1,0 +1,29 @@
+"""The wait at the pickup: what the price includes (longer at a flight), from when it counts, and when a
+no-show may be recorded. The job page, billing and the dispatch board all reckon it here."""
+
+from datetime import datetime, timedelta
+
+from booking import ride
+from booking.models import Booking, RideState
+from dispatch.models import RideDayPolicy, ride_day_policy
+
+
+def included_waiting(booking: Booking, policy: RideDayPolicy | None = None) -> timedelta:
+    """Waiting the price includes, and the wait before a no-show: longer at a flight. `policy`: the one
+    already read, for a list of rides (the dispatch board)."""
+    policy = policy or ride_day_policy()
+    minutes = (
+        policy.included_waiting_flight_minutes if booking.flight_number else policy.included_waiting_minutes
+    )
+    return timedelta(minutes=minutes)
+
+
+def waiting_starts(booking: Booking, arrived_at: datetime) -> datetime:
+    """Waiting counts from the pickup time, or from the chauffeur's arrival when they came late."""
+    return max(arrived_at, booking.pickup_at) if booking.pickup_at else arrived_at
+
+
+def no_show_from(booking: Booking, progress: ride.RideProgress) -> datetime | None:
+    """When the chauffeur may record a no-show: after arriving and waiting what is included."""
+    arrived = progress.at(RideState.ARRIVED)
+    return None if arrived is None else waiting_starts(booking, arrived) + included_waiting(booking)
