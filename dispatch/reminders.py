@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
-from django_tasks import Task
+from django_tasks.base import Task
 
 from booking import notifications, ride_messages
 from booking import tasks as booking_tasks
