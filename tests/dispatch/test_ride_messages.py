@@ -2,12 +2,14 @@
 "arrived" by e-mail, and by SMS to the fake Twilio when chosen, in the booking's language, with the
 chauffeur's name, phone and vehicle; each once; a failing Twilio retried and then shown to staff."""
 
+import errno
 from datetime import timedelta
 
 import pytest
 import responses
 import time_machine
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.utils import timezone
 
 from booking.models import BookingEvent, RideState
@@ -173,3 +175,21 @@ def test_a_job_still_retrying_shows_nothing_in_the_history(settings, fleet, assi
     run_pending_jobs()
     assert booking.history.count() == before
     assert Job.objects.get(task_path=NEWS_TASK).status == "READY"
+
+
+class RefusingBackend(locmem.EmailBackend):
+    """The mail server refusing every message (the SMTP boundary)."""
+
+    def send_messages(self, messages):
+        raise ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+
+
+def test_a_mail_that_keeps_failing_is_shown_to_staff_too(settings, fleet, assigned):
+    booking = assigned(text_messages=False)
+    settings.JOBS_MAX_ATTEMPTS, settings.EMAIL_BACKEND = 1, f"{__name__}.RefusingBackend"
+    move(booking, RideState.ACCEPTED, fleet["karl"])
+    move(booking, RideState.ON_THE_WAY, fleet["karl"])
+    run_pending_jobs()
+    assert Job.objects.get(task_path=NEWS_TASK).status == "FAILED"
+    (failed,) = BookingEvent.objects.filter(booking=booking, text__startswith="Message")
+    assert failed.text == "Message (send_ride_news) failed: [Errno 111] Connection refused"
