@@ -352,3 +352,20 @@ def one_line(text: str) -> str:
     """Header text on one line. The admin refuses line breaks in the operator's name and address, but one
     stored before that must not stop every mail (Django raises BadHeaderError): each run becomes a space."""
     return " ".join(_BREAKS.sub(" ", text).split())
+
+
+def mail_to(template: str, subject: str, address: str, locale: str, **context) -> bool:
+    """A mail about more than one booking (a chauffeur's rides of tomorrow): emails/<template>.txt in
+    `locale`, in the operator's name, with the legal footer. Sent once per job, like every mail here."""
+    operator = operator_branding()
+    with translation.override(locale):
+        text = render_to_string(
+            f"{template}.txt",
+            {"locale": locale, "operator": operator, "legal_links": legal.links(locale), **context},
+        )
+    reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
+    return _deliver(
+        EmailMultiAlternatives(
+            one_line(subject), text, _sender(), [address], reply_to=[reply_to] if reply_to else None
+        )
+    )

@@ -6,7 +6,7 @@ from decimal import Decimal
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
-from booking import notifications, selectors
+from booking import notifications, ride_messages, selectors
 from jobs import delivery
 from jobs.models import Job
 
@@ -64,3 +64,18 @@ def resend_confirmations() -> int:
     for booking_id in pending:
         send_confirmation.enqueue(booking_id)
     return len(pending)
+
+
+@task()
+def send_ride_news(booking_id: int, state: str) -> None:
+    """The chauffeur is on the way, or has arrived (dispatch/ride_day.py enqueues it with the move). Scoped by
+    the ride and state: a move undone and made again does not send the same news twice."""
+    with delivery.scope(f"ride:{booking_id}:{state}"):
+        ride_messages.send_ride_news(booking_id, state)
+
+
+@task()
+def send_traveller_reminder(booking_id: int, pickup_iso: str) -> None:
+    """The traveller's reminder before the pickup (dispatch/reminders.py enqueues it once per pickup time)."""
+    with delivery.scope(f"reminder:{booking_id}:{pickup_iso}"):
+        ride_messages.send_traveller_reminder(booking_id, pickup_iso)

@@ -341,6 +341,8 @@ JOBS_POLL_SECONDS = 1.0  # an idle worker looks for new jobs this often
 JOBS_SCHEDULES = {
     "payments.tasks.reconcile_payments": int(os.environ.get("JOBS_RECONCILE_SECONDS") or 300),
     "booking.tasks.resend_confirmations": int(os.environ.get("JOBS_RESEND_CONFIRMATIONS_SECONDS") or 300),
+    # the ride's day: travellers' and chauffeurs' reminders, staff's alert of rides without a chauffeur
+    "dispatch.tasks.send_reminders": int(os.environ.get("JOBS_REMINDERS_SECONDS") or 300),
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).

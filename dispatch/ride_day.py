@@ -10,6 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from booking import history, ride, selectors, transitions
+from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
 from chauffeur.errors import DomainError
 from dispatch import ride_billing
@@ -57,6 +58,8 @@ def advance(pk: int, target: str, *, driver: Driver | None, actor: str) -> Booki
             after=history.ride_state(target),
         )
         history.record(booking, history.Kind.RIDE, said, actor=actor)
+        if target in (RideState.ON_THE_WAY, RideState.ARRIVED):  # the traveller's news, with the move
+            booking_tasks.send_ride_news.enqueue(booking.pk, target)
         if target in ride.FINAL:
             transitions.apply(booking, BookingStatus.COMPLETED, actor=actor)
         ride_billing.settle(booking, actor=actor)  # waiting time or the no-show fee, once the ride ended

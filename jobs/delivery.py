@@ -2,7 +2,7 @@
 the check below never races with itself; a retry after a crash or a failed second mail skips what went out."""
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.core.mail import EmailMessage
@@ -34,3 +34,14 @@ def send_once(message: EmailMessage) -> None:
         return
     message.send()
     Delivery.objects.create(key=key)
+
+
+def once(key: str, hand_over: Callable[[], object]) -> bool:
+    """Call `hand_over` (a text message to its provider, …) unless `key` went out already; whether it was
+    called. Failures raise, so the job is retried; what went out is not handed over again."""
+    key = key[:255]
+    if Delivery.objects.filter(key=key).exists():
+        return False
+    hand_over()
+    Delivery.objects.create(key=key)
+    return True

@@ -137,7 +137,7 @@ def test_every_documented_setting_reaches_every_process():
 
 def test_secrets_are_in_the_secret_not_the_configmap():
     secret_names = {"DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET",
-                    "GOOGLE_MAPS_API_KEY", "EMAIL_HOST_PASSWORD"}  # fmt: skip
+                    "GOOGLE_MAPS_API_KEY", "EMAIL_HOST_PASSWORD", "TWILIO_AUTH_TOKEN"}  # fmt: skip
     assert secret_names <= set(SECRET["stringData"])
     assert not secret_names & set(CONFIG["data"])
     assert CONFIG["data"]["DJANGO_DEBUG"] == "false"
