@@ -2,10 +2,12 @@
 "manage my booking" page share these): who may open a booking, what it shows, what cancelling costs."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from booking import cancellation, links, selectors
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
+from booking.ride import RideProgress, progress
 from chauffeur.errors import DomainError
 from payments import refunds
 from pricing.money import from_cents
@@ -39,6 +41,16 @@ class BookingState:
         """The chauffeur the customer may know: the one assigned to a confirmed (or completed) ride."""
         shown = self.booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
         return self.booking.driver if shown else None
+
+    @property
+    def vehicle(self):
+        """The car the chauffeur comes in, so the traveller knows it at the kerb: shown as the driver is."""
+        return self.booking.vehicle if self.driver is not None else None
+
+    @cached_property  # read by the answer and by the page more than once: one query
+    def ride(self) -> RideProgress:
+        """How far the chauffeur has moved the ride on (booking/ride.py), with the time of each move."""
+        return progress(self.booking)
 
     @property
     def cancellation_fee(self):
