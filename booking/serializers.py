@@ -10,6 +10,7 @@ from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     AcceptanceField,
     FromFieldMixin,
+    JsonBooleanField,
     JsonIntegerField,
     JsonObjectField,
     LocalDateTimeField,
@@ -169,6 +170,12 @@ class PageBookingDataInput(ScheduledBookingDataInput):
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=50)
+    textMessages = JsonBooleanField(
+        required=False,
+        default=False,
+        source="text_messages",
+        help_text="true: the traveller also wants the ride's messages by SMS, to `phone`.",
+    )
 
 
 TERMS_REQUIRED = "Accept the terms and conditions to book."
