@@ -127,8 +127,13 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
     marker that ends the asking."""
     booking = _managed(request)
     with translation.override(page_language(request, booking)):
-        panel = ride_panel.panel(lifecycle.state_of(booking))
-        response = render(request, "booking/ride_panel.html", {"panel": panel, "booking": booking})
+        context = {
+            "panel": ride_panel.panel(lifecycle.state_of(booking)),
+            "booking": booking,
+            "alone": True,  # with the booking's state, for the page's details
+            "status": presentation.status_words(booking),
+        }
+        response = render(request, "booking/ride_panel.html", context)
     response["Cache-Control"] = "no-store"
     return response
 
