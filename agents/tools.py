@@ -207,8 +207,10 @@ TOOLS: tuple[Tool, ...] = (
         title="Look up a booking",
         description=(
             "A booking's state (pending_payment, paid, confirmed once a chauffeur is assigned, completed, "
-            "cancelled, expired, payment_failed), its ride and price, the chauffeur's name and phone once "
-            "confirmed, and `cancellation`: whether it can be cancelled now, the fee kept and the refund. "
+            "cancelled, expired, payment_failed), its ride and price, the chauffeur's name and phone and "
+            "the car (`vehicle`: model and plate) once confirmed, `ride`: where the chauffeur is on the "
+            "ride's day (accepted, on_the_way, arrived, on_board, completed or no_show, each with its "
+            "time), and `cancellation`: whether it can be cancelled now, the fee kept and the refund. "
             "Give the `reference` from booking.create_checkout; a booking this token did not make also "
             "needs the traveller's `email` as given when booking. `manageUrl` is the traveller's own page."
         ),

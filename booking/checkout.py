@@ -51,6 +51,7 @@ class BookingRequest:
     name: str = ""
     email: str = ""
     phone: str = ""
+    text_messages: bool = False  # the ride's messages by SMS as well (the booking page asks)
     locale: str = settings.LANGUAGE_CODE
     notes: str = ""
     flight_number: str = ""
@@ -255,6 +256,7 @@ def store_booking(
                 name=ride.name,
                 email=ride.email,
                 phone=ride.phone,
+                text_messages=ride.text_messages and bool(ride.phone.strip()),
                 locale=ride.locale,
                 notes=ride.notes,
                 flight_number=ride.flight_number,

@@ -1,16 +1,25 @@
-"""A booking as its customer and the agent that booked it see it, and their cancel (REST, MCP and the
-"manage my booking" page share these): who may open a booking, what it shows, what cancelling costs."""
+"""A booking as its customer and the agent that booked it see it, their cancel and their choice of text
+messages (REST, MCP and the "manage my booking" page share these): who may open a booking, what it shows,
+what cancelling costs."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
-from booking import cancellation, links, selectors
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from booking import cancellation, history, links, selectors
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
+from booking.ride import RideProgress, progress
 from chauffeur.errors import DomainError
 from payments import refunds
 from pricing.money import from_cents
 
 NOT_YOURS = "No booking with this reference was made with this token or e-mail address."
+# While the ride's messages are still to come, the traveller may choose to get them by SMS as well.
+TEXT_MESSAGES_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED)
+NO_PHONE = _("Text messages need a phone number, and this booking has none. Please contact us to add one.")
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,16 @@ class BookingState:
         """The chauffeur the customer may know: the one assigned to a confirmed (or completed) ride."""
         shown = self.booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
         return self.booking.driver if shown else None
+
+    @property
+    def vehicle(self):
+        """The car the chauffeur comes in, so the traveller knows it at the kerb: shown as the driver is."""
+        return self.booking.vehicle if self.driver is not None else None
+
+    @cached_property  # read by the answer and by the page more than once: one query
+    def ride(self) -> RideProgress:
+        """How far the chauffeur has moved the ride on (booking/ride.py), with the time of each move."""
+        return progress(self.booking)
 
     @property
     def cancellation_fee(self):
@@ -71,6 +90,22 @@ def state_of(booking: Booking) -> BookingState:
 def cancel(booking: Booking, *, actor: str) -> BookingState:
     """Cancel under the policy (docs/decisions.md §9); a cancelled booking answers as it is."""
     return state_of(cancellation.cancel(booking.pk, actor=actor))
+
+
+def choose_text_messages(pk: int, *, wanted: bool, actor: str) -> Booking:
+    """The traveller's choice to get the ride's messages by SMS as well (sent to the booking's phone).
+    Refused, changing nothing, when they want them and the booking has no phone number; choosing what is
+    already chosen changes nothing and records nothing."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        if wanted and not booking.phone.strip():
+            raise DomainError(NO_PHONE, code="no_phone")
+        if booking.text_messages != wanted:
+            booking.text_messages = wanted
+            booking.save(update_fields=["text_messages", "updated_at"])
+            said = history.said("Text messages: on") if wanted else history.said("Text messages: off")
+            history.record(booking, history.Kind.CHANGE, said, actor=actor)
+    return booking
 
 
 def actor(token_name: str | None) -> str:

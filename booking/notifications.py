@@ -16,7 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from booking import links, presentation, selectors
+from booking import calendar, links, presentation, selectors
 from booking.models import Booking, BookingStatus, state_in_english
 from company import legal
 from company.models import CONTROL_CHARACTERS
@@ -40,6 +40,7 @@ class Mail:
     template: str  # emails/<name>: .txt always, .html when `html`
     html: bool = False
     operator_copy: bool = True
+    calendar: bool = False  # the traveller's copy carries the ride's .ics (booking/calendar.py)
 
 
 # The confirmation's subject says what the booking is when it leaves: paid, or already confirmed by staff.
@@ -51,6 +52,7 @@ PAYMENT_RECEIVED = Mail(
     },
     "emails/booking_confirmation",
     html=True,
+    calendar=True,
 )
 CONFIRMED = Mail(
     {
@@ -60,6 +62,7 @@ CONFIRMED = Mail(
     },
     "emails/booking_confirmation",
     html=True,
+    calendar=True,
 )
 CANCELLATION = Mail(
     {
@@ -213,10 +216,21 @@ def send(mail: Mail, booking: Booking, **extra) -> bool:
     Whether the customer's went out; a failed copy is logged, not retried."""
     delivered = True
     if booking.email:
-        delivered = _deliver(compose(mail, booking, booking.email, customer_locale(booking), **extra))
+        message = compose(mail, booking, booking.email, customer_locale(booking), **extra)
+        if mail.calendar:
+            attach_calendar(message, booking, customer_locale(booking))
+        delivered = _deliver(message)
     if settings.OPERATOR_EMAIL and mail.operator_copy:
         _deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
     return delivered
+
+
+def attach_calendar(message: EmailMultiAlternatives, booking: Booking, locale: str) -> None:
+    """The ride as a calendar entry in the traveller's language, pointing to their manage page; a ride
+    without a pickup time has none."""
+    entry = calendar.ride_event(booking, locale=locale, link=links.manage_url(booking.reference))
+    if entry is not None:
+        message.attach(calendar.file_name(booking), entry, calendar.MEDIA_TYPE)
 
 
 def customer_locale(booking: Booking) -> str:

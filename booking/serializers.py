@@ -5,11 +5,12 @@ from rest_framework import serializers
 
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
-from booking.models import BookingStatus
+from booking.models import BookingStatus, RideState
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     AcceptanceField,
     FromFieldMixin,
+    JsonBooleanField,
     JsonIntegerField,
     JsonObjectField,
     LocalDateTimeField,
@@ -169,6 +170,12 @@ class PageBookingDataInput(ScheduledBookingDataInput):
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=50)
+    textMessages = JsonBooleanField(
+        required=False,
+        default=False,
+        source="text_messages",
+        help_text="true: the traveller also wants the ride's messages by SMS, to `phone`.",
+    )
 
 
 TERMS_REQUIRED = "Accept the terms and conditions to book."
@@ -296,6 +303,40 @@ class DriverOutput(Declaration):
     phone = serializers.CharField()
 
 
+class VehicleOutput(Declaration):
+    model = serializers.CharField(help_text="The car's make and model, e.g. Mercedes E-Class; may be empty.")
+    plate = serializers.CharField(help_text="The number plate, e.g. W-12345A.")
+
+
+class RideTimeField(LocalDateTimeField):
+    """When the ride reached `state` (a RideProgress is the instance), or null."""
+
+    def __init__(self, state: RideState, **kwargs):
+        self.state = state
+        super().__init__(source="*", allow_null=True, read_only=True, **kwargs)
+
+    def get_attribute(self, progress):
+        return progress.at(self.state)
+
+
+class RideOutput(Declaration):
+    """The ride's day as the chauffeur records it on the job page (renders a booking.ride.RideProgress)."""
+
+    state = serializers.ChoiceField(
+        choices=RideState.choices,
+        allow_null=True,
+        help_text="The chauffeur's last move: accepted → on_the_way → arrived → on_board → completed, or "
+        "no_show after arrived (the passenger did not come within the included waiting time); null until "
+        "the chauffeur accepts the ride.",
+    )
+    acceptedAt = RideTimeField(RideState.ACCEPTED, help_text="The chauffeur accepted the ride.")
+    onTheWayAt = RideTimeField(RideState.ON_THE_WAY, help_text="The chauffeur set off to the pickup.")
+    arrivedAt = RideTimeField(RideState.ARRIVED, help_text="The chauffeur arrived at the pickup.")
+    onBoardAt = RideTimeField(RideState.ON_BOARD, help_text="The passenger got in.")
+    completedAt = RideTimeField(RideState.COMPLETED, help_text="The ride ended at the destination.")
+    noShowAt = RideTimeField(RideState.NO_SHOW, help_text="The chauffeur recorded that nobody came.")
+
+
 class CancellationTermsOutput(Declaration):
     allowed = serializers.BooleanField(source="terms.allowed", help_text="Whether it can be cancelled now.")
     feeEur = euros(source="fee", help_text="Kept of what was paid when cancelling now.")
@@ -332,6 +373,13 @@ class BookingStateOutput(FromFieldMixin, Declaration):
     email = serializers.CharField(source="booking.email")
     phone = serializers.CharField(source="booking.phone")
     driver = DriverOutput(allow_null=True, help_text="The chauffeur, once the booking is confirmed.")
+    vehicle = VehicleOutput(
+        allow_null=True, help_text="The car the chauffeur comes in, once the booking is confirmed."
+    )
+    ride = RideOutput(
+        help_text="The ride's day: the chauffeur's moves and when each was made (times null until reached; "
+        "a move staff undid is left out)."
+    )
     refundedEur = euros(source="refunded", help_text="Refunded so far.")
     cancelledAt = LocalDateTimeField(source="booking.cancelled_at", allow_null=True)
     cancellationFeeEur = euros(

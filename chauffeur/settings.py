@@ -270,6 +270,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # Named by what they are, not by the field ("state" is a word other answers may use too).
+    "ENUM_NAME_OVERRIDES": {"RideStateEnum": "booking.models.RideState"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "agents.openapi.document_mcp_endpoint",  # before the shared responses, which add rate-limit headers

@@ -65,6 +65,8 @@ pages = [
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),
+    path("booking/manage/ride", booking_pages.manage_ride_panel, name="booking-manage-ride"),
+    path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 

@@ -180,6 +180,7 @@ def resume_choices(booking: Booking) -> dict:
         "name": booking.name,
         "email": booking.email,
         "phone": booking.phone,
+        "sms": booking.text_messages,
         "flight": booking.flight_number,
         "notes": booking.notes,
     }

@@ -1,8 +1,9 @@
-"""The booking pages around a payment: success, cancel, the customer's "manage my booking", and the
-sandbox's hosted checkout. Each speaks the language asked for in its URL (`?lang=de`), else the one the
-booking was made in, else the visitor's browser's."""
+"""The booking pages around a payment: success, cancel, the customer's "manage my booking" (with its ride
+panel and calendar entry), and the sandbox's hosted checkout. Each speaks the language asked for in its
+URL (`?lang=de`), else the one the booking was made in, else the visitor's browser's."""
 
 import logging
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,7 +12,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.decorators.http import require_http_methods, require_safe
 
-from booking import cancellation, lifecycle, presentation, selectors
+from booking import calendar, cancellation, lifecycle, presentation, selectors
 from booking.links import (
     cancel_url,
     manage_url,
@@ -28,12 +29,15 @@ from payments.models import Surcharge
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
+from web import ride_panel
 
 logger = logging.getLogger(__name__)
 
 
 SUCCESS_PATH = "/booking/success"
 CANCEL_PATH = "/booking/cancel"
+RIDE_PANEL_PATH = "/booking/manage/ride"  # the manage page's ride panel alone, for its script
+RIDE_CALENDAR_PATH = "/booking/manage/ride.ics"
 
 
 def too_many_requests(problem: Problem) -> HttpResponse:
@@ -72,29 +76,95 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def manage_page(request: HttpRequest) -> HttpResponse:
     """The customer's own page of a booking, opened by the signed link of the success page and the
-    e-mails: its state, the chauffeur once assigned, and the cancel where the policy allows it."""
-    booking = selectors.booking_for_reference(
-        reference_from_manage_token(request.GET.get("booking", "")) or "-"
-    )
-    if booking is None:
-        raise Http404("No such booking.")
-    outcome = None
-    if request.method == "POST" and request.POST.get("action") == "cancel":
+    e-mails: its state, the ride's day with the chauffeur and the car once assigned, the calendar entry,
+    the choice of text messages, and the cancel where the policy allows it."""
+    booking = _managed(request)
+    outcome, status = None, 200
+    action = request.POST.get("action") if request.method == "POST" else None
+    if action == "cancel":
         try:
             booking = cancellation.cancel(booking.pk, actor="customer (manage page)")
             outcome = "cancelled"
         except DomainError as refusal:  # the policy or the payment provider said no: nothing changed
             logger.info("Cancel of %s from its page refused: %s", booking.reference, refusal.code)
             outcome = "refused"
+    elif action == "text_messages" and booking.status in lifecycle.TEXT_MESSAGES_STATES:
+        wanted = request.POST.get("text_messages") == "on"
+        try:
+            booking = lifecycle.choose_text_messages(
+                booking.pk, wanted=wanted, actor="customer (manage page)"
+            )
+            outcome = "sms_on" if wanted else "sms_off"
+        except DomainError:  # no phone number to send them to: nothing changed
+            outcome, status = "sms_refused", 400
     percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
+    language = page_language(request, booking)
+    token = request.GET.get("booking", "")
+    state = lifecycle.state_of(booking)
+    with translation.override(language):
+        panel = ride_panel.panel(state)
     return _page(
         request,
         "booking/manage.html",
         booking,
-        state=lifecycle.state_of(booking),
+        status=status,
+        state=state,
         outcome=outcome,
         late_fee_percent=percent,
+        panel=panel,
+        panel_url=_manage_path(RIDE_PANEL_PATH, token, language),
+        refresh_seconds=ride_panel.REFRESH_SECONDS,
+        calendar_url=_manage_path(RIDE_CALENDAR_PATH, token, language) if panel and booking.pickup_at else "",
+        text_messages_offered=booking.status in lifecycle.TEXT_MESSAGES_STATES,
+        no_phone=lifecycle.NO_PHONE,
     )
+
+
+@require_safe
+def manage_ride_panel(request: HttpRequest) -> HttpResponse:
+    """The manage page's ride panel alone, in the page's language: its script asks for it every
+    REFRESH_SECONDS while the ride can still move. A booking the panel is no longer for answers the
+    marker that ends the asking."""
+    booking = _managed(request)
+    with translation.override(page_language(request, booking)):
+        context = {
+            "panel": ride_panel.panel(lifecycle.state_of(booking)),
+            "booking": booking,
+            "alone": True,  # with the booking's state, for the page's details
+            "status": presentation.status_words(booking),
+        }
+        response = render(request, "booking/ride_panel.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
+    """The ride as a calendar entry (.ics) in the page's language, pointing back to the manage page."""
+    booking = _managed(request)
+    entry = calendar.ride_event(
+        booking, locale=page_language(request, booking), link=manage_url(booking.reference)
+    )
+    if entry is None:
+        raise Http404("This booking has no pickup time yet.")
+    response = HttpResponse(entry, content_type=f"{calendar.MEDIA_TYPE}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{calendar.file_name(booking)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _managed(request: HttpRequest) -> Booking:
+    """The booking of the manage page's signed link (`?booking=`); a guessed or tampered one is 404."""
+    booking = selectors.booking_for_reference(
+        reference_from_manage_token(request.GET.get("booking", "")) or "-"
+    )
+    if booking is None:
+        raise Http404("No such booking.")
+    return booking
+
+
+def _manage_path(path: str, token: str, language: str) -> str:
+    return f"{path}?{urlencode({'booking': token, 'lang': language})}"
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

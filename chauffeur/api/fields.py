@@ -75,6 +75,17 @@ class PlainIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class JsonBooleanField(serializers.BooleanField):
+    """JSON true or false and nothing else ("yes", 1 or "true" are refused), as the schema states it."""
+
+    default_error_messages = {"invalid": "Expected true or false."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 @extend_schema_field({"type": "boolean", "enum": [True]})
 class AcceptanceField(serializers.BooleanField):
     """A box the caller must tick: JSON true and nothing else ("yes", 1 or false are refused), as the

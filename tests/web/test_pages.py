@@ -77,11 +77,13 @@ def test_the_rating_is_shown_when_there_is_one(client):
 def test_the_form_comes_back_filled_after_a_cancelled_payment(client, make_booking):
     pickup = datetime(2026, 12, 1, 10, 30, tzinfo=ZoneInfo("Europe/Vienna"))
     booking = make_booking(pickup_at=pickup, booking_type="hourly", duration_hours=Decimal("3.50"),
-                           name="Anna", email="anna@example.com", phone="+43 1", notes="Child seat")  # fmt: skip
+                           name="Anna", email="anna@example.com", phone="+43 1", notes="Child seat",
+                           text_messages=True)  # fmt: skip
     resumed = config(client.get(f"/en/?booking={booking_token(booking.reference)}"))["resume"]
     assert resumed == {"kind": "hourly", "from": "Hotel Sacher", "to": "Flughafen Wien", "date": "2026-12-01",
                        "time": "10:30", "hours": "3.5", "tour": "", "vehicle": "executive", "name": "Anna",
-                       "email": "anna@example.com", "phone": "+43 1", "flight": "", "notes": "Child seat"}  # fmt: skip
+                       "email": "anna@example.com", "phone": "+43 1", "sms": True, "flight": "",
+                       "notes": "Child seat"}  # fmt: skip
     # A guessed or forged link fills nothing.
     assert config(client.get(f"/en/?booking={booking.reference}"))["resume"] is None
     assert config(client.get("/en/?booking=" + booking_token(booking.reference)[:-2]))["resume"] is None

@@ -15,7 +15,8 @@
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
     "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
-    "bookingData.flightNumber": "flight", "bookingData.notes": "notes", termsAccepted: "terms"
+    "bookingData.flightNumber": "flight", "bookingData.notes": "notes", "bookingData.textMessages": "sms",
+    termsAccepted: "terms"
   };
 
   function fill(text, values) {
@@ -382,6 +383,7 @@
     function changed() {
       var saved = { kind: kind(), vehicle: vehicle() };
       FIELDS.forEach(function (name) { if (field(name)) saved[name] = field(name).value; });
+      if (field("sms")) saved.sms = field("sms").checked;
       try { localStorage.setItem(STORE, JSON.stringify(saved)); } catch (e) { /* private mode: not kept */ }
     }
     function restore() {
@@ -389,6 +391,7 @@
       if (!saved) { try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; } }
       if (!saved) return;
       FIELDS.forEach(function (name) { if (field(name) && saved[name]) field(name).value = saved[name]; });
+      if (field("sms")) field("sms").checked = saved.sms === true;
       [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
         var radio = root.querySelector('input[name=' + pair[0] + '][value="' + pair[1] + '"]');
         if (radio) radio.checked = true;
@@ -428,7 +431,8 @@
     function booking() {
       var data = { from: value("from"), to: value("to"), pickupDatetime: pickup(), vehicleClass: vehicle(),
                    bookingType: kind() === "hourly" ? "hourly" : "distance", name: value("name"),
-                   email: value("email"), phone: value("phone"), locale: lang };
+                   email: value("email"), phone: value("phone"), locale: lang,
+                   textMessages: Boolean(field("sms") && field("sms").checked) };
       if (kind() === "hourly") data.durationHours = +value("hours");
       if (kind() === "tour") data.tourName = value("tour");
       if (value("flight")) data.flightNumber = value("flight");
