@@ -218,7 +218,9 @@ def _private(response: HttpResponse) -> HttpResponse:
     """A job's page holds a passenger's name and phone: never cached, indexed or framed."""
     response["Cache-Control"] = "no-store"
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"  # the key is in the address: maps must not learn it
+    # The key is in the address: other sites (the maps) must not learn it. Same-origin, not no-referrer:
+    # Chromium then sends the Origin the CSRF check reads with each move.
+    response["Referrer-Policy"] = "same-origin"
     response["X-Frame-Options"] = "DENY"
     return response
 

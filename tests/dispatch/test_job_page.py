@@ -86,7 +86,7 @@ def test_the_page_is_private_and_never_cached_or_framed(client, job):
     assert response["Cache-Control"] == "no-store"
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert response["X-Frame-Options"] == "DENY"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     assert "<script>" not in response.content.decode() and "style=" not in response.content.decode()

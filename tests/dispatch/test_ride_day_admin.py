@@ -146,4 +146,4 @@ def test_the_ride_day_reads_in_german(admin_client, fleet, assigned):
     move(assigned, fleet["karl"], RideState.ACCEPTED)
     page = admin_client.get(page_of(assigned), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Der Tag der Fahrt" in page and "Letzten Fahrtschritt rückgängig machen" in page
-    assert "Fahrt-Link widerrufen" in page and "Karl Huber (Chauffeur)" in page
+    assert "Auftragslink widerrufen" in page and "Karl Huber (Chauffeur)" in page
