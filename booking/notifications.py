@@ -170,10 +170,11 @@ def send_cancellation(booking_id: int) -> None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
 
 
-def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
-    """The driver's job, the customer's chauffeur, and the job's withdrawal for a driver replaced."""
+def send_assignment(booking_id: int, replaced_driver_id: int | None = None, job_url: str = "") -> None:
+    """The driver's job (with `job_url`, the link to their job page, which dispatch issued), the customer's
+    chauffeur, and the job's withdrawal for a driver replaced."""
     booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
-    to_driver(DRIVER_JOB, booking, booking.driver)
+    to_driver(DRIVER_JOB, booking, booking.driver, job_url=job_url)
     send(CHAUFFEUR_ASSIGNED, booking)
     if replaced_driver_id is not None:
         to_driver(DRIVER_JOB_OFF, booking, Driver.objects.get(pk=replaced_driver_id))
@@ -203,12 +204,18 @@ def send_after_ride(booking_id: int, statement: dict) -> bool:
     return send(AFTER_RIDE, Booking.objects.get(pk=booking_id), statement=shown)
 
 
-def to_driver(mail: Mail, booking: Booking, driver) -> bool:
-    """A driver's mail, in German when German is the first language they speak, else in English."""
+def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
+    """A driver's mail, in German when German is the first language they speak, else in English. The job
+    carries its calendar entry, and the link to the job page when one is given."""
     if not driver.email:
         return False
     locale = "de" if driver.language_codes[:1] == ["de"] else "en"
-    return _deliver(compose(mail, booking, driver.email, locale, driver=driver))
+    message = compose(mail, booking, driver.email, locale, driver=driver, job_url=job_url)
+    if mail is DRIVER_JOB:
+        entry = calendar.ride_event(booking, locale=locale, for_chauffeur=True, link=job_url)
+        if entry is not None:
+            message.attach(calendar.file_name(booking), entry, calendar.MEDIA_TYPE)
+    return _deliver(message)
 
 
 def send(mail: Mail, booking: Booking, **extra) -> bool:

@@ -24,8 +24,8 @@ def send_cancellation(booking_id: int) -> None:
 
 
 @task()
-def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
-    notifications.send_assignment(booking_id, replaced_driver_id)
+def send_assignment(booking_id: int, replaced_driver_id: int | None = None, job_url: str = "") -> None:
+    notifications.send_assignment(booking_id, replaced_driver_id, job_url)
 
 
 @task()

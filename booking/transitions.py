@@ -82,3 +82,33 @@ def move(pk: int, target: str, *, actor: str) -> Booking:
         booking = selectors.locked_booking(pk)
         apply(booking, target, actor=actor)
     return booking
+
+
+class RideAhead(DomainError):
+    code = "ride_ahead"
+
+
+def completable(booking: Booking, now=None) -> bool:
+    """Whether staff may mark the ride completed by hand: confirmed, and its pickup time has come (a ride
+    three days ahead cannot have been driven)."""
+    now = now or timezone.now()
+    return can_move(booking, Status.COMPLETED) and booking.pickup_at is not None and booking.pickup_at <= now
+
+
+def complete_by_staff(pk: int, *, actor: str) -> Booking:
+    """Staff mark a ride completed ("Mark as completed"); refused, changing nothing, for a booking whose
+    state does not allow it or whose pickup time has not come."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(pk)
+        if can_move(booking, Status.COMPLETED) and not completable(booking):
+            raise RideAhead(
+                format_lazy(
+                    _("{reference} cannot be completed before its pickup time ({pickup})."),
+                    reference=booking.reference,
+                    pickup=timezone.localtime(booking.pickup_at).strftime("%d.%m.%Y %H:%M")
+                    if booking.pickup_at
+                    else _("not set"),
+                )
+            )
+        apply(booking, Status.COMPLETED, actor=actor)
+    return booking

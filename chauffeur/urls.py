@@ -16,6 +16,7 @@ from booking.api import (
 from chauffeur import views
 from chauffeur.api.catalog import CatalogApi
 from company import views as company
+from dispatch import job_page
 from jobs import views as jobs_views
 from payments.webhooks import stripe_webhook
 from places.api import (
@@ -70,6 +71,19 @@ pages = [
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 
+# The chauffeur's job page, opened by the key in a job link (dispatch/job_links.py), and through it the same
+# chauffeur's other jobs.
+chauffeur_jobs = [
+    path("chauffeur/job/<str:key>/", job_page.job_page, name="chauffeur-job"),
+    path("chauffeur/job/<str:key>/calendar.ics", job_page.job_calendar, name="chauffeur-job-calendar"),
+    path("chauffeur/job/<str:key>/<str:reference>/", job_page.job_page, name="chauffeur-other-job"),
+    path(
+        "chauffeur/job/<str:key>/<str:reference>/calendar.ics",
+        job_page.job_calendar,
+        name="chauffeur-other-job-calendar",
+    ),
+]
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("healthz/worker", jobs_views.worker_health, name="healthz-worker"),
@@ -79,6 +93,7 @@ urlpatterns = [
     *v1,
     *legacy,
     *pages,
+    *chauffeur_jobs,
     path("", include("agents.urls")),
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),

@@ -16,6 +16,7 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from chauffeur.errors import DomainError
+from dispatch import job_links
 from fleet.models import Driver, Vehicle
 from pricing import services as pricing
 from pricing.quote import BookingType
@@ -84,7 +85,8 @@ def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, veh
 
 def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
     """Give a paid (or confirmed) booking its driver and vehicle; a paid one becomes confirmed. The driver
-    gets the job by e-mail, the customer the driver's name and phone; a replaced driver hears it is off."""
+    gets the job by e-mail with a link to its job page, the customer the driver's name and phone; a replaced
+    driver hears it is off, and their link stops opening the job."""
     with transaction.atomic():
         driver = Driver.objects.select_for_update().get(pk=driver_id)  # one assignment per driver at a time
         vehicle = Vehicle.objects.select_for_update().select_related("vehicle_class").get(pk=vehicle_id)
@@ -135,7 +137,11 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
-        booking_tasks.send_assignment.enqueue(booking.pk, replaced.pk if replaced else None)
+        # The job's link goes out in its message (the key is never stored); another chauffeur's stops opening.
+        _link, key = job_links.issue(booking, driver)
+        booking_tasks.send_assignment.enqueue(
+            booking.pk, replaced.pk if replaced else None, job_links.job_url(key)
+        )
     return booking
 
 

@@ -15,7 +15,7 @@ from booking import tasks as booking_tasks
 from booking.checkout import ensure_bookable
 from booking.models import Booking, BookingStatus
 from chauffeur.errors import DomainError
-from dispatch import assignment
+from dispatch import assignment, job_links
 from fleet.models import Driver
 from payments import refunds, surcharges
 from payments.models import Refund
@@ -76,6 +76,7 @@ def change_ride(
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)
         settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
+        job_links.follow_change(booking)  # the job's link lasts until after the moved ride
         booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
 

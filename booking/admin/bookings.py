@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
-from booking import cancellation, history, presentation, transitions
+from booking import cancellation, history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
 from chauffeur import l10n
 from chauffeur.errors import DomainError
-from dispatch import assignment, changes, phone, planning
+from dispatch import assignment, changes, job_links, phone, planning, ride_day
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
@@ -156,20 +156,25 @@ class BookingAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Mark as completed (ride done)"), permissions=["change"])
     def mark_completed(self, request, queryset):
-        done, refused = [], []
+        done, refused, ahead = [], [], []
         for booking in queryset:
             try:
-                done.append(
-                    transitions.move(booking.pk, BookingStatus.COMPLETED, actor=history.staff(request.user))
-                )
+                done.append(transitions.complete_by_staff(booking.pk, actor=history.staff(request.user)))
             except transitions.InvalidTransition:
                 refused.append(f"{booking.reference} ({booking.get_status_display()})")
+            except transitions.RideAhead:
+                ahead.append(
+                    f"{booking.reference} ({l10n.day_time(booking.pickup_at) if booking.pickup_at else '—'})"
+                )
         if done:
             completed = ", ".join(booking.reference for booking in done)
             self.message_user(request, _("Completed: %s.") % completed, messages.SUCCESS)
         if refused:
             not_done = _("Not completed, as their state does not allow it: %s.") % ", ".join(refused)
             self.message_user(request, not_done, messages.WARNING)
+        if ahead:
+            not_yet = _("Not completed, as their pickup time has not come: %s.") % ", ".join(ahead)
+            self.message_user(request, not_yet, messages.WARNING)
 
     # --- the booking page --------------------------------------------------------------------------------
 
@@ -290,8 +295,23 @@ def _assign(request, booking: Booking) -> str:
 
 
 def _complete(request, booking: Booking) -> str:
-    transitions.move(booking.pk, BookingStatus.COMPLETED, actor=history.staff(request.user))
+    transitions.complete_by_staff(booking.pk, actor=history.staff(request.user))
     return _("%s: marked completed.") % booking.reference
+
+
+def _undo_ride_step(request, booking: Booking) -> str:
+    last = booking.ride_steps.filter(undone_at__isnull=True).order_by("at", "pk").last()
+    ride_day.undo_last(booking.pk, actor=history.staff(request.user))
+    return _("%(ref)s: the ride step “%(state)s” is undone.") % {
+        "ref": booking.reference,
+        "state": last.get_state_display() if last else "—",
+    }
+
+
+def _revoke_job_link(request, booking: Booking) -> str:
+    if not job_links.revoke(booking.pk, actor=history.staff(request.user)):
+        raise Invalid(_("no job link to revoke."))
+    return _("%s: the job link is revoked; it no longer opens the job.") % booking.reference
 
 
 def _cancel(request, booking: Booking) -> str:
@@ -387,6 +407,8 @@ ACTIONS = {
     "refund-paid-back": (_refund_paid_back, "refund"),
     "charge-collected": (_charge_collected, "record_payment"),  # waiting time or a no-show fee owed
     "charge-waived": (_charge_waived, "record_payment"),
+    "undo-ride-step": (_undo_ride_step, "change"),
+    "revoke-job-link": (_revoke_job_link, "change"),
 }
 
 
@@ -428,7 +450,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "may_settle": may["record_payment"],
         "can_mark_paid": may["record_payment"] and BookingStatus.PAID in moves,
         "can_assign": can_change and booking.status in assignment.ASSIGNABLE,
-        "can_complete": can_change and BookingStatus.COMPLETED in moves,
+        "can_complete": can_change and transitions.completable(booking),
         "can_cancel": can_change and terms.allowed,
         "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
         "can_refund": may["refund"] and refundable > 0,
@@ -439,4 +461,20 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "note_form": NoteForm(),
         "window": assignment.ride_window(booking),
         "now": timezone.now(),
+        "ride_day": ride_day_context(booking, can_change=can_change),
+    }
+
+
+def ride_day_context(booking: Booking, *, can_change: bool) -> dict:
+    """The ride's steps (undone ones kept and marked), the job's live links, and what staff may do."""
+    steps = list(booking.ride_steps.order_by("at", "pk"))
+    links = job_links.live(booking)
+    return {
+        "steps": [
+            (step, history.actor_shown(step.actor), history.actor_shown(step.undone_by)) for step in steps
+        ],
+        "state": ride.progress(booking).state,
+        "links": links,
+        "can_undo": can_change and any(step.undone_at is None for step in steps),
+        "can_revoke": can_change and bool(links),
     }

@@ -231,7 +231,12 @@ CELLS: dict[str, Cell] = {
     ),
     "mark completed (list action)": Cell(
         {"dispatcher", "superuser"},
-        list_action("booking/booking", "mark_completed", lambda world: world.paid(status="confirmed")),
+        list_action(
+            "booking/booking",
+            "mark_completed",
+            # a ride whose pickup has come: one ahead cannot be completed by anyone
+            lambda world: world.paid(status="confirmed", pickup_at=timezone.now() - timedelta(hours=1)),
+        ),
         only(Booking, "status"),
         said={"viewer": NOT_OFFERED, "accountant": NOT_OFFERED},
     ),

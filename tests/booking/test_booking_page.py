@@ -75,7 +75,10 @@ def test_the_page_summarises_the_booking_without_save_buttons(staff, paid):
     [
         ("pending_payment", {"mark-paid", "cancel", "change-ride", "add-note"}),
         ("paid", {"assign", "cancel", "change-ride", "refund-button", "add-note"}),
-        ("confirmed", {"assign", "complete", "cancel", "change-ride", "refund-button", "add-note"}),
+        (
+            "confirmed",
+            {"assign", "cancel", "change-ride", "refund-button", "add-note"},
+        ),  # ahead: no "complete"
         ("completed", {"refund-button", "add-note"}),
         ("cancelled", {"refund-button", "add-note"}),
         ("expired", {"mark-paid", "cancel", "add-note"}),
@@ -88,6 +91,13 @@ def test_only_the_moves_the_state_allows_are_offered(staff, paid, state, offered
         else paid(status=state, paid_at=None)
     )
     assert buttons(page(staff, booking)) == offered
+
+
+def test_a_ride_whose_pickup_has_come_may_be_marked_completed(staff, paid):
+    booking = paid(
+        status="confirmed", pickup_at=(timezone.now() - timedelta(minutes=5)).replace(microsecond=0)
+    )
+    assert "complete" in buttons(page(staff, booking))
 
 
 def test_a_viewer_sees_the_page_without_any_action(client, paid):

@@ -99,6 +99,14 @@ def booking_page(visit: Visit) -> None:
     visit.check()
 
 
+def ride_day(visit: Visit) -> None:
+    """The page of a ride a driver has: the ride's day with its steps and the job link to revoke."""
+    visit.open("/admin/booking/booking/dispatch/?range=next7")
+    visit.page.locator("tr:not(.unassigned) a.ride").first.click()
+    visit.page.wait_for_selector("#ride-day #ride-steps")
+    visit.check()
+
+
 def phone_booking(visit: Visit) -> None:
     visit.open("/admin/booking/booking/add/")
     page = visit.page
@@ -194,6 +202,7 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "booking list": opens("/admin/booking/booking/"),
     "booking list filtered": opens("/admin/booking/booking/?status__exact=paid&pickup=next7"),
     "booking page": booking_page,
+    "booking page with the ride's day": ride_day,
     "phone booking": phone_booking,
     "change ride": change_ride,
     "refund": refund,
