@@ -2,9 +2,7 @@
 booked class, and neither the driver nor the vehicle may be on another ride at the same time; a ride lasts
 from its pickup for its stored route's driving time (an hourly hire or a tour for its booked hours)."""
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from decimal import Decimal
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,37 +15,10 @@ from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from chauffeur.errors import DomainError
 from dispatch import job_links
+from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window
 from fleet.models import Driver, Vehicle
-from pricing import services as pricing
-from pricing.quote import BookingType
 
 ASSIGNABLE = (BookingStatus.PAID, BookingStatus.CONFIRMED)  # confirmed: a reassignment
-# No ride lasts longer; an earlier pickup cannot reach into the ride being checked.
-LONGEST_RIDE = timedelta(days=7)
-
-
-@dataclass(frozen=True)
-class RideWindow:
-    start: datetime
-    end: datetime
-
-    def overlaps(self, other: "RideWindow") -> bool:
-        return self.start < other.end and other.start < self.end  # back to back is no overlap
-
-
-def ride_duration(booking: Booking) -> timedelta:
-    """How long the car is taken: the stored route's driving time, or the hours booked when longer."""
-    hours = Decimal(0)
-    if booking.booking_type == BookingType.HOURLY and booking.duration_hours:
-        hours = booking.duration_hours
-    elif booking.tour_slug and (tour := pricing.current_snapshot().tours.get(booking.tour_slug)):
-        hours = tour.included_hours
-    return max(timedelta(seconds=booking.duration_s or 0), timedelta(hours=float(hours)))
-
-
-def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow | None:
-    start = pickup or booking.pickup_at
-    return None if start is None else RideWindow(start, start + ride_duration(booking))
 
 
 def clash(

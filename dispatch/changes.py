@@ -15,7 +15,7 @@ from booking import tasks as booking_tasks
 from booking.checkout import ensure_bookable
 from booking.models import Booking, BookingStatus
 from chauffeur.errors import DomainError
-from dispatch import assignment, job_links
+from dispatch import assignment, job_links, windows
 from fleet.models import Driver
 from payments import refunds, surcharges
 from payments.models import Refund
@@ -104,9 +104,7 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
         )
     ensure_bookable(pickup)
     if booking.driver_id or booking.vehicle_id:
-        assignment.ensure_free(
-            booking, assignment.ride_window(booking, pickup), booking.driver, booking.vehicle
-        )
+        assignment.ensure_free(booking, windows.ride_window(booking, pickup), booking.driver, booking.vehicle)
 
 
 def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:

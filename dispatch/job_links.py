@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from booking import history, selectors
 from booking.models import Booking, BookingStatus
-from dispatch import assignment  # the module: assignment imports this one too
+from dispatch import windows
 from dispatch.models import JobLink, ride_day_policy
 from fleet.models import Driver
 
@@ -45,7 +45,7 @@ def job_url(key: str) -> str:
 
 def expiry(booking: Booking) -> datetime:
     """When a link to this job stops opening: the policy's hours after the ride's end."""
-    window = assignment.ride_window(booking)
+    window = windows.ride_window(booking)
     end = window.end if window else timezone.now()
     return end + timedelta(hours=ride_day_policy().link_valid_hours)
 

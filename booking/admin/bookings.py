@@ -17,7 +17,7 @@ from booking import cancellation, history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
 from chauffeur import l10n
 from chauffeur.errors import DomainError
-from dispatch import assignment, changes, job_links, phone, planning, ride_day
+from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
@@ -459,7 +459,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "refund_form": RefundForm(),  # never filled in: staff type the amount they mean
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),
-        "window": assignment.ride_window(booking),
+        "window": windows.ride_window(booking),
         "now": timezone.now(),
         "ride_day": ride_day_context(booking, can_change=can_change),
     }

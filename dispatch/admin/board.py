@@ -21,7 +21,7 @@ from booking import presentation
 from booking.models import Booking, BookingStatus, RideState
 from booking.ride import RideProgress, progress
 from chauffeur import l10n
-from dispatch import assignment, planning
+from dispatch import planning, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 
@@ -75,7 +75,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
 
 
 def card(booking: Booking, policy: RideDayPolicy, now: datetime) -> dict:
-    window = assignment.ride_window(booking)
+    window = windows.ride_window(booking)
     watched = planning.watch(booking, policy, now)
     return {
         "ride": booking,
@@ -121,7 +121,7 @@ def export_view(request: HttpRequest) -> HttpResponse:
 
 
 def row(ride: Booking) -> list[str]:
-    window = assignment.ride_window(ride)
+    window = windows.ride_window(ride)
     price = number_format(ride.quote.price, 2, use_l10n=True)  # a number: 74,00 in German, 74.00 in English
     texts = [
         ride.reference,

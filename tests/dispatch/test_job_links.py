@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from booking import cancellation
 from booking.models import BookingEvent
-from dispatch import assignment, changes, job_links
+from dispatch import changes, job_links, windows
 from dispatch.models import JobLink, RideDayPolicy
 from tests.dispatch.conftest import assign
 
@@ -58,7 +58,7 @@ def test_the_job_mail_carries_the_link_and_the_calendar_entry_and_only_the_hash_
     assert link.key_hash == hashlib.sha256(key.encode()).hexdigest() and len(key) >= 40
     assert not JobLink.objects.filter(key_hash=key).exists()  # the key itself is nowhere in the table
     assert (link.booking, link.driver) == (booking, fleet["karl"])
-    end = assignment.ride_window(booking).end
+    end = windows.ride_window(booking).end
     assert link.expires_at == end + timedelta(hours=12)  # the policy's default
     opened = job_links.resolve(key)
     assert (opened.booking, opened.driver) == (booking, fleet["karl"])
@@ -78,7 +78,7 @@ def test_a_link_expires_the_policys_hours_after_the_rides_end(fleet, ride):
     booking = ride()
     assign(booking, fleet["karl"], fleet["sedan"])
     link, key = job_links.issue(booking, fleet["karl"])
-    end = assignment.ride_window(booking).end
+    end = windows.ride_window(booking).end
     assert link.expires_at == end + timedelta(hours=2)
     with time_machine.travel(end + timedelta(hours=2) - timedelta(seconds=1), tick=False):
         assert job_links.resolve(key) is not None
@@ -134,5 +134,5 @@ def test_a_moved_ride_moves_its_links_expiry(fleet, ride, sandbox):
     )
     booking.refresh_from_db()
     link = JobLink.objects.get()
-    assert link.expires_at == assignment.ride_window(booking).end + timedelta(hours=12)
+    assert link.expires_at == windows.ride_window(booking).end + timedelta(hours=12)
     assert link.expires_at > later > timezone.now()
