@@ -24,8 +24,9 @@ def send_cancellation(booking_id: int) -> None:
 
 
 @task()
-def send_assignment(booking_id: int, replaced_driver_id: int | None = None, job_url: str = "") -> None:
-    notifications.send_assignment(booking_id, replaced_driver_id, job_url)
+def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
+    """Jobs queued before job links (dispatch.tasks.send_assignment mails the job with its link now)."""
+    notifications.send_assignment(booking_id, replaced_driver_id)
 
 
 @task()

@@ -10,11 +10,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from booking import history, selectors, transitions
-from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from chauffeur.errors import DomainError
 from dispatch import job_links
+from dispatch import tasks as dispatch_tasks
 from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window
 from fleet.models import Driver, Vehicle
 
@@ -108,11 +108,9 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
-        # The job's link goes out in its message (the key is never stored); another chauffeur's stops opening.
-        _link, key = job_links.issue(booking, driver)
-        booking_tasks.send_assignment.enqueue(
-            booking.pk, replaced.pk if replaced else None, job_links.job_url(key)
-        )
+        # The job's link goes out in its message (its key is never stored); another chauffeur's stops opening.
+        link, _key = job_links.issue(booking, driver)
+        dispatch_tasks.send_assignment.enqueue(booking.pk, replaced.pk if replaced else None, link.pk)
     return booking
 
 

@@ -1,9 +1,12 @@
-"""The chauffeur's job links (dispatch.models.JobLink): a random key in the job message opens the job page;
-only its sha256 is stored, as with API tokens. A link is issued with each assignment and opens its job until
-`link_valid_hours` after the ride's end, unless staff revoke it, the job goes to another chauffeur, or the
-booking is no longer going ahead. Whatever the reason a key does not open, the answer is the same: the
-page never says whether a job exists."""
+"""The chauffeur's job links (dispatch.models.JobLink): a key in the job message opens the job page. The key
+is the link's signature (HMAC with the secret key over the link's id and creation time): only its sha256 is
+stored, and the job that mails it carries the link's id, so neither the database nor the queue holds a key.
+A link is issued with each assignment and opens its job until `link_valid_hours` after the ride's end,
+unless staff revoke it, the job goes to another chauffeur, or the booking is no longer going ahead.
+Whatever the reason a key does not open, the answer is the same: the page never says whether a job
+exists."""
 
+import base64
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -12,6 +15,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from booking import history, selectors
 from booking.models import Booking, BookingStatus
@@ -20,7 +24,7 @@ from dispatch.models import JobLink, ride_day_policy
 from fleet.models import Driver
 
 PATH = "/chauffeur/job/"
-KEY_BYTES = 32  # 256 random bits: beyond guessing, whatever the rate limit lets through
+KEY_SALT = "dispatch.job-link"  # HMAC-SHA256: 256 bits, beyond guessing whatever the rate limit lets through
 LONGEST_KEY = 100  # anything longer is not ours: refused before it is hashed
 # The states in which a job's page opens: assigned and going ahead, or done (until the link expires).
 OPEN_STATES = (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
@@ -37,6 +41,12 @@ class Opened:
 
 def digest_of(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_of(link: JobLink) -> str:
+    """The link's key, as only the holder of SECRET_KEY can write it (a new secret key voids every link)."""
+    mac = salted_hmac(KEY_SALT, f"{link.pk}|{link.created_at.isoformat()}", algorithm="sha256").digest()
+    return f"{link.pk}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
 
 
 def job_url(key: str) -> str:
@@ -58,10 +68,13 @@ def issue(booking: Booking, driver: Driver) -> tuple[JobLink, str]:
     JobLink.objects.filter(booking=booking, revoked_at__isnull=True).exclude(driver=driver).update(
         revoked_at=now
     )
-    key = secrets.token_urlsafe(KEY_BYTES)
+    # The key signs the row's id: stored first under a placeholder hash nobody can have the key of.
     link = JobLink.objects.create(
-        booking=booking, driver=driver, key_hash=digest_of(key), expires_at=expiry(booking)
+        booking=booking, driver=driver, key_hash=secrets.token_hex(32), expires_at=expiry(booking)
     )
+    key = key_of(link)
+    link.key_hash = digest_of(key)
+    link.save(update_fields=["key_hash"])
     return link, key
 
 

@@ -1,8 +1,19 @@
-"""Dispatch's jobs on the queue (jobs/): the reminders' schedule and the chauffeurs' evening mail."""
+"""Dispatch's jobs on the queue (jobs/): the job's messages, the reminders' schedule and the chauffeurs'
+evening mail."""
 
 from django_tasks import task
 
-from dispatch import reminders
+from booking import notifications
+from dispatch import job_links, reminders
+from dispatch.models import JobLink
+
+
+@task()
+def send_assignment(booking_id: int, replaced_driver_id: int | None, job_link_id: int) -> None:
+    """The chauffeur's job with its link (the key is written here from the link, never queued), the
+    traveller's chauffeur, and the job's withdrawal for a chauffeur replaced."""
+    job_url = job_links.job_url(job_links.key_of(JobLink.objects.get(pk=job_link_id)))
+    notifications.send_assignment(booking_id, replaced_driver_id, job_url)
 
 
 @task()

@@ -27,7 +27,7 @@ STEPS = [
     ("on_the_way", "I am on my way", "Ich bin unterwegs"),
     ("arrived", "I have arrived", "Ich bin angekommen"),
     ("on_board", "Passenger on board", "Fahrgast an Bord"),
-    ("completed", "Ride completed", "Fahrt beendet"),
+    ("completed", "Ride completed", "Fahrt abgeschlossen"),
 ]
 
 

@@ -3,6 +3,7 @@
 a reassignment, and closed for a cancelled booking. Every refusal answers alike."""
 
 import hashlib
+import json
 import re
 from datetime import timedelta
 
@@ -15,10 +16,11 @@ from booking import cancellation
 from booking.models import BookingEvent
 from dispatch import changes, job_links, windows
 from dispatch.models import JobLink, RideDayPolicy
+from jobs.models import Job
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db
-LINK = re.compile(r"https://chauffeur\.test/chauffeur/job/([\w-]+)/")
+LINK = re.compile(r"https://chauffeur\.test/chauffeur/job/([\w.-]+)/")
 
 
 @pytest.fixture(autouse=True)
@@ -57,6 +59,21 @@ def test_the_job_mail_carries_the_link_and_the_calendar_entry_and_only_the_hash_
     link = JobLink.objects.get()
     assert link.key_hash == hashlib.sha256(key.encode()).hexdigest() and len(key) >= 40
     assert not JobLink.objects.filter(key_hash=key).exists()  # the key itself is nowhere in the table
+    queued = list(Job.objects.values_list("args_kwargs", flat=True))
+    assert queued and not any(key in json.dumps(args) for args in queued)  # nor in the queue
+    assert job_links.key_of(link) == key  # written again from the link and the secret key
+
+
+def test_a_key_signed_with_another_secret_key_opens_nothing(
+    fleet, ride, settings, django_capture_on_commit_callbacks
+):
+    booking = ride()
+    key = assigned_with_key(booking, fleet["karl"], fleet["sedan"], django_capture_on_commit_callbacks)
+    assert job_links.resolve(key) is not None
+    settings.SECRET_KEY = "another-secret-key-" + "y" * 40
+    link = JobLink.objects.get()
+    forged = job_links.key_of(link)
+    assert forged != key and job_links.resolve(forged) is None
     assert (link.booking, link.driver) == (booking, fleet["karl"])
     end = windows.ride_window(booking).end
     assert link.expires_at == end + timedelta(hours=12)  # the policy's default
