@@ -18,6 +18,7 @@ from chauffeur.api.catalog import CatalogApi
 from company import views as company
 from dispatch import job_page
 from jobs import views as jobs_views
+from payments.admin.revenue import revenue_view
 from payments.webhooks import stripe_webhook
 from places.api import (
     CalculateDistanceLegacyApi,
@@ -97,6 +98,8 @@ urlpatterns = [
     path("", include("agents.urls")),
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
+    # An admin report no model admin hosts (payments/admin/revenue.py), matched before the admin's own URLs.
+    path("admin/revenue/", admin.site.admin_view(revenue_view), name="admin-revenue"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
     *i18n_patterns(  # /de/, /en/ …
