@@ -199,7 +199,10 @@ def test_a_page_that_meets_the_limit_says_so_and_recovers_by_itself(tight):
 
     traveller, notice, prices = asyncio.run(meet_the_limit())
     assert re.search(r"at \d\d:\d\d:\d\d \(in \d+ s\); there is no need to reload", notice)
-    assert 429 in [response.status for response in traveller.responses]  # the limit was met
-    assert traveller.responses[-1].status == 200
+    statuses = [response.status for response in traveller.responses]
+    assert 429 in statuses  # the limit was met
+    # ... and the page recovered: answers came again after it (a typeahead call still in flight when the
+    # limit was met may be the last to arrive, so it is not the last answer that tells).
+    assert 200 in statuses[statuses.index(429) + 1 :]
     assert prices["executive"] == "€74.00"
     assert [problem for problem in traveller.problems if NETWORK_429 not in problem] == []
