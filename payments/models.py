@@ -226,4 +226,4 @@ class Invoice(models.Model):
 
     @property
     def file_name(self) -> str:
-        return f"invoice-{self.number}.pdf"
+        return f"{'Rechnung' if self.language == 'de' else 'invoice'}-{self.number}.pdf"

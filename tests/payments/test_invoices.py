@@ -232,7 +232,7 @@ def test_the_confirmation_mail_carries_the_invoice(pending, sandbox, django_capt
     invoice = Invoice.objects.get()
     customer = next(message for message in mail.outbox if message.to == ["anna@example.com"])
     attached = {name: (content, kind) for name, content, kind in customer.attachments}
-    content, kind = attached[f"invoice-{invoice.number}.pdf"]
+    content, kind = attached[f"Rechnung-{invoice.number}.pdf"]  # named in the booking's language
     assert kind == "application/pdf" and content == invoice_pdf.render(invoice)
     assert "Rechnung " + invoice.number in "".join(
         page.extract_text() for page in PdfReader(io.BytesIO(content)).pages
