@@ -275,6 +275,8 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            # the customer's copy says it carries the invoice (send() attaches it)
+            "invoice": invoices.for_booking(booking) if mail.invoice and audience != OPERATOR else None,
             "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),

@@ -226,7 +226,10 @@ def test_an_issued_invoice_refuses_to_be_changed_or_deleted(pending):
 # --- surfaces ----------------------------------------------------------------------------------------------
 
 
-def test_the_confirmation_mail_carries_the_invoice(pending, sandbox, django_capture_on_commit_callbacks):
+def test_the_confirmation_mail_carries_the_invoice(
+    pending, sandbox, settings, django_capture_on_commit_callbacks
+):
+    settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
     with django_capture_on_commit_callbacks(execute=True):
         pay(pending(locale="de"))
     invoice = Invoice.objects.get()
@@ -234,6 +237,9 @@ def test_the_confirmation_mail_carries_the_invoice(pending, sandbox, django_capt
     attached = {name: (content, kind) for name, content, kind in customer.attachments}
     content, kind = attached[f"Rechnung-{invoice.number}.pdf"]  # named in the booking's language
     assert kind == "application/pdf" and content == invoice_pdf.render(invoice)
+    assert f"Ihre Rechnung {invoice.number} liegt bei (PDF)." in customer.body
+    operator_copy = next(message for message in mail.outbox if message.to == ["dispatch@chauffeur.test"])
+    assert operator_copy.attachments == [] and "invoice" not in operator_copy.body  # the customer's document
     assert "Rechnung " + invoice.number in "".join(
         page.extract_text() for page in PdfReader(io.BytesIO(content)).pages
     )
