@@ -23,6 +23,7 @@ from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from fleet.models import Driver
 from jobs import delivery
+from payments import invoice_pdf, invoices
 from payments.models import RefundStatus
 from pricing.money import CURRENCY, from_cents
 
@@ -41,6 +42,7 @@ class Mail:
     html: bool = False
     operator_copy: bool = True
     calendar: bool = False  # the traveller's copy carries the ride's .ics (booking/calendar.py)
+    invoice: bool = False  # the traveller's copy carries the booking's invoice (PDF), once it has one
 
 
 # The confirmation's subject says what the booking is when it leaves: paid, or already confirmed by staff.
@@ -53,6 +55,7 @@ PAYMENT_RECEIVED = Mail(
     "emails/booking_confirmation",
     html=True,
     calendar=True,
+    invoice=True,
 )
 CONFIRMED = Mail(
     {
@@ -63,6 +66,7 @@ CONFIRMED = Mail(
     "emails/booking_confirmation",
     html=True,
     calendar=True,
+    invoice=True,
 )
 CANCELLATION = Mail(
     {
@@ -226,6 +230,8 @@ def send(mail: Mail, booking: Booking, **extra) -> bool:
         message = compose(mail, booking, booking.email, customer_locale(booking), **extra)
         if mail.calendar:
             attach_calendar(message, booking, customer_locale(booking))
+        if mail.invoice:
+            attach_invoice(message, booking)
         delivered = _deliver(message)
     if settings.OPERATOR_EMAIL and mail.operator_copy:
         _deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
@@ -238,6 +244,13 @@ def attach_calendar(message: EmailMultiAlternatives, booking: Booking, locale: s
     entry = calendar.ride_event(booking, locale=locale, link=links.manage_url(booking.reference))
     if entry is not None:
         message.attach(calendar.file_name(booking), entry, calendar.MEDIA_TYPE)
+
+
+def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
+    """The booking's invoice (issued with its payment, so it exists when the confirmation goes out)."""
+    invoice = invoices.for_booking(booking)
+    if invoice is not None:
+        message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
 
 
 def customer_locale(booking: Booking) -> str:
@@ -262,6 +275,8 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            # the customer's copy says it carries the invoice (send() attaches it)
+            "invoice": invoices.for_booking(booking) if mail.invoice and audience != OPERATOR else None,
             "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),

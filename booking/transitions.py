@@ -11,6 +11,7 @@ from booking import history, selectors, tasks
 from booking.models import Booking
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
+from payments import invoices
 
 ALLOWED = {
     Status.PENDING_PAYMENT: {Status.PAID, Status.CANCELLED, Status.EXPIRED, Status.PAYMENT_FAILED},
@@ -39,8 +40,9 @@ def next_states(booking: Booking) -> list[Status]:
 
 def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str | None = None) -> None:
     """Move a booking the caller holds row-locked, save it, record the move in its history, and queue the
-    confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
-    allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider)."""
+        confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
+        allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider).
+    A booking that becomes paid gets its invoice here, in the caller's transaction."""
     if not can_move(booking, target):
         raise InvalidTransition(
             format_lazy(
@@ -73,6 +75,7 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     )
     history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
+        invoices.issue(booking)  # in this transaction: no payment without its invoice, no invoice without it
         tasks.send_confirmation.enqueue(booking.pk)
 
 

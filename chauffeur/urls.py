@@ -69,6 +69,7 @@ pages = [
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),
     path("booking/manage/ride", booking_pages.manage_ride_panel, name="booking-manage-ride"),
     path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),
+    path("booking/manage/invoice.pdf", booking_pages.manage_invoice, name="booking-manage-invoice"),
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 

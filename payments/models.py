@@ -145,3 +145,85 @@ class IdempotentCheckout(models.Model):
 
     def __str__(self) -> str:
         return f"{self.door} {self.caller} {self.key}"
+
+
+class InvoiceYear(models.Model):
+    """The last invoice number issued in a calendar year (Vienna). Its row is locked (select_for_update) by
+    the transaction that issues the next number, so two workers never draw the same one, and a transaction
+    that rolls back gives its number back: the numbers stay gapless (payments/invoices.py)."""
+
+    year = models.PositiveSmallIntegerField(primary_key=True)
+    last_number = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.year}: {self.last_number}"
+
+
+class IssuedInvoiceError(Exception):
+    """An issued invoice is a legal record: it is never changed or deleted (a correction is a credit note)."""
+
+
+class InvoiceQuerySet(models.QuerySet):
+    """No bulk change or delete either: the model's own refusal would not see those."""
+
+    def update(self, **kwargs):
+        raise IssuedInvoiceError("issued invoices cannot be changed")
+
+    def delete(self):
+        raise IssuedInvoiceError("issued invoices cannot be deleted")
+
+
+class Invoice(models.Model):
+    """The invoice of a paid booking, issued in the payment's transaction (payments/invoices.py): its
+    number ("2026-000123": the year, then the year's consecutive number) and an immutable snapshot of
+    everything printed on it, from which its PDF is rendered (payments/invoice_pdf.py)."""
+
+    number = models.CharField(_("number"), max_length=20, unique=True, editable=False)
+    year = models.PositiveSmallIntegerField(_("year"), editable=False)
+    sequence = models.PositiveIntegerField(_("consecutive number"), editable=False)
+    booking = models.ForeignKey(
+        "booking.Booking",
+        on_delete=models.PROTECT,
+        related_name="invoices",
+        editable=False,
+        verbose_name=_("booking"),
+    )
+    issued_at = models.DateTimeField(_("issued at"), editable=False)
+    language = models.CharField(_("language"), max_length=2, editable=False)
+    net_cents = models.PositiveIntegerField(_("net (cents)"), editable=False)
+    vat_cents = models.PositiveIntegerField(_("VAT (cents)"), editable=False)
+    gross_cents = models.PositiveIntegerField(_("gross (cents)"), editable=False)
+    currency = models.CharField(max_length=3, default=CURRENCY, editable=False)
+    content = models.JSONField(
+        _("content"), editable=False, help_text=_("Everything printed on the invoice.")
+    )
+
+    objects = InvoiceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-year", "-sequence"]
+        verbose_name, verbose_name_plural = _("invoice"), _("invoices")
+        constraints = [
+            models.UniqueConstraint(fields=["year", "sequence"], name="one_invoice_per_year_and_number"),
+            # One invoice per booking (credit notes correct it; they are not invoices).
+            models.UniqueConstraint(fields=["booking"], name="one_invoice_per_booking"),
+        ]
+
+    def __str__(self) -> str:
+        return self.number
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise IssuedInvoiceError(f"invoice {self.number} is issued and cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise IssuedInvoiceError(f"invoice {self.number} is issued and cannot be deleted")
+
+    @property
+    def gross(self) -> Decimal:
+        return from_cents(self.gross_cents)
+
+    @property
+    def file_name(self) -> str:
+        return f"{'Rechnung' if self.language == 'de' else 'invoice'}-{self.number}.pdf"

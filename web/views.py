@@ -24,7 +24,7 @@ from booking.models import Booking
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
 from chauffeur.i18n import supported
-from payments import payment_updates
+from payments import invoice_pdf, invoices, payment_updates
 from payments.models import Surcharge
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
@@ -38,6 +38,7 @@ SUCCESS_PATH = "/booking/success"
 CANCEL_PATH = "/booking/cancel"
 RIDE_PANEL_PATH = "/booking/manage/ride"  # the manage page's ride panel alone, for its script
 RIDE_CALENDAR_PATH = "/booking/manage/ride.ics"
+INVOICE_PATH = "/booking/manage/invoice.pdf"
 
 
 def too_many_requests(problem: Problem) -> HttpResponse:
@@ -117,6 +118,8 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         calendar_url=_manage_path(RIDE_CALENDAR_PATH, token, language) if panel and booking.pickup_at else "",
         text_messages_offered=booking.status in lifecycle.TEXT_MESSAGES_STATES,
         no_phone=lifecycle.NO_PHONE,
+        invoice=invoices.for_booking(booking),
+        invoice_url=_manage_path(INVOICE_PATH, token, language),
     )
 
 
@@ -149,6 +152,18 @@ def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
         raise Http404("This booking has no pickup time yet.")
     response = HttpResponse(entry, content_type=f"{calendar.MEDIA_TYPE}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{calendar.file_name(booking)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+def manage_invoice(request: HttpRequest) -> HttpResponse:
+    """The booking's invoice (PDF), by the manage page's signed link; none yet (or a bad link) is 404."""
+    invoice = invoices.for_booking(_managed(request))
+    if invoice is None:
+        raise Http404("This booking has no invoice yet.")
+    response = HttpResponse(invoice_pdf.render(invoice), content_type=invoice_pdf.MEDIA_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{invoice.file_name}"'
     response["Cache-Control"] = "no-store"
     return response
 

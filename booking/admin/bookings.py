@@ -439,6 +439,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "vat_percent": booking.quote.vat_rate * 100,
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
+        "invoices": booking.invoices.all(),
         "refundable": from_cents(refundable),
         "received": from_cents(booking.received_cents),
         "terms": terms,

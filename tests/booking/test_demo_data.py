@@ -7,6 +7,7 @@ from datetime import datetime, time, timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from booking.models import Booking, BookingStatus
@@ -61,7 +62,10 @@ def test_a_second_run_changes_nothing(debug):
 
 def test_a_second_run_makes_only_what_was_deleted(debug):
     demo_data()
-    Booking.objects.filter(name="Clara Weiss").delete()
+    clara = Booking.objects.get(name="Clara Weiss")
+    with connection.cursor() as cursor:  # an issued invoice is never deleted: only behind the ORM's back
+        cursor.execute("DELETE FROM payments_invoice WHERE booking_id = %s", [clara.pk])
+    clara.delete()
     Vehicle.objects.filter(plate="W-1002B").delete()  # on no ride: its demo ride waits for a driver
     kept = set(Booking.objects.values_list("reference", flat=True))
     assert demo_data() == "Made 1 vehicle, 1 ride."

@@ -226,6 +226,8 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "phone booking": phone_booking,
     "change ride": change_ride,
     "refund": refund,
+    "invoices": opens("/admin/payments/invoice/"),
+    "invoice": opens_first_row("/admin/payments/invoice/"),  # read only
     "dispatch board": dispatch_board,
     "revenue": revenue,
     "tariffs": opens("/admin/pricing/tariff/"),
