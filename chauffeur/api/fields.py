@@ -45,6 +45,11 @@ class PlainDecimalField(serializers.DecimalField):
             self.fail("invalid")
         if not number.is_finite():
             self.fail("invalid")
+        # The bounds hold for the number as sent (the schema's minimum and maximum), before any rounding.
+        if self.max_value is not None and number > self.max_value:
+            self.fail("max_value", max_value=self.max_value)
+        if self.min_value is not None and number < self.min_value:
+            self.fail("min_value", min_value=self.min_value)
         if number.adjusted() < 15:  # larger values meet the field's max_value, not the rounding
             number = number.quantize(self.places, ROUND_HALF_UP)
         return super().to_internal_value(number)

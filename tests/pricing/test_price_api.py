@@ -150,6 +150,11 @@ def test_an_inactive_vehicle_class_cannot_be_priced(client):
             {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "x"},
             "durationHours",
         ),
+        # Beyond the schema's maximum as sent, though it would round to 24 (found by schemathesis).
+        (
+            {"vehicleClass": "first", "distanceKm": "20", "durationHours": "24.000000000000004"},
+            "durationHours",
+        ),
     ],
 )
 def test_every_invalid_parameter_is_named_in_a_problem(client, params, field):
