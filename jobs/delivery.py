@@ -29,11 +29,7 @@ def scope(name: str) -> Iterator[None]:
 
 def send_once(message: EmailMessage) -> None:
     """Hand `message` over unless this scope sent it already; failures raise, so the job is retried."""
-    key = f"{current_scope()}|{','.join(message.to)}|{message.subject}"[:255]
-    if Delivery.objects.filter(key=key).exists():
-        return
-    message.send()
-    Delivery.objects.create(key=key)
+    once(f"{current_scope()}|{','.join(message.to)}|{message.subject}", message.send)
 
 
 def once(key: str, hand_over: Callable[[], object]) -> bool:
