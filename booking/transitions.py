@@ -40,9 +40,9 @@ def next_states(booking: Booking) -> list[Status]:
 
 def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str | None = None) -> None:
     """Move a booking the caller holds row-locked, save it, record the move in its history, and queue the
-        confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
-        allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider).
-    A booking that becomes paid gets its invoice here, in the caller's transaction."""
+    confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
+    allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider). A booking
+    that becomes paid gets its invoice here, in the caller's transaction."""
     if not can_move(booking, target):
         raise InvalidTransition(
             format_lazy(
