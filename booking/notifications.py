@@ -213,7 +213,7 @@ def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
     carries its calendar entry, and the link to the job page when one is given."""
     if not driver.email:
         return False
-    locale = "de" if driver.language_codes[:1] == ["de"] else "en"
+    locale = driver.locale
     message = compose(mail, booking, driver.email, locale, driver=driver, job_url=job_url)
     if mail is DRIVER_JOB:
         entry = calendar.ride_event(booking, locale=locale, for_chauffeur=True, link=job_url)

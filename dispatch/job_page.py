@@ -197,7 +197,7 @@ def _language(request: HttpRequest, driver) -> str:
         return asked
     if driver is None:
         return "de" if (translation.get_language() or "").startswith("de") else "en"
-    return "de" if driver.language_codes[:1] == ["de"] else "en"
+    return driver.locale
 
 
 def _not_found(request: HttpRequest) -> HttpResponse:

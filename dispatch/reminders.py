@@ -121,7 +121,7 @@ def send_driver_reminder(driver_id: int, day_iso: str) -> bool:
     rides = list(next_day_rides(day).filter(driver=driver).select_related("vehicle"))
     if not rides or not driver.email:
         return False
-    locale = "de" if driver.language_codes[:1] == ["de"] else "en"  # as booking/notifications.to_driver
+    locale = driver.locale
     with translation.override(locale):
         subject = gettext("Your jobs on {day}").format(day=l10n.day(day))
     return notifications.mail_to(

@@ -26,6 +26,12 @@ class Driver(models.Model):
     def language_codes(self) -> list[str]:
         return [code.strip().lower() for code in self.languages.replace(";", ",").split(",") if code.strip()]
 
+    @property
+    def locale(self) -> str:
+        """The language of what the chauffeur reads from us (job mails, the job page, reminders): German
+        when it is the first they speak, else English."""
+        return "de" if self.language_codes[:1] == ["de"] else "en"
+
 
 class Vehicle(models.Model):
     plate = models.CharField(_("plate"), max_length=20, unique=True, help_text=_("e.g. W-12345A"))
