@@ -12,12 +12,12 @@ class MovesSharedVersion(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)  # after the inlines: the whole edit
-        transaction.on_commit(self.shared_version.bump)
+        transaction.on_commit(self.shared_version.announce)
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
-        transaction.on_commit(self.shared_version.bump)
+        transaction.on_commit(self.shared_version.announce)
 
     def delete_queryset(self, request, queryset):
         super().delete_queryset(request, queryset)
-        transaction.on_commit(self.shared_version.bump)
+        transaction.on_commit(self.shared_version.announce)

@@ -20,6 +20,7 @@ T = TypeVar("T")
 
 REFRESH_SECONDS = 1.0
 _registered: list[str] = []
+_versions: dict[str, "SharedVersion"] = {}
 _copies: list["KeptCopy"] = []
 _seen: dict[str, int | None] = {}  # by cache key; None: never set (a fresh or flushed cache)
 _seen_at = -math.inf  # time.monotonic() of the last look at the shared values
@@ -29,6 +30,7 @@ class SharedVersion:
     def __init__(self, name: str):
         self.key = f"version:{name}"
         _registered.append(self.key)
+        _versions[self.key] = self
 
     def current(self) -> int | None:
         """The shared version, as of this request's rate-limit round trip or at most a second ago."""
@@ -37,10 +39,27 @@ class SharedVersion:
         return _seen[self.key]
 
     def bump(self) -> None:
-        """Call once a change has committed: every process drops its copy on its next check."""
+        """Call once a change has committed: every process drops its copy on its next check. Raises when
+        the shared cache cannot be reached."""
         value = random.getrandbits(62)  # not a counter: a flushed cache must not bring an old number back
         cache.set(self.key, value, timeout=None)
         _seen[self.key] = value  # this process knows at once
+
+    def announce(self) -> None:
+        """`bump`, for a staff edit that has committed: with the shared cache unreachable the edit stands,
+        this process forgets its copies, and a queued job moves the version once the cache is back (until
+        then the other processes read the database, as they do without the cache)."""
+        try:
+            self.bump()
+        except Exception:
+            _seen.pop(self.key, None)
+            for copy in _copies:
+                if copy.version is self:
+                    copy.drop()
+            logger.warning("%s not moved: the shared cache is unreachable; a job retries", self.key)
+            from chauffeur import tasks  # the job queue's tasks import this module
+
+            tasks.move_shared_version.enqueue(self.key)
 
 
 class KeptCopy(Generic[T]):
@@ -72,6 +91,10 @@ class KeptCopy(Generic[T]):
 
     def drop(self) -> None:
         self._kept = None
+
+
+def shared_version(key: str) -> SharedVersion:
+    return _versions[key]
 
 
 def keys() -> list[str]:
