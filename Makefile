@@ -28,8 +28,16 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e '.[test,docs]'
+	$(PIP_INSTALL) -e '.[test,docs,frameworks]'
 	touch $@ $(VENV)/.installed-run
+
+# langchain-mcp-adapters (LangGraph) and mcp-use need mcp 1.x, the project's tests mcp 2.x: they get a venv
+# of their own, every package pinned (tests/agents/frameworks/test_frameworks.py runs their scripts with it).
+MCP1_REQUIREMENTS := tests/agents/frameworks/requirements-mcp1.txt
+$(VENV)/mcp1/.installed: $(MCP1_REQUIREMENTS) | $(BIN)/python
+	$(PYTHON) -m venv $(VENV)/mcp1
+	$(VENV)/mcp1/bin/python -m pip install --quiet --no-deps -r $(MCP1_REQUIREMENTS)
+	touch $@
 
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
 # The web server and a worker (e-mails, schedules) together; Ctrl-C stops both (chauffeur/devserver.py).
@@ -70,7 +78,7 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint docs $(NODE_CLIENTS)/node_modules/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
+test: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
 	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then

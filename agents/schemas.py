@@ -55,6 +55,29 @@ JSON_TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "a who
                    "boolean": "true or false", "object": "an object", "array": "an array"}  # fmt: skip
 
 
+OPTIONAL_NULL = "Optional arguments may be left out or sent as null: null is the same as leaving one out."
+
+
+def without_nulls(schema: dict, arguments: dict) -> dict:
+    """The arguments with every optional one sent as null left out, nested objects included: some agent
+    frameworks (mcp-use) send null for each optional argument they were not given. A required argument or
+    one whose schema allows null keeps its null, and is judged as sent."""
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    kept = {}
+    for name, value in arguments.items():
+        declared = properties.get(name)
+        if declared is None:
+            kept[name] = value  # unknown: argument_errors names it
+        elif value is None and name not in required and not declared.get("nullable"):
+            continue
+        elif declared.get("type") == "object" and isinstance(value, dict):
+            kept[name] = without_nulls(declared, value)
+        else:
+            kept[name] = value
+    return kept
+
+
 def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str, list[str]]:
     """Where `arguments` break an input schema's JSON types or its closed list of properties, nested
     objects included (`bookingData.tourName`): `{name: [message]}`. The rest is the serializer's job."""

@@ -12,8 +12,8 @@ from django.utils.text import format_lazy
 from rest_framework import serializers
 
 from access.models import ApiToken, Scope
-from agents.schemas import argument_errors, json_schema
-from booking import availability, cancellation, lifecycle
+from agents.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
+from booking import availability, cancellation, lifecycle, on_account
 from booking.checkout import start_checkout
 from booking.models import BookingChannel
 from booking.serializers import (
@@ -58,13 +58,20 @@ class Tool:
         """The name for agent clients that reject dots (`booking_estimate_distance`)."""
         return self.name.replace(".", "_")
 
+    @property
+    def input_schema(self) -> dict:
+        schema = json_schema(self.input, "request")
+        if set(schema.get("properties", {})) - set(schema.get("required", [])):
+            return {**schema, "description": OPTIONAL_NULL}  # how null is read (tools.validated)
+        return schema
+
     def listing(self, *, underscore: bool = False) -> dict:
         """The MCP Tool object of tools/list."""
         return {
             "name": self.alias if underscore else self.name,
             "title": self.title,
             "description": spelled(str(self.description), underscore=underscore),
-            "inputSchema": json_schema(self.input, "request"),
+            "inputSchema": self.input_schema,
             "outputSchema": json_schema(self.output, "response"),
             "annotations": {
                 "title": self.title,
@@ -95,6 +102,14 @@ def _autocomplete(valid: serializers.Serializer, token: ApiToken):
 
 
 def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
+    if valid.validated_data["payment_method"] == "account":
+        return on_account.checkout_on_account(
+            amount_cents=valid.validated_data["amount_cents"],
+            ride=valid.booking_request(),
+            account=token.company_account,
+            channel=BookingChannel.AGENT,
+            api_token_id=token.pk,
+        )
     return start_checkout(
         amount_cents=valid.validated_data["amount_cents"],
         ride=valid.booking_request(),
@@ -191,7 +206,10 @@ TOOLS: tuple[Tool, ...] = (
             "and phone so the chauffeur can reach the traveller. Safe to retry: the same arguments within 10 "
             "minutes return the same booking and page. Booking accepts the operator's current terms and "
             "conditions ({terms}, with the cancellation terms booking.get_booking states) for the "
-            "traveller: show them that link before you book.",
+            "traveller: show them that link before you book. A token tied to a company account may book "
+            "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
+            "at once, no page (`url` null), the company's monthly invoice lists it. Optional "
+            "bookingData.billingAddress and billingVatId go on the invoice.",
             terms=terms_url(),
         ),
         input=AgentCheckoutInput,
@@ -289,9 +307,11 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
 def validated(tool: Tool, arguments: dict) -> serializers.Serializer:
     """The arguments through the tool's declaration; a type or a name its inputSchema does not allow is
     refused too, so that what the schema promises is what is accepted (no "7400" for an integer)."""
+    schema = json_schema(tool.input, "request")
+    arguments = without_nulls(schema, arguments)
     serializer = tool.input(data=arguments)
     errors = {} if serializer.is_valid() else flatten_errors(serializer.errors)
-    errors.update(argument_errors(json_schema(tool.input, "request"), arguments))
+    errors.update(argument_errors(schema, arguments))
     if errors:
         raise serializers.ValidationError(errors)
     return serializer

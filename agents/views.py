@@ -31,13 +31,15 @@ class McpView(View):
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             _check_origin(request)  # on every method (Transports › Streamable HTTP › Security)
+            if _token_comes_first(request):
+                _authenticate(request)
         except RpcError as refusal:
             return refusal.reply()
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
         try:
-            if "text/event-stream" in request.headers.get("Accept", ""):
+            if _wants_event_stream(request):
                 raise self._not_allowed("This endpoint opens no event streams: POST JSON-RPC messages, each "
                                         "answered in JSON.")  # fmt: skip
             return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
@@ -133,6 +135,18 @@ def _check_origin(request: HttpRequest) -> None:
             status=403,
             data={"code": "forbidden_origin", "hint": "Call the endpoint from a server or a local client."},
         )
+
+
+def _token_comes_first(request: HttpRequest) -> bool:
+    """Whether a presented token is checked before the method is (POST checks its own): an invalid token
+    gets 401 whatever the method (Authorization › Token Handling), so a client that tries GET for an event
+    stream learns that its token is bad, not that GET is refused. A request presenting none gets the
+    method's own answer (the public tool list, or 405); CORS preflights carry none."""
+    return request.method not in ("POST", "OPTIONS") and "Authorization" in request.headers
+
+
+def _wants_event_stream(request: HttpRequest) -> bool:
+    return "text/event-stream" in request.headers.get("Accept", "")
 
 
 def _authenticate(request: HttpRequest) -> ApiToken:

@@ -31,7 +31,7 @@ def issue_token(env: dict[str, str], *scopes: str) -> str:
 
 
 @contextmanager
-def live_server(tmp: Path) -> Iterator[LiveServer]:
+def live_server(tmp: Path, workers: int = 2) -> Iterator[LiveServer]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {
@@ -46,7 +46,7 @@ def live_server(tmp: Path) -> Iterator[LiveServer]:
     read_token = issue_token(env, "booking.read")
     write_token = issue_token(env, "booking.read", "booking.write")
     access_log = '"%(r)s" %(s)s MCP-Protocol-Version=%({mcp-protocol-version}i)s'
-    with gunicorn(tmp, env, "--access-logformat", access_log, port=port):
+    with gunicorn(tmp, env, "--access-logformat", access_log, workers=workers, port=port):
         yield LiveServer(base, env, read_token, write_token)
 
 

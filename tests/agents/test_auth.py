@@ -104,15 +104,71 @@ def test_the_scope_matrix(client, agent, tool, scopes):
 # --- rate limit -----------------------------------------------------------------------------------
 
 
+def _autocomplete(client, headers, request_id=7):
+    return call(client, headers, "places.autocomplete", {"input": "Sacher"}, request_id=request_id)
+
+
 def test_the_endpoint_is_rate_limited_per_token(client):
     start_of_window(client)
     limited = bearer("booking.read", rate_limit=2)
     for _ in range(2):
-        response = rpc(client, limited, "ping")
-        assert result_of(response) == {}
+        response = _autocomplete(client, limited)
+        assert tool_result(response)["isError"] is False
         assert response["RateLimit-Policy"] == '"default";q=2;w=60'
-    refused = rpc(client, limited, "ping")
-    data = error_of(refused, 429, -32013)
+    refused = _autocomplete(client, limited)
+    data = error_of(refused, 429, -32013, request_id=None)
     assert data["code"] == "rate_limited"
     assert int(refused["Retry-After"]) >= 1
-    assert result_of(rpc(client, bearer("booking.read"), "ping")) == {}  # another token counts apart
+    assert tool_result(_autocomplete(client, bearer("booking.read")))["isError"] is False  # another token
+
+
+SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call (issue 27)
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+     "capabilities": {}, "clientInfo": {"name": "langchain", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]  # fmt: skip
+
+
+def test_protocol_housekeeping_has_its_own_budget_so_a_session_per_call_meets_the_limit_at_the_same_call(
+    client, settings
+):
+    settings.MCP_HOUSEKEEPING_RATE_LIMIT = 20
+    start_of_window(client)
+    limited = bearer("booking.read", rate_limit=4)
+    for _ in range(4):
+        for message in SESSION_PER_CALL:
+            response = post(client, message, **limited)
+            assert response.status_code in (200, 202), response.content
+            assert '"housekeeping";q=20;w=60' in response["RateLimit-Policy"]
+        assert tool_result(_autocomplete(client, limited))["isError"] is False
+    error_of(_autocomplete(client, limited), 429, -32013)  # the fifth call, as without the housekeeping
+    assert result_of(rpc(client, limited, "tools/list"))["tools"]  # housekeeping still answered
+    for _ in range(20 - 13):
+        assert result_of(rpc(client, limited, "ping")) == {}
+    refused = rpc(client, limited, "ping")
+    assert error_of(refused, 429, -32013)["code"] == "rate_limited"
+    assert refused["RateLimit"].startswith('"housekeeping";r=0')
+
+
+def test_a_batch_with_a_call_in_it_counts_every_message_as_billable(client, settings):
+    settings.MCP_HOUSEKEEPING_RATE_LIMIT = 100
+    start_of_window(client)
+    limited = bearer("booking.read", rate_limit=3)
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "places.autocomplete", "arguments": {"input": "Sacher"}}}]  # fmt: skip
+    response = post(client, batch, HTTP_MCP_PROTOCOL_VERSION="2025-03-26", **limited)
+    assert response.status_code == 200 and len(response.json()) == 2
+    assert response["RateLimit"].startswith('"default";r=1')
+    assert tool_result(_autocomplete(client, limited))["isError"] is False
+    error_of(_autocomplete(client, limited), 429, -32013)
+
+
+def test_a_strangers_housekeeping_counts_by_address_as_before(client, settings):
+    settings.MCP_HOUSEKEEPING_RATE_LIMIT = 100
+    settings.API_RATE_LIMIT_REQUESTS = 2
+    start_of_window(client)
+    for _ in range(2):
+        error_of(rpc(client, {}, "ping"), 401, -32010)
+    error_of(rpc(client, {}, "ping"), 429, -32013)

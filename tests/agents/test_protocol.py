@@ -292,20 +292,28 @@ def test_malformed_tools_call_params_are_200_32602(client, agent, params):
     error_of(rpc(client, agent, "tools/call", params), 200, -32602, request_id=1)
 
 
+def _price_calls(count: int) -> list[dict]:
+    """Billable messages (tools/call); pings are housekeeping, counted in a budget of their own."""
+    arguments = {"distanceKm": 20, "vehicleClass": "first"}
+    return [
+        {"jsonrpc": "2.0", "id": n, "method": "tools/call",
+         "params": {"name": "booking.calculate_price", "arguments": arguments}}
+        for n in range(count)
+    ]  # fmt: skip
+
+
 def test_every_message_of_a_batch_counts_against_the_rate_limit(client, agent):
-    pings = [{"jsonrpc": "2.0", "id": n, "method": "ping"} for n in range(20)]
-    response = post(client, pings, **agent)
+    response = post(client, _price_calls(20), **agent)
     assert response.status_code == 200 and len(response.json()) == 20
     assert response["RateLimit"].startswith('"default";r=40;')  # 60 a minute, 20 spent
 
 
 def test_a_batch_over_the_rate_limit_is_refused_whole_and_costs_only_itself(client, agent):
-    for n in range(50):
-        assert rpc(client, agent, "ping", request_id=n).status_code == 200
-    pings = [{"jsonrpc": "2.0", "id": n, "method": "ping"} for n in range(20)]
-    refused = post(client, pings, **agent)
+    for message in _price_calls(50):
+        assert post(client, message, **agent).status_code == 200
+    refused = post(client, _price_calls(20), **agent)
     assert error_of(refused, 429, -32013)["code"] == "rate_limited" and int(refused["Retry-After"]) >= 1
     # Only the refused request itself was counted: nine single messages still fit in the minute.
-    answered = [rpc(client, agent, "ping", request_id=n) for n in range(9)]
+    answered = [post(client, message, **agent) for message in _price_calls(9)]
     assert [response.status_code for response in answered] == [200] * 9
     assert answered[-1]["RateLimit"].startswith('"default";r=0;')

@@ -7,6 +7,7 @@ import responses
 from jsonschema import Draft202012Validator
 
 from agents.tools import TOOLS
+from booking.models import Booking
 from tests.agents.mcp import (
     TOOL_NAMES,
     VALID_ARGUMENTS,
@@ -230,3 +231,52 @@ def test_a_number_written_as_a_string_is_refused_by_every_tool_alike(client, age
     # strings are text by nature and are read as numbers there).
     problem = tool_problem(call(client, agent, tool, arguments))
     assert problem["code"] == "invalid_request" and field in problem["errors"]
+
+
+# --- null for an optional argument (issue 27: mcp-use sends null for each one it was not given) ----
+
+
+def _with_nulls(schema: dict, arguments: dict) -> dict:
+    """What mcp-use sends: every optional property it was not given as null, nested objects included."""
+    filled = dict(arguments)
+    for name, declared in schema["properties"].items():
+        if name in filled and declared.get("type") == "object" and isinstance(filled[name], dict):
+            filled[name] = _with_nulls(declared, filled[name])
+        elif name not in filled and name not in schema.get("required", []):
+            filled[name] = None
+    return filled
+
+
+@pytest.mark.parametrize("tool", sorted(VALID_ARGUMENTS))
+def test_null_for_an_optional_argument_is_the_same_as_leaving_it_out(client, agent, tool):
+    listed = {item["name"]: item for item in result_of(rpc(client, agent, "tools/list"))["tools"]}
+    schema = listed[tool]["inputSchema"]
+    assert "null is the same as leaving one out" in schema["description"]
+    with_nulls = _with_nulls(schema, VALID_ARGUMENTS[tool])
+    assert None in with_nulls.values()  # the tool has optional arguments the call leaves null
+    plain = tool_result(call(client, agent, tool, VALID_ARGUMENTS[tool]))
+    nulled = tool_result(call(client, agent, tool, with_nulls))
+    assert nulled["isError"] is False, nulled
+    assert nulled["structuredContent"] == plain["structuredContent"]
+
+
+def test_a_checkout_with_every_optional_argument_null_books(client, agent):
+    listed = {item["name"]: item for item in result_of(rpc(client, agent, "tools/list"))["tools"]}
+    arguments = _with_nulls(
+        listed["booking.create_checkout"]["inputSchema"], checkout_arguments(client, agent)
+    )
+    assert None in arguments["bookingData"].values()
+    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
+    assert result["isError"] is False, result
+    booking = Booking.objects.get(reference=result["structuredContent"]["reference"])
+    assert booking.flight_number == "" and booking.phone == ""  # null stored as not given, not "None"
+
+
+def test_null_for_a_required_argument_is_still_refused_and_nothing_is_stored(client, agent):
+    problem = tool_problem(call(client, agent, "places.autocomplete", {"input": None}))
+    assert "input" in problem["errors"]
+    arguments = checkout_arguments(client, agent)
+    arguments["bookingData"]["vehicleClass"] = None
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
+    assert "bookingData.vehicleClass" in problem["errors"]
+    assert not Booking.objects.exists()

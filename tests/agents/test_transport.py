@@ -17,10 +17,32 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]  # our 
 ALLOW = "GET, POST, HEAD, OPTIONS"
 
 
-def test_get_for_an_event_stream_is_405_with_allow(client):
-    response = client.get(MCP, HTTP_ACCEPT="text/event-stream")
+def test_get_for_an_event_stream_is_405_with_allow(client, agent):
+    response = client.get(MCP, HTTP_ACCEPT="text/event-stream", **agent)
     error_of(response, 405, -32600)
     assert response["Allow"] == ALLOW
+
+
+DEAD_TOKEN = {"HTTP_AUTHORIZATION": "Bearer cbt_not_a_token_we_issued"}
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "DELETE", "PUT", "PATCH"])
+@pytest.mark.parametrize("accept", ["text/event-stream", "application/json"])
+def test_a_dead_token_is_401_before_the_method_is_refused(client, method, accept):
+    """mcp-remote and mcp-use try GET for an event stream first: a 405 there hid the bad token (issue 27)."""
+    response = client.generic(method, MCP, HTTP_ACCEPT=accept, **DEAD_TOKEN)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+    if method != "HEAD":
+        assert error_of(response, 401, -32010)["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH", "TRACE"])
+def test_a_request_without_a_token_gets_the_methods_own_answer(client, method):
+    error_of(client.generic(method, MCP), 405, -32600)  # nothing presented, nothing to judge
+    error_of(client.get(MCP, HTTP_ACCEPT="text/event-stream"), 405, -32600)
+    assert client.get(MCP).status_code == 200  # the tool list stays public (docs/agents/index.md)
+    assert client.options(MCP).status_code == 200  # a CORS preflight carries no token
 
 
 @pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH"])
