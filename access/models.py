@@ -32,6 +32,16 @@ class ApiToken(models.Model):
         help_text=_("Requests per rate-limit window for this token; empty: the service's default."),
     )
 
+    company_account = models.ForeignKey(
+        "business.CompanyAccount",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="api_tokens",
+        verbose_name=_("company account"),
+        help_text=_("Its checkouts may book on this company's account."),
+    )
+
     class Meta:
         ordering = ["-created_at"]
         verbose_name, verbose_name_plural = _("API token"), _("API tokens")

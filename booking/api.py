@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
-from booking import lifecycle, selectors
+from booking import lifecycle, on_account, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import BookingChannel
@@ -22,6 +22,7 @@ from booking.serializers import (
     SessionDataInput,
     SessionDataOutput,
     StoredBookingOutput,
+    V1CheckoutInput,
     V1CheckoutOutput,
 )
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
@@ -50,6 +51,18 @@ class AvailabilityApi(Operation):
 
 def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
     token = request.auth if isinstance(request.auth, ApiToken) else None
+    if valid.validated_data.get("payment_method") == "account":
+        if token is None:  # the booking page: a mailed link proves the address
+            return on_account.request_on_account(
+                amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request()
+            )
+        return on_account.checkout_on_account(
+            amount_cents=valid.validated_data["amount_cents"],
+            ride=valid.booking_request(),
+            account=token.company_account,
+            channel=BookingChannel.API,
+            api_token_id=token.pk,
+        )
     return start_checkout(
         amount_cents=valid.validated_data["amount_cents"],
         ride=valid.booking_request(),
@@ -94,6 +107,14 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 # 503 payment_provider_unavailable: no provider is configured (nothing is stored).
 CHECKOUT_PROBLEMS = {"x-error-statuses": [409, 422, 502, 503, ("payment_provider_unavailable", 503)]}
+# 403 account_not_allowed: paymentMethod `account` without a company account that allows the traveller.
+V1_CHECKOUT_PROBLEMS = {
+    **CHECKOUT_PROBLEMS,
+    "x-error-notes": {
+        403: "Also `account_not_allowed`: paymentMethod `account` with a token tied to no active company "
+        "account, or for a traveller whose e-mail the account does not allow (nothing is stored)."
+    },
+}
 LEGACY_PROVIDER_MISSING = {
     "x-error-notes": {
         500: "Also when no payment provider is configured (the contract's 500; "
@@ -120,6 +141,7 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
 
 
 class CheckoutApi(IdempotentCheckoutOperation):
+    input_serializer = V1CheckoutInput
     output_serializer, success_status = V1CheckoutOutput, 201
     door = IdempotentCheckout.Door.V1
     authentication_classes = [BearerTokenAuthentication]
@@ -133,15 +155,17 @@ class CheckoutApi(IdempotentCheckoutOperation):
             "is refused with `amount_mismatch` and the expected amount. The booking is stored before the "
             "payment provider is asked, so a provider failure (502) loses nothing. Booking accepts the "
             "operator's current terms and conditions (`/en/terms`, `/de/terms`) for the traveller: show "
-            "them that page before you book."
+            "them that page before you book. `paymentMethod` `account` books on the company account your "
+            "token is tied to, for a traveller whose e-mail the account allows: paid at once, no payment "
+            "page (`url` null); otherwise 403 `account_not_allowed`, nothing stored."
         ),
         tags=["booking"],
-        request=CheckoutInput,
+        request=V1CheckoutInput,
         parameters=[IDEMPOTENCY_KEY],
         responses={
             201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
         },
-        extensions=CHECKOUT_PROBLEMS,
+        extensions=V1_CHECKOUT_PROBLEMS,
     )
     def post(self, request: Request) -> Response:
         return super().post(request)

@@ -26,7 +26,7 @@ def lead_time_rules() -> LeadTimeRules:
 
 def policy_changed() -> None:
     """Call after a policy edit commits: every process reads the policy again on its next check."""
-    POLICY.bump()
+    POLICY.announce()
 
 
 def rules_of(policy: LeadTimePolicy) -> LeadTimeRules:

@@ -14,9 +14,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from booking import selectors, tasks, transitions
-from booking.models import Booking, BookingStatus, CancellationPolicy
+from booking.models import Booking, BookingStatus, CancellationPolicy, PaymentMethod
 from chauffeur.errors import DomainError
-from payments import refunds, surcharges
+from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments import tasks as payment_tasks
 
 HUNDRED = Decimal("100")
@@ -105,11 +105,19 @@ def terms(
         refusal = format_lazy(
             _("A {state} booking cannot be cancelled."), state=BookingStatus(booking.status).label
         )
+    elif booking.payment_method == PaymentMethod.ACCOUNT and (
+        billed := collective_invoices.billed_refusal(booking)
+    ):
+        refusal = billed  # the issued collective invoice would still bill the ride
     elif not by_staff and booking.pickup_at is not None and at >= booking.pickup_at:
         refusal = _("The pickup time has passed: the booking can no longer be cancelled online.")
     if refusal or not booking.money_received:
         return CancellationTerms(refusal is None, 0, 0, deadline, refusal)
     percent = fee_percent(rules, pickup=booking.pickup_at, at=at)
+    if booking.payment_method == PaymentMethod.ACCOUNT:
+        # Nothing was received on account: the fee stays on the booking for the collective invoice.
+        fee = int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
+        return CancellationTerms(True, fee, 0, deadline, None)
     refundable = refunds.refundable_cents(booking)
     # A share of what was paid for the ride: a price difference still unpaid is not charged as a fee.
     paid_for = min(booking.amount_cents, refundable)
@@ -135,7 +143,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
         if now.refund_cents:
             refunds.refund(
-                booking, now.refund_cents, reason="Cancellation under the policy.", actor=actor,
+                booking, now.refund_cents, reason=credit_notes.CANCELLATION_REFUND, actor=actor,
                 requested_by=requested_by,
             )  # fmt: skip
         tasks.send_cancellation.enqueue(booking.pk)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.availability import check_availability, lead_time_rules
-from booking.links import cancel_url
+from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingChannel
 from chauffeur import l10n
 from chauffeur.errors import DomainError
@@ -57,13 +57,19 @@ class BookingRequest:
     flight_number: str = ""
     water_choice: str = ""
     flight_data: dict | None = None
+    billing_address: str = ""  # the invoice's customer address (UStG §11: required above €400)
+    billing_vat_id: str = ""  # the customer's UID (required above €10,000)
     submitted: dict = field(default_factory=dict)  # the booking data as received, kept for the record
 
 
 @dataclass(frozen=True)
 class CheckoutResult:
     booking: Booking
-    session: CheckoutSession
+    session: CheckoutSession | None  # None: booked on a company's account, no payment page
+
+    @property
+    def manage_url(self) -> str:
+        return manage_url(self.booking.reference)
 
 
 def start_checkout(
@@ -250,6 +256,7 @@ def store_booking(
                 duration_s=route.duration_s,
                 estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,
                 in_zone_a=route.in_zone_a,
+                austria_share=austria_share(priced),
                 quote_record=quote.as_record(),
                 amount_cents=to_cents(quote.price),
                 currency=quote.currency,
@@ -263,6 +270,8 @@ def store_booking(
                 water_choice=ride.water_choice,
                 tour_name=ride.tour_name,
                 flight_data=ride.flight_data,
+                billing_address=ride.billing_address.strip(),
+                billing_vat_id=ride.billing_vat_id,
                 booking_data=ride.submitted,
                 payment_provider=provider_name,
                 **origin,
@@ -270,6 +279,16 @@ def store_booking(
         except IntegrityError:  # the same reference twice: one in 300 million; draw again
             continue
     raise RuntimeError("Could not draw a free booking reference")
+
+
+def austria_share(priced: PricedRide) -> Decimal | None:
+    """The share of the ride's route in Austria that its invoice shows (issue 22), from the route already
+    estimated (no provider call); a tour's is the one staff entered. None: all in Austria."""
+    if priced.tour_slug:
+        share = pricing.current_snapshot().tours[priced.tour_slug].austria_share
+    else:
+        share = priced.route.austria_share().share
+    return None if share is None or share >= 1 else share
 
 
 def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSession:

@@ -126,6 +126,7 @@ class PaymentMethod(models.TextChoices):
     CHECKOUT = "checkout", _("online checkout")
     INVOICE = "invoice", _("invoice")
     CASH = "cash", _("cash")
+    ACCOUNT = "account", _("on account (company)")
 
 
 class Booking(models.Model):
@@ -229,6 +230,22 @@ class Booking(models.Model):
         _("payment method"), max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
     )
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    # Business customers (issue 22): a ride on account goes onto its company's monthly collective invoice.
+    company_account = models.ForeignKey(
+        "business.CompanyAccount",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="bookings",
+        verbose_name=_("company account"),
+    )
+    # The address the invoice names (UStG §11: required above €400) and the customer's UID (above €10,000).
+    billing_address = models.TextField(_("billing address"), blank=True)
+    billing_vat_id = models.CharField(_("customer's VAT id (UID)"), max_length=20, blank=True)
+    # The share of the route's distance that lies in Austria (0–1), for cross-border rides; empty: all.
+    austria_share = models.DecimalField(
+        _("share of the route in Austria"), max_digits=4, decimal_places=3, null=True, blank=True
+    )
     received_cents = models.PositiveIntegerField(
         _("received (cents)"),
         default=0,

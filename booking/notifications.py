@@ -17,14 +17,14 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from booking import calendar, links, presentation, selectors
-from booking.models import Booking, BookingStatus, state_in_english
+from booking.models import Booking, BookingStatus, PaymentMethod, state_in_english
 from company import legal
 from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from fleet.models import Driver
 from jobs import delivery
-from payments import invoice_pdf, invoices
-from payments.models import RefundStatus
+from payments import credit_notes, invoice_pdf, invoices
+from payments.models import CreditNote, RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ class Mail:
     operator_copy: bool = True
     calendar: bool = False  # the traveller's copy carries the ride's .ics (booking/calendar.py)
     invoice: bool = False  # the traveller's copy carries the booking's invoice (PDF), once it has one
+    credit_notes: bool = False  # the traveller's copy carries the credit notes of the cancellation's refund
 
 
 # The confirmation's subject says what the booking is when it leaves: paid, or already confirmed by staff.
@@ -68,6 +69,24 @@ CONFIRMED = Mail(
     calendar=True,
     invoice=True,
 )
+BOOKED_ON_ACCOUNT = Mail(
+    {
+        "en": "Your booking {reference} on your company's account",
+        "de": "Ihre Buchung {reference} auf Firmenrechnung",
+        OPERATOR: "Booking on account {reference}",
+    },
+    "emails/booking_confirmation",
+    html=True,
+    calendar=True,
+)
+ACCOUNT_LINK = Mail(
+    {
+        "en": "Confirm your booking {reference} on your company's account",
+        "de": "Bestätigen Sie Ihre Buchung {reference} auf Firmenrechnung",
+    },
+    "emails/account_link",
+    operator_copy=False,
+)
 CANCELLATION = Mail(
     {
         "en": "Your chauffeur booking {reference} is cancelled",
@@ -75,6 +94,7 @@ CANCELLATION = Mail(
         OPERATOR: "Cancelled booking {reference}",
     },
     "emails/booking_cancelled",
+    credit_notes=True,
 )
 
 
@@ -110,6 +130,14 @@ AFTER_RIDE = Mail(
     },
     "emails/after_ride",
 )
+CREDIT_NOTE = Mail(
+    {
+        "en": "Credit note for your booking {reference}",
+        "de": "Gutschrift zu Ihrer Buchung {reference}",
+    },
+    "emails/credit_note",
+    operator_copy=False,
+)
 DRIVER_JOB = Mail(
     {"en": "Job {reference}", "de": "Fahrt {reference}"}, "emails/driver_job", operator_copy=False
 )
@@ -133,12 +161,18 @@ def send_confirmation(booking_id: int) -> bool:
             return False
         booking.confirmation_claimed_at = now
         booking.save(update_fields=["confirmation_claimed_at"])
-    confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
-    delivered = send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
+    delivered = send(confirmation_mail(booking), booking)
     Booking.objects.filter(pk=booking.pk).update(
         confirmation_sent_at=timezone.now() if delivered else None, confirmation_claimed_at=None
     )
     return delivered
+
+
+def confirmation_mail(booking: Booking) -> Mail:
+    """Confirmed by staff, booked on account (nothing paid yet), or paid."""
+    if booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED):
+        return CONFIRMED
+    return BOOKED_ON_ACCOUNT if booking.payment_method == PaymentMethod.ACCOUNT else PAYMENT_RECEIVED
 
 
 def deliver_confirmation(booking_id: int) -> None:
@@ -151,8 +185,7 @@ def deliver_confirmation(booking_id: int) -> None:
     if claimed and claimed > timezone.now() - CONFIRMATION_CLAIM:
         # `send_confirmations`, run by hand, is sending it now: the retry finds it sent
         raise ConfirmationBeingSent(f"the confirmation of {booking.reference} is being sent elsewhere")
-    confirmed = booking.status in (BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
-    send(CONFIRMED if confirmed else PAYMENT_RECEIVED, booking)
+    send(confirmation_mail(booking), booking)
     Booking.objects.filter(pk=booking.pk).update(
         confirmation_sent_at=timezone.now(), confirmation_claimed_at=None
     )
@@ -192,6 +225,11 @@ def send_change(booking_id: int) -> None:
         to_driver(DRIVER_JOB, booking, booking.driver)
 
 
+def send_account_link(booking_id: int, url: str) -> bool:
+    """The one-time link that confirms a booking on a company's account: opening it proves the address."""
+    return send(ACCOUNT_LINK, Booking.objects.get(pk=booking_id), account_url=url)
+
+
 def send_payment_link(booking_id: int, url: str, amount) -> bool:
     """A payment page for the customer: a phone booking's price, or a difference after a change."""
     return send(PAYMENT_LINK, Booking.objects.get(pk=booking_id), payment_url=url, amount=amount)
@@ -206,6 +244,19 @@ def send_after_ride(booking_id: int, statement: dict) -> bool:
     with the policy; how it is paid (the payment link, the invoice, in cash) or what goes back."""
     shown = {key: Decimal(value) if key in STATEMENT_MONEY else value for key, value in statement.items()}
     return send(AFTER_RIDE, Booking.objects.get(pk=booking_id), statement=shown)
+
+
+def send_credit_note(credit_note_id: int) -> bool:
+    """Money went back: the traveller gets its credit note (PDF), issued with the refund."""
+    note = CreditNote.objects.select_related("booking", "invoice").get(pk=credit_note_id)
+    booking = note.booking
+    if not booking.email:
+        return False
+    message = compose(
+        CREDIT_NOTE, booking, booking.email, customer_locale(booking), credit_note=note, credited=note.gross
+    )
+    message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
+    return _deliver(message)
 
 
 def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
@@ -232,6 +283,8 @@ def send(mail: Mail, booking: Booking, **extra) -> bool:
             attach_calendar(message, booking, customer_locale(booking))
         if mail.invoice:
             attach_invoice(message, booking)
+        if mail.credit_notes:
+            attach_cancellation_credit_notes(message, booking)
         delivered = _deliver(message)
     if settings.OPERATOR_EMAIL and mail.operator_copy:
         _deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
@@ -251,6 +304,14 @@ def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
     invoice = invoices.for_booking(booking)
     if invoice is not None:
         message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
+
+
+def attach_cancellation_credit_notes(message: EmailMultiAlternatives, booking: Booking) -> None:
+    """The credit notes of the cancellation's refund done at once (payments/credit_notes.py mails those of
+    a refund done later on their own)."""
+    notes = CreditNote.objects.filter(booking=booking, refund__reason=credit_notes.CANCELLATION_REFUND)
+    for note in notes.order_by("pk"):
+        message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
 
 
 def customer_locale(booking: Booking) -> str:
@@ -275,6 +336,10 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            # a ride on account: the company whose monthly collective invoice lists it
+            "on_account": booking.company_account.name
+            if booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account_id
+            else "",
             # the customer's copy says it carries the invoice (send() attaches it)
             "invoice": invoices.for_booking(booking) if mail.invoice and audience != OPERATOR else None,
             "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail

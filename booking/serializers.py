@@ -3,6 +3,7 @@
 from django.conf import settings
 from rest_framework import serializers
 
+from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
@@ -110,6 +111,41 @@ class BookingDataInput(FromFieldMixin, Declaration):
         return super().to_internal_value(data)
 
 
+class BillingDataInput(Declaration):
+    """The customer's billing details for the invoice (optional; UStG §11 wants the address above €400 and
+    the UID above €10,000)."""
+
+    billingAddress = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=MAX_ADDRESS_LENGTH,
+        source="billing_address",
+        help_text="The name and postal address the invoice names, on several lines (the customer's, e.g. "
+        "their company's).",
+    )
+    billingVatId = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=20,
+        source="billing_vat_id",
+        help_text="The customer's EU VAT id (UID) for the invoice, e.g. ATU12345678 or DE123456789.",
+    )
+
+    def validate_billingVatId(self, value: str) -> str:
+        if value and not valid_vat_id(value):
+            raise serializers.ValidationError(
+                "Not a VAT id (UID) of an EU country, e.g. ATU12345678 or DE123456789."
+            )
+        return normalised_vat_id(value)
+
+
+class V1BookingDataInput(BookingDataInput, BillingDataInput):
+    """Section 2.3's booking data with the customer's billing details for the invoice."""
+
+
+PAYMENT_METHODS = [("checkout", "checkout"), ("account", "account")]
+
+
 class CheckoutInput(Declaration):
     amount = JsonIntegerField(
         min_value=1, max_value=100_000_000, source="amount_cents", help_text="Gross EUR cents, VAT included."
@@ -127,6 +163,20 @@ class CheckoutInput(Declaration):
         return BookingRequest(**data, submitted=submitted)
 
 
+class V1CheckoutInput(CheckoutInput):
+    """The /api/v1 checkout: the legacy payload, the customer's billing details, and how it is paid."""
+
+    bookingData = V1BookingDataInput()
+    paymentMethod = serializers.ChoiceField(
+        choices=PAYMENT_METHODS,
+        default="checkout",
+        source="payment_method",
+        help_text="`checkout` (default): a hosted payment page. `account`: on the company's account the "
+        "bearer token is tied to, for a traveller (`bookingData.email`) the account allows; the booking is "
+        "paid at once (no page; the company's monthly invoice lists it).",
+    )
+
+
 class ScheduledBookingDataInput(BookingDataInput):
     """Booking data whose sender names the pickup time and vehicle class itself (agents, the booking page)."""
 
@@ -136,7 +186,7 @@ class ScheduledBookingDataInput(BookingDataInput):
     vehicleClass = serializers.ChoiceField(choices=VehicleClass.Code.choices, source="vehicle_class")
 
 
-class AgentBookingDataInput(ScheduledBookingDataInput):
+class AgentBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
     """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
     the chauffeur reach them. At most 16384 bytes as JSON (UTF-8)."""
 
@@ -147,13 +197,13 @@ class AgentBookingDataInput(ScheduledBookingDataInput):
     flightData = None
 
 
-class AgentCheckoutInput(CheckoutInput):
+class AgentCheckoutInput(V1CheckoutInput):
     """The booking.create_checkout tool's input: the v1 checkout payload with a stricter ride."""
 
     bookingData = AgentBookingDataInput()
 
 
-class PageBookingDataInput(ScheduledBookingDataInput):
+class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
     """The ride as the booking page sends it: with a pickup time, a vehicle class and the traveller's name,
     e-mail (the confirmation goes there) and phone (for the chauffeur). At most 16384 bytes as JSON
     (UTF-8), every member counted. Unlike the public API's (section 2.3 requires `to`), an hourly hire or
@@ -181,7 +231,7 @@ class PageBookingDataInput(ScheduledBookingDataInput):
 TERMS_REQUIRED = "Accept the terms and conditions to book."
 
 
-class PageCheckoutInput(CheckoutInput):
+class PageCheckoutInput(V1CheckoutInput):
     """The input of the page checkout (POST /api/page/checkout): the traveller must have ticked the terms."""
 
     bookingData = PageBookingDataInput()
@@ -206,12 +256,39 @@ class CheckoutOutput(Declaration):
 
 
 class V1CheckoutOutput(CheckoutOutput):
+    sessionId = serializers.CharField(
+        source="session.session_id", allow_null=True, help_text="Null when booked on account."
+    )
+    url = serializers.URLField(
+        source="session.url",
+        allow_null=True,
+        help_text="The hosted checkout page to send the customer to; null when booked on account.",
+    )
     reference = serializers.CharField(
         source="booking.reference", help_text="The booking's reference, e.g. CB-7K3Q9X."
     )
     status = serializers.CharField(
-        source="booking.status", help_text="pending_payment until the payment arrives."
+        source="booking.status",
+        help_text="pending_payment until the payment arrives; paid at once on a company's account.",
     )
+    # Only in the answer of a booking on account: the checkout's answer keeps its four members.
+    paymentMethod = serializers.CharField(
+        source="booking.payment_method",
+        required=False,
+        help_text="`account` when booked on a company's account (absent for a checkout).",
+    )
+    manageUrl = serializers.URLField(
+        source="manage_url",
+        required=False,
+        help_text="Booked on account: the customer's own page of the booking; pass it on to the traveller.",
+    )
+
+    def to_representation(self, result):
+        answer = super().to_representation(result)
+        if result.session is not None:
+            answer.pop("paymentMethod", None)
+            answer.pop("manageUrl", None)
+        return answer
 
 
 class PaymentIntentInput(Declaration):

@@ -40,10 +40,24 @@ def send_payment_link(booking_id: int, url: str, amount: str) -> None:
 
 
 @task()
+def send_account_link(booking_id: int, url: str) -> None:
+    """The booking page's one-time link that confirms a booking on account (booking/on_account.py)."""
+    with delivery.scope(f"account-link:{booking_id}"):
+        notifications.send_account_link(booking_id, url)
+
+
+@task()
 def send_after_ride(booking_id: int, step_id: int, statement: dict) -> None:
     # Scoped by the ride's move: the statement of one end of the ride goes out once, however often queued.
     with delivery.scope(f"after-ride:{step_id}"):
         notifications.send_after_ride(booking_id, statement)
+
+
+@task()
+def send_credit_note(credit_note_id: int) -> None:
+    # Scoped by the credit note: it goes out once, however often queued.
+    with delivery.scope(f"credit-note:{credit_note_id}"):
+        notifications.send_credit_note(credit_note_id)
 
 
 @task()

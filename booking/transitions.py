@@ -8,7 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from booking import history, selectors, tasks
-from booking.models import Booking
+from booking.models import Booking, PaymentMethod
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
 from payments import invoices
@@ -55,7 +55,10 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     booking.status = target
     if target == Status.PAID:
         booking.paid_at = timezone.now()
-        booking.received_cents = booking.amount_cents  # the provider charged the price, or staff took it
+        # The provider charged the price, or staff took it; a ride on account is paid by the company's
+        # monthly collective invoice: nothing is received now.
+        on_account = booking.payment_method == PaymentMethod.ACCOUNT
+        booking.received_cents = 0 if on_account else booking.amount_cents
     if target == Status.CANCELLED:
         booking.cancelled_at = timezone.now()
     if payment_intent_id:
@@ -75,7 +78,10 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     )
     history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
-        invoices.issue(booking)  # in this transaction: no payment without its invoice, no invoice without it
+        # In this transaction: no payment without its invoice, no invoice without it. A ride on account
+        # has none of its own: its company's collective invoice lists it.
+        if booking.payment_method != PaymentMethod.ACCOUNT:
+            invoices.issue(booking)
         tasks.send_confirmation.enqueue(booking.pk)
 
 

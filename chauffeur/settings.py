@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "web",
     "jobs",
     "sms",
+    "business",
 ]
 
 MIDDLEWARE = [
@@ -300,6 +301,33 @@ if PAYMENT_PROVIDER == "stripe" and not STRIPE_SECRET_KEY:
 if PAYMENT_PROVIDER == "sandbox" and not DEBUG:  # its Pay button marks bookings paid without money
     sys.exit("Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).")
 
+
+# The accountant's export (payments/accounting_export.py, docs/operations/accounting-export.md): the accounts
+# it books to, defaults of the Austrian chart of accounts (EKR) for the accountant to replace.
+def env_pairs(name: str, default: str) -> dict[str, str]:
+    """ "10=4000,20=4020" → {"10": "4000", "20": "4020"}; start-up refused on a pair without "=". An empty
+    variable (as compose passes an unset one) is the default."""
+    pairs = {}
+    text = os.environ.get(name, "").strip() or default
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        key, sign, value = item.partition("=")
+        if not sign or not key.strip() or not value.strip():
+            sys.exit(f"Start-up refused: {name} must be a comma list of key=value pairs, not {item!r}.")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+ACCOUNTING_CUSTOMERS_ACCOUNT = os.environ.get("ACCOUNTING_CUSTOMERS_ACCOUNT", "").strip() or "20000"
+ACCOUNTING_COMPANIES_ACCOUNT = os.environ.get("ACCOUNTING_COMPANIES_ACCOUNT", "").strip() or "20001"
+ACCOUNTING_REVENUE_ACCOUNTS = env_pairs("ACCOUNTING_REVENUE_ACCOUNTS", "10=4000,20=4020,0=4100")
+ACCOUNTING_PROVIDER_ACCOUNT = os.environ.get("ACCOUNTING_PROVIDER_ACCOUNT", "").strip() or "2890"
+ACCOUNTING_BANK_ACCOUNT = os.environ.get("ACCOUNTING_BANK_ACCOUNT", "").strip() or "2800"
+ACCOUNTING_CASH_ACCOUNT = os.environ.get("ACCOUNTING_CASH_ACCOUNT", "").strip() or "2700"
+ACCOUNTING_SYMBOLS = {
+    **{"invoice": "AR", "payment": "BK", "cash": "KA"},
+    **env_pairs("ACCOUNTING_SYMBOLS", ""),
+}
+
 # Text messages (sms/): printed to the console unless a provider is configured.
 TWILIO_ACCOUNT_SID = os.environ.get("TWILIO_ACCOUNT_SID", "")
 TWILIO_AUTH_TOKEN = os.environ.get("TWILIO_AUTH_TOKEN", "")
@@ -345,6 +373,10 @@ JOBS_SCHEDULES = {
     "booking.tasks.resend_confirmations": int(os.environ.get("JOBS_RESEND_CONFIRMATIONS_SECONDS") or 300),
     # the ride's day: travellers' and chauffeurs' reminders, staff's alert of rides without a chauffeur
     "dispatch.tasks.send_reminders": int(os.environ.get("JOBS_REMINDERS_SECONDS") or 300),
+    # last month's collective invoices for company accounts, issued on the 1st (Vienna), missing ones after
+    "payments.tasks.issue_collective_invoices": int(
+        os.environ.get("JOBS_COLLECTIVE_INVOICES_SECONDS") or 3600
+    ),
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).
@@ -353,8 +385,11 @@ API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
 # Pages that ask the payment provider on each visit.
 RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel"]
-# Who a request counts as, and its quota: the access app knows tokens; the limiter itself does not.
-API_RATE_LIMIT_CLIENT = "access.authentication.rate_limit_client"
+# Who a request counts as, and its quota: the access app knows tokens, the MCP door tells its protocol
+# housekeeping (initialize, tools/list, notifications …) from billable calls; the limiter knows neither.
+API_RATE_LIMIT_CLIENT = "agents.rate_limits.client_quotas"
+# A token's budget for MCP housekeeping, in the same window (agents/rate_limits.py).
+MCP_HOUSEKEEPING_RATE_LIMIT = int(os.environ.get("MCP_HOUSEKEEPING_RATE_LIMIT") or 600)
 # The booking page and the embedded form (README "Rate limits", chauffeur/api/page_sessions.py): each page
 # served carries a signed page session, sent back in this header, valid this long. A valid one is its own
 # client with a budget for a person (one traveller types two addresses, compares hours, tours and classes:

@@ -18,6 +18,7 @@ from chauffeur.api.catalog import CatalogApi
 from company import views as company
 from dispatch import job_page
 from jobs import views as jobs_views
+from payments.admin.accounting_export import accounting_export_view
 from payments.admin.revenue import revenue_view
 from payments.webhooks import stripe_webhook
 from places.api import (
@@ -67,6 +68,7 @@ pages = [
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),
+    path("booking/account", booking_pages.account_page, name="booking-account"),
     path("booking/manage/ride", booking_pages.manage_ride_panel, name="booking-manage-ride"),
     path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),
     path("booking/manage/invoice.pdf", booking_pages.manage_invoice, name="booking-manage-invoice"),
@@ -101,6 +103,11 @@ urlpatterns = [
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     # An admin report no model admin hosts (payments/admin/revenue.py), matched before the admin's own URLs.
     path("admin/revenue/", admin.site.admin_view(revenue_view), name="admin-revenue"),
+    path(
+        "admin/accounting-export/",
+        admin.site.admin_view(accounting_export_view),
+        name="admin-accounting-export",
+    ),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
     *i18n_patterns(  # /de/, /en/ …

@@ -41,8 +41,11 @@ class OperatorProfileForm(forms.ModelForm):
 
     class Meta:
         model = OperatorProfile
-        fields = ["name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS]
-        widgets = {"brand_colour": COLOUR, "header_colour": COLOUR}
+        fields = [
+            "name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS,
+            "foreign_route_vat",
+        ]  # fmt: skip
+        widgets = {"brand_colour": COLOUR, "header_colour": COLOUR, "foreign_route_vat": forms.RadioSelect}
 
     def clean_logo_file(self):
         upload = self.cleaned_data.get("logo_file")
@@ -82,6 +85,17 @@ class OperatorProfileAdmin(admin.ModelAdmin):
                 "fields": LEGAL_FIELDS,
                 "description": _(
                     "Filled into the imprint, terms and privacy notice wherever they name them."
+                ),
+            },
+        ),
+        (
+            _("Rides across the border"),
+            {
+                "fields": ["foreign_route_vat"],
+                "description": _(
+                    "Invoices of rides that cross the border (e.g. to Bratislava) show the share of the "
+                    "route in Austria. Whether the part abroad carries Austrian VAT is for your tax adviser "
+                    "to decide; the setting applies to invoices issued from now on, never to issued ones."
                 ),
             },
         ),

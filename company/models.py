@@ -110,6 +110,25 @@ class OperatorProfile(models.Model):
         validators=[vat_id_format],
         help_text=_("E.g. ATU12345678."),
     )
+    # Where companies on account transfer their collective invoice (issue 22).
+    iban = models.CharField(
+        _("IBAN"), max_length=34, blank=True, help_text=_("Printed on invoices on account.")
+    )
+    bic = models.CharField(_("BIC"), max_length=11, blank=True)
+    # How the part of a cross-border ride driven outside Austria is taxed (docs/operations/invoices.md).
+    foreign_route_vat = models.CharField(
+        _("VAT on the route abroad"),
+        max_length=12,
+        choices=[
+            ("whole", _("Austrian VAT on the whole ride")),
+            (
+                "austria_only",
+                _("Austrian VAT on the Austrian share only; the part abroad without Austrian VAT"),
+            ),
+        ],
+        default="whole",
+        help_text=_("Ask your tax adviser (UStG §3a (10): passenger transport is taxed where it is driven)."),
+    )
     supervisory_authority = models.CharField(
         _("supervisory authority"),
         max_length=200,

@@ -13,11 +13,11 @@ from django.utils.translation import gettext_lazy as _
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.checkout import ensure_bookable
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
 from dispatch import assignment, job_links, windows
 from fleet.models import Driver
-from payments import refunds, surcharges
+from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents
@@ -82,6 +82,8 @@ def change_ride(
 
 
 def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
+    if billed := collective_invoices.billed_refusal(booking):  # the issued invoice would bill the old ride
+        raise DomainError(billed, code="not_changeable")
     if booking.status not in CHANGEABLE:
         raise DomainError(
             format_lazy(_("A {state} booking cannot be changed."), state=BookingStatus(booking.status).label),
@@ -128,13 +130,15 @@ def _settle(
     asked for is owed anew with the difference, so a change back never refunds money only asked for."""
     if not booking.money_received or difference == 0:
         return None
+    if booking.payment_method == PaymentMethod.ACCOUNT:
+        return None  # the company's collective invoice bills the new price: nothing asked of the traveller
     balance = difference + surcharges.waive_open(booking, actor=actor)  # > 0: the customer owes more
     if balance < 0:
         amount = min(-balance, refunds.refundable_cents(booking))
         if not amount:
             return None
         made = refunds.refund(
-            booking, amount, reason="Price difference after a change.", actor=actor, requested_by=user,
+            booking, amount, reason=credit_notes.PRICE_CHANGE_REFUND, actor=actor, requested_by=user,
             manual=not through_provider,
         )  # fmt: skip
         if all(refund.method == Refund.Method.PROVIDER for refund in made):

@@ -1,10 +1,11 @@
 """Phone bookings: staff take a booking for a caller. The server routes and prices it as for any checkout;
-the customer pays through a payment link e-mailed to them, or staff mark it paid by invoice or cash."""
+the customer pays through a payment link e-mailed to them, or staff mark it paid by invoice or cash, or put
+it on a company's account."""
 
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
-from booking import history
+from booking import history, on_account
 from booking import tasks as booking_tasks
 from booking.checkout import (
     BookingRequest,
@@ -15,6 +16,7 @@ from booking.checkout import (
     store_booking,
 )
 from booking.models import Booking, BookingChannel, PaymentMethod
+from business.models import CompanyAccount
 from chauffeur.errors import DomainError
 from payments import payment_updates
 from payments.providers import payment_provider
@@ -26,6 +28,7 @@ class PhonePayment(models.TextChoices):
     LINK = "link", _("payment link by e-mail")
     INVOICE = PaymentMethod.INVOICE.value, _("invoice (marked paid now)")
     CASH = PaymentMethod.CASH.value, _("cash (marked paid now)")
+    ACCOUNT = PaymentMethod.ACCOUNT.value, _("on a company's account (its monthly invoice)")
 
 
 def quote(ride: BookingRequest, *, short_notice: bool = False) -> PricedRide:
@@ -35,22 +38,41 @@ def quote(ride: BookingRequest, *, short_notice: bool = False) -> PricedRide:
     return price_the_ride(ride)
 
 
-def book_by_phone(*, ride: BookingRequest, payment: str, short_notice: bool, user, actor: str) -> Booking:
+def book_by_phone(
+    *,
+    ride: BookingRequest,
+    payment: str,
+    short_notice: bool,
+    user,
+    actor: str,
+    company_account: CompanyAccount | None = None,
+) -> Booking:
     """Store the booking at the server's price and start its payment. `short_notice` takes a pickup inside
-    the lead time (staff know a driver is free); the history says so."""
+    the lead time (staff know a driver is free); the history says so. On a company's account staff may
+    choose any active account (they vouch for the traveller); the history names who did it."""
     if payment == PhonePayment.LINK and not ride.email:
         raise DomainError(_("A payment link needs the customer's e-mail address."), field="email")
+    if payment == PhonePayment.ACCOUNT and (company_account is None or not company_account.active):
+        raise DomainError(_("Choose an active company account."), field="company_account")
     provider = payment_provider() if payment == PhonePayment.LINK else None
     priced = quote(ride, short_notice=short_notice)
+    if payment == PhonePayment.ACCOUNT:
+        with transaction.atomic():
+            booking = store_booking(ride, priced, on_account.PROVIDER_NAME, channel=BookingChannel.PHONE)
+            _record_booked(booking, short_notice, actor)
+            if not company_account.allows(booking.email):
+                vouched = history.said(
+                    "Put on the account of {company} by staff, though its bookers do not list {email}.",
+                    company=company_account.name,
+                    email=booking.email or "-",
+                )
+                history.record(booking, history.Kind.PAYMENT, vouched, actor=actor)
+            on_account.book_by_staff(booking, company_account, actor=actor)
+        return booking
     booking = store_booking(
         ride, priced, provider.name if provider else NO_PROVIDER, channel=BookingChannel.PHONE
     )
-    booked = (
-        history.said("Booked by phone at short notice (the lead time was not applied).")
-        if short_notice
-        else history.said("Booked by phone.")
-    )
-    history.record(booking, history.Kind.CHANGE, booked, actor=actor)
+    _record_booked(booking, short_notice, actor)
     if provider is None:
         return payment_updates.mark_paid(booking.pk, method=payment, user=user, actor=actor)
     session = open_payment_page(provider, booking)  # a provider failure leaves it pending, and is raised
@@ -58,3 +80,12 @@ def book_by_phone(*, ride: BookingRequest, payment: str, short_notice: bool, use
     link = history.said("Payment link e-mailed to {email}.", email=booking.email)
     history.record(booking, history.Kind.PAYMENT, link, actor=actor)
     return booking
+
+
+def _record_booked(booking: Booking, short_notice: bool, actor: str) -> None:
+    booked = (
+        history.said("Booked by phone at short notice (the lead time was not applied).")
+        if short_notice
+        else history.said("Booked by phone.")
+    )
+    history.record(booking, history.Kind.CHANGE, booked, actor=actor)

@@ -1,5 +1,6 @@
-"""An invoice as PDF (fpdf2: pure Python, no system libraries; docs/operations/invoices.md says why), drawn
-from the invoice's snapshot alone, in the invoice's language: the same invoice always gives the same bytes.
+"""An invoice or a credit note as PDF (fpdf2: pure Python, no system libraries; docs/operations/invoices.md
+says why), drawn from the document's snapshot alone, in its language: the same document always gives the
+same bytes.
 
 The PDF's built-in Helvetica writes Windows-1252 (German, English, most of Western Europe, €); a letter
 outside it (a Czech č, a Polish ł) is printed without its accent, or as "?" when it has no base letter."""
@@ -15,7 +16,8 @@ from fpdf.enums import XPos, YPos
 
 from booking.presentation import number
 from chauffeur.l10n import day, day_time, money
-from payments.models import Invoice
+from payments.cross_border import AUSTRIA_ONLY
+from payments.models import CreditNote, Invoice
 from pricing.money import to_cent
 
 MEDIA_TYPE = "application/pdf"
@@ -26,10 +28,10 @@ LINE = 5.5  # mm: one line of 10 pt text
 AMOUNT_WIDTH = 40  # mm: the right-hand column of amounts
 
 
-def render(invoice: Invoice) -> bytes:
-    content = invoice.content
+def render(document: Invoice | CreditNote) -> bytes:
+    content = document.content
     with translation.override(content["language"]):
-        pdf = _Document(content)
+        pdf = _CreditNote(content) if isinstance(document, CreditNote) else _Document(content)
         pdf.draw()
         return bytes(pdf.output())
 
@@ -54,6 +56,7 @@ class _Document(FPDF):
         self._heading()
         self._buyer()
         self._service()
+        self._route_share()
         self._lines()
         self._totals()
         self._closing()
@@ -103,14 +106,25 @@ class _Document(FPDF):
             _("Invoice date: {date}").format(date=day(datetime.fromisoformat(content["issued_at"])))
         )
         self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
+        if content.get("supplements"):  # a supplementary invoice (ride invoices have no such key)
+            ride = content["supplements"]
+            self.write_line(
+                _("Supplementary to invoice {number} of {date}").format(
+                    number=ride["number"], date=day(datetime.fromisoformat(ride["issued_at"]))
+                )
+            )
         self.gap()
 
     def _buyer(self) -> None:
         buyer = self.content["buyer"]
         self.write_line(_("Customer"), bold=True)
-        for part in (buyer.get("name"), buyer.get("email"), buyer.get("phone")):
+        for part in (buyer.get("company"), buyer.get("name"), buyer.get("address"), buyer.get("email")):
             if part:
                 self.write_line(part)
+        if buyer.get("phone"):
+            self.write_line(buyer["phone"])
+        if buyer.get("vat_id"):
+            self.write_line(_("VAT id (UID): {vat_id}").format(vat_id=buyer["vat_id"]))
         self.gap()
 
     def _service(self) -> None:
@@ -137,6 +151,8 @@ class _Document(FPDF):
 
     def _totals(self) -> None:
         content = self.content
+        if (content.get("cross_border") or {}).get("vat_setting") == AUSTRIA_ONLY:
+            return self._split_totals()
         currency = content["currency"]
         rate = amounts_percent(Decimal(content["vat_rate"]))
         self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
@@ -144,9 +160,92 @@ class _Document(FPDF):
         self.pair(_("Total amount"), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
+    # --- rides across the border (payments/cross_border.py) -----------------------------------------------
+
+    def _route_share(self) -> None:
+        border = self.content.get("cross_border")
+        if not border:
+            return
+        percent = number(Decimal(border["share"]) * 100)
+        if Decimal(border["km_total"]):
+            text = _("Share of the route in Austria: {percent} % ({km_austria} of {km_total} km)").format(
+                percent=percent, km_austria=border["km_austria"], km_total=border["km_total"]
+            )
+        else:  # a tour as directed: no driven distance known
+            text = _("Share of the route in Austria: {percent} %").format(percent=percent)
+        self.write_line(text)
+        self.gap()
+
+    def _split_totals(self, total_label: str = "") -> None:
+        """Austrian VAT on the Austrian share only; the part abroad is not taxable in Austria."""
+        content, border = self.content, self.content["cross_border"]
+        currency = content["currency"]
+        share = Decimal(border["share"])
+        rate = amounts_percent(Decimal(content["vat_rate"]))
+        self.pair(
+            _("Austrian share ({percent} %), net").format(percent=number(share * 100)),
+            money(Decimal(border["austria_net"]), currency),
+        )
+        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
+        self.pair(
+            _("Share abroad ({percent} %)").format(percent=number((1 - share) * 100)),
+            money(Decimal(border["abroad"]), currency),
+        )
+        self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
+        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+        self.pair(total_label or _("Total amount"), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
+
     def _closing(self) -> None:
         paid = day(datetime.fromisoformat(self.content["paid_at"]))
         self.write_line(_("Paid on {date}. Thank you for travelling with us.").format(date=paid))
+
+
+class _CreditNote(_Document):
+    """A credit note: the seller, its number, the invoice it corrects and why, what is credited."""
+
+    def __init__(self, content: dict):
+        super().__init__(content)
+        self.set_title(printable(f"{_('Credit note')} {content['number']}"))
+
+    def _heading(self) -> None:
+        content, corrected = self.content, self.content["corrects"]
+        self.write_line(_("Credit note {number}").format(number=content["number"]), bold=True, size=16)
+        self.gap(2)
+        self.write_line(_("Date: {date}").format(date=day(datetime.fromisoformat(content["issued_at"]))))
+        self.write_line(
+            _("Corrects invoice {number} of {date}").format(
+                number=corrected["number"], date=day(datetime.fromisoformat(corrected["issued_at"]))
+            )
+        )
+        self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
+        self.write_line(_("Reason: {reason}").format(reason=content["reason_shown"]))
+        self.gap()
+
+    def _lines(self) -> None:
+        self.pair(_("Credited"), _("Amount incl. VAT"), bold=True)
+        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
+        for line in self.content["lines"]:
+            self.pair(line["label"], money(Decimal(line["amount"]), self.content["currency"]))
+        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
+        self.gap(2)
+
+    def _totals(self) -> None:
+        content = self.content
+        if (content.get("cross_border") or {}).get("vat_setting") == AUSTRIA_ONLY:
+            return self._split_totals(_("Total credited"))
+        currency = content["currency"]
+        rate = amounts_percent(Decimal(content["vat_rate"]))
+        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
+        self.pair(_("Total credited"), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
+
+    def _closing(self) -> None:
+        if self.content.get("fee_kept"):
+            fee = money(Decimal(self.content["fee_kept"]), self.content["currency"])
+            self.write_line(_("The cancellation fee of {fee} is kept and stays invoiced.").format(fee=fee))
+        self.write_line(_("The amount credited is paid back to you."))
 
 
 def amounts_percent(rate: Decimal) -> str:

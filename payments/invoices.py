@@ -6,15 +6,21 @@ Numbers are "YYYY-NNNNNN": the calendar year in Vienna, then the year's consecut
 year's counter row is locked for the rest of the payment's transaction, so no two workers draw the same
 number; a transaction that rolls back gives its number back before anyone else can draw it."""
 
+import logging
+from decimal import Decimal
+
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
-from booking.models import Booking
+from booking.models import Booking, PaymentMethod
 from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
-from payments.models import Invoice, InvoiceYear
-from pricing.money import to_cents
+from payments import cross_border, numbering
+from payments.models import Invoice, InvoiceYear, Surcharge
+from pricing.money import from_cents, to_cents
 
+logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
 
 
@@ -23,7 +29,7 @@ def issue(booking: Booking) -> Invoice:
     second invoice). Call inside the transaction that makes the booking paid, holding its row lock."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
-    existing = Invoice.objects.filter(booking=booking).first()
+    existing = Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
     if existing is not None:
         return existing
     issued_at = timezone.now()
@@ -32,6 +38,7 @@ def issue(booking: Booking) -> Invoice:
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
     quote = booking.quote
     language = "de" if booking.locale == "de" else "en"
+    content = snapshot(booking, number=number, issued_at=issued_at, language=language)
     return Invoice.objects.create(
         number=number,
         year=year,
@@ -39,22 +46,87 @@ def issue(booking: Booking) -> Invoice:
         booking=booking,
         issued_at=issued_at,
         language=language,
-        net_cents=to_cents(quote.net),
-        vat_cents=to_cents(quote.vat),
+        # The snapshot's: a ride across the border may carry VAT on its Austrian share only.
+        net_cents=to_cents(Decimal(content["net"])),
+        vat_cents=to_cents(Decimal(content["vat"])),
         gross_cents=to_cents(quote.price),
         currency=quote.currency,
-        content=snapshot(booking, number=number, issued_at=issued_at, language=language),
+        content=content,
     )
 
 
+def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | None:
+    """The supplementary invoice of a price difference, waiting time or no-show fee that became paid (call
+    in that transaction, booking row-locked): numbered in the invoices' series. None for a booking on a
+    company account (its rides go on the month's collective invoice) or one whose ride was never invoiced
+    (paid before invoices existed); a replay finds the one it has."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
+    if surcharge.status != Surcharge.Status.PAID or booking.payment_method == PaymentMethod.ACCOUNT:
+        return None
+    existing = Invoice.objects.filter(surcharge=surcharge).first()
+    if existing is not None:
+        return existing
+    ride = for_booking(booking)
+    if ride is None:
+        logger.warning(
+            "%s has no invoice (paid before invoices): no supplementary invoice", booking.reference
+        )
+        return None
+    issued_at = timezone.now()
+    year = timezone.localtime(issued_at).year
+    sequence = _next_number(year)
+    number = NUMBER_FORMAT.format(year=year, sequence=sequence)
+    rate = Decimal(ride.content["vat_rate"])
+    content = snapshot(booking, number=number, issued_at=issued_at, language=ride.language)
+    # taxed as the ride was: a ride across the border under "austria_only" splits its supplement too
+    content["cross_border"], net_cents, vat_cents = cross_border.portion(
+        ride.content.get("cross_border"), surcharge.amount_cents, rate
+    )
+    with translation.override(ride.language):
+        label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
+        content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
+    gross = from_cents(surcharge.amount_cents)
+    content.update(
+        kind=Invoice.Kind.SUPPLEMENTARY.value,
+        lines=[{"label": label, "amount": str(gross)}],
+        net=str(from_cents(net_cents)),
+        vat=str(from_cents(vat_cents)),
+        vat_rate=str(rate),
+        gross=str(gross),
+        currency=surcharge.currency,
+        paid_at=(surcharge.paid_at or issued_at).isoformat(),
+    )
+    return Invoice.objects.create(
+        kind=Invoice.Kind.SUPPLEMENTARY,
+        number=number,
+        year=year,
+        sequence=sequence,
+        booking=booking,
+        surcharge=surcharge,
+        issued_at=issued_at,
+        language=ride.language,
+        net_cents=net_cents,
+        vat_cents=vat_cents,
+        gross_cents=surcharge.amount_cents,
+        currency=surcharge.currency,
+        content=content,
+    )
+
+
+SURCHARGE_LINES = {
+    Surcharge.Reason.CHANGE: _("Price difference after a change of the ride"),
+    Surcharge.Reason.WAITING: _("Waiting time beyond what was included"),
+    Surcharge.Reason.NO_SHOW: _("No-show fee"),
+}
+
+
 def _next_number(year: int) -> int:
-    """The year's next number. The year's row is created if missing (ON CONFLICT DO NOTHING: a second
-    worker creating it at the same moment waits for the first and then finds it), then locked."""
-    InvoiceYear.objects.bulk_create([InvoiceYear(year=year)], ignore_conflicts=True)
-    counter = InvoiceYear.objects.select_for_update().get(year=year)
-    counter.last_number += 1
-    counter.save(update_fields=["last_number"])
-    return counter.last_number
+    """The year's next invoice number (ride, supplementary and collective invoices share the series)."""
+    return numbering.next_number(InvoiceYear, year)
+
+
+next_number = _next_number  # the collective invoices (payments/collective_invoices.py) share the series
 
 
 def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict:
@@ -69,13 +141,14 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown
         seller = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
+    border = cross_border.section(booking, quote)
+    net, vat = cross_border.net_and_vat(border, quote)
     return {
         "number": number,
         "issued_at": issued_at.isoformat(),
         "language": language,
         "seller": seller,
-        # The booking asks for no postal address: the customer is named as they booked.
-        "buyer": {"name": booking.name, "email": booking.email, "phone": booking.phone},
+        "buyer": buyer_details(booking),
         "reference": booking.reference,
         "service": service,
         "vehicle": vehicle,
@@ -84,12 +157,32 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         "pickup_at": booking.pickup_at.isoformat() if booking.pickup_at else None,
         "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
         "lines": lines,
-        "net": str(quote.net),
-        "vat": str(quote.vat),
+        "net": str(net),
+        "vat": str(vat),
         "vat_rate": str(quote.vat_rate),
         "gross": str(quote.price),
         "currency": quote.currency,
+        "cross_border": border,  # the share of the route in Austria; None: all in Austria
     }
+
+
+def buyer_details(booking: Booking) -> dict[str, str]:
+    """The customer as the invoice names them (UStG §11): as they booked, with the billing address and UID
+    they gave; a ride on account names its company, its address and UID unless the booking gave its own."""
+    buyer = {"name": booking.name, "email": booking.email, "phone": booking.phone}
+    address, vat_id = booking.billing_address.strip(), booking.billing_vat_id.strip()
+    company = booking.company_account
+    if company is not None:
+        buyer["company"] = company.name
+        address = address or "\n".join(
+            part for part in (company.street_address, f"{company.postcode} {company.city}".strip()) if part
+        )
+        vat_id = vat_id or company.vat_id
+    if address:
+        buyer["address"] = address
+    if vat_id:
+        buyer["vat_id"] = vat_id
+    return buyer
 
 
 def seller_details(profile: OperatorProfile | None) -> dict[str, str]:
@@ -110,4 +203,4 @@ def seller_details(profile: OperatorProfile | None) -> dict[str, str]:
 
 
 def for_booking(booking: Booking) -> Invoice | None:
-    return Invoice.objects.filter(booking=booking).first()
+    return Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()

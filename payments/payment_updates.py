@@ -191,8 +191,10 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
     is kept, and the confirmation goes out as for an online payment."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
-        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        # The method first: a booking that waited on account (its link unused) is paid now like any other,
+        # money received and invoiced, not left at nothing received for a collective invoice never listing it.
         booking.payment_method, booking.marked_paid_by = method, user
+        transitions.apply(booking, BookingStatus.PAID, actor=actor)
         booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
     return booking
 

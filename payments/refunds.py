@@ -15,6 +15,7 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
 from chauffeur import l10n
 from chauffeur.errors import DomainError
+from payments import credit_notes
 from payments.models import Refund, RefundStatus
 from payments.providers import payment_provider
 from payments.providers.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
@@ -116,14 +117,17 @@ def refund(
                 return made
     status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
     made.append(
-        Refund.objects.create(
-            booking=booking,
-            amount_cents=left,
-            currency=booking.currency,
-            status=status,
-            method=Refund.Method.MANUAL,
-            reason=reason,
-            requested_by=requested_by,
+        _recorded(
+            Refund.objects.create(
+                booking=booking,
+                amount_cents=left,
+                currency=booking.currency,
+                status=status,
+                method=Refund.Method.MANUAL,
+                reason=reason,
+                requested_by=requested_by,
+            ),
+            just_made=True,
         )
     )
     amount = history.eur(left)
@@ -171,6 +175,7 @@ def _through_provider(
         provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
         failure_reason=state.failure_reason or "",
     )  # fmt: skip
+    _recorded(created, just_made=True)
     history.record(
         booking,
         history.Kind.REFUND,
@@ -187,6 +192,13 @@ def _through_provider(
     return created
 
 
+def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
+    """Every refund recorded or moved forward passes here: one that is done gets its credit note, in the
+    same transaction (payments/credit_notes.py). `just_made`: asked for by us just now."""
+    credit_notes.issue_for(refund, just_made=just_made)
+    return refund
+
+
 def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
     """`refund` for a caller that holds no lock (the admin): all of it, or nothing, in one transaction."""
     with transaction.atomic():
@@ -201,6 +213,7 @@ def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
             raise DomainError(_("Only a refund owed by staff can be confirmed as paid back."))
         owed.status = RefundStatus.SUCCEEDED
         owed.save(update_fields=["status", "updated_at"])
+        _recorded(owed)
         history.record(
             owed.booking,
             history.Kind.REFUND,
@@ -252,7 +265,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
         return
     if known is None:
-        Refund.objects.create(
+        known = Refund.objects.create(
             booking=booking, amount_cents=state.amount_cents, currency=state.currency.upper(),
             status=state.status, provider_refund_id=state.refund_id, reason="made at the payment provider",
             payment_intent_id=state.payment_intent_id or "",
@@ -281,6 +294,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         known.save(update_fields=["status", "failure_reason", "updated_at"])
     else:
         return  # a replay, or news older than what we know
+    _recorded(known)
     if state.status == RefundStatus.FAILED:
         reason = (
             f"a refund of {_eur(state.amount_cents)} failed ({state.failure_reason or 'no reason given'})"

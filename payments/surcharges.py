@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
-from booking.models import Booking
+from booking.models import Booking, PaymentMethod
 from chauffeur.errors import DomainError
-from payments import refunds
+from payments import collective_invoices, invoices, refunds
 from payments import tasks as payment_tasks
 from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
@@ -82,6 +82,13 @@ def owe(booking: Booking, amount_cents: int, *, reason: str, online: bool, actor
         else history.said("Owed for {what}: {amount}; to be collected by staff.", what=what, amount=amount)
     )
     history.record(booking, history.Kind.PAYMENT, owed, actor=actor)
+    if (billed := collective_invoices.billed_on(booking)) is not None:  # too late for it: never on it
+        late = "Owed after the collective invoice {number} was issued: not on it; invoice it by hand."
+        history.record(booking, history.Kind.PAYMENT, history.said(late, number=billed.number), actor=actor)
+        booking_tasks.alert_operator.enqueue(
+            booking.pk,
+            f"{what} owed after the collective invoice {billed.number} was issued: invoice it by hand",
+        )
     return surcharge
 
 
@@ -91,6 +98,8 @@ def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Sur
     with transaction.atomic():
         booking = selectors.locked_booking(booking_id)
         owed = _pending(booking, surcharge_id)
+        if booking.payment_method == PaymentMethod.ACCOUNT:  # money beside it would be billed twice
+            raise DomainError(_("A ride on account owes this on its company's collective invoice."))
         if owed.provider_session_id:
             raise DomainError(
                 _("This amount has a payment link: wait for the payment, or waive it and collect it anew.")
@@ -98,6 +107,7 @@ def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Sur
         owed.status, owed.method, owed.paid_at = Surcharge.Status.PAID, Refund.Method.MANUAL, timezone.now()
         owed.created_by = owed.created_by or user
         owed.save(update_fields=["status", "method", "paid_at", "created_by"])
+        invoices.issue_supplementary(booking, owed)
         collected = history.said(
             "Collected by staff for {what}: {amount}.",
             what=history.surcharge_reason(owed.reason),
@@ -133,6 +143,8 @@ def _pending(booking: Booking, surcharge_id: int) -> Surcharge:
     owed = booking.surcharges.select_for_update().filter(pk=surcharge_id).first()
     if owed is None or owed.status != Surcharge.Status.PENDING:
         raise DomainError(_("Only an amount still open can be collected or waived."))
+    if billed := collective_invoices.billed_refusal(booking):  # the company is billed for it already
+        raise DomainError(billed)
     return owed
 
 
@@ -156,6 +168,7 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
         method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
     )  # fmt: skip
+    invoices.issue_supplementary(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
     _received(booking, amount_cents, collected, actor=actor)
     return surcharge
@@ -230,6 +243,8 @@ def apply_session_news(
     if owed:
         surcharge.status = Surcharge.Status.PAID
     surcharge.save(update_fields=["status", "paid_at", "payment_intent_id"])
+    if owed:
+        invoices.issue_supplementary(booking, surcharge)
     _received(
         booking,
         surcharge.amount_cents,

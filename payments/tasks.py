@@ -3,9 +3,10 @@ and the scheduled reconciliation."""
 
 from datetime import timedelta
 
+from django.utils import timezone
 from django_tasks import task
 
-from payments import after_ride, payment_updates, surcharges
+from payments import after_ride, collective_invoices, payment_updates, surcharges
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
 
@@ -32,3 +33,17 @@ def settle_after_ride(booking_id: int, step_id: int, statement: dict, keep_cents
 def reconcile_payments() -> dict:
     """Scheduled (JOBS_RECONCILE_SECONDS): what `manage.py reconcile_payments` does."""
     return vars(reconcile_pending(older_than=RECONCILE_AFTER))
+
+
+@task()
+def issue_collective_invoices() -> list[str]:
+    """Scheduled (JOBS_COLLECTIVE_INVOICES_SECONDS): last month's collective invoices (Vienna) still missing,
+    each with its e-mail job. The first run of the month issues them; later runs catch up on what a worker
+    that was down missed, and find nothing otherwise."""
+    month = collective_invoices.previous_month(timezone.localdate(timezone=collective_invoices.VIENNA))
+    return [invoice.number for invoice in collective_invoices.issue_month(month)]
+
+
+@task()
+def send_collective_invoice(invoice_id: int) -> None:
+    collective_invoices.deliver(invoice_id)

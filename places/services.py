@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from chauffeur.errors import DomainError
 from chauffeur.versions import KeptCopy, SharedVersion
-from places import budget
+from places import border, budget
+from places.border import AustriaShare
 from places.geo import LatLng, touches_zone_a
 from places.providers.base import (
     NO_RATING,
@@ -59,6 +60,12 @@ class RouteEstimate:
     in_zone_a: bool
     start: LatLng  # where the route begins and ends, as the provider resolved the addresses
     end: LatLng
+    path: tuple[LatLng, ...] = ()  # the road's shape from start to end; the straight line where unknown
+
+    def austria_share(self) -> AustriaShare:
+        """How much of this route lies in Austria (places/border.py); computed from the estimate alone,
+        no provider call."""
+        return border.austria_share(self.path or (self.start, self.end), distance_km=self.distance_km)
 
 
 def provider() -> PlacesProvider:
@@ -137,6 +144,7 @@ def estimate_route(
         in_zone_a=touches_zone_a(route.start, route.end),
         start=route.start,
         end=route.end,
+        path=route.path,
     )
 
 

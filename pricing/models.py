@@ -128,6 +128,17 @@ class Tour(models.Model):
         validators=[MinValueValidator(Decimal("1"))],
         help_text=_("Pickup and drop-off of the tour must both lie within this distance of Stephansplatz."),
     )
+    austria_share = models.DecimalField(
+        _("share of the route in Austria"),
+        max_digits=4,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("1"))],
+        help_text=_(
+            "For a tour that crosses the border: 0.6 for 60 % of its distance in Austria; empty: all."
+        ),
+    )
     active = models.BooleanField(_("active"), default=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 

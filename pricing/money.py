@@ -26,3 +26,9 @@ def to_cent(euros: Decimal) -> Decimal:
 def round_up(value: Decimal, step: Decimal) -> Decimal:
     """The smallest multiple of `step` that is not below `value`."""
     return (value / step).to_integral_value(rounding=ROUND_CEILING) * step
+
+
+def vat_of(gross_cents: int, rate: Decimal) -> int:
+    """The VAT contained in a gross amount at `rate` (0.10), to the cent, half up: gross × rate / (1 + rate).
+    The net is the gross less this, so net + VAT is always the gross."""
+    return int((Decimal(gross_cents) * rate / (1 + rate)).to_integral_value(ROUND_HALF_UP))

@@ -73,7 +73,7 @@ def current_snapshot() -> PricingSnapshot:
 
 def tariffs_changed() -> None:
     """Call after a tariff edit commits: every process reloads its snapshot on its next check."""
-    TARIFFS.bump()
+    TARIFFS.announce()
 
 
 def load_snapshot() -> PricingSnapshot:
@@ -105,6 +105,7 @@ def load_snapshot() -> PricingSnapshot:
             prices=MappingProxyType({price.vehicle_class.code: price.price for price in tour.prices.all()}),
             description_en=tour.description_en,
             description_de=tour.description_de,
+            austria_share=tour.austria_share,
         )
         for tour in models.Tour.objects.prefetch_related("prices__vehicle_class")
     }

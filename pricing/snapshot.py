@@ -40,6 +40,7 @@ class TourOffer:
     prices: Mapping[str, Decimal]  # by vehicle class code
     description_en: str = ""  # what the booking form says of the tour
     description_de: str = ""
+    austria_share: Decimal | None = None  # staff's share of a tour's route in Austria (0–1); None: all
 
 
 @dataclass(frozen=True)

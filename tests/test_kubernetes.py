@@ -104,7 +104,9 @@ def variables_read() -> set[str]:
         ROOT / "chauffeur" / "gunicorn.conf.py"
     ).read_text()
     return set(
-        re.findall(r"""(?:os\.environ\.get|os\.environ\[|env_bool|env_list)\(?\s*["'](\w+)["']""", source)
+        re.findall(
+            r"""(?:os\.environ\.get|os\.environ\[|env_bool|env_list|env_pairs)\(?\s*["'](\w+)["']""", source
+        )
     )
 
 

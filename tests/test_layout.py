@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 APPS = (
     "chauffeur", "pricing", "places", "booking", "payments", "dispatch", "web", "fleet", "access", "agents",
-    "company", "jobs", "sms",
+    "company", "jobs", "sms", "business",
 )  # fmt: skip
 DOORS = {"web", "agents"}  # the traveller pages and MCP: nothing in the domain imports a door
 DOMAIN_BELOW_BOOKING = {"booking", "payments", "dispatch", *DOORS}
@@ -28,11 +28,10 @@ FORBIDDEN = {
     "access": {"pricing", "places", "fleet", "company", *DOMAIN_BELOW_BOOKING},
     "agents": {"web", "dispatch"},
     "company": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
-    "jobs": set(APPS) - {"chauffeur", "jobs"},
-    "sms": set(APPS)
-    - {
-        "sms"
-    },  # a provider interface: it knows nothing of bookings  # the queue's plumbing: it knows its tasks only by name
+    "jobs": set(APPS) - {"chauffeur", "jobs"},  # the queue's plumbing: it knows its tasks only by name
+    # company accounts: their admin shows bookings and collective invoices (payments holds the money)
+    "business": {"dispatch", "fleet", *DOORS},
+    "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
 }
 # Booking's own rules never call on dispatch; only its admin page (which hosts the dispatch board, the
 # phone booking and the change of a ride as its sub-pages) and the demo-data command do.

@@ -48,6 +48,7 @@ APPS = (
     "company",
     "jobs",
     "sms",
+    "business",
 )
 
 

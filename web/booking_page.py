@@ -74,6 +74,13 @@ TEXTS = {
     "pay": _("Pay {price}"),
     "payNoPrice": _("Pay"),
     "paying": _("Opening the secure payment page…"),
+    "sending": _("Sending…"),
+    "checkEmail": _(
+        "Check your e-mail: we sent a link to {email}. Open it within 30 minutes to confirm the booking on "
+        "your company's account."
+    ),
+    "bookOnAccount": _("Book on account"),
+    "vatIdInvalid": _("Enter a VAT id (UID) of an EU country, e.g. ATU12345678."),
     "total": _("Total"),
     "vat": _("includes {rate} % VAT: {vat} (net {net})"),
     "route": _("{km} km · about {minutes} min drive"),

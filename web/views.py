@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.decorators.http import require_http_methods, require_safe
 
-from booking import calendar, cancellation, lifecycle, presentation, selectors
+from booking import calendar, cancellation, lifecycle, on_account, presentation, selectors
 from booking.links import (
     cancel_url,
     manage_url,
@@ -24,7 +24,7 @@ from booking.models import Booking
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
 from chauffeur.i18n import supported
-from payments import invoice_pdf, invoices, payment_updates
+from payments import documents, invoices, payment_updates
 from payments.models import Surcharge
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
@@ -120,6 +120,10 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         no_phone=lifecycle.NO_PHONE,
         invoice=invoices.for_booking(booking),
         invoice_url=_manage_path(INVOICE_PATH, token, language),
+        documents=[
+            (document, _document_path(token, language, document.number))
+            for document in documents.of_booking(booking)
+        ],
     )
 
 
@@ -158,12 +162,16 @@ def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def manage_invoice(request: HttpRequest) -> HttpResponse:
-    """The booking's invoice (PDF), by the manage page's signed link; none yet (or a bad link) is 404."""
-    invoice = invoices.for_booking(_managed(request))
-    if invoice is None:
-        raise Http404("This booking has no invoice yet.")
-    response = HttpResponse(invoice_pdf.render(invoice), content_type=invoice_pdf.MEDIA_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{invoice.file_name}"'
+    """One of the booking's documents (PDF) by the manage page's signed link: `?number=` names an invoice
+    or credit note of this booking (without it, the ride's invoice). None yet, another booking's number,
+    or a bad link is 404."""
+    booking = _managed(request)
+    number = request.GET.get("number")
+    document = documents.by_number(booking, number) if number else invoices.for_booking(booking)
+    if document is None:
+        raise Http404("This booking has no such document.")
+    response = HttpResponse(documents.pdf(document), content_type=documents.MEDIA_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{document.file_name}"'
     response["Cache-Control"] = "no-store"
     return response
 
@@ -180,6 +188,10 @@ def _managed(request: HttpRequest) -> Booking:
 
 def _manage_path(path: str, token: str, language: str) -> str:
     return f"{path}?{urlencode({'booking': token, 'lang': language})}"
+
+
+def _document_path(token: str, language: str, number: str) -> str:
+    return f"{INVOICE_PATH}?{urlencode({'booking': token, 'lang': language, 'number': number})}"
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -221,6 +233,25 @@ def _sandbox() -> SandboxProvider:
     if settings.PAYMENT_PROVIDER != "sandbox":
         raise Http404("The sandbox is not the active payment provider.")
     return payment_provider()
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def account_page(request: HttpRequest) -> HttpResponse:
+    """The one-time link of a booking on account (booking/on_account.py). Opening it shows the booking and a
+    button: the POST confirms it (mail scanners that open links must not book). A forged, expired or used
+    link changes nothing."""
+    token = (request.POST if request.method == "POST" else request.GET).get("token", "")
+    booking = on_account.booking_of_link(token)
+    if booking is None:  # opening a dead link is no error of the page (200); confirming with one is (400)
+        status = 400 if request.method == "POST" else 200
+        return render(request, "booking/account_invalid.html", status=status)
+    outcome = None
+    if request.method == "POST":
+        result = on_account.confirm_link(token)
+        if result.booking is None:
+            return render(request, "booking/account_invalid.html", status=400)
+        booking, outcome = result.booking, result.outcome
+    return _page(request, "booking/account.html", booking, token=token, outcome=outcome)
 
 
 def page_language(request: HttpRequest, booking: Booking) -> str:

@@ -21,10 +21,10 @@ from dispatch import assignment, changes, job_links, phone, planning, ride_day, 
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import payment_updates, refunds, surcharges
+from payments import documents, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
-from payments.models import Refund, Surcharge
+from payments.models import Invoice, Refund, Surcharge
 from pricing.models import VehicleClass
 from pricing.money import from_cents
 
@@ -128,6 +128,7 @@ class BookingAdmin(admin.ModelAdmin):
                         short_notice=form.cleaned_data["short_notice"],
                         user=request.user,
                         actor=history.staff(request.user),
+                        company_account=form.cleaned_data.get("company_account"),
                     )
                     self.message_user(request, phone_booked(booking), messages.SUCCESS)
                     return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
@@ -252,11 +253,12 @@ class BookingAdmin(admin.ModelAdmin):
 
 
 def phone_booked(booking: Booking) -> str:
-    paid = (
-        _("marked paid by %s") % booking.get_payment_method_display()
-        if booking.paid_at
-        else _("payment link e-mailed to %s") % booking.email
-    )
+    if booking.company_account_id:
+        paid = _("on account of %s (its monthly invoice)") % booking.company_account.name
+    elif booking.paid_at:
+        paid = _("marked paid by %s") % booking.get_payment_method_display()
+    else:
+        paid = _("payment link e-mailed to %s") % booking.email
     return _("%(ref)s booked by phone at %(price)s; %(paid)s.") % {
         "ref": booking.reference,
         "price": l10n.money(booking.quote.price),
@@ -426,6 +428,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
     moves = transitions.next_states(booking)
     terms = cancellation.terms(booking, by_staff=True)
     refundable = refunds.refundable_cents(booking)
+    balance = documents.balance(booking)
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
@@ -439,7 +442,11 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "vat_percent": booking.quote.vat_rate * 100,
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
-        "invoices": booking.invoices.all(),
+        "invoices": booking.invoices.exclude(kind=Invoice.Kind.COLLECTIVE).select_related("surcharge"),
+        "credit_notes": booking.credit_notes.select_related("invoice"),
+        "balance": balance,
+        "documented": from_cents(balance.documented_cents),
+        "kept": from_cents(balance.kept_cents),
         "refundable": from_cents(refundable),
         "received": from_cents(booking.received_cents),
         "terms": terms,

@@ -87,6 +87,12 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Booking cannot be cancelled",
         "Its state or the pickup time no longer allows it; contact the operator about this booking.",
     ),
+    "account_not_allowed": ProblemKind(
+        403,
+        "Not bookable on account",
+        "Book with paymentMethod `checkout`, or ask the operator to tie your token to the company's account "
+        "and list the traveller's e-mail address among its bookers.",
+    ),
     "payment_provider_unavailable": ProblemKind(
         502, "Payment provider unavailable", "Retry later; the booking has been kept."
     ),

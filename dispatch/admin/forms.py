@@ -6,8 +6,10 @@ from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
+from business.models import CompanyAccount
 from chauffeur.admin_labels import LabelledSplitDateTime
 from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
@@ -85,6 +87,21 @@ class PhoneBookingForm(forms.Form):
         max_length=MAX_NOTES_LENGTH,
     )
     payment = forms.ChoiceField(label=_("Payment"), choices=PhonePayment.choices, widget=forms.RadioSelect)
+    company_account = forms.ModelChoiceField(
+        label=_("Company account"),
+        queryset=CompanyAccount.objects.filter(active=True),
+        required=False,
+        help_text=_("For payment on account: any active account (you vouch for the traveller)."),
+    )
+    billing_address = forms.CharField(
+        label=_("Billing address (optional)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=MAX_ADDRESS_LENGTH,
+    )
+    billing_vat_id = forms.CharField(
+        label=_("Customer's VAT id (UID, optional)"), max_length=20, required=False
+    )
     short_notice = forms.BooleanField(
         label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
     )
@@ -105,7 +122,15 @@ class PhoneBookingForm(forms.Form):
         data = super().clean()
         if data.get("booking_type") == "hourly" and not data.get("duration_hours"):
             self.add_error("duration_hours", _("An hourly hire needs its hours."))
+        if data.get("payment") == PhonePayment.ACCOUNT and not data.get("company_account"):
+            self.add_error("company_account", _("Choose the company account the ride goes on."))
         return data
+
+    def clean_billing_vat_id(self) -> str:
+        value = self.cleaned_data["billing_vat_id"]
+        if value and not valid_vat_id(value):
+            raise forms.ValidationError(_("Enter a VAT id (UID) of an EU country, e.g. ATU12345678."))
+        return normalised_vat_id(value)
 
     def ride(self) -> BookingRequest:
         data = self.cleaned_data
@@ -115,6 +140,8 @@ class PhoneBookingForm(forms.Form):
         hours = data["duration_hours"] if data["booking_type"] == "hourly" else None
         return BookingRequest(
             **{name: data[name] for name in fields},
+            billing_address=data.get("billing_address", ""),
+            billing_vat_id=data.get("billing_vat_id", ""),
             duration_hours=hours,
             submitted={"phone booking": submitted},
         )

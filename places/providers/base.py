@@ -42,6 +42,9 @@ class Route:
     duration_s: int
     start: LatLng
     end: LatLng
+    # The road's shape where the provider gives one (Google's overview polyline); empty: unknown, and the
+    # straight line between start and end stands in for it (places/border.py).
+    path: tuple[LatLng, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,14 @@ logger = logging.getLogger(__name__)
 
 TIMEOUT = (3.05, 8.0)  # connect, read (seconds)
 BIAS_RADIUS_M = 50_000.0  # the largest circle Places autocomplete accepts
-# Ask only for what is used: each extra field can move a request into a costlier SKU.
-ROUTE_FIELDS = "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation"
+# Ask only for what is used: each extra field can move a request into a costlier SKU. The overview polyline
+# (the share of the route in Austria, places/border.py) is a basic field: it keeps the Essentials SKU
+# (https://developers.google.com/maps/billing-and-pricing/sku-details/routes).
+ROUTE_FIELDS = (
+    "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation,"
+    "routes.polyline.encodedPolyline"
+)
+MAX_POLYLINE_POINTS = 20_000  # an overview polyline has a few hundred; beyond this the answer is nonsense
 SUGGESTION_FIELDS = ",".join(
     f"suggestions.placePrediction.{field}" for field in ("placeId", "text.text", "types")
 )
@@ -98,6 +104,7 @@ class GoogleProvider:
                 ),
                 start=_lat_lng(legs[0]["startLocation"]),
                 end=_lat_lng(legs[-1]["endLocation"]),
+                path=_polyline((route.get("polyline") or {}).get("encodedPolyline") or ""),
             )
         except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
             raise self._malformed("route", exc) from exc
@@ -213,6 +220,29 @@ def _lat_lng(location: dict) -> LatLng:
     if not (-90 <= lat <= 90 and -180 <= lng <= 180):
         raise ValueError(f"no place on Earth: {lat}, {lng}")
     return LatLng(lat, lng)
+
+
+def _polyline(encoded: str) -> tuple[LatLng, ...]:
+    """Google's encoded polyline format (five decimals; developers.google.com/maps/documentation/utilities/
+    polylinealgorithm); empty when the answer has none."""
+    points, index, lat, lng = [], 0, 0, 0
+    while index < len(encoded):
+        deltas = []
+        for _coordinate in (0, 1):
+            result = shift = 0
+            while True:
+                byte = ord(encoded[index]) - 63  # an IndexError on a cut-off string: malformed
+                index += 1
+                result |= (byte & 0x1F) << shift
+                shift += 5
+                if byte < 0x20:
+                    break
+            deltas.append(~(result >> 1) if result & 1 else result >> 1)
+        lat, lng = lat + deltas[0], lng + deltas[1]
+        if not (-90e5 <= lat <= 90e5 and -180e5 <= lng <= 180e5) or len(points) >= MAX_POLYLINE_POINTS:
+            raise ValueError("polyline off the Earth or too long")
+        points.append(LatLng(lat / 1e5, lng / 1e5))
+    return tuple(points)
 
 
 def _bounded(value, maximum: float) -> float:

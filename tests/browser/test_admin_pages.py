@@ -159,6 +159,22 @@ def refund(visit: Visit) -> None:
     visit.check()
 
 
+def credit_note(visit: Visit) -> None:
+    """A refund paid back by staff: the booking page lists its credit note and the documents' balance, the
+    list of credit notes shows it, and its read-only page opens."""
+    booking_page(visit)
+    page = visit.page
+    page.fill("#refund-form input[name=amount]", "1")
+    page.check("#refund-form input[name=manual]")
+    page.click("#refund-button")
+    page.wait_for_selector("#refund-confirmation")
+    page.click("#confirm-refund")
+    page.wait_for_selector("tr.credit-note")
+    assert page.locator("#documents-balance").count() == 1
+    visit.check()
+    visit.open_first_row("/admin/payments/creditnote/")
+
+
 def dispatch_board(visit: Visit) -> None:
     visit.open("/admin/booking/booking/dispatch/?range=next7")
     page = visit.page
@@ -177,6 +193,15 @@ def api_tokens(visit: Visit) -> None:
     visit.page.wait_for_selector("#issued-token")
     visit.check()
     visit.open_first_row("/admin/access/apitoken/")
+
+
+def operator_profile(visit: Visit) -> None:
+    """The one record, with the VAT setting for rides across the border shown as two explained choices."""
+    visit.open("/admin/company/operatorprofile/")
+    choices = visit.page.locator("input[name=foreign_route_vat]")
+    assert choices.count() == 2
+    assert visit.page.locator("input[name=foreign_route_vat][value=whole]").is_checked()  # today's default
+    assert "UStG §3a" in visit.page.locator(".field-foreign_route_vat").inner_text()  # the help text
 
 
 def language_switch(visit: Visit) -> None:
@@ -208,6 +233,23 @@ def revenue(visit: Visit) -> None:
     assert visit.page.locator("#revenue-by-month tbody tr").count() == 12
 
 
+def accounting_export(visit: Visit) -> None:
+    """The accountant's export, linked from the index: last month's preview and its download link; a period
+    that runs backwards is refused on the page."""
+    visit.open("/admin/")
+    visit.page.click("#accounting-export-link")
+    visit.page.wait_for_selector("#export-summary")
+    visit.check()
+    assert visit.page.locator("#download-export").count() == 1
+    first = visit.page.input_value("#id_first")
+    visit.page.fill("#id_first", visit.page.input_value("#id_last"))
+    visit.page.fill("#id_last", first)
+    visit.page.click("#show-export")
+    visit.page.wait_for_selector("#export-errors")
+    visit.check()
+    assert visit.page.locator("#export-summary").count() == 0
+
+
 def opens(path: str) -> Callable[[Visit], None]:
     return lambda visit: visit.open(path)
 
@@ -228,8 +270,11 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "refund": refund,
     "invoices": opens("/admin/payments/invoice/"),
     "invoice": opens_first_row("/admin/payments/invoice/"),  # read only
+    "credit notes": opens("/admin/payments/creditnote/"),
+    "credit note": credit_note,  # made by a refund, then read only
     "dispatch board": dispatch_board,
     "revenue": revenue,
+    "accounting export": accounting_export,
     "tariffs": opens("/admin/pricing/tariff/"),
     "tariff": opens_first_row("/admin/pricing/tariff/"),
     "vehicle classes": opens("/admin/pricing/vehicleclass/"),
@@ -238,7 +283,7 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "new tour": opens("/admin/pricing/tour/add/"),
     "lead-time policy": opens_first_row("/admin/booking/leadtimepolicy/"),
     "cancellation policy": opens_first_row("/admin/booking/cancellationpolicy/"),
-    "operator profile": opens("/admin/company/operatorprofile/"),  # the list goes straight to the one record
+    "operator profile": operator_profile,  # the list goes straight to the one record
     "legal texts": opens("/admin/company/legaltext/"),
     "legal text": opens_first_row("/admin/company/legaltext/"),  # a published version: read only
     "new legal text": opens("/admin/company/legaltext/add/?kind=terms"),  # from the current terms

@@ -87,6 +87,7 @@ OUR_CODES = {
     "idempotency_key_reused",
     "idempotency_conflict",
     "not_cancellable",
+    "account_not_allowed",
 }
 
 

@@ -22,7 +22,7 @@ PNG = base64.b64decode(
 def profile_form(**changes) -> dict:
     return {"name": "Wiener Chauffeur GmbH", "phone": "+43 1 234 56 78", "email": "office@chauffeur.example.com",
             "website": "https://www.chauffeur.example.com", "brand_colour": "#7a1f2b",
-            "header_colour": "#f4e9d8", "country": "AT", **changes}  # fmt: skip
+            "header_colour": "#f4e9d8", "country": "AT", "foreign_route_vat": "whole", **changes}  # fmt: skip
 
 
 def test_the_admin_edits_the_one_profile_and_every_page_shows_it_at_once(admin_client, client):
@@ -113,3 +113,13 @@ def test_a_line_break_or_control_character_is_refused_and_nothing_is_saved(admin
     assert error in response.content.decode()
     assert OperatorProfile.objects.get().name == "Vienna Chauffeur"
     assert OperatorProfile.objects.get().phone != value
+
+
+def test_the_admin_sets_the_vat_on_rides_across_the_border(admin_client):
+    page = admin_client.get(CHANGE).content.decode()
+    assert 'type="radio" name="foreign_route_vat" value="whole"' in page and "UStG §3a (10)" in page
+    assert admin_client.post(CHANGE, profile_form(foreign_route_vat="austria_only")).status_code == 302
+    assert OperatorProfile.objects.get().foreign_route_vat == "austria_only"
+    refused = admin_client.post(CHANGE, profile_form(foreign_route_vat="guess"))
+    assert refused.status_code == 200 and "errornote" in refused.content.decode()
+    assert OperatorProfile.objects.get().foreign_route_vat == "austria_only"  # unchanged

@@ -105,3 +105,63 @@ def test_staff_without_the_add_permission_cannot_book(client):
     assert client.get(ADD).status_code == 403
     assert client.post(ADD, {**form(payment="cash"), "_book": "Book"}).status_code == 403
     assert not Booking.objects.exists()
+
+
+# --- on a company's account (booking/on_account.py) -------------------------------------------------------
+
+
+@pytest.fixture
+def company(db):
+    from business.models import CompanyAccount
+
+    return CompanyAccount.objects.create(
+        name="Beispiel GmbH", street_address="Kärntner Straße 1", postcode="1010", city="Wien",
+        billing_email="buchhaltung@beispiel.at", bookers="@beispiel.at",
+    )  # fmt: skip
+
+
+def test_staff_book_on_any_active_account_and_the_history_says_who(
+    admin_client, company, django_capture_on_commit_callbacks
+):
+    from payments.models import Invoice
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            ADD,
+            {
+                **form(payment="account", company_account=company.pk, billing_vat_id="ATU12345678"),
+                "_book": "Book",
+            },
+            follow=True,
+        )
+    booking = Booking.objects.get()
+    assert (booking.status, booking.payment_method, booking.company_account) == ("paid", "account", company)
+    assert (
+        booking.received_cents == 0
+        and not Invoice.objects.exists()
+        and booking.billing_vat_id == "ATU12345678"
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        f"{booking.reference} booked by phone at €74.00; on account of Beispiel GmbH (its monthly invoice)."
+    ]
+    texts = list(BookingEvent.objects.values_list("text", "actor"))
+    # franz@example.com is no booker of the account: staff vouched for him, and the history names them
+    assert (
+        "Put on the account of Beispiel GmbH by staff, though its bookers do not list franz@example.com.",
+        "admin (staff)",
+    ) in texts
+    assert any("on account of Beispiel GmbH" in actor and "admin" in actor for _, actor in texts)
+    (confirmation,) = mail.outbox
+    assert "Auf Rechnung von Beispiel GmbH; monatlich verrechnet." in confirmation.body
+
+
+def test_on_account_needs_an_active_account_and_stores_nothing(admin_client, company):
+    response = admin_client.post(ADD, {**form(payment="account"), "_book": "Book"})
+    assert "Choose the company account the ride goes on." in response.content.decode()
+    company.active = False
+    company.save()
+    response = admin_client.post(
+        ADD, {**form(payment="account", company_account=company.pk), "_book": "Book"}
+    )
+    assert response.status_code == 200 and "company_account" in response.context["form"].errors
+    assert not Booking.objects.exists()

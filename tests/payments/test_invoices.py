@@ -305,3 +305,12 @@ def test_staff_without_the_invoice_permission_cannot_download_it(pending, db):
     client = Client()
     client.force_login(user)
     assert client.get(f"/admin/payments/invoice/{Invoice.objects.get().pk}/pdf/").status_code == 403
+
+
+@pytest.mark.parametrize("number", ["other", "\x00", "2026-", "%", "x" * 5000, "2026-000001 "])
+def test_one_bookings_link_never_fetches_another_bookings_document(pending, sandbox, number):
+    mine, theirs = pay(pending()), pay(pending(email="ben@example.com"))
+    other = Invoice.objects.get(booking=theirs).number if number == "other" else number
+    token = links.manage_url(mine.reference).split("booking=")[1]
+    answer = Client().get("/booking/manage/invoice.pdf", {"booking": token, "number": other})
+    assert answer.status_code == 404

@@ -96,7 +96,8 @@ def test_route_request_asks_only_for_what_is_used(client, google):
     assert call.request.url == ROUTES
     assert call.request.headers["X-Goog-Api-Key"] == KEY
     assert call.request.headers["X-Goog-FieldMask"] == (
-        "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation"
+        "routes.distanceMeters,routes.duration,routes.legs.startLocation,routes.legs.endLocation,"
+        "routes.polyline.encodedPolyline"  # a basic field: the Essentials SKU still (places/border.py)
     )
     assert sent(call) == {
         "origin": {"address": "Stephansplatz 1, Wien"},

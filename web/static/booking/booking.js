@@ -10,13 +10,15 @@
   "use strict";
 
   var STORE = "chauffeur-booking";
-  var FIELDS = ["from", "to", "date", "time", "hours", "tour", "name", "email", "phone", "flight", "notes"];
+  var FIELDS = ["from", "to", "date", "time", "hours", "tour", "name", "email", "phone", "flight", "notes",
+                "billing", "vatid"];
+  var ADDRESS_HINT_ABOVE_EUR = 400; // an Austrian invoice above this names the customer's address
   var WIRE = { // the checkout's field names (problem+json `errors`) → the form's
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
     "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
     "bookingData.flightNumber": "flight", "bookingData.notes": "notes", "bookingData.textMessages": "sms",
-    termsAccepted: "terms"
+    "bookingData.billingAddress": "billing", "bookingData.billingVatId": "vatid", termsAccepted: "terms"
   };
 
   function fill(text, values) {
@@ -332,7 +334,8 @@
         return;
       }
       box.appendChild(linesTable(quote));
-      payButton.textContent = fill(T.pay, { price: euro.format(quote.priceEur) });
+      payButton.textContent = onAccount() ? T.bookOnAccount : fill(T.pay, { price: euro.format(quote.priceEur) });
+      billingHint();
     }
 
     function linesTable(quote) {
@@ -437,8 +440,27 @@
       if (kind() === "tour") data.tourName = value("tour");
       if (value("flight")) data.flightNumber = value("flight");
       if (value("notes")) data.notes = value("notes");
+      if (value("billing")) data.billingAddress = value("billing");
+      if (value("vatid")) data.billingVatId = value("vatid");
       return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
-               termsAccepted: field("terms").checked };
+               paymentMethod: onAccount() ? "account" : "checkout", termsAccepted: field("terms").checked };
+    }
+
+    function onAccount() { return Boolean(field("payment") && value("payment") === "account"); }
+
+    // A gentle hint, never a block: above 400 € the invoice should name the customer's address.
+    function billingHint() {
+      var quote = state.prices[vehicle()] || {};
+      el("billing-hint").hidden = !(quote.priceEur > ADDRESS_HINT_ABOVE_EUR && !value("billing"));
+    }
+
+    function checkEmail() {
+      form.querySelectorAll("input, textarea, select, button").forEach(function (input) { input.disabled = true; });
+      var box = el("check-email");
+      box.textContent = fill(T.checkEmail, { email: value("email") });
+      box.hidden = false;
+      box.setAttribute("tabindex", "-1");
+      box.focus();
     }
 
     function refused(response) {
@@ -460,7 +482,8 @@
         if (!name) return;
         named = true;
         showError(name, problem.code === "outside_tour_area" ? T.outsideTourArea
-          : name === "email" ? T.emailInvalid : T.required[name] || errors[wire][0]);
+          : name === "email" ? T.emailInvalid : name === "vatid" ? T.vatIdInvalid
+          : T.required[name] || errors[wire][0]);
       });
       formError(named ? T.checkFields : trouble(response));
     }
@@ -479,9 +502,10 @@
       payButton.setAttribute("aria-busy", "true");
       payButton.disabled = true;
       formError("");
-      status(T.paying);
+      status(onAccount() ? T.sending : T.paying);
       call("/api/page/checkout", null, body, { "Idempotency-Key": state.attempt.key }).then(function (response) {
-        if (response.status === 201) { window.location.assign(response.data.url); return; }
+        if (response.status === 201 && response.data.url) { window.location.assign(response.data.url); return; }
+        if (response.status === 201) { status(""); payButton.removeAttribute("aria-busy"); checkEmail(); return; }
         status("");
         payButton.disabled = false;
         payButton.removeAttribute("aria-busy");
@@ -494,16 +518,18 @@
     form.addEventListener("input", function (event) {
       if (event.target.name && event.target.getAttribute("aria-invalid") === "true") showError(event.target.name, "");
       changed();
+      if (event.target.name === "billing") billingHint();
     });
     form.addEventListener("change", function (event) {
       var name = event.target.name;
       changed();
+      billingHint();
       if (name === "kind") {
         showKind(); showError("to", "");
         showRoute(); updatePrices(); // a quote asked before comes from the page's own answers
       }
       if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
-      if (name === "vehicle") { showError("vehicle", ""); renderPrices(); }
+      if (name === "vehicle" || name === "payment") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");
         checkPickup(); updateRoute(300);

@@ -1,0 +1,182 @@
+"""Booking on a company's account (issue 22, docs/operations/booking-on-account.md): no card, the ride goes
+onto the company's monthly collective invoice. The booking is paid at once (nothing is received, no
+invoice of its own). Who may book: an active account whose bookers allow the traveller's e-mail, proven
+by an API token tied to the account, by a one-time link mailed to the address (the booking page), or
+vouched for by staff (the phone form)."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from booking import selectors, tasks, transitions
+from booking.checkout import (
+    BookingRequest,
+    CheckoutResult,
+    ensure_amount,
+    ensure_bookable,
+    price_the_ride,
+    store_booking,
+)
+from booking.models import Booking, BookingChannel, BookingStatus, PaymentMethod
+from business.models import CompanyAccount
+from chauffeur.errors import DomainError
+from company import legal
+
+PROVIDER_NAME = "account"  # the booking's payment_provider: no payment provider takes part
+# The confirmation link of the booking page lives as long as an unpaid checkout: the booking expires with it
+# (payments/reconciliation.py expires pending bookings without a payment page after 30 minutes).
+LINK_LIFETIME = timedelta(minutes=30)
+LINK_SALT = "booking.account-link"
+LINK_PATH = "/booking/account"
+
+
+class AccountNotAllowed(DomainError):
+    code = "account_not_allowed"
+
+
+def account_for(account: CompanyAccount | None, email: str) -> CompanyAccount:
+    """The account, if it is active and its bookers allow this e-mail address; else AccountNotAllowed
+    (one refusal for every reason: nobody learns which addresses belong to a company)."""
+    if account is None or not account.active or not account.allows(email):
+        raise AccountNotAllowed(
+            _(
+                "This booking cannot be made on a company's account: the token is tied to no active company "
+                "account, or the traveller's e-mail address is not one of its bookers."
+            ),
+            hint="Book with paymentMethod `checkout` (the traveller pays by card), or ask the operator to "
+            "tie your token to the company's account and list the traveller's address among its bookers.",
+        )
+    return account
+
+
+def checkout_on_account(
+    *,
+    amount_cents: int,
+    ride: BookingRequest,
+    account: CompanyAccount | None,
+    channel: str,
+    api_token_id: int | None = None,
+) -> CheckoutResult:
+    """REST v1 and MCP: a token tied to a company account books for one of its bookers; the booking is paid
+    on account at once. Refused before anything is stored."""
+    account = account_for(account, ride.email)
+    ensure_bookable(ride.pickup)
+    priced = price_the_ride(ride)
+    ensure_amount(amount_cents, priced.quote)
+    actor = f"token {api_token_id}" if api_token_id else "api"
+    with transaction.atomic():
+        booking = _store(ride, priced, account, channel=channel, api_token_id=api_token_id)
+        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+    return CheckoutResult(booking=booking, session=None)
+
+
+def request_on_account(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult:
+    """The booking page: whatever the address, the booking is stored pending and a one-time link goes to
+    it; the answer is the same for every address (no enumeration of a company's bookers)."""
+    ensure_bookable(ride.pickup)
+    priced = price_the_ride(ride)
+    ensure_amount(amount_cents, priced.quote)
+    with transaction.atomic():
+        booking = _store(ride, priced, None, channel=BookingChannel.WEBSITE)
+        tasks.send_account_link.enqueue(booking.pk, confirmation_url(booking))
+    return CheckoutResult(booking=booking, session=None)
+
+
+def _store(ride, priced, account, **origin) -> Booking:
+    return store_booking(
+        ride,
+        priced,
+        PROVIDER_NAME,
+        payment_method=PaymentMethod.ACCOUNT,
+        company_account=account,
+        accepted_terms=legal.current(legal.Kind.TERMS),
+        terms_accepted_at=timezone.now(),
+        **origin,
+    )
+
+
+def book_by_staff(booking: Booking, account: CompanyAccount, *, actor: str) -> None:
+    """The phone form: staff put a booking they hold row-locked on any active account (they vouch for the
+    traveller, whose address the account need not list); the history records who did it."""
+    if not account.active:
+        raise AccountNotAllowed(_("This company account is inactive: no new bookings on account."))
+    booking.payment_method = PaymentMethod.ACCOUNT
+    booking.company_account = account
+    booking.payment_provider = PROVIDER_NAME
+    booking.save(update_fields=["payment_method", "company_account", "payment_provider", "updated_at"])
+    transitions.apply(booking, BookingStatus.PAID, actor=f"{actor} (on account of {account.name})")
+
+
+# --- the booking page's one-time link -------------------------------------------------------------------
+
+
+def confirmation_url(booking: Booking) -> str:
+    # The address is signed in: the link proves only the mailbox it went to, not one set on the booking later.
+    data = {"b": booking.pk, "r": booking.reference, "e": _address(booking.email)}
+    token = signing.TimestampSigner(salt=LINK_SALT).sign_object(data)
+    return f"{settings.PUBLIC_BASE_URL}{LINK_PATH}?token={token}"
+
+
+class LinkOutcome:
+    CONFIRMED = "confirmed"  # booked on account now
+    NOT_ALLOWED = "not_allowed"  # the address is no booker of an active account: pay by card instead
+    INVALID = "invalid"  # forged, expired, or its booking no longer waits for it (used, expired, cancelled)
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    outcome: str
+    booking: Booking | None = None
+
+
+def booking_of_link(token: str) -> Booking | None:
+    """The booking a genuine, unexpired link names while it still waits for it; None otherwise."""
+    try:
+        data = signing.TimestampSigner(salt=LINK_SALT).unsign_object(token, max_age=LINK_LIFETIME)
+        booking = Booking.objects.get(pk=data["b"], reference=data["r"])
+        mailed_to = data["e"]
+    except (signing.BadSignature, Booking.DoesNotExist, KeyError, TypeError, ValueError):
+        return None
+    return booking if _waiting(booking) and _address(booking.email) == mailed_to else None
+
+
+def _address(email: str) -> str:
+    return (email or "").strip().lower()
+
+
+def _waiting(booking: Booking) -> bool:
+    return (
+        booking.status == BookingStatus.PENDING_PAYMENT
+        and booking.payment_method == PaymentMethod.ACCOUNT
+        and booking.company_account_id is None
+    )
+
+
+def confirm_link(token: str) -> LinkResult:
+    """Opening the mailed link proves the address is the traveller's: the booking goes on the first active
+    account that allows it. Single use: a booking no longer pending refuses the link, changing nothing."""
+    found = booking_of_link(token)
+    if found is None:
+        return LinkResult(LinkOutcome.INVALID)
+    with transaction.atomic():
+        booking = selectors.locked_booking(found.pk)
+        if not _waiting(booking) or _address(booking.email) != _address(found.email):  # changed meanwhile
+            return LinkResult(LinkOutcome.INVALID)
+        account = accounts_allowing(booking.email)
+        if account is None:
+            return LinkResult(LinkOutcome.NOT_ALLOWED, booking)
+        booking.company_account = account
+        booking.save(update_fields=["company_account", "updated_at"])
+        transitions.apply(booking, BookingStatus.PAID, actor=f"traveller ({booking.email}, mailed link)")
+    return LinkResult(LinkOutcome.CONFIRMED, booking)
+
+
+def accounts_allowing(email: str) -> CompanyAccount | None:
+    """The active account whose bookers allow the address (the first by name when several do)."""
+    active = CompanyAccount.objects.filter(active=True)
+    return next((account for account in active if account.allows(email)), None)

@@ -1,0 +1,162 @@
+"""Credit notes (UStG §11 (12); docs/operations/invoices.md): issued when money is really given back, in the
+transaction that records it: a refund that becomes SUCCEEDED (the provider's news, a refund by staff, an
+owed refund confirmed as paid back). payments/refunds.py calls `issue_for` at every such place.
+
+A credit note names the invoice it corrects: the supplementary invoice of the price difference whose
+payment the refund went back to, else the booking's ride invoice. Numbers "G-2026-000001": their own
+gapless series per year (payments/numbering.py). A refund has at most one credit note (a replayed refund
+event finds it)."""
+
+import logging
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+
+from booking import tasks as booking_tasks
+from booking.models import Booking, BookingStatus, PaymentMethod
+from payments import cross_border, invoices, numbering
+from payments.models import CreditNote, CreditNoteYear, Invoice, Refund, RefundStatus
+from pricing.money import from_cents
+
+logger = logging.getLogger(__name__)
+NUMBER_FORMAT = "G-{year}-{sequence:06d}"
+# The reason dispatch/changes.py gives the refund of a lower price after a staff change.
+PRICE_CHANGE_REFUND = "Price difference after a change."
+# The reason booking/cancellation.py gives its refund: the cancellation e-mail carries its credit note.
+CANCELLATION_REFUND = "Cancellation under the policy."
+
+REASON_LINES = {
+    CreditNote.Reason.CANCELLATION: _("Cancellation: refund of what the cancellation fee does not keep"),
+    CreditNote.Reason.PRICE_CHANGE: _("Price change of the ride: refund of the difference"),
+    CreditNote.Reason.REFUND: _("Refund"),
+}
+
+
+def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
+    """The credit note of a refund that is done (SUCCEEDED): issued now in the caller's transaction, or the
+    one it has. None while the refund is not done, and for money never invoiced: a booking on a company
+    account, one paid before invoices existed, money through a withdrawn payment link given back.
+    The traveller gets it by e-mail; a cancellation's refund done at once (`just_made`) rides with the
+    cancellation's own e-mail instead."""
+    if refund.status != RefundStatus.SUCCEEDED:
+        return None
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("a credit note is issued in the refund's transaction")
+    existing = CreditNote.objects.filter(refund=refund).first()
+    if existing is not None:
+        return existing
+    booking = refund.booking
+    if booking.payment_method == PaymentMethod.ACCOUNT:
+        return None  # on the company's collective invoice, corrected there
+    corrected = corrected_invoice(refund)
+    if corrected is None:
+        return None
+    issued_at = timezone.now()
+    year = timezone.localtime(issued_at).year
+    sequence = numbering.next_number(CreditNoteYear, year)
+    number = NUMBER_FORMAT.format(year=year, sequence=sequence)
+    reason = reason_of(refund, booking)
+    rate = Decimal(corrected.content["vat_rate"])
+    border, net_cents, vat_cents = cross_border.portion(
+        corrected.content.get("cross_border"), refund.amount_cents, rate
+    )
+    language = corrected.language
+    note = CreditNote.objects.create(
+        number=number,
+        year=year,
+        sequence=sequence,
+        invoice=corrected,
+        booking=booking,
+        refund=refund,
+        reason=reason,
+        issued_at=issued_at,
+        language=language,
+        net_cents=net_cents,
+        vat_cents=vat_cents,
+        gross_cents=refund.amount_cents,
+        currency=refund.currency,
+        content=_snapshot(
+            booking, corrected, refund, reason, number=number, issued_at=issued_at, net_cents=net_cents,
+            vat_cents=vat_cents, border=border,
+        ),
+    )  # fmt: skip
+    if not (just_made and refund.reason == CANCELLATION_REFUND):
+        booking_tasks.send_credit_note.enqueue(note.pk)  # the traveller's copy, after the commit
+    return note
+
+
+def corrected_invoice(refund: Refund) -> Invoice | None:
+    """The invoice a refund corrects: the supplementary invoice of the price difference paid with the
+    payment it went back to, else the booking's ride invoice. None (logged) when that money was never
+    invoiced."""
+    booking = refund.booking
+    intent = refund.payment_intent_id
+    paid_with = booking.surcharges.filter(payment_intent_id=intent).first() if intent else None
+    if paid_with is not None:
+        invoice = Invoice.objects.filter(surcharge=paid_with).first()
+        if invoice is None:
+            logger.info(
+                "Refund %s of %s went back to a payment never invoiced (a withdrawn link): no credit note",
+                refund.pk, booking.reference,
+            )  # fmt: skip
+        return invoice
+    invoice = invoices.for_booking(booking)
+    if invoice is None:
+        logger.warning(
+            "Refund %s of %s: the booking has no invoice (paid before invoices): no credit note",
+            refund.pk, booking.reference,
+        )  # fmt: skip
+    return invoice
+
+
+def reason_of(refund: Refund, booking: Booking) -> str:
+    if refund.reason == PRICE_CHANGE_REFUND:
+        return CreditNote.Reason.PRICE_CHANGE
+    if booking.status == BookingStatus.CANCELLED:
+        return CreditNote.Reason.CANCELLATION
+    return CreditNote.Reason.REFUND
+
+
+def _snapshot(
+    booking: Booking, corrected: Invoice, refund: Refund, reason: str, *, number: str, issued_at,
+    net_cents: int, vat_cents: int, border: dict | None,
+) -> dict:  # fmt: skip
+    """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language."""
+    base = corrected.content
+    with translation.override(corrected.language):
+        line = str(REASON_LINES[CreditNote.Reason(reason)])
+        reason_shown = str(CreditNote.Reason(reason).label)
+    content = {
+        key: base.get(key)
+        for key in (
+            "seller",
+            "buyer",
+            "reference",
+            "service",
+            "vehicle",
+            "origin",
+            "destination",
+            "pickup_at",
+        )
+    }
+    fee = booking.cancellation_fee_cents if reason == CreditNote.Reason.CANCELLATION else None
+    content.update(
+        kind="credit_note",
+        number=number,
+        issued_at=issued_at.isoformat(),
+        language=corrected.language,
+        corrects={"number": corrected.number, "issued_at": base["issued_at"]},
+        reason=reason,
+        reason_shown=reason_shown,
+        fee_kept=str(from_cents(fee)) if fee else None,
+        lines=[{"label": line, "amount": str(from_cents(refund.amount_cents))}],
+        net=str(from_cents(net_cents)),
+        vat=str(from_cents(vat_cents)),
+        vat_rate=base["vat_rate"],
+        gross=str(from_cents(refund.amount_cents)),
+        currency=refund.currency,
+        cross_border=border,  # the corrected invoice's share of the route, the credit split as it was
+    )
+    return content
