@@ -1,4 +1,5 @@
-"""The traveller signed in on the consent pages (written by the sign-in, access/oauth/sign_in views)."""
+"""The traveller signed in for consent: the verified, lower-cased e-mail the sign-in page (/oauth/sign-in)
+writes to the session."""
 
 from django.http import HttpRequest
 
