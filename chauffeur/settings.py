@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "corsheaders.middleware.CorsMiddleware",  # before the rate limit: a preflight is not a request
+    "chauffeur.cors.CorsMiddleware",  # django-cors-headers'; before the rate limit: a preflight is no request
     "chauffeur.api.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "chauffeur.i18n.PageLocaleMiddleware",
@@ -242,6 +242,10 @@ CORS_ALLOW_HEADERS = (
     "page-session",
 )  # no Authorization
 CORS_EXPOSE_HEADERS = ("RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed")
+# The OAuth endpoints a client calls from its own page answer every origin (chauffeur/cors.py), and their
+# preflight allows these headers besides the ones above.
+OAUTH_CORS_URLS_REGEX = r"^/(oauth/(token|revoke|register)|\.well-known/.+)$"
+OAUTH_CORS_ALLOW_HEADERS = ("authorization", "mcp-protocol-version")
 if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -403,6 +407,12 @@ PAGE_SESSION_RATE_LIMIT = 300
 PAGE_ADDRESS_RATE_LIMIT = 1200
 PAGE_SESSIONS_PER_ADDRESS = 200
 PAGE_SESSION_MINT_WINDOW_SECONDS = 3600
+
+# OAuth 2.1 for /api/mcp and /api/v1 (access/oauth/, docs/agents/oauth.md): lifetimes of what the
+# authorization server issues. An access token is short-lived; a refresh token is replaced at each use.
+OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS") or 3600)
+OAUTH_REFRESH_TOKEN_DAYS = int(os.environ.get("OAUTH_REFRESH_TOKEN_DAYS") or 30)
+OAUTH_CODE_SECONDS = int(os.environ.get("OAUTH_CODE_SECONDS") or 600)
 
 LOGGING = {
     "version": 1,
