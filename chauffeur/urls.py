@@ -4,7 +4,6 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from access.oauth.sign_in import SIGN_IN_PATH, sign_in_page
 from booking.api import (
     AvailabilityApi,
     BookingApi,
@@ -74,7 +73,6 @@ pages = [
     path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),
     path("booking/manage/invoice.pdf", booking_pages.manage_invoice, name="booking-manage-invoice"),
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
-    path(SIGN_IN_PATH.lstrip("/"), sign_in_page, name="oauth-sign-in"),  # a traveller signs in to consent
 ]
 
 # The chauffeur's job page, opened by the key in a job link (dispatch/job_links.py), and through it the same

@@ -16,6 +16,8 @@ from django.views.decorators.clickjacking import xframe_options_deny
 from django.views.decorators.http import require_http_methods
 
 from access.oauth import travellers
+from access.oauth.clients import client_of
+from access.oauth.pending import pending_of
 from chauffeur.api.clients import client_address
 from chauffeur.i18n import supported
 
@@ -92,11 +94,13 @@ def _check(request: HttpRequest, email: str) -> HttpResponse:
 
 
 def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> HttpResponse:
+    pending = pending_of(request)
     return render(
         request,
         "oauth/sign_in.html",
         {
             "step": step,
+            "asking": client_of(pending.client_id) if pending else None,  # who the traveller signs in for
             "language_links": _language_links(request),
             "another_url": _here(request, another="1"),
             **context,

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from access.oauth import views
+from access.oauth import sign_in, views
 
 urlpatterns = [
     path("oauth/authorize", views.authorize, name="oauth-authorize"),
     path("oauth/consent", views.consent, name="oauth-consent"),
+    path("oauth/sign-in", sign_in.sign_in_page, name="oauth-sign-in"),  # a traveller signs in to consent
 ]
