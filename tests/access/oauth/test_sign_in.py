@@ -13,10 +13,11 @@ from django_tasks_db.models import DBTaskResult
 
 from access.models import SignInCode
 from access.oauth.travellers import TRAVELLER_KEY, signed_in_traveller
-from tests.booking.conftest import make_booking  # noqa: F401  (a fixture)
+from tests.booking import conftest as booking_fixtures
 from tests.queued import run_pending_jobs
 
 pytestmark = pytest.mark.django_db
+make_booking = booking_fixtures.make_booking  # a fixture: a booking priced by the seeded tariffs
 PAGE = "/oauth/sign-in"
 
 
