@@ -24,7 +24,7 @@ _UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was l
 def _challenge_parameters(resource: str, scopes) -> str:
     """What every 401 challenge names after its realm (MCP 2025-11-25 and 2026-07-28, Authorization): where
     the protected resource's metadata lives (RFC 9728 §5.1) and the scopes to ask for (RFC 6750 §3)."""
-    return f'{_resource_metadata(resource)}, {_scope(scopes)}'
+    return f"{_resource_metadata(resource)}, {_scope(scopes)}"
 
 
 def _resource_metadata(resource: str) -> str:

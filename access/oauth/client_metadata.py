@@ -4,8 +4,8 @@ JSON document at that URL. It is fetched here — 5 s at most, 64 KiB at most, n
 checked, and kept as an OAuthClient until its cache time runs out (the document's Cache-Control max-age,
 at most OAUTH_CLIENT_METADATA_SECONDS).
 
-Server-side request forgery: outside DEBUG the URL must be https on the default port's host names only,
-and every address its host resolves to must be a global one (no private, loopback, link-local, shared or
+Server-side request forgery: outside DEBUG the URL must be https and every address its host resolves to
+must be a global one (no private, loopback, link-local, shared or
 reserved range), so a client ID cannot make the server call its own network. The check and the fetch
 resolve the name separately; a host that answers DNS differently the second time (rebinding) is the
 remaining risk, bounded by the refusal of redirects and by the answer being read as JSON only."""
@@ -95,10 +95,10 @@ def check_url(url: str) -> None:
         raise ClientMetadataError("The client ID URL must name a host and carry no credentials.")
     if parts.path in ("", "/") or any(segment in (".", "..") for segment in parts.path.split("/")):
         raise ClientMetadataError("The client ID URL must have a path without dot segments.")
-    if settings.DEBUG and _loopback_url(url):
-        return
-    if parts.scheme != "https":
+    if parts.scheme != "https" and not (settings.DEBUG and _loopback_url(url)):
         raise ClientMetadataError("The client ID URL must use https.")
+    if settings.DEBUG:  # development and tests: local documents, and no resolver needed
+        return
     try:
         port = parts.port or 443
         addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)}
