@@ -32,10 +32,10 @@ def authorization_server(request: HttpRequest) -> HttpResponse:
 
 def _document(request: HttpRequest, build) -> HttpResponse:
     if request.method == "OPTIONS":
-        return _open(HttpResponse(status=204), methods="GET, HEAD, OPTIONS")
+        return HttpResponse(status=204)  # a preflight is answered by chauffeur/cors.py before this view
     if request.method not in ("GET", "HEAD"):
-        return _open(_not_allowed("GET, HEAD, OPTIONS"), methods="GET, HEAD, OPTIONS")
-    response = _open(JsonResponse(build(), json_dumps_params=COMPACT), methods="GET, HEAD, OPTIONS")
+        return _not_allowed("GET, HEAD, OPTIONS")
+    response = JsonResponse(build(), json_dumps_params=COMPACT)
     response["Cache-Control"] = f"public, max-age={DOCUMENT_MAX_AGE}"
     return response
 
@@ -43,19 +43,19 @@ def _document(request: HttpRequest, build) -> HttpResponse:
 @csrf_exempt  # no cookies are read: a client posts its own description
 def register(request: HttpRequest) -> HttpResponse:
     if request.method == "OPTIONS":
-        return _open(HttpResponse(status=204), methods="POST, OPTIONS")
+        return HttpResponse(status=204)
     if request.method != "POST":
-        return _open(_not_allowed("POST, OPTIONS"), methods="POST, OPTIONS")
+        return _not_allowed("POST, OPTIONS")
     try:
         metadata = _json_body(request)
         registered = registration.register_client(metadata=metadata)
     except MetadataError as refusal:
-        return _open(oauth_error(refusal.error, refusal.description, status=400), methods="POST, OPTIONS")
+        return oauth_error(refusal.error, refusal.description, status=400)
     except DatabaseError as failure:  # never a 500: the API's classification of an outage
-        return _open(oauth_error_response(classify(failure)), methods="POST, OPTIONS")
+        return oauth_error_response(classify(failure))
     response = JsonResponse(registered.document, status=201, json_dumps_params=COMPACT)
     response["Cache-Control"], response["Pragma"] = NO_STORE, "no-cache"
-    return _open(response, methods="POST, OPTIONS")
+    return response
 
 
 def _json_body(request: HttpRequest) -> object:
@@ -97,13 +97,4 @@ def oauth_error_response(problem: Problem) -> HttpResponse:
 def _not_allowed(allow: str) -> HttpResponse:
     response = oauth_error("invalid_request", f"Use {allow}.", status=405)
     response["Allow"] = allow
-    return response
-
-
-def _open(response: HttpResponse, *, methods: str) -> HttpResponse:
-    """Readable from any origin: nothing here depends on cookies or who asks."""
-    response["Access-Control-Allow-Origin"] = "*"
-    response["Access-Control-Allow-Methods"] = methods
-    response["Access-Control-Allow-Headers"] = "Content-Type, MCP-Protocol-Version"
-    response["Access-Control-Max-Age"] = "86400"
     return response

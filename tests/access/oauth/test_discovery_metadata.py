@@ -52,7 +52,6 @@ def test_the_protected_resource_metadata_names_this_server(client, path, resourc
         "resource_documentation": BASE + ("/developers" if resource == "/api/mcp" else "/api/docs"),
     }
     assert response["Cache-Control"] == "public, max-age=300"
-    assert response["Access-Control-Allow-Origin"] == "*"
 
 
 @pytest.mark.parametrize("path", AS_PATHS)
@@ -102,12 +101,13 @@ def test_browsers_may_read_the_documents_from_any_origin(client, path):
         HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
         HTTP_ACCESS_CONTROL_REQUEST_HEADERS="mcp-protocol-version",
     )
-    assert response.status_code == 204
-    assert response["Access-Control-Allow-Origin"] == "*"
+    assert response.status_code == 200
+    assert response["Access-Control-Allow-Origin"] == "https://inspector.example"
     assert "GET" in response["Access-Control-Allow-Methods"]
-    assert "MCP-Protocol-Version" in response["Access-Control-Allow-Headers"]
+    assert "mcp-protocol-version" in response["Access-Control-Allow-Headers"]
     cross_origin = client.get(path, HTTP_ORIGIN="https://inspector.example")
-    assert cross_origin.status_code == 200 and cross_origin["Access-Control-Allow-Origin"] == "*"
+    assert cross_origin.status_code == 200
+    assert cross_origin["Access-Control-Allow-Origin"] == "https://inspector.example"
 
 
 @pytest.mark.parametrize("path", [MCP_PRM, AS_PATHS[0]])
