@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
-from booking import lifecycle, on_account, selectors
+from booking import lifecycle, listing, on_account, ownership, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import BookingChannel
@@ -14,6 +14,8 @@ from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
     BookingEmailInput,
+    BookingListInput,
+    BookingListOutput,
     BookingStateOutput,
     CheckoutInput,
     CheckoutOutput,
@@ -51,21 +53,20 @@ class AvailabilityApi(Operation):
 
 def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
     token = request.auth if isinstance(request.auth, ApiToken) else None
+    ride = ownership.in_their_name(valid.booking_request(), token)  # a traveller's token: their address
     if valid.validated_data.get("payment_method") == "account":
         if token is None:  # the booking page: a mailed link proves the address
-            return on_account.request_on_account(
-                amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request()
-            )
+            return on_account.request_on_account(amount_cents=valid.validated_data["amount_cents"], ride=ride)
         return on_account.checkout_on_account(
             amount_cents=valid.validated_data["amount_cents"],
-            ride=valid.booking_request(),
+            ride=ride,
             account=token.company_account,
             channel=BookingChannel.API,
             api_token_id=token.pk,
         )
     return start_checkout(
         amount_cents=valid.validated_data["amount_cents"],
-        ride=valid.booking_request(),
+        ride=ride,
         channel=BookingChannel.API if token else BookingChannel.WEBSITE,
         api_token_id=token.pk if token else None,
     )
@@ -112,7 +113,9 @@ V1_CHECKOUT_PROBLEMS = {
     **CHECKOUT_PROBLEMS,
     "x-error-notes": {
         403: "Also `account_not_allowed`: paymentMethod `account` with a token tied to no active company "
-        "account, or for a traveller whose e-mail the account does not allow (nothing is stored)."
+        "account, or for a traveller whose e-mail the account does not allow (nothing is stored). And "
+        "`email_not_yours`: a token that acts for a traveller, with another bookingData.email (nothing "
+        "is stored)."
     },
 }
 LEGACY_PROVIDER_MISSING = {
@@ -157,7 +160,9 @@ class CheckoutApi(IdempotentCheckoutOperation):
             "operator's current terms and conditions (`/en/terms`, `/de/terms`) for the traveller: show "
             "them that page before you book. `paymentMethod` `account` books on the company account your "
             "token is tied to, for a traveller whose e-mail the account allows: paid at once, no payment "
-            "page (`url` null); otherwise 403 `account_not_allowed`, nothing stored."
+            "page (`url` null); otherwise 403 `account_not_allowed`, nothing stored. A token that acts for "
+            "a traveller (OAuth) books in their name: leave `bookingData.email` out or send their address; "
+            "another is 403 `email_not_yours`, nothing stored."
         ),
         tags=["booking"],
         request=V1CheckoutInput,
@@ -234,11 +239,11 @@ class BookingOperation(Operation):
         email = self.validated(request).validated_data.get("email", "")
         token = request.auth if isinstance(request.auth, ApiToken) else None
         owner = token if token is not None and self.scope in token.scopes else None
-        if token is not None and owner is None and not email:
+        # A traveller's token opens their bookings with its scope, never by an e-mail address sent.
+        if token is not None and owner is None and (token.acts_for or not email):
             raise InsufficientScope(self.scope, granted=token.scopes)
-        booking = lifecycle.find(reference, token_id=owner and owner.pk, email=email)
-        # The history names the token only when it was the token that opened the booking.
-        return booking, lifecycle.actor(owner.name if owner and booking.api_token_id == owner.pk else None)
+        booking = lifecycle.find(reference, token=owner, email=email)
+        return booking, lifecycle.actor(owner, booking)
 
 
 def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
@@ -254,6 +259,30 @@ def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
     )
 
 
+class BookingListApi(Operation):
+    input_serializer = BookingListInput
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [requires_scope(Scope.READ.value)]
+
+    @extend_schema(
+        operation_id="listBookings",
+        summary="Your bookings: today's and later ones, or earlier ones, a page at a time",
+        description=(
+            "A token that acts for a traveller (signed in through OAuth) lists that traveller's bookings; "
+            "any other token the bookings it booked (an OAuth token: any token of its grant). Each item "
+            "is what GET /api/v1/bookings/{reference} answers. `when=upcoming` (default): rides from "
+            "today on, soonest first; `past`: earlier ones, latest first; `all`: every one. Follow "
+            "`nextCursor` for the next page (same `when`) until it is null."
+        ),
+        tags=["booking"],
+        parameters=[BookingListInput],
+        responses={200: OpenApiResponse(BookingListOutput, description="A page of your bookings.")},
+    )
+    def get(self, request: Request) -> Response:
+        page = listing.list_bookings(token=request.auth, **self.validated(request).validated_data)
+        return Response(BookingListOutput(page).data)
+
+
 class BookingApi(BookingOperation):
     scope = Scope.READ.value
 
@@ -263,7 +292,8 @@ class BookingApi(BookingOperation):
         summary="A booking's state, driver and cancellation terms",
         description=(
             "Send the bearer token that booked it (scope booking.read), or the customer's `email` as given "
-            "when booking. Anyone else, like an unknown reference, gets 404 `not_found`."
+            "when booking. A token that acts for a traveller (OAuth) opens that traveller's bookings only, "
+            "whatever `email` it sends. Anyone else, like an unknown reference, gets 404 `not_found`."
         ),
         extensions={"x-error-statuses": LIFECYCLE_PROBLEMS},
         parameters_extra=[BookingEmailInput],
@@ -282,8 +312,9 @@ class CancelBookingApi(BookingOperation):
         summary="Cancel a booking under the cancellation policy",
         description=(
             "Send the bearer token that booked it (scope booking.write), or the customer's `email` in the "
-            "body. The policy decides the fee (`cancellation` of GET /api/v1/bookings/{reference} states it "
-            "beforehand); the rest of what was paid is refunded the way it was paid. Cancelling a cancelled "
+            "body (a token that acts for a traveller: their bookings only, whatever `email`). The policy "
+            "decides the fee (`cancellation` of GET /api/v1/bookings/{reference} states it beforehand); "
+            "the rest of what was paid is refunded the way it was paid. Cancelling a cancelled "
             "booking again answers it unchanged. 409 `not_cancellable` when its state or the pickup time "
             "no longer allows it."
         ),
