@@ -12,6 +12,7 @@ from rest_framework.permissions import BasePermission
 
 from access import tokens
 from access.models import ApiToken
+from access.oauth.resources import resource_of_path
 from chauffeur.api import page_sessions
 from chauffeur.api.clients import client_address
 from chauffeur.api.ratelimit import Quota
@@ -57,12 +58,20 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     if seen_under is _UNRESOLVED or (seen_under is not _FROM_DATABASE and seen_under != version):
         text = presented_token(request)
         found = None if text is None else tokens.authenticate(text) or InvalidToken()
+        if isinstance(found, ApiToken) and not _for_this_resource(found, request):
+            found = InvalidToken()
         if isinstance(found, ApiToken):
             tokens.record_use(found)
         request._api_token = (version, found)
     if isinstance(found, InvalidToken):
         raise found
     return found
+
+
+def _for_this_resource(token: ApiToken, request: HttpRequest) -> bool:
+    """An OAuth token bound to a resource (RFC 8707) works there only: one issued for /api/mcp is no key
+    to /api/v1 or the legacy endpoints, and the reverse (no token passthrough)."""
+    return not token.audience or token.audience == resource_of_path(request.path_info)
 
 
 def require_scope(token: ApiToken | None, scope: str) -> ApiToken:
@@ -75,9 +84,12 @@ def require_scope(token: ApiToken | None, scope: str) -> ApiToken:
 
 
 def caller_key(request: HttpRequest) -> str:
-    """Who a request counts as: its valid token, else its address (the rate limit, scoped idempotency)."""
+    """Who a request counts as: its valid token (an OAuth token: its grant, so refreshing does not start a
+    new budget), else its address (the rate limit, scoped idempotency)."""
     token = _valid_token(request)
-    return f"token:{token.pk}" if token else f"ip:{client_address(request)}"
+    if token is None:
+        return f"ip:{client_address(request)}"
+    return f"grant:{token.grant_id}" if token.grant_id else f"token:{token.pk}"
 
 
 def rate_limit_client(request: HttpRequest) -> list[Quota]:

@@ -68,4 +68,4 @@ def _is_housekeeping(message: object) -> bool:
 
 
 def _counts_as_token(quotas: list[Quota]) -> bool:
-    return len(quotas) == 1 and quotas[0].key.startswith("token:")
+    return len(quotas) == 1 and quotas[0].key.startswith(("token:", "grant:"))  # access.authentication

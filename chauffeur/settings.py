@@ -404,6 +404,12 @@ PAGE_ADDRESS_RATE_LIMIT = 1200
 PAGE_SESSIONS_PER_ADDRESS = 200
 PAGE_SESSION_MINT_WINDOW_SECONDS = 3600
 
+# OAuth 2.1 for /api/mcp and /api/v1 (access/oauth/, docs/agents/oauth.md): lifetimes of what the
+# authorization server issues. An access token is short-lived; a refresh token is replaced at each use.
+OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS") or 3600)
+OAUTH_REFRESH_TOKEN_DAYS = int(os.environ.get("OAUTH_REFRESH_TOKEN_DAYS") or 30)
+OAUTH_CODE_SECONDS = int(os.environ.get("OAUTH_CODE_SECONDS") or 600)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -99,6 +99,7 @@ urlpatterns = [
     *pages,
     *chauffeur_jobs,
     path("", include("agents.urls")),
+    path("", include("access.oauth.urls")),  # the authorization server (docs/agents/oauth.md)
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     # An admin report no model admin hosts (payments/admin/revenue.py), matched before the admin's own URLs.
