@@ -12,6 +12,7 @@ from rest_framework.permissions import BasePermission
 
 from access import tokens
 from access.models import ApiToken
+from access.oauth import discovery
 from access.oauth.resources import resource_of_path
 from chauffeur.api import page_sessions
 from chauffeur.api.clients import client_address
@@ -21,20 +22,50 @@ REALM = 'Bearer realm="chauffeur"'
 _UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was looked up under
 
 
+def _challenge_parameters(resource: str, scopes) -> str:
+    """What every 401 challenge names after its realm (MCP 2025-11-25 and 2026-07-28, Authorization): where
+    the protected resource's metadata lives (RFC 9728 §5.1) and the scopes to ask for (RFC 6750 §3)."""
+    return f"{_resource_metadata(resource)}, {_scope(scopes)}"
+
+
+def _resource_metadata(resource: str) -> str:
+    return f'resource_metadata="{discovery.resource_metadata_url(resource)}"'
+
+
+def _scope(scopes) -> str:
+    return f'scope="{" ".join(discovery.ordered_scopes(scopes))}"'
+
+
 class TokenRequired(exceptions.NotAuthenticated):
+    """401 without a token: the challenge asks for every scope, as a new client needs them all."""
+
     default_detail = "This operation needs a bearer token (Authorization: Bearer cbt_…)."
-    challenge = REALM
+
+    def __init__(self, detail=None, *, resource: str = discovery.V1_RESOURCE):
+        super().__init__(detail)
+        self.challenge = f"{REALM}, {_challenge_parameters(resource, discovery.SCOPES)}"
 
 
 class InvalidToken(exceptions.AuthenticationFailed):
     default_detail = "The bearer token is unknown, expired or revoked."
-    challenge = f'{REALM}, error="invalid_token"'
+
+    def __init__(self, detail=None, *, resource: str = discovery.V1_RESOURCE):
+        super().__init__(detail)
+        self.challenge = (
+            f'{REALM}, error="invalid_token", {_challenge_parameters(resource, discovery.SCOPES)}'
+        )
 
 
 class InsufficientScope(exceptions.PermissionDenied):
-    def __init__(self, scope: str):
+    """403: the challenge's scope is the one needed plus those the token holds (MCP 2025-11-25, Scope
+    Challenge Handling, the recommended approach), so a client that asks again with exactly the
+    challenged scopes (step-up) loses none it had; 2026-07-28 clients add the scopes they had themselves."""
+
+    def __init__(self, scope: str, *, granted=(), resource: str = discovery.V1_RESOURCE):
         self.scope = scope
-        self.challenge = f'Bearer error="insufficient_scope", scope="{scope}"'
+        # error first, as RFC 6750 §3 and MCP's example write it
+        needed = _scope([*granted, scope])
+        self.challenge = f'Bearer error="insufficient_scope", {needed}, {_resource_metadata(resource)}'
         super().__init__(f"This operation needs a token with the {scope} scope.")
 
 
@@ -57,9 +88,10 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     seen_under, found = getattr(request, "_api_token", (_UNRESOLVED, None))
     if seen_under is _UNRESOLVED or (seen_under is not _FROM_DATABASE and seen_under != version):
         text = presented_token(request)
-        found = None if text is None else tokens.authenticate(text) or InvalidToken()
+        resource = discovery.resource_of_path(request.path_info)
+        found = None if text is None else tokens.authenticate(text) or InvalidToken(resource=resource)
         if isinstance(found, ApiToken) and not _for_this_resource(found, request):
-            found = InvalidToken()
+            found = InvalidToken(resource=resource)
         if isinstance(found, ApiToken):
             tokens.record_use(found)
         request._api_token = (version, found)
@@ -74,12 +106,13 @@ def _for_this_resource(token: ApiToken, request: HttpRequest) -> bool:
     return not token.audience or token.audience == resource_of_path(request.path_info)
 
 
-def require_scope(token: ApiToken | None, scope: str) -> ApiToken:
-    """The token, if it may do what `scope` allows; TokenRequired or InsufficientScope otherwise."""
+def require_scope(token: ApiToken | None, scope: str, *, resource: str = discovery.V1_RESOURCE) -> ApiToken:
+    """The token, if it may do what `scope` allows; TokenRequired or InsufficientScope otherwise, their
+    challenges naming `resource`'s metadata (the REST API's unless the agent endpoint asks)."""
     if token is None:
-        raise TokenRequired()
+        raise TokenRequired(resource=resource)
     if scope not in token.scopes:
-        raise InsufficientScope(scope)
+        raise InsufficientScope(scope, granted=token.scopes, resource=resource)
     return token
 
 
@@ -95,7 +128,17 @@ def caller_key(request: HttpRequest) -> str:
 def rate_limit_client(request: HttpRequest) -> list[Quota]:
     """The rate limiter's budgets for this request (settings.API_RATE_LIMIT_CLIENT): a valid token counts
     alone, with its own limit if staff set one; a valid page session counts alone and with the other page
-    sessions of its address; anything else counts by address."""
+    sessions of its address; anything else counts by address. Dynamic client registration has a budget
+    of its own per address, whoever asks: each request stores a client."""
+    if request.path_info == discovery.REGISTER_PATH:
+        return [
+            Quota(
+                f"oauth-register:{client_address(request)}",
+                settings.OAUTH_REGISTRATION_RATE_LIMIT,
+                settings.OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS,
+                "registration",
+            )
+        ]
     try:
         token = _valid_token(request)
         key = caller_key(request)
@@ -134,7 +177,7 @@ class BearerTokenAuthentication(BaseAuthentication):
         return None if token is None else (None, token)
 
     def authenticate_header(self, request) -> str:
-        return REALM
+        return TokenRequired().challenge
 
 
 class RequiresScope(BasePermission):

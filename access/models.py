@@ -85,6 +85,8 @@ class OAuthClient(models.Model):
     metadata = models.JSONField(_("metadata"), default=dict, help_text=_("As registered or fetched."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     metadata_fetched_at = models.DateTimeField(_("metadata fetched at"), null=True, blank=True)
+    # A client ID metadata document is fetched again after this (its Cache-Control, at most a setting).
+    metadata_expires_at = models.DateTimeField(_("metadata expires at"), null=True, blank=True)
     blocked_at = models.DateTimeField(_("blocked at"), null=True, blank=True)
     # What staff allow an agency's client to hold on the operator's behalf (empty: travellers only).
     agency_scopes = models.JSONField(_("agency scopes"), default=list, blank=True)

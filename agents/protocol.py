@@ -10,6 +10,7 @@ from django.http import HttpResponse
 
 from access.authentication import InsufficientScope, require_scope
 from access.models import ApiToken
+from access.oauth.discovery import MCP_RESOURCE
 from agents import jsonrpc, revisions, tools
 from agents.jsonrpc import RpcError
 from agents.revisions import LEGACY_VERSIONS, SERVER_INFO_KEY, SUPPORTED_VERSIONS, Revision
@@ -111,7 +112,7 @@ def _call_tool(params: dict, caller: Caller) -> dict:
     if not isinstance(arguments, dict):
         raise RpcError(jsonrpc.INVALID_PARAMS, "Invalid params: `arguments` must be an object.")
     try:
-        require_scope(caller.token, tool.scope)
+        require_scope(caller.token, tool.scope, resource=MCP_RESOURCE)
     except InsufficientScope as refusal:
         raise problem_error(classify(refusal), requiredScope=tool.scope) from None
     return tools.call(tool, arguments, token=caller.token)

@@ -16,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
+from access.oauth.discovery import MCP_RESOURCE
 from agents import jsonrpc, protocol, revisions
 from agents.jsonrpc import RpcError
 from chauffeur.api import ratelimit
@@ -153,7 +154,9 @@ def _authenticate(request: HttpRequest) -> ApiToken:
     try:
         token = authenticate(request)
         if token is None:
-            raise TokenRequired("Every message needs a bearer token (Authorization: Bearer cbt_…).")
+            raise TokenRequired(
+                "Every message needs a bearer token (Authorization: Bearer cbt_…).", resource=MCP_RESOURCE
+            )
     except (TokenRequired, InvalidToken) as refusal:
         raise protocol.problem_error(classify(refusal)) from None
     return token

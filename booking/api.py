@@ -235,7 +235,7 @@ class BookingOperation(Operation):
         token = request.auth if isinstance(request.auth, ApiToken) else None
         owner = token if token is not None and self.scope in token.scopes else None
         if token is not None and owner is None and not email:
-            raise InsufficientScope(self.scope)
+            raise InsufficientScope(self.scope, granted=token.scopes)
         booking = lifecycle.find(reference, token_id=owner and owner.pk, email=email)
         # The history names the token only when it was the token that opened the booking.
         return booking, lifecycle.actor(owner.name if owner and booking.api_token_id == owner.pk else None)

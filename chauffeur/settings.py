@@ -383,8 +383,9 @@ JOBS_SCHEDULES = {
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
-# Pages that ask the payment provider on each visit.
-RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel"]
+# Pages that ask the payment provider on each visit; OAuth dynamic client registration (each request
+# stores a client: its own budget per address, below).
+RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel", "/oauth/register"]
 # Who a request counts as, and its quota: the access app knows tokens, the MCP door tells its protocol
 # housekeeping (initialize, tools/list, notifications …) from billable calls; the limiter knows neither.
 API_RATE_LIMIT_CLIENT = "agents.rate_limits.client_quotas"
@@ -409,6 +410,15 @@ PAGE_SESSION_MINT_WINDOW_SECONDS = 3600
 OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS") or 3600)
 OAUTH_REFRESH_TOKEN_DAYS = int(os.environ.get("OAUTH_REFRESH_TOKEN_DAYS") or 30)
 OAUTH_CODE_SECONDS = int(os.environ.get("OAUTH_CODE_SECONDS") or 600)
+
+# OAuth for the agent endpoint (docs/agents/oauth.md). Dynamic client registrations per client address and
+# window; how long a client ID metadata document is kept at most before it is fetched again (its own
+# Cache-Control max-age may shorten it).
+OAUTH_REGISTRATION_RATE_LIMIT = int(os.environ.get("OAUTH_REGISTRATION_RATE_LIMIT") or 10)
+OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS = int(
+    os.environ.get("OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS") or 3600
+)
+OAUTH_CLIENT_METADATA_SECONDS = int(os.environ.get("OAUTH_CLIENT_METADATA_SECONDS") or 3600)
 
 LOGGING = {
     "version": 1,

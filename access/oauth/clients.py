@@ -1,10 +1,13 @@
-"""The applications that ask for access: looked up by client_id, their redirect URIs matched exactly
-(loopback ports excepted, RFC 8252 §7.3), their secrets checked at the token endpoint."""
+"""The applications that ask for access: looked up by client_id — a registered client (dynamic registration,
+or created by staff) from the database; an https URL is a client ID metadata document, fetched and kept fresh
+(access/oauth/client_metadata.py); a blocked client is nobody — their redirect URIs matched exactly (loopback
+ports excepted, RFC 8252 §7.3), their secrets checked at the token endpoint."""
 
 import hmac
 from urllib.parse import urlsplit
 
 from access.models import OAuthClient
+from access.oauth import client_metadata
 from access.tokens import digest_of
 
 LOOPBACK_HOSTS = ("127.0.0.1", "[::1]", "localhost")
@@ -14,7 +17,9 @@ def client_of(client_id: str) -> OAuthClient | None:
     """The client that is not blocked, or None."""
     if not client_id or len(client_id) > 2000:
         return None
-    return OAuthClient.objects.filter(client_id=client_id, blocked_at__isnull=True).first()
+    if not client_metadata.is_document_url(client_id):
+        return OAuthClient.objects.filter(client_id=client_id, blocked_at__isnull=True).first()
+    return client_metadata.client_for_document(client_id)
 
 
 def redirect_uri_allowed(client: OAuthClient, redirect_uri: str) -> bool:

@@ -64,9 +64,10 @@ def test_a_kept_token_costs_no_query_and_still_expires_on_time(django_assert_num
         assert tokens.authenticate(plain) is None
 
 
-def test_another_process_revoking_a_token_reaches_this_one_on_its_next_request(client):
+def test_another_process_revoking_a_token_reaches_this_one_on_its_next_request(client, settings):
     """A revocation elsewhere moves the shared version; this process, which keeps the token, learns it from
     its next rate-limit round trip and refuses the token in that very request."""
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"  # what the challenge names
     token, plain = tokens.issue_token(name="Leaked", scopes=["booking.read"])
     agent = {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
     ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -75,7 +76,10 @@ def test_another_process_revoking_a_token_reaches_this_one_on_its_next_request(c
     cache.set(tokens.TOKENS.key, 12345, timeout=None)  # … and its bump after the commit
     refused = client.post("/api/mcp", ping, content_type="application/json", **agent)
     assert refused.status_code == 401
-    assert refused["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+    assert refused["WWW-Authenticate"] == (
+        'Bearer realm="chauffeur", error="invalid_token", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", scope="booking.read booking.write"'
+    )
 
 
 def test_staff_edits_reach_kept_tokens(admin_client, django_capture_on_commit_callbacks):

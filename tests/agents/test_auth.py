@@ -31,7 +31,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 def test_a_message_without_a_token_is_401_before_its_body_is_read(client):
     response = rpc(client, {}, "tools/list", request_id="req-9")
     data = error_of(response, 401, -32010, request_id=None)  # the body was never parsed, so no id
-    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur"'
+    assert response["WWW-Authenticate"] == (
+        'Bearer realm="chauffeur", resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", '
+        'scope="booking.read booking.write"'
+    )
     assert data["code"] == "unauthorized" and data["hint"]
     # Not JSON at all: still the 401, not a parse error, since a stranger's body is not read.
     error_of(post(client, "{" * 100_000), 401, -32010)
@@ -49,7 +52,10 @@ def test_a_dead_token_is_401_invalid_token(client, state):
         token.save()
     response = rpc(client, {"HTTP_AUTHORIZATION": f"Bearer {plain}"}, "ping", request_id=3)
     assert error_of(response, 401, -32010, request_id=None)["code"] == "unauthorized"
-    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+    assert response["WWW-Authenticate"] == (
+        'Bearer realm="chauffeur", error="invalid_token", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", scope="booking.read booking.write"'
+    )
 
 
 def test_notifications_need_a_token_too(client):
@@ -97,7 +103,11 @@ def test_the_scope_matrix(client, agent, tool, scopes):
         return
     data = error_of(response, 403, -32011, request_id=11)
     assert (data["code"], data["requiredScope"]) == ("insufficient_scope", needed)
-    assert response["WWW-Authenticate"] == f'Bearer error="insufficient_scope", scope="{needed}"'
+    # the needed scope and the one the token holds: asking again for these loses nothing (step-up)
+    assert response["WWW-Authenticate"] == (
+        'Bearer error="insufficient_scope", scope="booking.read booking.write", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp"'
+    )
     assert set(Booking.objects.values_list("reference", "status")) == before
 
 

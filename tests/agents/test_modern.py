@@ -185,7 +185,7 @@ def test_a_missing_scope_stays_403_with_the_scope_challenge(client):
     response = modern(client, reader, "tools/call", params, request_id=2)
     assert error_of(response, 403, -32011, request_id=2)["requiredScope"] == "booking.write"
     assert response["WWW-Authenticate"].startswith('Bearer error="insufficient_scope"')
-    assert 'scope="booking.write"' in response["WWW-Authenticate"]
+    assert 'scope="booking.read booking.write"' in response["WWW-Authenticate"]  # what it had, and needs
 
 
 # --- the 2025 answers against the 2025-11-25 schema -------------------------------------------------

@@ -134,8 +134,11 @@ def test_a_typescript_client_surfaces_the_scope_challenge_and_books_nothing(serv
             '"code":"insufficient_scope"' in error["message"]
             and '"requiredScope":"booking.write"' in error["message"]
         )
-    else:  # v2 reads the WWW-Authenticate scope challenge itself
-        assert (error["type"], error["requiredScope"]) == ("InsufficientScopeError", "booking.write")
+    else:  # v2 reads the WWW-Authenticate scope challenge itself: the scope needed and the one it holds
+        assert (error["type"], error["requiredScope"]) == (
+            "InsufficientScopeError",
+            "booking.read booking.write",
+        )
     assert booking_count(server) == before
 
 

@@ -32,7 +32,10 @@ def test_a_dead_token_is_401_before_the_method_is_refused(client, method, accept
     """mcp-remote and mcp-use try GET for an event stream first: a 405 there hid the bad token (issue 27)."""
     response = client.generic(method, MCP, HTTP_ACCEPT=accept, **DEAD_TOKEN)
     assert response.status_code == 401
-    assert response["WWW-Authenticate"] == 'Bearer realm="chauffeur", error="invalid_token"'
+    assert response["WWW-Authenticate"] == (
+        'Bearer realm="chauffeur", error="invalid_token", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", scope="booking.read booking.write"'
+    )
     if method != "HEAD":
         assert error_of(response, 401, -32010)["code"] == "unauthorized"
 

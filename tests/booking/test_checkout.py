@@ -144,19 +144,25 @@ def test_a_tour_outside_its_area_is_refused(client, writer, end, field):
 # --- tokens and scopes ------------------------------------------------------------------------------
 
 
+# The challenges name /api/v1's protected resource metadata (RFC 9728) and the scopes to ask for.
+V1_METADATA = 'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/v1"'
+NO_TOKEN = f'Bearer realm="chauffeur", {V1_METADATA}, scope="booking.read booking.write"'
+BAD_TOKEN = (
+    f'Bearer realm="chauffeur", error="invalid_token", {V1_METADATA}, scope="booking.read booking.write"'
+)
+
+
 @pytest.mark.parametrize(
     ("make_header", "status", "challenge"),
     [
-        (lambda: {}, 401, 'Bearer realm="chauffeur"'),
-        (lambda: {"HTTP_AUTHORIZATION": "Bearer cbt_not-a-token"}, 401,
-         'Bearer realm="chauffeur", error="invalid_token"'),
+        (lambda: {}, 401, NO_TOKEN),
+        (lambda: {"HTTP_AUTHORIZATION": "Bearer cbt_not-a-token"}, 401, BAD_TOKEN),
         # Another scheme presents no bearer token: no error code (RFC 6750 §3.1), as on /api/mcp.
-        (lambda: {"HTTP_AUTHORIZATION": "Basic dXNlcjpwYXNz"}, 401, 'Bearer realm="chauffeur"'),
-        (lambda: bearer("booking.write", revoked_at=timezone.now()), 401,
-         'Bearer realm="chauffeur", error="invalid_token"'),
-        (lambda: bearer("booking.write", expires_at=timezone.now() - timedelta(days=1)), 401,
-         'Bearer realm="chauffeur", error="invalid_token"'),
-        (lambda: bearer("booking.read"), 403, 'Bearer error="insufficient_scope", scope="booking.write"'),
+        (lambda: {"HTTP_AUTHORIZATION": "Basic dXNlcjpwYXNz"}, 401, NO_TOKEN),
+        (lambda: bearer("booking.write", revoked_at=timezone.now()), 401, BAD_TOKEN),
+        (lambda: bearer("booking.write", expires_at=timezone.now() - timedelta(days=1)), 401, BAD_TOKEN),
+        (lambda: bearer("booking.read"), 403,
+         f'Bearer error="insufficient_scope", scope="booking.read booking.write", {V1_METADATA}'),
         (lambda: bearer("booking.read", "booking.write"), 201, None),
     ],
 )  # fmt: skip

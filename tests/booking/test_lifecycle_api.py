@@ -79,7 +79,10 @@ def test_the_booking_token_needs_the_scope_of_the_operation(client, writer):
     reference = book(client, writer)  # a token with booking.write alone
     response = client.get(url(reference), **writer)
     assert_problem(response, 403, "insufficient_scope")
-    assert response["WWW-Authenticate"] == 'Bearer error="insufficient_scope", scope="booking.read"'
+    assert response["WWW-Authenticate"] == (
+        'Bearer error="insufficient_scope", scope="booking.read booking.write", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/v1"'
+    )
     assert client.get(url(reference), {"email": "anna@example.com"}, **writer).status_code == 200
 
 
@@ -151,6 +154,9 @@ def test_a_cancel_needs_the_write_scope_and_the_booking_token(client, agent):
     )  # reader's
     response = post(client, url(reference, "/cancel"), {}, **reader)
     assert_problem(response, 403, "insufficient_scope")
-    assert response["WWW-Authenticate"] == 'Bearer error="insufficient_scope", scope="booking.write"'
+    assert response["WWW-Authenticate"] == (
+        'Bearer error="insufficient_scope", scope="booking.read booking.write", '
+        'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/v1"'
+    )
     assert_problem(post(client, url(reference, "/cancel"), {}, **agent), 404, "not_found")  # not agent's now
     assert Booking.objects.get().status == "pending_payment" and not BookingEvent.objects.exists()

@@ -1,0 +1,87 @@
+"""What a client reads before it asks (docs/agents/oauth.md, "Discovery and registration"): the protected
+resource metadata of /api/mcp and /api/v1 (RFC 9728), the authorization server's metadata (RFC 8414), and
+the URLs both name. The issuer is PUBLIC_BASE_URL; the endpoints below are served by this service."""
+
+from django.conf import settings
+
+from access.models import Scope
+
+MCP_RESOURCE = "/api/mcp"  # agents.urls.MCP_PATH (access imports no door)
+V1_RESOURCE = "/api/v1"
+RESOURCES = (MCP_RESOURCE, V1_RESOURCE)
+RESOURCE_NAMES = {
+    MCP_RESOURCE: "Vienna chauffeur booking: agent endpoint (MCP)",
+    V1_RESOURCE: "Vienna chauffeur booking: REST API v1",
+}
+RESOURCE_DOCUMENTATION = {MCP_RESOURCE: "/developers", V1_RESOURCE: "/api/docs"}
+PROTECTED_RESOURCE_PREFIX = "/.well-known/oauth-protected-resource"
+AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server"
+OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration"
+AUTHORIZE_PATH = "/oauth/authorize"
+TOKEN_PATH = "/oauth/token"  # noqa: S105  (a path, not a secret)
+REVOKE_PATH = "/oauth/revoke"
+REGISTER_PATH = "/oauth/register"
+SCOPES = tuple(Scope.values)  # booking.read, booking.write
+TOKEN_ENDPOINT_AUTH_METHODS = ("none", "client_secret_basic", "client_secret_post")
+GRANT_TYPES = ("authorization_code", "refresh_token")
+RESPONSE_TYPES = ("code",)
+
+
+def issuer() -> str:
+    return settings.PUBLIC_BASE_URL
+
+
+def resource_url(resource: str) -> str:
+    """The resource identifier (RFC 8707, RFC 9728 `resource`): the canonical URL, no trailing slash."""
+    return issuer() + resource
+
+
+def resource_metadata_url(resource: str) -> str:
+    """Where the resource's metadata lives (RFC 9728 §3.1: the well-known prefix inserted before the path)."""
+    return issuer() + PROTECTED_RESOURCE_PREFIX + resource
+
+
+def resource_of_path(path: str) -> str:
+    """The protected resource a request path belongs to: the agent endpoint, else the REST API."""
+    return MCP_RESOURCE if path == MCP_RESOURCE or path.startswith(MCP_RESOURCE + "/") else V1_RESOURCE
+
+
+def ordered_scopes(scopes) -> list[str]:
+    """Known scopes in their fixed order (read, write); unknown ones are left out."""
+    chosen = set(scopes)
+    return [scope for scope in SCOPES if scope in chosen]
+
+
+def protected_resource_metadata(resource: str) -> dict[str, object]:
+    """RFC 9728 §2 for one resource; `authorization_servers` names this service (MCP: at least one)."""
+    return {
+        "resource": resource_url(resource),
+        "authorization_servers": [issuer()],
+        "scopes_supported": list(SCOPES),
+        "bearer_methods_supported": ["header"],
+        "resource_name": RESOURCE_NAMES[resource],
+        "resource_documentation": issuer() + RESOURCE_DOCUMENTATION[resource],
+    }
+
+
+def authorization_server_metadata() -> dict[str, object]:
+    """RFC 8414 §2, with RFC 9207's `iss` flag and the client ID metadata document flag MCP reads."""
+    base = issuer()
+    return {
+        "issuer": base,
+        "authorization_endpoint": base + AUTHORIZE_PATH,
+        "token_endpoint": base + TOKEN_PATH,
+        "registration_endpoint": base + REGISTER_PATH,
+        "revocation_endpoint": base + REVOKE_PATH,
+        "scopes_supported": list(SCOPES),
+        "response_types_supported": list(RESPONSE_TYPES),
+        "response_modes_supported": ["query"],
+        "grant_types_supported": list(GRANT_TYPES),
+        "token_endpoint_auth_methods_supported": list(TOKEN_ENDPOINT_AUTH_METHODS),
+        "revocation_endpoint_auth_methods_supported": list(TOKEN_ENDPOINT_AUTH_METHODS),
+        "code_challenge_methods_supported": ["S256"],
+        "client_id_metadata_document_supported": True,
+        "authorization_response_iss_parameter_supported": True,
+        "service_documentation": base + "/developers",
+        "ui_locales_supported": [code for code, _ in settings.LANGUAGES],
+    }
