@@ -3,8 +3,10 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import Q
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -53,16 +55,75 @@ class TokenStateFilter(admin.SimpleListFilter):
         }.get(self.value(), queryset)
 
 
+class TokenKindFilter(admin.SimpleListFilter):
+    """Static tokens (staff issued them) or OAuth access tokens (a consent did). Each OAuth grant leaves an
+    expired token behind every hour it is used: unless asked for (a kind or a state), the list hides them."""
+
+    title = _("kind")
+    parameter_name = "kind"
+
+    def __init__(self, request, params, model, model_admin):
+        self.state_asked = TokenStateFilter.parameter_name in request.GET  # params: the state filter took it
+        super().__init__(request, params, model, model_admin)
+
+    def lookups(self, request, model_admin):
+        return [("static", _("static")), ("oauth", _("OAuth")), ("all", _("all, with expired OAuth tokens"))]
+
+    def choices(self, changelist):
+        for choice in super().choices(changelist):
+            if choice["query_string"] == changelist.get_query_string(remove=[self.parameter_name]):
+                choice["display"] = _("static, and OAuth tokens not expired")
+            yield choice
+
+    def queryset(self, request, queryset):
+        if self.value() == "static":
+            return queryset.filter(grant__isnull=True)
+        if self.value() == "oauth":
+            return queryset.filter(grant__isnull=False)
+        if self.value() == "all" or self.state_asked:
+            return queryset
+        return queryset.exclude(grant__isnull=False, expires_at__lte=timezone.now())
+
+
 @admin.register(ApiToken)
 class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
     form = ApiTokenForm
     # The state first: it is what staff look for, and the row stays readable on a 1366 px screen.
-    list_display = ["state", "name", "prefix", "scope_list", "expires_at", "last_used_at", "created_at"]
+    list_display = [
+        "state", "name", "prefix", "scope_list", "oauth_grant", "expires_at", "last_used_at", "created_at",
+    ]  # fmt: skip
     list_display_links = ["name"]
-    list_filter = [TokenStateFilter]
-    search_fields = ["name", "prefix"]
+    list_filter = [TokenStateFilter, TokenKindFilter]
+    list_select_related = ["grant__client"]
+    search_fields = ["name", "prefix", "acts_for"]
     readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke_selected"]
+
+    @admin.display(description=_("OAuth grant"))
+    def oauth_grant(self, token: ApiToken) -> str:
+        if token.grant_id is None:
+            return "–"
+        url = reverse("admin:access_oauthgrant_change", args=[token.grant_id])
+        return format_html('<a href="{}">{}</a>', url, token.grant)
+
+    def get_readonly_fields(self, request, token: ApiToken | None = None):
+        if token is not None and token.grant_id is not None:  # an OAuth token is what its grant made it
+            return [
+                *self.readonly_fields,
+                "name",
+                "scopes",
+                "expires_at",
+                "rate_limit",
+                "oauth_grant",
+                "acts_for",
+                "audience",
+            ]
+        return self.readonly_fields
+
+    def get_fields(self, request, token: ApiToken | None = None):
+        if token is not None and token.grant_id is not None:
+            return self.get_readonly_fields(request, token)
+        return super().get_fields(request, token)
 
     @admin.display(description=_("scopes"))
     def scope_list(self, token: ApiToken) -> str:
@@ -109,3 +170,6 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
         names = ", ".join(str(token) for token in revoked) or _("none (all were revoked already)")
         said = _("Revoked at {moment}: {names}.").format(moment=l10n.short(timezone.now()), names=names)
         messages.success(request, said)
+
+
+from access.oauth import admin as oauth_admin  # noqa: E402, F401  (registers the OAuth clients and grants)

@@ -173,7 +173,10 @@ class SignInCode(models.Model):
     a few attempts, and only in the browser session that asked for it."""
 
     email = models.EmailField()
-    digest = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)  # a keyed hash of the code (access/oauth/travellers.py)
+    # The code is derived from this and the secret key, so the mail job's arguments and the database
+    # alone never hold it (access/oauth/travellers.py).
+    salt = models.CharField(max_length=64, blank=True)
     session_key = models.CharField(max_length=64)  # a digest of the asking browser's session, not the key
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

@@ -25,7 +25,8 @@ FORBIDDEN = {
     "dispatch": {*DOORS},
     "web": {"agents", "dispatch", "fleet", "access"},
     "fleet": {"pricing", "places", "access", "company", *DOMAIN_BELOW_BOOKING},
-    "access": {"pricing", "places", "fleet", "company", *DOMAIN_BELOW_BOOKING},
+    # access mails a traveller's sign-in code in the operator's name: the operator profile is company's
+    "access": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
     "agents": {"web", "dispatch"},
     "company": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
     "jobs": set(APPS) - {"chauffeur", "jobs"},  # the queue's plumbing: it knows its tasks only by name

@@ -1,0 +1,125 @@
+"""GET|POST /oauth/sign-in: the traveller's sign-in page (a door: access/oauth/travellers.py holds the rules).
+Step one asks for the e-mail address and mails a code; step two takes the code and hands over to the
+consent page. In the visitor's language (`?lang=`, else the language cookie or the browser's), never cached,
+never framed, no script."""
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_deny
+from django.views.decorators.http import require_http_methods
+
+from access.oauth import travellers
+from access.oauth.clients import client_of
+from access.oauth.pending import pending_of
+from chauffeur.api.clients import client_address
+from chauffeur.i18n import supported
+
+SIGN_IN_PATH = "/oauth/sign-in"
+CONSENT_PATH = "/oauth/consent"
+ASKED_KEY = "oauth.sign_in"  # the address this browser asked a code for, while the code is awaited
+
+
+class AddressForm(forms.Form):
+    email = forms.EmailField(label=_("Your e-mail address"), max_length=254)
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(label=_("The 6-digit code from the e-mail"), max_length=20)
+
+
+@never_cache
+@xframe_options_deny
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_page(request: HttpRequest) -> HttpResponse:
+    chosen = supported(request.GET.get("lang"))
+    with translation.override(chosen or translation.get_language()):
+        response = _answer(request)
+    if chosen:  # the consent page after this one speaks the chosen language too
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, samesite="Lax")
+    return response
+
+
+def _answer(request: HttpRequest) -> HttpResponse:
+    asked = request.session.get(ASKED_KEY)
+    if request.method == "POST":
+        if request.POST.get("step") == "code" and asked:
+            return _check(request, asked)
+        return _ask(request)
+    if "another" in request.GET or not asked:
+        signed_in = None if "another" in request.GET else travellers.signed_in_traveller(request)
+        return _page(request, "email", form=AddressForm(), signed_in=signed_in)
+    return _page(request, "code", form=CodeForm(), email=asked)
+
+
+def _ask(request: HttpRequest) -> HttpResponse:
+    form = AddressForm(request.POST)
+    if not form.is_valid():
+        return _page(request, "email", form=form)
+    email = travellers.normalized(form.cleaned_data["email"])
+    travellers.sign_out(request)  # a new address: whoever was signed in here no longer is
+    request.session[ASKED_KEY] = email
+    if request.session.session_key is None:
+        request.session.save()  # the code belongs to this browser's session: it needs its key now
+    asked = travellers.request_code(
+        email=email,
+        session_key=request.session.session_key,
+        client=client_address(request),
+        language=translation.get_language(),
+    )
+    if not asked.sent:
+        request.session.pop(ASKED_KEY, None)
+        return _page(request, "email", form=form, retry_minutes=asked.retry_minutes, status=429)
+    return HttpResponseRedirect(_here(request))  # a reload does not mail another code
+
+
+def _check(request: HttpRequest, email: str) -> HttpResponse:
+    form = CodeForm(request.POST)
+    if not form.is_valid():
+        return _page(request, "code", form=form, email=email)
+    checked = travellers.check_code(
+        email=email, session_key=request.session.session_key or "", code=form.cleaned_data["code"]
+    )
+    if checked.verdict == travellers.Verdict.SIGNED_IN:
+        request.session.pop(ASKED_KEY, None)
+        travellers.sign_in(request, email)
+        return HttpResponseRedirect(CONSENT_PATH)
+    return _page(request, "code", form=CodeForm(), email=email, checked=checked)
+
+
+def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> HttpResponse:
+    pending = pending_of(request)
+    return render(
+        request,
+        "oauth/sign_in.html",
+        {
+            "step": step,
+            "asking": client_of(pending.client_id) if pending else None,  # who the traveller signs in for
+            "language_links": _language_links(request),
+            "another_url": _here(request, another="1"),
+            **context,
+        },
+        status=status,
+    )
+
+
+def _here(request: HttpRequest, **query: str) -> str:
+    kept = {"lang": request.GET["lang"]} if supported(request.GET.get("lang")) else {}
+    words = urlencode({**kept, **query})
+    return f"{SIGN_IN_PATH}?{words}" if words else SIGN_IN_PATH
+
+
+def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """(code, name, URL) of this page in each language."""
+    query = request.GET.copy()
+    links = []
+    for code, name in settings.LANGUAGES:
+        query["lang"] = code
+        links.append((code, name, f"{request.path}?{query.urlencode()}"))
+    return links

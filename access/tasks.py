@@ -1,0 +1,11 @@
+"""The access app's jobs on the queue (jobs/): arguments are plain JSON, never a secret."""
+
+from django_tasks import task
+
+from access.oauth import sign_in_codes
+
+
+@task()
+def send_sign_in_code(code_id: int, language: str) -> None:
+    """A traveller's one-time sign-in code (access/oauth/travellers.py); the code is not in the arguments."""
+    sign_in_codes.send_code(code_id, language)
