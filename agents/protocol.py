@@ -26,7 +26,8 @@ INSTRUCTIONS = (
     "booking.check_availability for the pickup time. To book: booking.create_checkout with amount = "
     "priceEur x 100 (EUR cents) and bookingData (from, to, pickupDatetime, vehicleClass, plus the "
     "traveller's name, email and phone), then give the traveller the returned url: the ride is paid "
-    "there. booking.get_booking tells a booking's state, chauffeur and cancellation terms; "
+    "there. booking.list_bookings lists the traveller's bookings (or this token's); "
+    "booking.get_booking tells a booking's state, chauffeur and cancellation terms; "
     "booking.cancel_booking cancels it under the operator's policy. Date-times without an offset are "
     "Vienna local time. A tool result with isError carries code, detail and hint: follow the hint."
 )

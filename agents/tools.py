@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from access.models import ApiToken, Scope
 from agents.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
-from booking import availability, cancellation, lifecycle, on_account
+from booking import availability, cancellation, lifecycle, listing, on_account, ownership
 from booking.checkout import start_checkout
 from booking.models import BookingChannel
 from booking.serializers import (
@@ -21,6 +21,8 @@ from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
     BookingAccessInput,
+    BookingListInput,
+    BookingListOutput,
     BookingStateOutput,
     V1CheckoutOutput,
 )
@@ -102,31 +104,34 @@ def _autocomplete(valid: serializers.Serializer, token: ApiToken):
 
 
 def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
+    ride = ownership.in_their_name(valid.booking_request(), token)  # a traveller's token: their address
     if valid.validated_data["payment_method"] == "account":
         return on_account.checkout_on_account(
             amount_cents=valid.validated_data["amount_cents"],
-            ride=valid.booking_request(),
+            ride=ride,
             account=token.company_account,
             channel=BookingChannel.AGENT,
             api_token_id=token.pk,
         )
     return start_checkout(
         amount_cents=valid.validated_data["amount_cents"],
-        ride=valid.booking_request(),
+        ride=ride,
         channel=BookingChannel.AGENT,
         api_token_id=token.pk,
     )
 
 
 def _get_booking(valid: BookingAccessInput, token: ApiToken):
-    return lifecycle.state_of(lifecycle.find(token_id=token.pk, **valid.validated_data))
+    return lifecycle.state_of(lifecycle.find(token=token, **valid.validated_data))
+
+
+def _list_bookings(valid: BookingListInput, token: ApiToken):
+    return listing.list_bookings(token=token, **valid.validated_data)
 
 
 def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
-    booking = lifecycle.find(token_id=token.pk, **valid.validated_data)
-    return lifecycle.cancel(
-        booking, actor=lifecycle.actor(token.name if booking.api_token_id == token.pk else None)
-    )
+    booking = lifecycle.find(token=token, **valid.validated_data)
+    return lifecycle.cancel(booking, actor=lifecycle.actor(token, booking))
 
 
 # Read when the tools are listed: the address of the terms a checkout accepts (README "Legal pages").
@@ -209,7 +214,9 @@ TOOLS: tuple[Tool, ...] = (
             "traveller: show them that link before you book. A token tied to a company account may book "
             "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
             "at once, no page (`url` null), the company's monthly invoice lists it. Optional "
-            "bookingData.billingAddress and billingVatId go on the invoice.",
+            "bookingData.billingAddress and billingVatId go on the invoice. A token signed in for a "
+            "traveller books in their name: leave bookingData.email out (theirs is used); another address "
+            "is refused (`email_not_yours`).",
             terms=terms_url(),
         ),
         input=AgentCheckoutInput,
@@ -229,14 +236,33 @@ TOOLS: tuple[Tool, ...] = (
             "the car (`vehicle`: model and plate) once confirmed, `ride`: where the chauffeur is on the "
             "ride's day (accepted, on_the_way, arrived, on_board, completed or no_show, each with its "
             "time), and `cancellation`: whether it can be cancelled now, the fee kept and the refund. "
-            "Give the `reference` from booking.create_checkout; a booking this token did not make also "
-            "needs the traveller's `email` as given when booking. `manageUrl` is the traveller's own page."
+            "Give the `reference` from booking.create_checkout or booking.list_bookings; a booking this "
+            "token did not make also needs the traveller's `email` as given when booking (a token signed "
+            "in for a traveller opens that traveller's bookings only, and needs no `email`). `manageUrl` is "
+            "the traveller's own page."
         ),
         input=BookingAccessInput,
         output=BookingStateOutput,
         scope=Scope.READ.value,
         run=_get_booking,
         v1_operation="GET /api/v1/bookings/{reference}",
+    ),
+    Tool(
+        name="booking.list_bookings",
+        title="List the traveller's bookings",
+        description=(
+            "The bookings this token may see, each as booking.get_booking answers it (reference, status, "
+            "pickup time, from, to, vehicle class, price, chauffeur, ride, cancellation terms). Signed in "
+            "for a traveller: that traveller's bookings; otherwise the bookings this token made. `when`: "
+            "`upcoming` (default: today's rides and later ones, soonest first), `past` (earlier ones, "
+            "latest first) or `all`. Up to `limit` (default 20, at most 50) per call; while `nextCursor` "
+            "is not null, pass it as `cursor` (with the same `when`) for more."
+        ),
+        input=BookingListInput,
+        output=BookingListOutput,
+        scope=Scope.READ.value,
+        run=_list_bookings,
+        v1_operation="GET /api/v1/bookings",
     ),
     Tool(
         name="booking.cancel_booking",

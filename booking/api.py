@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
-from booking import lifecycle, on_account, selectors
+from booking import lifecycle, listing, on_account, ownership, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import BookingChannel
@@ -14,6 +14,8 @@ from booking.serializers import (
     AvailabilityInput,
     AvailabilityOutput,
     BookingEmailInput,
+    BookingListInput,
+    BookingListOutput,
     BookingStateOutput,
     CheckoutInput,
     CheckoutOutput,
@@ -51,21 +53,20 @@ class AvailabilityApi(Operation):
 
 def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
     token = request.auth if isinstance(request.auth, ApiToken) else None
+    ride = ownership.in_their_name(valid.booking_request(), token)  # a traveller's token: their address
     if valid.validated_data.get("payment_method") == "account":
         if token is None:  # the booking page: a mailed link proves the address
-            return on_account.request_on_account(
-                amount_cents=valid.validated_data["amount_cents"], ride=valid.booking_request()
-            )
+            return on_account.request_on_account(amount_cents=valid.validated_data["amount_cents"], ride=ride)
         return on_account.checkout_on_account(
             amount_cents=valid.validated_data["amount_cents"],
-            ride=valid.booking_request(),
+            ride=ride,
             account=token.company_account,
             channel=BookingChannel.API,
             api_token_id=token.pk,
         )
     return start_checkout(
         amount_cents=valid.validated_data["amount_cents"],
-        ride=valid.booking_request(),
+        ride=ride,
         channel=BookingChannel.API if token else BookingChannel.WEBSITE,
         api_token_id=token.pk if token else None,
     )
@@ -234,11 +235,11 @@ class BookingOperation(Operation):
         email = self.validated(request).validated_data.get("email", "")
         token = request.auth if isinstance(request.auth, ApiToken) else None
         owner = token if token is not None and self.scope in token.scopes else None
-        if token is not None and owner is None and not email:
+        # A traveller's token opens their bookings with its scope, never by an e-mail address sent.
+        if token is not None and owner is None and (token.acts_for or not email):
             raise InsufficientScope(self.scope, granted=token.scopes)
-        booking = lifecycle.find(reference, token_id=owner and owner.pk, email=email)
-        # The history names the token only when it was the token that opened the booking.
-        return booking, lifecycle.actor(owner.name if owner and booking.api_token_id == owner.pk else None)
+        booking = lifecycle.find(reference, token=owner, email=email)
+        return booking, lifecycle.actor(owner, booking)
 
 
 def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
@@ -252,6 +253,30 @@ def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
         responses={200: OpenApiResponse(BookingStateOutput, description="The booking as it is now.")},
         **kwargs,
     )
+
+
+class BookingListApi(Operation):
+    input_serializer = BookingListInput
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [requires_scope(Scope.READ.value)]
+
+    @extend_schema(
+        operation_id="listBookings",
+        summary="Your bookings: today's and later ones, or earlier ones, a page at a time",
+        description=(
+            "A token that acts for a traveller (signed in through OAuth) lists that traveller's bookings; "
+            "any other token the bookings it booked (an OAuth token: any token of its grant). Each item "
+            "is what GET /api/v1/bookings/{reference} answers. `when=upcoming` (default): rides from "
+            "today on, soonest first; `past`: earlier ones, latest first; `all`: every one. Follow "
+            "`nextCursor` for the next page (same `when`) until it is null."
+        ),
+        tags=["booking"],
+        parameters=[BookingListInput],
+        responses={200: OpenApiResponse(BookingListOutput, description="A page of your bookings.")},
+    )
+    def get(self, request: Request) -> Response:
+        page = listing.list_bookings(token=request.auth, **self.validated(request).validated_data)
+        return Response(BookingListOutput(page).data)
 
 
 class BookingApi(BookingOperation):

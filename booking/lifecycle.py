@@ -8,8 +8,9 @@ from functools import cached_property
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from booking import cancellation, history, links, selectors
-from booking.cancellation import CancellationTerms
+from access.models import ApiToken
+from booking import cancellation, history, links, ownership, selectors
+from booking.cancellation import CancellationRules, CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
 from chauffeur.errors import DomainError
@@ -69,19 +70,21 @@ def normalized(reference: str) -> str:
     return reference.strip().upper()
 
 
-def find(reference: str, *, token_id: int | None = None, email: str = "") -> Booking:
-    """The booking, for the API token that booked it or for whoever knows the customer's e-mail address.
-    An unknown reference and someone else's booking get the same answer (nothing to learn by guessing)."""
+def find(reference: str, *, token: ApiToken | None = None, email: str = "") -> Booking:
+    """The booking, for the token that booked it, for whoever knows the customer's e-mail address, and for
+    a token acting for the traveller (booking/ownership.py). An unknown reference and someone else's
+    booking get the same answer (nothing to learn by guessing)."""
     booking = selectors.booking_for_reference(normalized(reference))
-    if booking is None or not (_booked_with(booking, token_id) or _booked_for(booking, email)):
+    if booking is None or not ownership.opens(booking, token=token, email=email):
         raise DomainError(NOT_YOURS, code="not_found")
     return booking
 
 
-def state_of(booking: Booking) -> BookingState:
+def state_of(booking: Booking, *, rules: CancellationRules | None = None) -> BookingState:
+    """`rules`: the cancellation policy, read once for a list of bookings."""
     return BookingState(
         booking=booking,
-        terms=cancellation.terms(booking),
+        terms=cancellation.terms(booking, rules=rules),
         refunded_cents=refunds.refunded_cents(booking),
         manage_url=links.manage_url(booking.reference),
     )
@@ -108,14 +111,9 @@ def choose_text_messages(pk: int, *, wanted: bool, actor: str) -> Booking:
     return booking
 
 
-def actor(token_name: str | None) -> str:
-    """Who cancelled, for the booking's history: the token that booked it, else its customer."""
-    return f"API token “{token_name}”" if token_name else "customer"
-
-
-def _booked_with(booking: Booking, token_id: int | None) -> bool:
-    return token_id is not None and booking.api_token_id == token_id
-
-
-def _booked_for(booking: Booking, email: str) -> bool:
-    return bool(email and booking.email) and email.strip().casefold() == booking.email.strip().casefold()
+def actor(token: ApiToken | None, booking: Booking) -> str:
+    """Who cancelled, for the booking's history: the token that booked it (or another of its OAuth grant)
+    or acts for its traveller, else the customer (who sent their e-mail address)."""
+    if token is not None and (token.acts_for or ownership.booked_with(booking, token)):
+        return f"API token “{token.name}”"
+    return "customer"

@@ -95,7 +95,11 @@ def never_given_a_payment_page(cutoff: datetime) -> QuerySet[Booking]:
 
 
 def refunds_total(booking: Booking, statuses) -> int:
-    """Cents of the booking's refunds in these states."""
+    """Cents of the booking's refunds in these states; from its prefetched refunds when a list of bookings
+    came with them (booking/listing.py), so a list costs one query, not one per booking."""
+    prefetched = getattr(booking, "_prefetched_objects_cache", {}).get("refunds")
+    if prefetched is not None:
+        return sum(refund.amount_cents for refund in prefetched if refund.status in statuses)
     return booking.refunds.filter(status__in=statuses).aggregate(total=Sum("amount_cents"))["total"] or 0
 
 

@@ -3,6 +3,7 @@
 from django.conf import settings
 from rest_framework import serializers
 
+from booking import listing
 from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
@@ -16,6 +17,7 @@ from chauffeur.api.fields import (
     JsonObjectField,
     LocalDateTimeField,
     PlainDecimalField,
+    PlainIntegerField,
     json_size,
     too_large,
 )
@@ -471,6 +473,45 @@ class BookingStateOutput(FromFieldMixin, Declaration):
 
     def get_paymentStatus(self, state) -> str:
         return payment_status(state.booking)
+
+
+# --- a token's bookings (GET /api/v1/bookings, booking.list_bookings) ----------------------------------
+
+
+class BookingListInput(Declaration):
+    """Which of your bookings: today's and later ones (default), earlier ones, or all; a page at a time."""
+
+    when = serializers.ChoiceField(
+        choices=[(when, when) for when in listing.WHEN],
+        default=listing.UPCOMING,
+        help_text="`upcoming` (default): rides from today (Vienna) on, soonest first, then any without a "
+        "pickup time; `past`: rides before today, latest first; `all`: every one, latest pickup first.",
+    )
+    limit = PlainIntegerField(
+        min_value=1,
+        max_value=listing.MAX_LIMIT,
+        default=listing.DEFAULT_LIMIT,
+        help_text=f"Bookings per page, 1–{listing.MAX_LIMIT} (default {listing.DEFAULT_LIMIT}).",
+    )
+    cursor = serializers.RegexField(
+        listing.CURSOR_PATTERN,
+        required=False,
+        max_length=40,
+        help_text="The `nextCursor` of the previous page, with the same `when`; leave it out for the first.",
+    )
+
+
+class BookingListOutput(Declaration):
+    """A page of bookings (renders a booking.listing.BookingPage)."""
+
+    bookings = BookingStateOutput(
+        many=True, help_text="Each as GET /api/v1/bookings/{reference} answers it, in the page's order."
+    )
+    nextCursor = serializers.CharField(
+        source="next_cursor",
+        allow_null=True,
+        help_text="Pass it as `cursor` for the next page; null on the last page.",
+    )
 
 
 class RideQuoteInput(DistanceInput, PriceInput):

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from booking.api import (
     AvailabilityApi,
     BookingApi,
+    BookingListApi,
     CancelBookingApi,
     CheckoutApi,
     CheckoutLegacyApi,
@@ -43,6 +44,7 @@ v1 = [
     path("api/v1/places", PlacesApi.as_view(), name="v1-places"),
     path("api/v1/rating", RatingApi.as_view(), name="v1-rating"),
     path("api/v1/checkout", CheckoutApi.as_view(), name="v1-checkout"),
+    path("api/v1/bookings", BookingListApi.as_view(), name="v1-bookings"),
     path("api/v1/bookings/<str:reference>", BookingApi.as_view(), name="v1-booking"),
     path("api/v1/bookings/<str:reference>/cancel", CancelBookingApi.as_view(), name="v1-cancel-booking"),
 ]

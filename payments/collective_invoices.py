@@ -66,8 +66,12 @@ def uninvoiced(account_id: int | None, month: date):
 
 
 def billed_on(booking: Booking) -> Invoice | None:
-    """The issued collective invoice that lists the booking, if any."""
-    line = CollectiveInvoiceLine.objects.filter(booking=booking).select_related("invoice").first()
+    """The issued collective invoice that lists the booking, if any (selected with a list of bookings:
+    booking/listing.py)."""
+    if Booking.collective_invoice_line.is_cached(booking):
+        line = getattr(booking, "collective_invoice_line", None)
+    else:
+        line = CollectiveInvoiceLine.objects.filter(booking=booking).select_related("invoice").first()
     return line.invoice if line else None
 
 

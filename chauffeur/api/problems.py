@@ -93,6 +93,12 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Book with paymentMethod `checkout`, or ask the operator to tie your token to the company's account "
         "and list the traveller's e-mail address among its bookers.",
     ),
+    "email_not_yours": ProblemKind(
+        403,
+        "Not the traveller's e-mail address",
+        "A token that acts for a traveller books in their name: leave bookingData.email out, or send the "
+        "address the token acts for.",
+    ),
     "payment_provider_unavailable": ProblemKind(
         502, "Payment provider unavailable", "Retry later; the booking has been kept."
     ),

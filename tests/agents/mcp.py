@@ -15,10 +15,11 @@ TOOL_NAMES = [
     "places.autocomplete",
     "booking.create_checkout",
     "booking.get_booking",
+    "booking.list_bookings",
     "booking.cancel_booking",
 ]
 QUOTE_TOOLS = TOOL_NAMES[:4]  # read tools that need no booking: VALID_ARGUMENTS holds their arguments
-READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking"]
+READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking", "booking.list_bookings"]
 WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking"]
 
 VALID_ARGUMENTS = {
@@ -26,6 +27,7 @@ VALID_ARGUMENTS = {
     "booking.check_availability": {"pickupDatetime": "2030-05-02T10:00:00+02:00"},
     "booking.calculate_price": {"distanceKm": 20, "vehicleClass": "first"},
     "places.autocomplete": {"input": "Sacher"},
+    "booking.list_bookings": {"when": "all"},  # the token's bookings: none yet, an empty page
 }
 
 

@@ -166,6 +166,7 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1/places"),
             ("GET", "/api/v1/rating"),
             ("POST", "/api/v1/checkout"),
+            ("GET", "/api/v1/bookings"),
             ("GET", "/api/v1/bookings/{reference}"),
             ("POST", "/api/v1/bookings/{reference}/cancel"),
         }
@@ -189,6 +190,10 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
         False,
         ["booking.write"],
     )  # or the customer's e-mail
+    listing = next(
+        operation for operation in catalog["operations"] if operation["operationId"] == "listBookings"
+    )
+    assert (listing["tokenRequired"], listing["scopes"]) == (True, ["booking.read"])  # never by an e-mail
 
 
 # --- schemathesis: generated requests for every operation, checked against the document --------------
