@@ -151,3 +151,29 @@ def test_a_travellers_token_cannot_read_or_cancel_another_travellers_booking(liv
     assert listed.structured_content["bookings"] == []
     status = live.shell(f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).status)")
     assert status == "pending_payment"  # not cancelled
+
+
+def test_the_python_sdk_names_its_client_id_metadata_document_instead_of_registering(live, documents):
+    client_id = documents.publish(
+        "/py-client.json",
+        client_name="Chauffeur proof (Python SDK, metadata document)",
+        redirect_uris=[REDIRECT],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",
+    )
+    traveller = Traveller("cimd.py@example.com", Browser(live))
+
+    async def scenario(client: Client):
+        return await client.call_tool("booking.list_bookings", {})
+
+    listed = play(live, traveller, scenario, client_metadata_url=client_id)
+
+    assert not listed.is_error and listed.structured_content["bookings"] == []
+    assert traveller.memory.client.client_id == client_id
+    assert "/py-client.json" in documents.requests
+    assert "Chauffeur proof (Python SDK, metadata document)" in traveller.browser.consent_page
+    registration = live.shell(
+        f"from access.models import OAuthClient; print(OAuthClient.objects.get(client_id={client_id!r}).registration)"
+    )
+    assert registration == "metadata_document"

@@ -99,3 +99,32 @@ def test_the_typescript_sdk_signs_a_traveller_in_books_lists_and_refreshes(live,
     assert [b["reference"] for b in structured(after)["bookings"]] == [booked["reference"]]
     # The traveller saw who asks and for what before allowing.
     assert "Chauffeur proof (TypeScript SDK)" in browser.consent_page
+
+
+def test_the_typescript_sdk_names_its_client_id_metadata_document_instead_of_registering(
+    live, documents, tmp_path
+):
+    client_id = documents.publish(
+        "/ts-client.json",
+        client_name="Chauffeur proof (TypeScript SDK, metadata document)",
+        redirect_uris=[REDIRECT],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",
+    )
+    registered_before = live.shell("from access.models import OAuthClient; print(OAuthClient.objects.count())")
+    plan = {"clientMetadataUrl": client_id, "calls": [{"name": "booking.list_bookings", "arguments": {}}]}
+    browser = Browser(live)
+
+    report = typescript_session(live, browser, "cimd.ts@example.com", plan, tmp_path)
+
+    assert "failed" not in report, report
+    assert report["clientId"] == client_id  # the URL is the client ID: nothing was registered
+    assert "/ts-client.json" in documents.requests  # the service fetched the document
+    assert structured(report["calls"][0])["bookings"] == []
+    assert "Chauffeur proof (TypeScript SDK, metadata document)" in browser.consent_page
+    kinds = live.shell(
+        "from access.models import OAuthClient; "
+        f"print(OAuthClient.objects.count(), OAuthClient.objects.get(client_id={client_id!r}).registration)"
+    )
+    assert kinds == f"{int(registered_before) + 1} metadata_document"
