@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -164,7 +165,7 @@ def through_mcp_remote(live: OAuthLive, tmp_path: Path, email: str, calls: list[
             authorized.append(url)
             follow_back(browser.authorize(url, email=email))
         time.sleep(0.2)
-    out, err = process.communicate()
+    out, err = process.stdout.read(), process.stderr.read()
     assert process.returncode == 0, err[-4000:]
     return json.loads(out), authorized
 
@@ -185,3 +186,26 @@ def test_mcp_remote_meets_the_401_signs_the_traveller_in_and_books(live, tmp_pat
     assert [b["reference"] for b in listed["structuredContent"]["bookings"]] == [reference]
     owner = live.shell(f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).email)")
     assert owner == email
+
+
+def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tmp_path):
+    """A consent for booking.read only (the scope pinned with mcp-remote's --static-oauth-client-metadata):
+    booking answers 403 insufficient_scope. mcp-remote takes the challenge as a step-up and sends the browser
+    to authorize again, but its pinned scope wins over the challenged one, so it asks for booking.read again;
+    the retried call meets the 403 once more and the caller reads mcp-remote's own "Unauthorized" error.
+    Nothing is booked."""
+    email = "remote.reader@example.com"
+    checkout = checkout_arguments(live.base, "Reader Traveller")
+    calls = [{"name": "booking.list_bookings", "arguments": {}}, {"name": "booking.create_checkout", "arguments": checkout}]
+
+    report, authorized = through_mcp_remote(
+        live, tmp_path, email, calls, "--static-oauth-client-metadata", '{"scope": "booking.read"}'
+    )
+
+    listed, refused = report["calls"]
+    assert listed["result"]["isError"] is False
+    assert refused["error"]["code"] == -32001 and "Unauthorized" in refused["error"]["message"], refused
+    assert len(authorized) == 2  # the sign-in, then the step-up it attempted after the 403
+    assert all(parse_qs(urlsplit(url).query)["scope"] == ["booking.read"] for url in authorized)
+    count = live.shell(f"from booking.models import Booking; print(Booking.objects.filter(email={email!r}).count())")
+    assert count == "0"
