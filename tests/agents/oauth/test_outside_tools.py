@@ -18,7 +18,7 @@ import requests
 from tests.agents.oauth.browser import Browser
 from tests.agents.oauth.harness import OAuthLive, node_env
 from tests.agents.oauth.rides import checkout_arguments
-from tests.processes import free_port
+from tests.processes import free_port, manage
 
 ROOT = Path(__file__).resolve().parents[3]
 NODE_TOOLS = ROOT / "tests" / "agents" / "node"
@@ -130,26 +130,29 @@ def test_the_inspector_cli_runs_its_oauth_flow_and_lists_the_tools(live, tmp_pat
 # --- mcp-remote, as the Claude Desktop entry configures it -------------------------------------------------
 
 
-def claude_desktop_entry() -> dict:
-    page = (ROOT / "docs" / "agents" / "connect-assistant.md").read_text(encoding="utf-8")
+def claude_desktop_entry(page_name: str = "connect-assistant.md") -> dict:
+    page = (ROOT / "docs" / "agents" / page_name).read_text(encoding="utf-8")
     (block,) = [text for text in re.findall(r"```json\n(.*?)```", page, re.S) if "mcp-remote" in text]
     (entry,) = json.loads(block)["mcpServers"].values()
     return entry
 
 
-def through_mcp_remote(live: OAuthLive, tmp_path: Path, email: str, calls: list[dict], *extra: str) -> tuple[dict, list[str]]:
+def through_mcp_remote(
+    live: OAuthLive, tmp_path: Path, email: str, calls: list[dict], *extra: str, entry: dict | None = None
+) -> tuple[dict, list[str]]:
     """The documented entry started as a desktop host starts it (over stdio, by the TypeScript SDK's stdio
     client in session.mjs): `npx -y` becomes the locked copy, the address the live server's. Every URL
     mcp-remote asks the browser to open is authorized by the traveller as it comes."""
-    entry = claude_desktop_entry()
+    if entry is None:
+        entry = claude_desktop_entry()
+        assert not any("Authorization" in arg for arg in entry["args"])  # no token: OAuth does it
     assert entry["command"] == "npx" and entry["args"][0] == "-y" and entry["args"][1].startswith("mcp-remote@")
-    assert not any("Authorization" in arg for arg in entry["args"])  # no token: OAuth does it
     args = [live.mcp_url if arg.startswith("https://") else arg for arg in entry["args"][2:]]
     recorder = tmp_path / "browser.sh"
     opened = tmp_path / "opened.txt"
     recorder.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
     recorder.chmod(0o755)
-    env = node_env(tmp_path / "home", BROWSER=str(recorder))
+    env = node_env(tmp_path / "home", BROWSER=str(recorder), **entry.get("env", {}))
     stdio = {"command": str(NODE), "args": ["node_modules/.bin/mcp-remote", *args, *extra], "env": env, "cwd": str(NODE_TOOLS)}
     process = subprocess.Popen(
         [str(NODE), "session.mjs", "stdio", "legacy", "", ""], cwd=NODE_TOOLS, stdin=subprocess.PIPE,
@@ -208,4 +211,29 @@ def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tm
     assert len(authorized) == 2  # the sign-in, then the step-up it attempted after the 403
     assert all(parse_qs(urlsplit(url).query)["scope"] == ["booking.read"] for url in authorized)
     count = live.shell(f"from booking.models import Booking; print(Booking.objects.filter(email={email!r}).count())")
+    assert count == "0"
+
+
+def test_mcp_remote_with_the_static_token_entry_meets_the_403(live, tmp_path):
+    """Issue 27: the static-token entry of docs/agents/clients.md (a read-only admin-issued token in the
+    header) calling the checkout. The 403 challenge now leads mcp-remote to a step-up it can complete: it
+    registers (no more "Dynamic Client Registration rejected (HTTP 404)"), the traveller signs in and allows
+    booking.read and booking.write; but the configured header still carries the static token on the retry,
+    so the 403 comes back and the caller reads mcp-remote's "403 insufficient_scope" error. Nothing is booked
+    and nothing is booked under the traveller who signed in."""
+    issued = manage("issue_token", "mcp-remote reader", "--scope", "booking.read", **live.env)
+    token = issued.stdout.strip().splitlines()[-1]
+    entry = claude_desktop_entry("clients.md")
+    entry["env"] = {name: value.replace("cbt_your_token", token) for name, value in entry["env"].items()}
+    checkout = checkout_arguments(live.base, "Static Reader")
+    calls = [{"name": "booking.create_checkout", "arguments": checkout}]
+
+    report, authorized = through_mcp_remote(live, tmp_path, "static.reader@example.com", calls, entry=entry)
+
+    (refused,) = report["calls"]
+    assert refused["error"]["code"] == -32001, refused
+    assert "403 insufficient_scope after step-up re-authorization" in refused["error"]["message"]
+    (step_up,) = authorized
+    assert parse_qs(urlsplit(step_up).query)["scope"] == ["booking.read booking.write"]  # the challenge's scopes
+    count = live.shell("from booking.models import Booking; print(Booking.objects.filter(name='Static Reader').count())")
     assert count == "0"
