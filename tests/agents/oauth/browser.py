@@ -29,7 +29,9 @@ class Forms(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag == "form":
-            self.forms.append(Form(attributes.get("action") or "", (attributes.get("method") or "get").lower()))
+            self.forms.append(
+                Form(attributes.get("action") or "", (attributes.get("method") or "get").lower())
+            )
             return
         if not self.forms or not (name := attributes.get("name")):
             return
@@ -93,7 +95,11 @@ class Browser:
     def form(self, page: requests.Response) -> Form:
         parser = Forms()
         parser.feed(page.text)
-        wanted = [form for form in parser.forms if form.method == "post" and form.names & {"email", "code", "decision"}]
+        wanted = [
+            form
+            for form in parser.forms
+            if form.method == "post" and form.names & {"email", "code", "decision"}
+        ]
         assert wanted, f"no form on {page.url}:\n{page.text[:2000]}"
         return wanted[0]
 

@@ -18,6 +18,9 @@ def documents(tmp_path_factory):
 def live(tmp_path_factory, documents):
     """One gunicorn + job worker + mail sink for every OAuth proof in this package; it trusts the document
     server's certificate (and only through REQUESTS_CA_BUNDLE, as an operator would give a private CA)."""
-    env = {"OAUTH_ACCESS_TOKEN_SECONDS": str(ACCESS_TOKEN_SECONDS), "REQUESTS_CA_BUNDLE": str(documents.certificate)}
+    env = {
+        "OAUTH_ACCESS_TOKEN_SECONDS": str(ACCESS_TOKEN_SECONDS),
+        "REQUESTS_CA_BUNDLE": str(documents.certificate),
+    }
     with oauth_server(tmp_path_factory.mktemp("oauth_live"), env=env) as running:
         yield running

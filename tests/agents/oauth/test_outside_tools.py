@@ -94,7 +94,11 @@ def test_the_conformance_suites_authorization_server_scenarios_pass(live, tmp_pa
         for path in (tmp_path / "results").rglob("checks.json")
         for check in json.loads(path.read_text())
     }
-    assert set(checks) >= {"authorization-server-metadata", "authorization-server-metadata-cimd", "authorization-code-grant"}
+    assert set(checks) >= {
+        "authorization-server-metadata",
+        "authorization-server-metadata-cimd",
+        "authorization-code-grant",
+    }
     assert {check["status"] for check in checks.values()} == {"SUCCESS"}, checks
 
 
@@ -146,14 +150,21 @@ def through_mcp_remote(
     if entry is None:
         entry = claude_desktop_entry()
         assert not any("Authorization" in arg for arg in entry["args"])  # no token: OAuth does it
-    assert entry["command"] == "npx" and entry["args"][0] == "-y" and entry["args"][1].startswith("mcp-remote@")
+    assert (
+        entry["command"] == "npx" and entry["args"][0] == "-y" and entry["args"][1].startswith("mcp-remote@")
+    )
     args = [live.mcp_url if arg.startswith("https://") else arg for arg in entry["args"][2:]]
     recorder = tmp_path / "browser.sh"
     opened = tmp_path / "opened.txt"
     recorder.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
     recorder.chmod(0o755)
     env = node_env(tmp_path / "home", BROWSER=str(recorder), **entry.get("env", {}))
-    stdio = {"command": str(NODE), "args": ["node_modules/.bin/mcp-remote", *args, *extra], "env": env, "cwd": str(NODE_TOOLS)}
+    stdio = {
+        "command": str(NODE),
+        "args": ["node_modules/.bin/mcp-remote", *args, *extra],
+        "env": env,
+        "cwd": str(NODE_TOOLS),
+    }
     process = subprocess.Popen(
         [str(NODE), "session.mjs", "stdio", "legacy", "", ""], cwd=NODE_TOOLS, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -176,7 +187,10 @@ def through_mcp_remote(
 def test_mcp_remote_meets_the_401_signs_the_traveller_in_and_books(live, tmp_path):
     email = "remote@example.com"
     checkout = checkout_arguments(live.base, "Remote Traveller")
-    calls = [{"name": "booking.create_checkout", "arguments": checkout}, {"name": "booking.list_bookings", "arguments": {}}]
+    calls = [
+        {"name": "booking.create_checkout", "arguments": checkout},
+        {"name": "booking.list_bookings", "arguments": {}},
+    ]
 
     report, authorized = through_mcp_remote(live, tmp_path, email, calls)
 
@@ -187,7 +201,9 @@ def test_mcp_remote_meets_the_401_signs_the_traveller_in_and_books(live, tmp_pat
     assert booked["isError"] is False and listed["isError"] is False, report["calls"]
     reference = booked["structuredContent"]["reference"]
     assert [b["reference"] for b in listed["structuredContent"]["bookings"]] == [reference]
-    owner = live.shell(f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).email)")
+    owner = live.shell(
+        f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).email)"
+    )
     assert owner == email
 
 
@@ -199,7 +215,10 @@ def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tm
     Nothing is booked."""
     email = "remote.reader@example.com"
     checkout = checkout_arguments(live.base, "Reader Traveller")
-    calls = [{"name": "booking.list_bookings", "arguments": {}}, {"name": "booking.create_checkout", "arguments": checkout}]
+    calls = [
+        {"name": "booking.list_bookings", "arguments": {}},
+        {"name": "booking.create_checkout", "arguments": checkout},
+    ]
 
     report, authorized = through_mcp_remote(
         live, tmp_path, email, calls, "--static-oauth-client-metadata", '{"scope": "booking.read"}'
@@ -210,7 +229,9 @@ def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tm
     assert refused["error"]["code"] == -32001 and "Unauthorized" in refused["error"]["message"], refused
     assert len(authorized) == 2  # the sign-in, then the step-up it attempted after the 403
     assert all(parse_qs(urlsplit(url).query)["scope"] == ["booking.read"] for url in authorized)
-    count = live.shell(f"from booking.models import Booking; print(Booking.objects.filter(email={email!r}).count())")
+    count = live.shell(
+        f"from booking.models import Booking; print(Booking.objects.filter(email={email!r}).count())"
+    )
     assert count == "0"
 
 
@@ -234,6 +255,10 @@ def test_mcp_remote_with_the_static_token_entry_meets_the_403(live, tmp_path):
     assert refused["error"]["code"] == -32001, refused
     assert "403 insufficient_scope after step-up re-authorization" in refused["error"]["message"]
     (step_up,) = authorized
-    assert parse_qs(urlsplit(step_up).query)["scope"] == ["booking.read booking.write"]  # the challenge's scopes
-    count = live.shell("from booking.models import Booking; print(Booking.objects.filter(name='Static Reader').count())")
+    assert parse_qs(urlsplit(step_up).query)["scope"] == [
+        "booking.read booking.write"
+    ]  # the challenge's scopes
+    count = live.shell(
+        "from booking.models import Booking; print(Booking.objects.filter(name='Static Reader').count())"
+    )
     assert count == "0"

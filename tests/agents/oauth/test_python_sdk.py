@@ -14,7 +14,12 @@ import httpx2
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthToken,
+)
 
 from tests.agents.oauth.browser import Browser
 from tests.agents.oauth.conftest import ACCESS_TOKEN_SECONDS
@@ -80,9 +85,11 @@ async def signed_in(live: OAuthLive, traveller: Traveller, **provider_options) -
         callback_handler=callback_handler,
         **provider_options,
     )
-    async with httpx2.AsyncClient(auth=provider, timeout=60) as http:
-        async with Client(streamable_http_client(live.mcp_url, http_client=http), mode="legacy") as client:
-            yield client
+    async with (
+        httpx2.AsyncClient(auth=provider, timeout=60) as http,
+        Client(streamable_http_client(live.mcp_url, http_client=http), mode="legacy") as client,
+    ):
+        yield client
 
 
 def play(live: OAuthLive, traveller: Traveller, scenario, **provider_options):
@@ -111,13 +118,17 @@ def test_the_python_sdk_signs_a_traveller_in_books_lists_and_refreshes(live):
     assert not booked.is_error, booked
     reference = booked.structured_content["reference"]
     assert [b["reference"] for b in listed.structured_content["bookings"]] == [reference]
-    assert not again.is_error and [b["reference"] for b in again.structured_content["bookings"]] == [reference]
+    assert not again.is_error and [b["reference"] for b in again.structured_content["bookings"]] == [
+        reference
+    ]
     (callback,) = traveller.callbacks  # one authorization; the SDK validated state and iss itself
     assert callback["iss"] == live.base
     first, second = traveller.memory.saved
     assert first.access_token != second.access_token and first.refresh_token != second.refresh_token
     assert traveller.memory.client.client_id and not traveller.memory.client.client_id.startswith("https://")
-    email = live.shell(f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).email)")
+    email = live.shell(
+        f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).email)"
+    )
     assert email == traveller.email
 
 
@@ -149,7 +160,9 @@ def test_a_travellers_token_cannot_read_or_cancel_another_travellers_booking(liv
         # the same answer as for a reference that does not exist: nothing tells the booking is there
         assert json.loads(answer.content[0].text)["code"] == "not_found", answer.content[0].text
     assert listed.structured_content["bookings"] == []
-    status = live.shell(f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).status)")
+    status = live.shell(
+        f"from booking.models import Booking; print(Booking.objects.get(reference={reference!r}).status)"
+    )
     assert status == "pending_payment"  # not cancelled
 
 

@@ -89,9 +89,12 @@ def test_the_typescript_sdk_signs_a_traveller_in_books_lists_and_refreshes(live,
     assert booked["status"] == "pending_payment"
     assert [b["reference"] for b in listed["bookings"]] == [booked["reference"]]
     # The booking is the traveller's: booked under the address they signed in with.
-    assert live.shell(
-        f"from booking.models import Booking; print(Booking.objects.get(reference={booked['reference']!r}).email)"
-    ) == email
+    assert (
+        live.shell(
+            f"from booking.models import Booking; print(Booking.objects.get(reference={booked['reference']!r}).email)"
+        )
+        == email
+    )
     # Refreshed by the SDK itself after the 401: a new access token and a new (rotated) refresh token.
     first, second = report["saved"]
     assert first["access"] != second["access"] and first["refresh"] != second["refresh"]
@@ -112,7 +115,9 @@ def test_the_typescript_sdk_names_its_client_id_metadata_document_instead_of_reg
         response_types=["code"],
         token_endpoint_auth_method="none",
     )
-    registered_before = live.shell("from access.models import OAuthClient; print(OAuthClient.objects.count())")
+    registered_before = live.shell(
+        "from access.models import OAuthClient; print(OAuthClient.objects.count())"
+    )
     plan = {"clientMetadataUrl": client_id, "calls": [{"name": "booking.list_bookings", "arguments": {}}]}
     browser = Browser(live)
 
