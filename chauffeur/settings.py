@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "corsheaders.middleware.CorsMiddleware",  # before the rate limit: a preflight is not a request
+    "chauffeur.cors.CorsMiddleware",  # django-cors-headers'; before the rate limit: a preflight is no request
     "chauffeur.api.ratelimit.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "chauffeur.i18n.PageLocaleMiddleware",
@@ -242,6 +242,10 @@ CORS_ALLOW_HEADERS = (
     "page-session",
 )  # no Authorization
 CORS_EXPOSE_HEADERS = ("RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed")
+# The OAuth endpoints a client calls from its own page answer every origin (chauffeur/cors.py), and their
+# preflight allows these headers besides the ones above.
+OAUTH_CORS_URLS_REGEX = r"^/(oauth/(token|revoke|register)|\.well-known/.+)$"
+OAUTH_CORS_ALLOW_HEADERS = ("authorization", "mcp-protocol-version")
 if TRUSTED_PROXY_COUNT > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

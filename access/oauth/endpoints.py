@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from urllib.parse import unquote_plus
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -21,6 +22,9 @@ logger = logging.getLogger(__name__)
 
 SINGLE = ("grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope", "resource",
           "client_id", "client_secret", "token", "token_type_hint")  # fmt: skip
+
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")  # RFC 6749 asks for the first
 
 
 @csrf_exempt  # clients authenticate with their own credentials, not cookies
@@ -74,12 +78,16 @@ def _answer(request: HttpRequest, handle: Callable[[HttpRequest, OAuthClient], H
         response["Allow"] = "POST"
         return response
     try:
+        if request.content_type not in FORMS:
+            raise InvalidRequestError("Send the parameters form-encoded (application/x-www-form-urlencoded).")
         repeated = [name for name in SINGLE if len(request.POST.getlist(name)) > 1]
         if repeated:
             raise InvalidRequestError(f"Each parameter at most once: {', '.join(repeated)} repeated.")
         return handle(request, _client(request))
     except OAuth2Error as refusal:
         return _error(refusal)
+    except RequestDataTooBig:
+        return _error(InvalidRequestError("The request is too large.", status_code=413))
     except DatabaseError:
         logger.exception("The OAuth endpoint %s could not reach the database", request.path)
         return _json(503, {"error": "temporarily_unavailable", "error_description": "Retry later."})

@@ -5,6 +5,7 @@ import logging
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseRedirectBase
 from django.shortcuts import redirect, render
@@ -46,6 +47,11 @@ def authorize(request: HttpRequest) -> HttpResponse:
     client, except when the client or its redirect URI is in doubt (then a page says so)."""
     try:
         _client, pending = validate_authorization_request(request.GET)
+    except DatabaseError:
+        logger.exception("The authorization request could not be checked")
+        return error_page(
+            request, _("This service is briefly unavailable. Please try again in a minute."), 503
+        )
     except UnverifiedRedirect as reason:
         return error_page(request, str(reason))
     except OAuth2Error as refusal:

@@ -268,3 +268,10 @@ def test_a_grants_tokens_share_one_rate_limit(client, oauth_client, settings):
         assert response.status_code != 429
     response = client.get("/api/v1/price", HTTP_AUTHORIZATION=f"Bearer {renewed['access_token']}")
     assert response.status_code == 429
+
+
+def test_a_json_body_is_refused_in_oauths_format(client, oauth_client):
+    response = client.post("/oauth/token", {"grant_type": "refresh_token"}, content_type="application/json")
+    assert refusal(response, "invalid_request")["error_description"].startswith(
+        "Send the parameters form-encoded"
+    )
