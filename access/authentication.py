@@ -129,8 +129,8 @@ def rate_limit_client(request: HttpRequest) -> list[Quota]:
     """The rate limiter's budgets for this request (settings.API_RATE_LIMIT_CLIENT): a valid token counts
     alone, with its own limit if staff set one; a valid page session counts alone and with the other page
     sessions of its address; anything else counts by address. Dynamic client registration has a budget
-    of its own per address, whoever asks: each request stores a client."""
-    if request.path_info == discovery.REGISTER_PATH:
+    of its own per address, whoever asks: each POST stores a client (a preflight counts as usual)."""
+    if request.path_info == discovery.REGISTER_PATH and request.method == "POST":
         return [
             Quota(
                 f"oauth-register:{client_address(request)}",

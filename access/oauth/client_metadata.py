@@ -5,10 +5,9 @@ checked, and kept as an OAuthClient until its cache time runs out (the document'
 at most OAUTH_CLIENT_METADATA_SECONDS).
 
 Server-side request forgery: outside DEBUG the URL must be https and every address its host resolves to
-must be a global one (no private, loopback, link-local, shared or
-reserved range), so a client ID cannot make the server call its own network. The check and the fetch
-resolve the name separately; a host that answers DNS differently the second time (rebinding) is the
-remaining risk, bounded by the refusal of redirects and by the answer being read as JSON only."""
+must be a global one (no private, loopback, link-local, shared or reserved range), so a client ID cannot
+make the server call its own network. The request then goes to the address that was checked (TLS still
+verifies the certificate for the host name), so a second DNS answer (rebinding) cannot redirect it."""
 
 import ipaddress
 import json
@@ -16,12 +15,13 @@ import logging
 import re
 import socket
 from datetime import timedelta
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import requests
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from requests.adapters import HTTPAdapter
 
 from access.models import OAuthClient
 from access.oauth import metadata_rules
@@ -64,8 +64,8 @@ def client_for_document(client_id: str) -> OAuthClient | None:
 
 def refresh(client_id: str) -> OAuthClient:
     """Fetch, check and store the document; ClientMetadataError when any step fails (nothing changes)."""
-    check_url(client_id)
-    document, max_age = fetch(client_id)
+    address = check_url(client_id)
+    document, max_age = fetch(client_id, address=address)
     fields = validated(client_id, document)
     now = timezone.now()
     lifetime = settings.OAUTH_CLIENT_METADATA_SECONDS
@@ -86,8 +86,9 @@ def refresh(client_id: str) -> OAuthClient:
     return client
 
 
-def check_url(url: str) -> None:
-    """The draft's §3 rules for the URL, and outside DEBUG the address rules above."""
+def check_url(url: str) -> str | None:
+    """The draft's §3 rules for the URL, and outside DEBUG the address rules above: the checked address
+    to connect to (None in DEBUG: the name is resolved as usual)."""
     parts = urlsplit(url)
     if len(url) > metadata_rules.MAX_URL_LENGTH or parts.fragment or "#" in url:
         raise ClientMetadataError("The client ID URL must be short and have no fragment.")
@@ -98,7 +99,7 @@ def check_url(url: str) -> None:
     if parts.scheme != "https" and not (settings.DEBUG and _loopback_url(url)):
         raise ClientMetadataError("The client ID URL must use https.")
     if settings.DEBUG:  # development and tests: local documents, and no resolver needed
-        return
+        return None
     try:
         port = parts.port or 443
         addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)}
@@ -109,18 +110,46 @@ def check_url(url: str) -> None:
         mapped = getattr(ip, "ipv4_mapped", None)
         if not ip.is_global or (mapped is not None and not mapped.is_global):
             raise ClientMetadataError("The client ID URL's host is not a public address.")
+    return sorted(addresses)[0]
 
 
-def fetch(url: str) -> tuple[object, int | None]:
-    """The document (parsed JSON) and the max-age its Cache-Control allows (0 for no-store/no-cache)."""
+class _PinnedAddress(HTTPAdapter):
+    """Connects to the address in the URL while TLS (SNI, certificate check) speaks to the host name."""
+
+    def __init__(self, hostname: str):
+        self.hostname = hostname
+        super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(
+            *args, **kwargs, server_hostname=self.hostname, assert_hostname=self.hostname
+        )
+
+    def proxy_manager_for(self, proxy, **proxy_kwargs):
+        proxy_kwargs.update(server_hostname=self.hostname, assert_hostname=self.hostname)
+        return super().proxy_manager_for(proxy, **proxy_kwargs)
+
+
+def fetch(url: str, *, address: str | None = None) -> tuple[object, int | None]:
+    """The document (parsed JSON) and the max-age its Cache-Control allows (0 for no-store/no-cache);
+    fetched from `address` when given (the one check_url checked), else wherever the host name resolves."""
+    headers = {"Accept": "application/json"}
+    session = requests.Session()
+    if address is not None:
+        parts = urlsplit(url)
+        host = f"[{address}]" if ":" in address else address
+        headers["Host"] = parts.netloc
+        session.mount("https://", _PinnedAddress(parts.hostname))
+        url = urlunsplit(
+            (parts.scheme, f"{host}:{parts.port}" if parts.port else host, parts.path, parts.query, "")
+        )
     try:
-        with requests.get(
-            url,
-            timeout=TIMEOUT_SECONDS,
-            allow_redirects=False,
-            stream=True,
-            headers={"Accept": "application/json"},
-        ) as response:
+        with (
+            session,
+            session.get(
+                url, timeout=TIMEOUT_SECONDS, allow_redirects=False, stream=True, headers=headers
+            ) as response,
+        ):
             if response.status_code != 200:
                 raise ClientMetadataError(f"Fetching the document answered HTTP {response.status_code}.")
             kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()

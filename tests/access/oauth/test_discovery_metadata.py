@@ -150,3 +150,10 @@ def test_the_mcp_python_sdk_discovers_the_server_from_a_401(client, endpoint, pr
     validate_metadata_issuer(metadata, authorization_server)
     assert metadata.code_challenge_methods_supported == ["S256"]
     assert str(metadata.registration_endpoint) == f"{BASE}/oauth/register"
+
+
+@pytest.mark.parametrize("path", [MCP_PRM, AS_PATHS[0]])
+def test_head_answers_like_get_without_a_body(client, path):
+    response = client.head(path)
+    assert response.status_code == 200 and response.content == b""
+    assert response["Cache-Control"] == "public, max-age=300"

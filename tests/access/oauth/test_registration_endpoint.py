@@ -217,6 +217,17 @@ def test_registration_has_its_own_budget_per_address(client, settings):
     assert OAuthClient.objects.count() == 3
 
 
+def test_a_browsers_preflight_does_not_spend_the_registration_budget(client, settings):
+    settings.OAUTH_REGISTRATION_RATE_LIMIT = 1
+    for _ in range(3):
+        preflight = client.options(
+            REGISTER, HTTP_ORIGIN="https://inspector.example", REMOTE_ADDR="203.0.113.9"
+        )
+        assert preflight.status_code == 204
+    assert register(client, PUBLIC, REMOTE_ADDR="203.0.113.9").status_code == 201
+    assert register(client, PUBLIC, REMOTE_ADDR="203.0.113.9").status_code == 429
+
+
 def test_browsers_may_register_from_any_origin(client):
     preflight = client.options(
         REGISTER,
