@@ -42,15 +42,24 @@ def sign_in_page(request: HttpRequest) -> HttpResponse:
     with translation.override(chosen or translation.get_language()):
         response = _answer(request)
     if chosen:  # the consent page after this one speaks the chosen language too
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, samesite="Lax")
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            chosen,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
     return response
 
 
 def _answer(request: HttpRequest) -> HttpResponse:
     asked = request.session.get(ASKED_KEY)
     if request.method == "POST":
-        if request.POST.get("step") == "code" and asked:
-            return _check(request, asked)
+        if request.POST.get("step") == "code":  # no address asked for (yet, or any more): step one
+            return _check(request, asked) if asked else _page(request, "email", form=AddressForm())
         return _ask(request)
     if "another" in request.GET or not asked:
         signed_in = None if "another" in request.GET else travellers.signed_in_traveller(request)

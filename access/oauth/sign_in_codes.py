@@ -62,6 +62,5 @@ def send_code(code_id: int, language: str) -> bool:
         (" ".join(re.sub(CONTROL_CHARACTERS, " ", operator.name).split()), settings.DEFAULT_FROM_EMAIL)
     )
     message = EmailMessage(subject, text, sender, [row.email], reply_to=[reply_to] if reply_to else None)
-    with delivery.scope(f"sign-in-code:{row.pk}"):
-        delivery.send_once(message)
-    return True
+    # Once per code, however often the job runs; the key names the row, never the code (the subject has it).
+    return delivery.once(f"sign-in-code:{row.pk}", message.send)

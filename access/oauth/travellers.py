@@ -29,7 +29,7 @@ RATE_WINDOW = timedelta(hours=1)
 CODES_PER_EMAIL = 5  # codes mailed to one address in RATE_WINDOW (counted in the database)
 CODES_PER_CLIENT = 20  # codes asked for from one client address in RATE_WINDOW (counted in the shared cache)
 TRAVELLER_KEY = "oauth.traveller"  # the verified address, read by the consent page (docs/agents/oauth.md)
-SESSION_KEY = TRAVELLER_KEY  # the name h-core's first version of this module gave it
+SESSION_KEY = TRAVELLER_KEY  # the same, by the name the consent side's code first gave it
 
 
 class Verdict(StrEnum):

@@ -39,7 +39,7 @@ def grant_of(client: OAuthClient, **fields) -> OAuthGrant:
 
 
 def token_of(grant: OAuthGrant, *, expired: bool = False) -> ApiToken:
-    plain, prefix, digest = tokens.new_secret()
+    _plain, prefix, digest = tokens.new_secret()
     moment = timezone.now() + (timedelta(minutes=-5) if expired else timedelta(hours=1))
     return ApiToken.objects.create(
         name=f"OAuth: {grant.client.name}",

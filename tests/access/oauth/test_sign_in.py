@@ -13,10 +13,12 @@ from django_tasks_db.models import DBTaskResult
 
 from access.models import SignInCode
 from access.oauth.travellers import TRAVELLER_KEY, signed_in_traveller
-from tests.booking.conftest import make_booking  # noqa: F401  (a fixture)
+from jobs.models import Delivery
+from tests.booking import conftest as booking_fixtures
 from tests.queued import run_pending_jobs
 
 pytestmark = pytest.mark.django_db
+make_booking = booking_fixtures.make_booking  # a fixture: a booking priced by the seeded tariffs
 PAGE = "/oauth/sign-in"
 
 
@@ -52,6 +54,7 @@ def test_the_code_goes_through_the_job_queue_and_signs_the_traveller_in(client, 
     code = mailed_code()
     # Neither the job's arguments nor the row hold the code.
     assert code not in str(job.args_kwargs) and code not in {row.digest, row.salt, row.session_key}
+    assert code not in str(list(Delivery.objects.values_list("key", flat=True)))  # the sent-once record
     assert row.email == "anna@example.com" and row.session_key != client.session.session_key
     message = mail.outbox[0]
     assert message.to == ["anna@example.com"] and message.from_email.endswith("<bookings@chauffeur.test>")
@@ -176,6 +179,15 @@ def test_a_code_replaced_before_the_worker_came_is_not_mailed(client):
     assert len(mail.outbox) == 1
 
 
+def test_a_job_run_again_does_not_mail_the_code_twice(client):
+    from access.oauth.sign_in_codes import send_code
+
+    ask(client)
+    run_pending_jobs()
+    assert send_code(SignInCode.objects.get().pk, "en") is False  # the job again, e.g. after a crash
+    assert len(mail.outbox) == 1
+
+
 def test_five_codes_per_address_an_hour(client):
     for _ in range(5):
         assert ask(Client(), "anna@example.com").status_code == 302
@@ -226,7 +238,9 @@ def test_a_malformed_address_is_asked_again(client):
 
 def test_the_code_step_without_an_address_shows_the_first_step(client):
     answer = enter(client, "123456")
-    assert 'id="email-form"' in answer.content.decode() and not SignInCode.objects.exists()
+    html = answer.content.decode()
+    assert 'id="email-form"' in html and "Please enter a valid" not in html
+    assert not SignInCode.objects.exists()
 
 
 def test_another_address_and_a_new_sign_in_signs_out_the_first(client):

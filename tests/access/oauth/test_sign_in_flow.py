@@ -44,3 +44,18 @@ def test_a_wrong_code_never_reaches_consent(client, oauth_client):
     assert refused.status_code == 200
     assert client.get("/oauth/consent")["Location"] == "/oauth/sign-in"
     assert not OAuthGrant.objects.exists()
+
+
+def test_the_language_chosen_on_the_sign_in_page_carries_on_to_consent(client, oauth_client):
+    client.get("/oauth/authorize", authorize_params(pkce()[1]))
+    client.post("/oauth/sign-in?lang=de", {"step": "email", "email": "anna@example.com"})
+    run_pending_jobs()
+    code = re.search(r"^\s+(\d{6})$", mail.outbox[-1].body, re.M).group(1)
+    assert (
+        client.post("/oauth/sign-in?lang=de", {"step": "code", "code": code})["Location"] == "/oauth/consent"
+    )
+    consent = client.get("/oauth/consent", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="de">' in consent and "Trip Assistant bittet um Zugriff" in consent
+    assert "Nicht anna@example.com? Mit einer anderen Adresse anmelden" in consent
+    another = client.get("/oauth/sign-in?another=1").content.decode()
+    assert 'id="email-form"' in another and "Trip Assistant" in another  # the request still waits
