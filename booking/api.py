@@ -113,7 +113,9 @@ V1_CHECKOUT_PROBLEMS = {
     **CHECKOUT_PROBLEMS,
     "x-error-notes": {
         403: "Also `account_not_allowed`: paymentMethod `account` with a token tied to no active company "
-        "account, or for a traveller whose e-mail the account does not allow (nothing is stored)."
+        "account, or for a traveller whose e-mail the account does not allow (nothing is stored). And "
+        "`email_not_yours`: a token that acts for a traveller, with another bookingData.email (nothing "
+        "is stored)."
     },
 }
 LEGACY_PROVIDER_MISSING = {
@@ -158,7 +160,9 @@ class CheckoutApi(IdempotentCheckoutOperation):
             "operator's current terms and conditions (`/en/terms`, `/de/terms`) for the traveller: show "
             "them that page before you book. `paymentMethod` `account` books on the company account your "
             "token is tied to, for a traveller whose e-mail the account allows: paid at once, no payment "
-            "page (`url` null); otherwise 403 `account_not_allowed`, nothing stored."
+            "page (`url` null); otherwise 403 `account_not_allowed`, nothing stored. A token that acts for "
+            "a traveller (OAuth) books in their name: leave `bookingData.email` out or send their address; "
+            "another is 403 `email_not_yours`, nothing stored."
         ),
         tags=["booking"],
         request=V1CheckoutInput,
@@ -288,7 +292,8 @@ class BookingApi(BookingOperation):
         summary="A booking's state, driver and cancellation terms",
         description=(
             "Send the bearer token that booked it (scope booking.read), or the customer's `email` as given "
-            "when booking. Anyone else, like an unknown reference, gets 404 `not_found`."
+            "when booking. A token that acts for a traveller (OAuth) opens that traveller's bookings only, "
+            "whatever `email` it sends. Anyone else, like an unknown reference, gets 404 `not_found`."
         ),
         extensions={"x-error-statuses": LIFECYCLE_PROBLEMS},
         parameters_extra=[BookingEmailInput],
@@ -307,8 +312,9 @@ class CancelBookingApi(BookingOperation):
         summary="Cancel a booking under the cancellation policy",
         description=(
             "Send the bearer token that booked it (scope booking.write), or the customer's `email` in the "
-            "body. The policy decides the fee (`cancellation` of GET /api/v1/bookings/{reference} states it "
-            "beforehand); the rest of what was paid is refunded the way it was paid. Cancelling a cancelled "
+            "body (a token that acts for a traveller: their bookings only, whatever `email`). The policy "
+            "decides the fee (`cancellation` of GET /api/v1/bookings/{reference} states it beforehand); "
+            "the rest of what was paid is refunded the way it was paid. Cancelling a cancelled "
             "booking again answers it unchanged. 409 `not_cancellable` when its state or the pickup time "
             "no longer allows it."
         ),

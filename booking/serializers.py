@@ -1,5 +1,7 @@
 """Input and output declarations of the booking operations (legacy, /api/v1, OpenAPI, MCP)."""
 
+import re
+
 from django.conf import settings
 from rest_framework import serializers
 
@@ -498,7 +500,13 @@ class BookingListInput(Declaration):
         required=False,
         max_length=40,
         help_text="The `nextCursor` of the previous page, with the same `when`; leave it out for the first.",
+        trim_whitespace=False,  # a cursor is passed back as received, or it is not one
     )
+
+    def validate_cursor(self, cursor: str) -> str:
+        if not re.fullmatch(listing.CURSOR_PATTERN, cursor):  # `$` alone lets a final line break through
+            raise serializers.ValidationError("Not a cursor: pass back the nextCursor of the previous page.")
+        return cursor
 
 
 class BookingListOutput(Declaration):

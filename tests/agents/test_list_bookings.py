@@ -151,6 +151,8 @@ def test_pages_follow_the_cursor_without_repeating_or_missing_one(client, when):
         ({"when": "tomorrow"}, "when"),
         ({"cursor": "CB-7K3Q9X"}, "cursor"),
         ({"cursor": "123456789012345678_1"}, "cursor"),  # beyond any pickup: refused by its form
+        ({"cursor": "1795683600000000_42\n"}, "cursor"),
+        ({"cursor": " x_1"}, "cursor"),
     ],
 )
 def test_bad_parameters_are_refused_naming_them(client, query, field):

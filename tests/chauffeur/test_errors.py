@@ -88,6 +88,7 @@ OUR_CODES = {
     "idempotency_conflict",
     "not_cancellable",
     "account_not_allowed",
+    "email_not_yours",  # issue 23: a traveller's token checking out for another address
 }
 
 
