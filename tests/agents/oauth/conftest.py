@@ -21,6 +21,8 @@ def live(tmp_path_factory, documents):
     env = {
         "OAUTH_ACCESS_TOKEN_SECONDS": str(ACCESS_TOKEN_SECONDS),
         "REQUESTS_CA_BUNDLE": str(documents.certificate),
+        # every client here registers from 127.0.0.1: far above the 10 an hour one address may register
+        "OAUTH_REGISTRATION_RATE_LIMIT": "1000",
     }
     with oauth_server(tmp_path_factory.mktemp("oauth_live"), env=env) as running:
         yield running
