@@ -262,3 +262,16 @@ def test_mcp_remote_with_the_static_token_entry_meets_the_403(live, tmp_path):
         "from booking.models import Booking; print(Booking.objects.filter(name='Static Reader').count())"
     )
     assert count == "0"
+
+
+def test_every_entry_of_the_connector_page_names_the_endpoint_and_no_token():
+    """docs/agents/connect-assistant.md: each configuration (JSON blocks, the Claude Code command) points at
+    the endpoint and carries no token or header: the assistant signs in through OAuth."""
+    page = (ROOT / "docs" / "agents" / "connect-assistant.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(json|sh)\n(.*?)```", page, re.S)
+    assert [kind for kind, _ in blocks].count("json") == 3 and [kind for kind, _ in blocks].count("sh") == 1
+    for kind, text in blocks:
+        if kind == "json":
+            json.loads(text)
+        assert "https://chauffeur.example.com/api/mcp" in text
+        assert "Authorization" not in text and "cbt_" not in text and "header" not in text.lower()
