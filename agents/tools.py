@@ -319,7 +319,8 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
     if tool.retry_window is None:
         return run()[1]
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
-    caller = f"token:{token.pk}"
+    # An OAuth token's retries count per grant: a refresh between two tries must not book twice.
+    caller = f"grant:{token.grant_id}" if token.grant_id else f"token:{token.pk}"
     return idempotency.once(
         door=IdempotentCheckout.Door.MCP,
         caller=caller,

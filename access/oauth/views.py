@@ -1,5 +1,5 @@
-"""The authorization server's door (docs/agents/oauth.md): /oauth/authorize and /oauth/consent are pages
-for people; /oauth/token and /oauth/revoke answer clients in OAuth's JSON (RFC 6749 §5, RFC 7009)."""
+"""The authorization server's pages for people (docs/agents/oauth.md): /oauth/authorize and /oauth/consent.
+The endpoints clients call are in endpoints.py."""
 
 import logging
 from urllib.parse import urlsplit

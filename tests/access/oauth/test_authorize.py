@@ -219,3 +219,28 @@ def test_staff_without_agency_scopes_are_told_to_set_them_first(client, oauth_cl
     assert "agency scopes" in page and 'id="allow"' not in page
     consent(client)
     assert OAuthGrant.objects.count() == 0
+
+
+def test_a_native_apps_own_scheme_gets_its_code(client, oauth_client):
+    app_uri = "cursor://anysphere.cursor-retrieval/oauth/callback"
+    oauth_client.redirect_uris = [app_uri]
+    oauth_client.save()
+    sign_in_traveller(client)
+    start(client, redirect_uri=app_uri)
+    page = client.get("/oauth/consent")
+    assert "form-action 'self' cursor:" in page["Content-Security-Policy"]
+    response = consent(client)
+    assert response.status_code == 302 and response["Location"].startswith(app_uri + "?code=")
+
+
+def test_a_traveller_signed_in_as_staff_too_consents_as_the_traveller(client, oauth_client):
+    oauth_client.agency_scopes = ["booking.read"]
+    oauth_client.save()
+    client.force_login(User.objects.create_user("maria", password="x", is_staff=True))
+    sign_in_traveller(client)
+    start(client)
+    assert "anna@example.com" in client.get("/oauth/consent").content.decode()
+    consent(client)
+    grant = OAuthGrant.objects.get()
+    assert grant.subject == "traveller" and grant.approved_by is None
+    assert grant.scopes == ["booking.read", "booking.write"]
