@@ -218,7 +218,8 @@ def test_mcp_remote_meets_the_401_signs_the_traveller_in_and_books(live, tmp_pat
 def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tmp_path):
     """A consent for booking.read only (the scope pinned with mcp-remote's --static-oauth-client-metadata):
     booking answers 403 insufficient_scope. mcp-remote takes the challenge as a step-up and sends the browser
-    to authorize again, but its pinned scope wins over the challenged one, so it asks for booking.read again;
+    to authorize again (once or more), but its pinned scope wins over the challenged one, so it asks for
+    booking.read again;
     the retried call meets the 403 once more and the caller reads mcp-remote's own "Unauthorized" error.
     Nothing is booked."""
     email = "remote.reader@example.com"
@@ -235,9 +236,9 @@ def test_mcp_remote_with_a_read_only_consent_meets_the_403_when_booking(live, tm
     listed, refused = report["calls"]
     assert listed["result"]["isError"] is False
     assert refused["error"]["code"] == -32001 and "Unauthorized" in refused["error"]["message"], refused
-    # the sign-in, then the step-up it attempted after the 403 (which it may have stopped waiting for by
-    # the time the traveller was back: under load that varies, and changes nothing for the caller)
-    assert len(authorized) == 2 and authorized[0][1] is True
+    # the sign-in, then the step-up(s) it attempted after the 403: how many, and whether it still waited
+    # for the code when the traveller was back, varies from run to run; the caller's answer does not
+    assert len(authorized) >= 2 and authorized[0][1] is True
     assert all(parse_qs(urlsplit(url).query)["scope"] == ["booking.read"] for url, _ in authorized)
     count = live.shell(
         f"from booking.models import Booking; print(Booking.objects.filter(email={email!r}).count())"
