@@ -111,7 +111,7 @@ def test_a_framework_lists_calls_books_and_reads_each_refusal(framework, server,
     assert trip["get"]["status"] == "pending_payment"
     assert trip["get"]["name"] == found["checkout"]["bookingData"]["name"]
     assert (trip["cancel"]["reference"], trip["cancel"]["status"]) == (trip["checkout"]["reference"], "cancelled")  # fmt: skip
-    if framework == "mcp_remote":  # 401/403 through its OAuth flow: the OAuth issue (23)
+    if framework == "mcp_remote":  # 401/403 through its OAuth flow: tests/agents/oauth/test_outside_tools.py
         assert "More than 1 requests in 60 seconds" in found["limited"]
     else:
         assert "401" in found["unauthorized"] or "bearer token is unknown" in found["unauthorized"]
