@@ -1,4 +1,5 @@
-"""mcp-use: MCPClient.from_dict with the URL and the token in `headers`, and MCPAgent driving ChatOpenAI at
+"""mcp-use: MCPClient.from_dict with the URL and the token as `auth` (without it, a 401 starts mcp-use's own
+OAuth flow, which waits for a browser), and MCPAgent driving ChatOpenAI at
 the stand-in. Its tool adapter sends null for every optional argument it was not given, which the
 endpoint reads as left out: every tool is called through the agent here. Telemetry off."""
 
@@ -8,7 +9,7 @@ import os
 
 os.environ["MCP_USE_ANONYMIZED_TELEMETRY"] = "false"
 
-from common import failure, headers, plan, report
+from common import failure, plan, report
 from langchain_openai import ChatOpenAI
 from mcp_use import MCPAgent, MCPClient
 
@@ -16,7 +17,7 @@ FINAL_PREFIX = "The tool answered: "
 
 
 def client(url: str, token: str) -> MCPClient:
-    return MCPClient.from_dict({"mcpServers": {"chauffeur": {"url": url, "headers": headers(token)}}})
+    return MCPClient.from_dict({"mcpServers": {"chauffeur": {"url": url, "auth": token}}})
 
 
 async def run_agent(url: str, token: str, name: str, arguments: dict, model_url: str) -> str:
