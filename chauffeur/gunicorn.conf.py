@@ -1,30 +1,34 @@
 """gunicorn settings for production (`gunicorn -c chauffeur/gunicorn.conf.py chauffeur.wsgi`).
-PORT and WEB_CONCURRENCY are gunicorn's own conventions; the command line overrides anything here."""
+PORT, WEB_CONCURRENCY and GUNICORN_CMD_ARGS are gunicorn's own conventions; the command line overrides
+anything here (`--worker-class sync --threads 1` brings back the sync worker, `--threads 4` more threads)."""
 
 import multiprocessing
 import os
 
 from gunicorn.workers.sync import SyncWorker
 
+from chauffeur.deadline import WorkerTimeout
+
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+# Threaded workers keep connections alive; `timeout` is each request's own deadline there
+# (docs/operations/scaling.md, "Worker model and the request deadline").
+worker_class = "chauffeur.deadline.DeadlineThreadWorker"
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+threads = 2
 timeout = 30  # the slowest request waits on Google or Stripe, each with its own shorter timeout
 graceful_timeout = 30
-keepalive = 5
+keepalive = 5  # seconds an idle connection stays open: a proxy in front reuses its upstream connections
 accesslog = "-"
 errorlog = "-"
 # gunicorn's own forwarded_allow_ips stays at its default (127.0.0.1): X-Forwarded-* from anyone else is
 # not trusted by gunicorn; Django trusts the proxies that TRUSTED_PROXY_COUNT names.
 
 
-class WorkerTimeout(Exception):
-    """Raised into a request that outlived `timeout` (e.g. a database that stopped answering mid-query)."""
-
-
 def worker_abort(worker) -> None:
     """gunicorn's own answer to a timed-out request is its HTML error page. In a sync worker the request runs
     in the thread that gets the signal, so an exception raised here reaches Django's and DRF's handlers
-    instead: the caller gets its surface's error format. The worker still exits after that answer."""
+    instead: the caller gets its surface's error format. The worker still exits after that answer. The
+    default threaded worker never gets here for a hung request: its own deadline answers first."""
     if isinstance(worker, SyncWorker):
         raise WorkerTimeout(f"request still running after the {worker.cfg.timeout} s worker timeout")
 
@@ -35,5 +39,10 @@ def post_worker_init(worker) -> None:
     from django.core.cache import caches
     from django.urls import get_resolver
 
+    from chauffeur.api.catalog import v1_operations
+
     get_resolver().url_patterns  # noqa: B018 - imports every view module
     getattr(caches["default"], "client", None)  # django-redis builds its client and pool lazily
+    # The OpenAPI document once, before the threads start: drf-spectacular loads its extensions on first
+    # use, which is not thread-safe (the catalog and /openapi.json would race in a fresh worker).
+    v1_operations()

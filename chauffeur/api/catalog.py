@@ -2,6 +2,7 @@
 so the two can never disagree."""
 
 import functools
+import threading
 
 from django.conf import settings
 from drf_spectacular.generators import SchemaGenerator
@@ -14,10 +15,15 @@ from rest_framework.views import APIView
 from chauffeur.api.problems import is_v1_path
 from chauffeur.api.schema import HTTP_METHODS
 
+_generating = threading.Lock()
+
 
 @functools.cache
 def v1_operations() -> tuple[dict, ...]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    # drf-spectacular loads its extensions on first use, and two threads doing so at once can fail
+    # (a threaded worker's first catalog requests): one generation at a time.
+    with _generating:
+        schema = SchemaGenerator().get_schema(request=None, public=True)
     operations = []
     for path, item in schema["paths"].items():
         if not is_v1_path(path):
