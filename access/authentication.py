@@ -13,7 +13,6 @@ from rest_framework.permissions import BasePermission
 from access import tokens
 from access.models import ApiToken
 from access.oauth import discovery
-from access.oauth.resources import resource_of_path
 from chauffeur.api import page_sessions
 from chauffeur.api.clients import client_address
 from chauffeur.api.ratelimit import Quota
@@ -89,9 +88,10 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     if seen_under is _UNRESOLVED or (seen_under is not _FROM_DATABASE and seen_under != version):
         text = presented_token(request)
         resource = discovery.resource_of_path(request.path_info)
-        found = None if text is None else tokens.authenticate(text) or InvalidToken(resource=resource)
-        if isinstance(found, ApiToken) and not _for_this_resource(found, request):
-            found = InvalidToken(resource=resource)
+        challenged = resource or discovery.V1_RESOURCE  # the legacy endpoints challenge as the REST API
+        found = None if text is None else tokens.authenticate(text) or InvalidToken(resource=challenged)
+        if isinstance(found, ApiToken) and not _for_this_resource(found, resource):
+            found = InvalidToken(resource=challenged)
         if isinstance(found, ApiToken):
             tokens.record_use(found)
         request._api_token = (version, found)
@@ -100,10 +100,10 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     return found
 
 
-def _for_this_resource(token: ApiToken, request: HttpRequest) -> bool:
+def _for_this_resource(token: ApiToken, resource: str | None) -> bool:
     """An OAuth token bound to a resource (RFC 8707) works there only: one issued for /api/mcp is no key
-    to /api/v1 or the legacy endpoints, and the reverse (no token passthrough)."""
-    return not token.audience or token.audience == resource_of_path(request.path_info)
+    to /api/v1 or the legacy endpoints (resource None), and the reverse (no token passthrough)."""
+    return not token.audience or (resource is not None and token.audience == discovery.resource_url(resource))
 
 
 def require_scope(token: ApiToken | None, scope: str, *, resource: str = discovery.V1_RESOURCE) -> ApiToken:

@@ -29,3 +29,13 @@ class PageLocaleMiddleware(LocaleMiddleware):
 def supported(language: str | None) -> str | None:
     """`language` if the site speaks it ("de", "en"), else None."""
     return language if language in dict(settings.LANGUAGES) else None
+
+
+def language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """(code, name, URL) of this page in each language: the same path and query, `lang` set."""
+    query = request.GET.copy()
+    links = []
+    for code, name in settings.LANGUAGES:
+        query["lang"] = code
+        links.append((code, name, f"{request.path}?{query.urlencode()}"))
+    return links

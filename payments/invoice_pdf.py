@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
@@ -37,6 +38,12 @@ def render(document: Invoice | CreditNote) -> bytes:
 
 
 class _Document(FPDF):
+    """An invoice; a credit note (below) is one with other words, another heading and another closing."""
+
+    document_name = gettext_lazy("Invoice")
+    lines_heading = gettext_lazy("Description")
+    total_label = gettext_lazy("Total amount")
+
     def __init__(self, content: dict):
         super().__init__(format="A4", unit="mm")
         self.content = content
@@ -46,7 +53,7 @@ class _Document(FPDF):
         issued_at = datetime.fromisoformat(content["issued_at"])
         self.set_creation_date(issued_at)  # fixed, so the bytes depend on the invoice only
         seller = content["seller"].get("name", "")
-        self.set_title(printable(f"{_('Invoice')} {content['number']}"))
+        self.set_title(printable(f"{self.document_name} {content['number']}"))
         self.set_author(printable(seller))
         self.set_creator(printable(seller))
 
@@ -142,7 +149,7 @@ class _Document(FPDF):
         self.gap()
 
     def _lines(self) -> None:
-        self.pair(_("Description"), _("Amount incl. VAT"), bold=True)
+        self.pair(str(self.lines_heading), _("Amount incl. VAT"), bold=True)
         self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
         for line in self.content["lines"]:
             self.pair(line["label"], money(Decimal(line["amount"]), self.content["currency"]))
@@ -157,7 +164,7 @@ class _Document(FPDF):
         rate = amounts_percent(Decimal(content["vat_rate"]))
         self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
         self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
-        self.pair(_("Total amount"), money(Decimal(content["gross"]), currency), bold=True)
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
     # --- rides across the border (payments/cross_border.py) -----------------------------------------------
@@ -176,7 +183,7 @@ class _Document(FPDF):
         self.write_line(text)
         self.gap()
 
-    def _split_totals(self, total_label: str = "") -> None:
+    def _split_totals(self) -> None:
         """Austrian VAT on the Austrian share only; the part abroad is not taxable in Austria."""
         content, border = self.content, self.content["cross_border"]
         currency = content["currency"]
@@ -193,7 +200,7 @@ class _Document(FPDF):
         )
         self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
         self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-        self.pair(total_label or _("Total amount"), money(Decimal(content["gross"]), currency), bold=True)
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
     def _closing(self) -> None:
@@ -204,9 +211,9 @@ class _Document(FPDF):
 class _CreditNote(_Document):
     """A credit note: the seller, its number, the invoice it corrects and why, what is credited."""
 
-    def __init__(self, content: dict):
-        super().__init__(content)
-        self.set_title(printable(f"{_('Credit note')} {content['number']}"))
+    document_name = gettext_lazy("Credit note")
+    lines_heading = gettext_lazy("Credited")
+    total_label = gettext_lazy("Total credited")
 
     def _heading(self) -> None:
         content, corrected = self.content, self.content["corrects"]
@@ -220,25 +227,6 @@ class _CreditNote(_Document):
         )
         self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
         self.write_line(_("Reason: {reason}").format(reason=content["reason_shown"]))
-        self.gap()
-
-    def _lines(self) -> None:
-        self.pair(_("Credited"), _("Amount incl. VAT"), bold=True)
-        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
-        for line in self.content["lines"]:
-            self.pair(line["label"], money(Decimal(line["amount"]), self.content["currency"]))
-        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
-        self.gap(2)
-
-    def _totals(self) -> None:
-        content = self.content
-        if (content.get("cross_border") or {}).get("vat_setting") == AUSTRIA_ONLY:
-            return self._split_totals(_("Total credited"))
-        currency = content["currency"]
-        rate = amounts_percent(Decimal(content["vat_rate"]))
-        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
-        self.pair(_("Total credited"), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
     def _closing(self) -> None:

@@ -23,7 +23,7 @@ from booking.links import (
 from booking.models import Booking
 from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
-from chauffeur.i18n import supported
+from chauffeur.i18n import language_links, supported
 from payments import documents, invoices, payment_updates
 from payments.models import Surcharge
 from payments.providers import payment_provider
@@ -272,17 +272,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "open": selectors.payable(booking),
             "resume_path": resume_path(booking.reference, language),
             "manage_url": manage_url(booking.reference),
-            "language_links": _language_links(request),
+            "language_links": language_links(request),
             **extra,
         }
         return render(request, template, context, status=status)
-
-
-def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
-    """(code, name, URL) of this page in each language."""
-    query = request.GET.copy()
-    links = []
-    for code, name in settings.LANGUAGES:
-        query["lang"] = code
-        links.append((code, name, f"{request.path}?{query.urlencode()}"))
-    return links

@@ -5,6 +5,7 @@ the URLs both name. The issuer is PUBLIC_BASE_URL; the endpoints below are serve
 from django.conf import settings
 
 from access.models import Scope
+from chauffeur.api.problems import is_v1_path
 
 MCP_RESOURCE = "/api/mcp"  # agents.urls.MCP_PATH (access imports no door)
 V1_RESOURCE = "/api/v1"
@@ -41,9 +42,14 @@ def resource_metadata_url(resource: str) -> str:
     return issuer() + PROTECTED_RESOURCE_PREFIX + resource
 
 
-def resource_of_path(path: str) -> str:
-    """The protected resource a request path belongs to: the agent endpoint, else the REST API."""
-    return MCP_RESOURCE if path == MCP_RESOURCE or path.startswith(MCP_RESOURCE + "/") else V1_RESOURCE
+def resource_of_path(path: str) -> str | None:
+    """The protected resource a request path belongs to (MCP_RESOURCE, V1_RESOURCE); None for every other
+    path (the legacy /api/ endpoints, which no resource-bound token opens)."""
+    if path == MCP_RESOURCE:
+        return MCP_RESOURCE
+    if is_v1_path(path):
+        return V1_RESOURCE
+    return None
 
 
 def ordered_scopes(scopes) -> list[str]:

@@ -2,9 +2,8 @@
 names and documents: access/oauth/discovery.py)."""
 
 from access.oauth.discovery import MCP_RESOURCE, SCOPES, V1_RESOURCE, issuer, resource_url
-from chauffeur.api.problems import is_v1_path
 
-__all__ = ["SCOPES", "issuer", "mcp_resource", "resource_of_path", "resources"]
+__all__ = ["SCOPES", "issuer", "mcp_resource", "resources"]
 
 
 def mcp_resource() -> str:
@@ -13,12 +12,3 @@ def mcp_resource() -> str:
 
 def resources() -> tuple[str, str]:
     return mcp_resource(), resource_url(V1_RESOURCE)
-
-
-def resource_of_path(path: str) -> str | None:
-    """The resource a request path belongs to; None for every other path (the legacy endpoints)."""
-    if path == MCP_RESOURCE:
-        return mcp_resource()
-    if is_v1_path(path):
-        return resource_url(V1_RESOURCE)
-    return None

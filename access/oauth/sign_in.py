@@ -19,7 +19,7 @@ from access.oauth import travellers
 from access.oauth.clients import client_of
 from access.oauth.pending import pending_of
 from chauffeur.api.clients import client_address
-from chauffeur.i18n import supported
+from chauffeur.i18n import language_links, supported
 
 SIGN_IN_PATH = "/oauth/sign-in"
 CONSENT_PATH = "/oauth/consent"
@@ -110,7 +110,7 @@ def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> H
         {
             "step": step,
             "asking": client_of(pending.client_id) if pending else None,  # who the traveller signs in for
-            "language_links": _language_links(request),
+            "language_links": language_links(request),
             "another_url": _here(request, another="1"),
             **context,
         },
@@ -122,13 +122,3 @@ def _here(request: HttpRequest, **query: str) -> str:
     kept = {"lang": request.GET["lang"]} if supported(request.GET.get("lang")) else {}
     words = urlencode({**kept, **query})
     return f"{SIGN_IN_PATH}?{words}" if words else SIGN_IN_PATH
-
-
-def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
-    """(code, name, URL) of this page in each language."""
-    query = request.GET.copy()
-    links = []
-    for code, name in settings.LANGUAGES:
-        query["lang"] = code
-        links.append((code, name, f"{request.path}?{query.urlencode()}"))
-    return links

@@ -21,6 +21,7 @@ from access.oauth.clients import client_of
 from access.oauth.errors import OAuth2Error, UnverifiedRedirect
 from access.oauth.requests import validate_authorization_request
 from access.oauth.travellers import signed_in_traveller
+from chauffeur.i18n import language_links
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
         "staff_name": staff.get_username() if staff else "",
         "resource": pending.resource,
         "fingerprint": pending.fingerprint(),
-        "language_links": _language_links(request),
+        "language_links": language_links(request),
     }
     response = render(request, "oauth/consent.html", context)
     # Chromium applies form-action to the redirect after a submission too: the client's origin must be
@@ -155,10 +156,6 @@ def _staff(request: HttpRequest):
 def _language(request: HttpRequest) -> str:
     chosen = request.GET.get("lang")
     return chosen if chosen in dict(settings.LANGUAGES) else translation.get_language()
-
-
-def _language_links(request: HttpRequest) -> list[tuple[str, str, str]]:
-    return [(code, name, f"{request.path}?lang={code}") for code, name in settings.LANGUAGES]
 
 
 def _host(uri: str) -> str:

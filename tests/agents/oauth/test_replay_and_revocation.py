@@ -1,12 +1,11 @@
 """The issue's security proofs against the live service, over plain HTTP as an attacker replaying captured
 requests would send them: a code, a refresh token and a registration cannot be replayed; a revoked grant
-stops working on every worker at once (two gunicorn workers sharing Redis; skipped without REDIS_URL, as
-tests/access/test_revocation_gunicorn.py is)."""
+stops working on every worker at once (two gunicorn workers sharing Redis; skipped without REDIS_URL). The
+same for an operator's token revoked as staff would: tests/access/test_revocation_gunicorn.py."""
 
 import base64
 import hashlib
 import os
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -16,12 +15,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.access.test_revocation_gunicorn import PING, workers_answering
 from tests.agents.oauth.browser import Browser
 from tests.agents.oauth.conftest import ACCESS_TOKEN_SECONDS
 from tests.agents.oauth.harness import OAuthLive, oauth_server
 
 REDIRECT = "http://127.0.0.1:33420/callback"
-PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 LIST = {
     "jsonrpc": "2.0",
     "id": 2,
@@ -146,10 +145,6 @@ def test_a_registration_cannot_be_replayed_into_the_first_clients_access(live):
 # --- revocation on every worker at once -------------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-
-
-def workers_answering(log: str, status: int) -> set[str]:
-    return set(re.findall(rf"worker=<?(\d+)>? status={status}", log))
 
 
 @pytest.mark.skipif(

@@ -1,5 +1,6 @@
 """What every framework script shares (standard library only: the scripts run in two venvs): the plan it
-reads from standard input, the report it prints, and an exception's readable text."""
+reads from standard input, the report it prints, and an exception's readable text; and the steps that
+scripts which differ only in their framework's calls take alike (the round trip, the 401, the agent runs)."""
 
 import json
 import sys
@@ -32,3 +33,38 @@ def failure(error: BaseException) -> str:
 
 def headers(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def prompt(name: str, arguments: dict) -> str:
+    """The message that has the stand-in model (../model.py) call a tool."""
+    return f"CALL {name} {json.dumps(arguments)}"
+
+
+async def round_trip(call, checkout: dict) -> dict:
+    """checkout → get_booking → cancel_booking; `call(name, arguments)` answers a tool's structured result."""
+    started = await call("booking_create_checkout", checkout)
+    reference = {"reference": started["reference"]}
+    read = await call("booking_get_booking", reference)
+    cancelled = await call("booking_cancel_booking", reference)
+    return {"checkout": started, "get": read, "cancel": cancelled}
+
+
+async def unauthorized(connect, token: str) -> str:
+    """What listing the tools with a bad token raised; `connect(token)` is the framework's connection."""
+    try:
+        async with connect(token) as refused:
+            await refused.list_tools()
+    except Exception as error:
+        return failure(error)
+    return "no error"
+
+
+async def agent_runs(run_agent, given: dict) -> dict:
+    """An agent run each for a valid call, a tool error, a refused scope (403) and a spent rate limit (429);
+    `run_agent(token, prompt)` runs one."""
+    return {
+        "valid": await run_agent(given["write"], prompt("booking_calculate_price", given["price"])),
+        "error": await run_agent(given["write"], prompt("booking_calculate_price", given["bad_price"])),
+        "forbidden": await run_agent(given["read"], prompt("booking_create_checkout", given["checkout"])),
+        "limited": await run_agent(given["limited"], prompt("booking_calculate_price", given["price"])),
+    }

@@ -5,7 +5,7 @@ import asyncio
 import json
 
 from agents.mcp import MCPServerStreamableHttp
-from common import failure, headers, plan, report
+from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
 from openai import AsyncOpenAI
 
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
@@ -44,38 +44,17 @@ def structured(result) -> dict:
 async def main(given: dict) -> dict:
     url, found = given["url"], {}
     async with server(url, given["write"]) as chauffeur:
+
+        async def call(name: str, arguments: dict) -> dict:
+            return structured(await chauffeur.call_tool(name, arguments))
+
         found["tools"] = [tool.name for tool in await chauffeur.list_tools()]
-        found["call"] = structured(await chauffeur.call_tool("booking_calculate_price", given["price"]))
+        found["call"] = await call("booking_calculate_price", given["price"])
         refused = await chauffeur.call_tool("booking_calculate_price", given["bad_price"])
         found["error"] = {"isError": refused.is_error, "text": refused.content[0].text}
-        started = structured(await chauffeur.call_tool("booking_create_checkout", given["checkout"]))
-        reference = {"reference": started["reference"]}
-        read = structured(await chauffeur.call_tool("booking_get_booking", reference))
-        cancelled = structured(await chauffeur.call_tool("booking_cancel_booking", reference))
-        found["round_trip"] = {"checkout": started, "get": read, "cancel": cancelled}
-    try:
-        async with server(url, given["bad"]) as refused_server:
-            await refused_server.list_tools()
-        found["unauthorized"] = "no error"
-    except Exception as error:
-        found["unauthorized"] = failure(error)
-
-    def call(name: str, arguments: dict) -> str:
-        return f"CALL {name} {json.dumps(arguments)}"
-
-    model = given["model"]
-    found["agent"] = {
-        "valid": await run_agent(url, given["write"], call("booking_calculate_price", given["price"]), model),
-        "error": await run_agent(
-            url, given["write"], call("booking_calculate_price", given["bad_price"]), model
-        ),
-        "forbidden": await run_agent(
-            url, given["read"], call("booking_create_checkout", given["checkout"]), model
-        ),
-        "limited": await run_agent(
-            url, given["limited"], call("booking_calculate_price", given["price"]), model
-        ),
-    }
+        found["round_trip"] = await round_trip(call, given["checkout"])
+    found["unauthorized"] = await unauthorized(lambda token: server(url, token), given["bad"])
+    found["agent"] = await agent_runs(lambda token, text: run_agent(url, token, text, given["model"]), given)
     return found
 
 

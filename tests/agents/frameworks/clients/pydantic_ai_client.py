@@ -2,9 +2,8 @@
 OpenAIChatModel at the stand-in."""
 
 import asyncio
-import json
 
-from common import failure, headers, plan, report
+from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
 from pydantic_ai import Agent
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.models.openai import OpenAIChatModel
@@ -41,34 +40,9 @@ async def main(given: dict) -> dict:
             found["error"] = {"text": "no error"}
         except Exception as error:
             found["error"] = {"text": failure(error)}
-        started = await chauffeur.direct_call_tool("booking_create_checkout", given["checkout"])
-        reference = {"reference": started["reference"]}
-        read = await chauffeur.direct_call_tool("booking_get_booking", reference)
-        cancelled = await chauffeur.direct_call_tool("booking_cancel_booking", reference)
-        found["round_trip"] = {"checkout": started, "get": read, "cancel": cancelled}
-    try:
-        async with toolset(url, given["bad"]) as refused:
-            await refused.list_tools()
-        found["unauthorized"] = "no error"
-    except Exception as error:
-        found["unauthorized"] = failure(error)
-
-    def call(name: str, arguments: dict) -> str:
-        return f"CALL {name} {json.dumps(arguments)}"
-
-    model = given["model"]
-    found["agent"] = {
-        "valid": await run_agent(url, given["write"], call("booking_calculate_price", given["price"]), model),
-        "error": await run_agent(
-            url, given["write"], call("booking_calculate_price", given["bad_price"]), model
-        ),
-        "forbidden": await run_agent(
-            url, given["read"], call("booking_create_checkout", given["checkout"]), model
-        ),
-        "limited": await run_agent(
-            url, given["limited"], call("booking_calculate_price", given["price"]), model
-        ),
-    }
+        found["round_trip"] = await round_trip(chauffeur.direct_call_tool, given["checkout"])
+    found["unauthorized"] = await unauthorized(lambda token: toolset(url, token), given["bad"])
+    found["agent"] = await agent_runs(lambda token, text: run_agent(url, token, text, given["model"]), given)
     return found
 
 
