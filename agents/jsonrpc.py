@@ -3,7 +3,7 @@ batches where the revision allows them. Knows nothing of tools or HTTP views; `r
 
 from dataclasses import dataclass, field
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 
 from chauffeur.api import parsers as strict_json
 from chauffeur.api.renderers import dumps
@@ -80,12 +80,17 @@ class Message:
 UNREADABLE = object()  # what `decode` gives for a body that is not JSON
 
 
-def decode(body: bytes) -> object:
-    """The body's JSON, read once: the id of even a refused message is needed before `parse` runs."""
-    try:
-        return strict_json.loads(body)
-    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        return UNREADABLE
+def decode(request: HttpRequest) -> object:
+    """The body's JSON, read once per request (the rate limiter looks at it first): the id of even a
+    refused message is needed before `parse` runs. Raises RequestDataTooBig for a body over the limit."""
+    document = request.__dict__.get("_jsonrpc_document")
+    if document is None:
+        try:
+            document = strict_json.loads(request.body)
+        except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            document = UNREADABLE
+        request._jsonrpc_document = document
+    return document
 
 
 def parse(document: object) -> Message:

@@ -4,13 +4,12 @@ protocol housekeeping counts in a separate, generous one. A client that opens a 
 (langchain-mcp-adapters sends initialize, a notification and tools/list before each tools/call) then meets
 the limit at the same number of calls as one that keeps its session (issue 27, docs/agents/index.md)."""
 
-import json
-
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest
 
 from access.authentication import rate_limit_client
+from agents import jsonrpc
 from agents.urls import MCP_PATH
 from chauffeur.api.ratelimit import Quota
 
@@ -51,8 +50,8 @@ def only_housekeeping(request: HttpRequest) -> bool:
     """Whether every message of the POST is housekeeping: a notification, a response, or a method listed
     above. Anything unreadable counts as billable (the endpoint then answers its own error)."""
     try:
-        document = json.loads(request.body)
-    except (RequestDataTooBig, ValueError):
+        document = jsonrpc.decode(request)
+    except RequestDataTooBig:
         return False
     messages = document if isinstance(document, list) else [document]
     return bool(messages) and all(_is_housekeeping(message) for message in messages)

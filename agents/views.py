@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
-from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
@@ -27,8 +26,13 @@ logger = logging.getLogger(__name__)
 TOOL_NAME_STYLES = ("dotted", "underscore")  # ?toolNames=underscore for clients that reject dots
 
 
-@method_decorator(csrf_exempt, name="dispatch")  # bearer tokens, not cookies: nothing to forge
 class McpView(View):
+    @classmethod
+    def as_view(cls, **initkwargs):
+        # bearer tokens, not cookies: nothing to forge. On the view function, not with method_decorator,
+        # which wraps `dispatch` anew on every request.
+        return csrf_exempt(super().as_view(**initkwargs))
+
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             _check_origin(request)  # on every method (Transports › Streamable HTTP › Security)
@@ -52,7 +56,7 @@ class McpView(View):
         try:
             # The token first: a stranger's body is never parsed, so a 401 cannot name the message's id.
             token = _authenticate(request)
-            document = jsonrpc.decode(request.body)
+            document = jsonrpc.decode(request)
             request_id = jsonrpc.request_id_of(document)
             _check_headers(request)
             revision = revisions.of_request(request.headers, document)

@@ -13,6 +13,7 @@ from booking.models import BookingStatus, RideState
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     AcceptanceField,
+    FixedDecimalField,
     FromFieldMixin,
     JsonBooleanField,
     JsonIntegerField,
@@ -327,13 +328,11 @@ class StoredBookingOutput(FromFieldMixin, Declaration):
     to = serializers.CharField(source="destination")
     pickupDatetime = LocalDateTimeField(source="pickup_at", allow_null=True)
     estimatedArrival = LocalDateTimeField(source="estimated_arrival", allow_null=True)
-    distanceKm = serializers.DecimalField(
-        source="distance_km", max_digits=8, decimal_places=1, allow_null=True
-    )
+    distanceKm = FixedDecimalField(source="distance_km", max_digits=8, decimal_places=1, allow_null=True)
     inZoneA = serializers.BooleanField(source="in_zone_a", allow_null=True)
     vehicleClass = serializers.CharField(source="vehicle_class")
     bookingType = serializers.CharField(source="booking_type")
-    durationHours = serializers.DecimalField(
+    durationHours = FixedDecimalField(
         source="duration_hours", max_digits=5, decimal_places=2, allow_null=True
     )
     name = serializers.CharField()

@@ -74,12 +74,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "chauffeur.cors.CorsMiddleware",  # django-cors-headers'; before the rate limit: a preflight is no request
     "chauffeur.api.ratelimit.RateLimitMiddleware",
+    "chauffeur.api.shortcut.ApiShortcutMiddleware",  # API paths skip the rest: they serve pages
     "django.contrib.sessions.middleware.SessionMiddleware",
     "chauffeur.i18n.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "chauffeur.pages.AuthenticationMiddleware",  # Django's, skipped on /api paths
-    "chauffeur.pages.MessageMiddleware",  # Django's, skipped on /api paths
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]

@@ -90,17 +90,18 @@ chauffeur_jobs = [
     ),
 ]
 
+# Django tries the patterns in turn: the API's busy routes first.
 urlpatterns = [
+    *v1,
+    path("", include("agents.urls")),  # /api/mcp
     path("healthz", views.healthz, name="healthz"),
     path("healthz/worker", jobs_views.worker_health, name="healthz-worker"),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # The split view serves Swagger UI's start-up script as a file: no inline script under the CSP.
     path("api/docs", SpectacularSwaggerSplitView.as_view(url_name="openapi"), name="api-docs"),
-    *v1,
     *legacy,
     *pages,
     *chauffeur_jobs,
-    path("", include("agents.urls")),
     path("", include("access.oauth.urls")),  # the authorization server (docs/agents/oauth.md)
     path("", include("access.oauth.discovery_urls")),  # /.well-known/oauth-…, /oauth/register
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).

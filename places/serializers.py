@@ -5,7 +5,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from chauffeur.api.declarations import Declaration
-from chauffeur.api.fields import FromFieldMixin, LocalDateTimeField
+from chauffeur.api.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField
 from places.geo import ZONE_A_RADIUS_KM
 from places.services import MIN_INPUT
 
@@ -33,7 +33,7 @@ class DistanceInput(FromFieldMixin, Declaration):
 
 
 class DistanceOutput(Declaration):
-    distance = serializers.DecimalField(
+    distance = FixedDecimalField(
         max_digits=8,
         decimal_places=1,
         source="distance_km",

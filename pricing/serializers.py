@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from chauffeur.api.declarations import Declaration
-from chauffeur.api.fields import PlainDecimalField, PlainIntegerField
+from chauffeur.api.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField
 from pricing.models import VehicleClass
 from pricing.quote import (
     HOURLY_BLOCK,
@@ -63,8 +63,8 @@ class PriceInput(Declaration):
     )
 
 
-def euros(**kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+def euros(**kwargs) -> FixedDecimalField:
+    return FixedDecimalField(max_digits=12, decimal_places=2, **kwargs)
 
 
 class PriceLineOutput(Declaration):

@@ -1,10 +1,24 @@
 """The base of every input and output declaration (docs/decisions.md §1, DESIGN rule 2): a DRF serializer
-whose fields are built and bound once per class and process. DRF deep-copies the declared fields for each
-serializer instance, so that one instance may edit its own; no declaration here does, and the copies were
-a third of a warm request's time. A bound field keeps no state of a request: data, errors and results
-live on the serializer instance, which stays one per use."""
+whose fields are built and bound once per class and process, and whose reading and writing loops are
+planned once too. DRF deep-copies the declared fields for each serializer instance, so that one instance
+may edit its own; no declaration here does, and the copies were a third of a warm request's time. A bound
+field keeps no state of a request: data, errors and results live on the serializer instance, which stays
+one per use.
 
+The plans keep DRF's semantics (each field's own `get_value`, `run_validation` and `to_representation`)
+and drop only the per-request work around them: the generators over the fields, the `validate_<name>`
+lookups, and the attribute walk, which falls back to the field's own `get_attribute` whenever the plain
+walk would not give DRF's answer (a missing attribute, a callable). tests/chauffeur/test_declarations.py
+compares both with DRF's own loops over every declaration."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
+from rest_framework.fields import SkipField, get_error_detail
+from rest_framework.relations import PKOnlyObject
+from rest_framework.settings import api_settings
 from rest_framework.utils.serializer_helpers import BindingDict
 
 
@@ -14,8 +28,87 @@ class Declaration(serializers.Serializer):
         compiled = type(self).__dict__.get("_compiled_fields")
         return compiled if compiled is not None else _compile(type(self))
 
+    def to_representation(self, instance: Any) -> dict:
+        answer = {}
+        read = instance.__getitem__ if isinstance(instance, Mapping) else instance.__getattribute__
+        for name, path, field in _plans(type(self)).output:
+            try:
+                if path is None:
+                    value = _DRF
+                elif not path:  # source="*"
+                    value = instance
+                else:
+                    value = read(path[0])
+                    for attribute in path[1:]:
+                        value = value[attribute] if isinstance(value, Mapping) else getattr(value, attribute)
+            except Exception:  # DRF's own walk decides: a default, None, skip, or its own error
+                value = _DRF
+            if value is _DRF or callable(value):
+                try:
+                    value = field.get_attribute(instance)
+                except SkipField:
+                    continue
+            present = value.pk if isinstance(value, PKOnlyObject) else value
+            answer[name] = None if present is None else field.to_representation(value)
+        return answer
+
+    def to_internal_value(self, data: Any) -> dict:
+        if not isinstance(data, Mapping):
+            message = self.error_messages["invalid"].format(datatype=type(data).__name__)
+            raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]}, code="invalid")
+        validated, errors = {}, {}
+        for name, field, check in _plans(type(self)).input:
+            try:
+                value = field.run_validation(field.get_value(data))
+                if check is not None:
+                    value = getattr(self, check)(value)
+            except serializers.ValidationError as exc:
+                errors[name] = exc.detail
+            except DjangoValidationError as exc:
+                errors[name] = get_error_detail(exc)
+            except SkipField:
+                pass
+            else:
+                self.set_value(validated, field.source_attrs, value)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return validated
+
+
+class _DRF:
+    """Marks a value the plain walk could not read."""
+
+
+class _Plans:
+    def __init__(self, declaration: type[Declaration], fields: BindingDict):
+        # A field with its own get_attribute reads the instance its own way: the walk is left to it.
+        self.output = [
+            (name, tuple(field.source_attrs) if _walkable(field) else None, field)
+            for name, field in fields.items()
+            if not field.write_only
+        ]
+        self.input = [
+            (name, field, f"validate_{name}" if hasattr(declaration, f"validate_{name}") else None)
+            for name, field in fields.items()
+            if not field.read_only
+        ]
+
+
+def _walkable(field: serializers.Field) -> bool:
+    return type(field).get_attribute is serializers.Field.get_attribute
+
+
+def _plans(declaration: type[Declaration]) -> _Plans:
+    plans = declaration.__dict__.get("_compiled_plans")
+    if plans is None:
+        plans = declaration._compiled_plans = _Plans(declaration, _compile(declaration))
+    return plans
+
 
 def _compile(declaration: type[Declaration]) -> BindingDict:
+    compiled = declaration.__dict__.get("_compiled_fields")
+    if compiled is not None:
+        return compiled
     template = declaration()  # no data, no context, never partial: what every field may ask of its root
     fields = BindingDict(template)
     for name, field in template.get_fields().items():

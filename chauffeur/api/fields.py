@@ -4,7 +4,7 @@ import json
 import re
 import sys
 from datetime import UTC, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -19,6 +19,19 @@ PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 PLAIN_INTEGER = re.compile(r"-?[0-9]+")
 # An unencoded "+01:00" in a query string arrives as " 01:00".
 LOST_PLUS = re.compile(r"(T[0-9:.]+) ([0-9]{2}:?[0-9]{2})$")
+
+
+class FixedDecimalField(serializers.DecimalField):
+    """DRF's DecimalField with its rounding step and context made once, not for every value (DRF copies
+    the thread's context and raises 0.1 to the places each time: a tenth of writing a price's answer)."""
+
+    def __init__(self, *, max_digits: int, decimal_places: int, **kwargs):
+        super().__init__(max_digits=max_digits, decimal_places=decimal_places, **kwargs)
+        self._step = Decimal(1).scaleb(-decimal_places)
+        self._context = Context(prec=max_digits)
+
+    def quantize(self, value: Decimal) -> Decimal:
+        return value.quantize(self._step, rounding=self.rounding, context=self._context)
 
 
 class PlainDecimalField(serializers.DecimalField):

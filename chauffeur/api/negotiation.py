@@ -4,12 +4,14 @@ about 0.05–0.1 ms of a warm API request (benchmarks/hotpath.py). Anything else
 
 from rest_framework.negotiation import DefaultContentNegotiation
 
+from chauffeur.api.query import query_of
+
 JSON = "application/json"
 
 
 class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request, renderers, format_suffix=None):
-        request.query_params  # noqa: B018  (read as DRF's path does: too many parameters is refused here)
+        query_of(request)  # read where DRF's path reads it: too many parameters is refused here
         accept = request.META.get("HTTP_ACCEPT", "*/*")
         if renderers and format_suffix is None and self.settings.URL_FORMAT_OVERRIDE is None:
             first = renderers[0]

@@ -5,6 +5,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from chauffeur.api.query import query_of
+
 
 class Operation(APIView):
     input_serializer: type[serializers.Serializer]
@@ -12,7 +14,7 @@ class Operation(APIView):
     def validated(self, request: Request) -> serializers.Serializer:
         # The query as a plain dict, not the QueryDict: DRF reads a missing boolean in form-style data as
         # False, which would override the declared defaults.
-        data = request.query_params.dict() if request.method in ("GET", "HEAD") else request.data
+        data = query_of(request) if request.method in ("GET", "HEAD") else request.data
         serializer = self.input_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         return serializer

@@ -5,10 +5,15 @@ surrogate such as "\ud800" cannot be stored, nor even echoed in an error), and a
 import codecs
 import json
 import math
+import re
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+# Where a lone surrogate can come from: an escape, or bytes decoded as json.loads decodes them
+# ("surrogatepass"). Documents without either are not walked.
+MAY_HOLD_SURROGATE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
 def _finite(text: str) -> float:
@@ -24,8 +29,11 @@ def _no_constants(name: str):
 
 def loads(text: str | bytes) -> object:
     """Strict JSON; ValueError or RecursionError for anything else."""
+    if isinstance(text, bytes):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")  # what json.loads does with bytes
     document = json.loads(text, parse_constant=_no_constants, parse_float=_finite)
-    _ensure_unicode(document)
+    if MAY_HOLD_SURROGATE.search(text):
+        _ensure_unicode(document)
     return document
 
 

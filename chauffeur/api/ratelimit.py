@@ -3,6 +3,7 @@ counted in the shared cache (`sliding_window`), answered with the IETF RateLimit
 response and 429 + Retry-After beyond the limit. A shared cache that is down or hangs is skipped for a
 few seconds after each failure, and requests then pass uncounted (fail open, with a warning)."""
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -58,7 +59,12 @@ def client_quotas(request: HttpRequest) -> list[Quota]:
     """Who is counted, in which budgets: the function API_RATE_LIMIT_CLIENT names (the access app's, which
     knows tokens and page sessions), so this plumbing imports no domain app. A request passes only if
     every budget has room, and is then counted in all of them."""
-    return import_string(settings.API_RATE_LIMIT_CLIENT)(request)
+    return _function(settings.API_RATE_LIMIT_CLIENT)(request)
+
+
+@functools.cache
+def _function(dotted_path: str) -> Callable[[HttpRequest], list[Quota]]:
+    return import_string(dotted_path)
 
 
 def is_rate_limited_path(path: str) -> bool:

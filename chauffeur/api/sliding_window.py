@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from django.core.cache import caches
 from django_redis.cache import RedisCache
+from redis import Redis
+from redis.commands.core import Script
 
 # KEYS[1..n] the logs, KEYS[n+1..] keys to read; ARGV n, the cost (how many hits: all or none of them are
 # counted, in every log), a unique member, then each log's limit and window in microseconds. A hit is
@@ -48,6 +50,7 @@ end
 return answer
 """
 _local_lock = threading.Lock()
+_scripts: dict[int, Script] = {}  # by client: each cache server has its own
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def hit_all(windows: list[Window], *, read: list[str] = (), cost: int = 1) -> li
 def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: int) -> list[Count]:
     client = backend.client.get_client(write=True)
     limits = [number for log in logs for number in (log.limit, log.seconds * 1_000_000)]
-    allowed, *answer = client.register_script(SCRIPT)(
+    allowed, *answer = _script(client)(
         keys=[backend.make_key(name) for name in [*(log.key for log in logs), *read]],
         args=[len(logs), cost, uuid.uuid4().hex, *limits],
     )
@@ -97,6 +100,14 @@ def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: i
         Count(bool(allowed), int(count), max(0, math.ceil(int(reset_us) / 1_000_000)), shared)
         for count, reset_us in zip(answer[0 : 2 * len(logs) : 2], answer[1 : 2 * len(logs) : 2], strict=True)
     ]
+
+
+def _script(client: Redis) -> Script:
+    """The script's handle on this client, made once: `register_script` hashes the script each time."""
+    script = _scripts.get(id(client))
+    if script is None or script.registered_client is not client:
+        script = _scripts[id(client)] = client.register_script(SCRIPT)
+    return script
 
 
 def _local_hit(backend, logs: list[Window], read: list[str], cost: int) -> list[Count]:

@@ -88,10 +88,21 @@ def test_server_discover_is_a_2026_method(client, agent):
         # Infinity once read: neither our JSON output nor PostgreSQL's jsonb can hold it.
         '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "booking.create_checkout", '
         '"arguments": {"amount": 7400, "bookingData": {"from": "Hotel Sacher", "notes": 1e400}}}}',
+        # too deep for Python's parser: the rate limiter's look at the body must not crash
+        pytest.param("[" * 100_000, id="nested-too-deep"),
     ],
 )
 def test_a_parse_error_is_400_32700(client, agent, body):
     error_of(post(client, body, **agent), 400, -32700)
+
+
+def test_a_body_that_is_not_strict_json_is_billed_even_if_it_names_a_housekeeping_method(client, agent):
+    """The rate limiter reads the body as the endpoint does (agents/jsonrpc.decode): what the endpoint
+    refuses as unreadable counts in the ordinary budget, not the housekeeping one."""
+    body = '{"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"at": NaN}}'
+    refused = post(client, body, **agent)
+    error_of(refused, 400, -32700)
+    assert refused["RateLimit"].startswith('"default";r=59;')
 
 
 # --- batches (2025-03-26, Basic › Batching) ---------------------------------------------------------

@@ -2,6 +2,10 @@
 never a request's data, errors or results."""
 
 import inspect
+from datetime import date, datetime
+from decimal import Decimal
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
 from rest_framework import serializers
@@ -9,6 +13,7 @@ from rest_framework import serializers
 from booking import serializers as booking_declarations
 from booking.serializers import AgentBookingDataInput, AgentCheckoutInput, CheckoutInput
 from chauffeur.api.declarations import Declaration
+from chauffeur.api.fields import FixedDecimalField
 from places import serializers as places_declarations
 from pricing import serializers as pricing_declarations
 from pricing.serializers import PriceInput
@@ -48,3 +53,102 @@ def test_every_declaration_is_compiled_once(module):
     ]
     assert declared
     assert [value.__name__ for value in declared if not issubclass(value, Declaration)] == []
+
+
+# --- The planned loops give DRF's own answers -------------------------------------------------------------
+
+
+def every_declaration() -> list[type[Declaration]]:
+    from django.urls import get_resolver
+
+    import agents.tools  # noqa: F401  (the MCP tools' declarations)
+
+    get_resolver().url_patterns  # noqa: B018 - imports every view and its declarations
+    found, pending = [], [Declaration]
+    while pending:
+        for subclass in pending.pop().__subclasses__():
+            found.append(subclass)
+            pending.append(subclass)
+    return found
+
+
+def sample(field: serializers.Field, depth: int = 0):
+    """A value of the field's kind, as an instance would hold it (the output side's input)."""
+    if isinstance(field, serializers.ListSerializer):
+        return [sample(field.child, depth + 1), sample(field.child, depth + 1)]
+    if isinstance(field, serializers.Serializer):
+        return {name: sample(child, depth + 1) for name, child in field.fields.items()} if depth < 4 else {}
+    if isinstance(field, serializers.ChoiceField):
+        return next(iter(field.choices), "x")
+    if isinstance(field, serializers.BooleanField):
+        return True
+    if isinstance(field, serializers.DecimalField):
+        return Decimal("12.345")
+    if isinstance(field, serializers.IntegerField):
+        return 7
+    if isinstance(field, serializers.FloatField):
+        return 1.5
+    if isinstance(field, serializers.DateTimeField):
+        return datetime(2026, 12, 24, 18, 30, tzinfo=ZoneInfo("Europe/Vienna"))
+    if isinstance(field, serializers.DateField):
+        return date(2026, 12, 24)
+    if isinstance(field, serializers.ListField):
+        return [sample(field.child, depth + 1)]
+    if isinstance(field, serializers.DictField):
+        return {"key": "value"}
+    return "Stephansplatz 1"
+
+
+def outcome(function, *args):
+    """What a call gives: its value, or its error's type and detail."""
+    try:
+        return ("value", function(*args))
+    except Exception as exc:
+        return ("error", type(exc), getattr(exc, "detail", str(exc)))
+
+
+def by_source(declaration: Declaration, values: dict) -> dict:
+    """`values` (by wire name) keyed as an instance holds them: by each field's first source attribute."""
+    held = {}
+    for name, field in declaration.fields.items():
+        if name in values and field.source != "*" and field.source_attrs:
+            held[field.source_attrs[0]] = values[name]
+    return held
+
+
+@pytest.mark.parametrize("declaration", every_declaration(), ids=lambda item: item.__qualname__)
+def test_the_planned_loops_answer_as_drf_does(declaration):
+    template = declaration()
+    values = {name: sample(field) for name, field in template.fields.items()}
+    instances = [
+        by_source(template, values),  # a mapping
+        SimpleNamespace(**by_source(template, values)),  # an object
+        {},  # nothing there: DRF's defaults, skips or errors
+        SimpleNamespace(),
+    ]
+    for instance in instances:
+        planned = outcome(declaration().to_representation, instance)
+        assert planned == outcome(serializers.Serializer.to_representation, declaration(), instance)
+
+    written = outcome(declaration().to_representation, instances[0])
+    inputs = [
+        written[1] if written[0] == "value" else values,  # what the output side wrote, read back
+        values,
+        {},
+        {name: "not-a-value" for name in values},
+        {name: None for name in values},
+        ["not", "a", "mapping"],
+    ]
+    for data in inputs:
+        planned = outcome(declaration().to_internal_value, data)
+        assert planned == outcome(serializers.Serializer.to_internal_value, declaration(), data)
+
+
+@pytest.mark.parametrize(
+    "value", ["0", "70", "70.005", "70.015", "-3.335", "9999999999.994", "123456789012.5", "1E+3", "0.0049"]
+)
+def test_fixed_decimal_fields_round_as_drf_s_decimal_field(value):
+    mine = FixedDecimalField(max_digits=12, decimal_places=2)
+    drf = serializers.DecimalField(max_digits=12, decimal_places=2)
+    assert outcome(mine.to_representation, Decimal(value)) == outcome(drf.to_representation, Decimal(value))
+    assert outcome(mine.run_validation, value) == outcome(drf.run_validation, value)
