@@ -3,7 +3,8 @@ CPU per request, database queries and Redis round trips of one warm request, and
 cost most. CPU time, not wall time, so other work on the machine disturbs it little.
 Run: DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python benchmarks/hotpath.py [price|distance|
 places|availability|mcp] [requests]   (uses that database; migrates it first; SORT=tottime LINES=60
-orders and sizes the profile)"""
+orders and sizes the profile, PROFILE=0 leaves it out). To compare two trees, run each tree's copy of this
+script in turn, alternating (benchmarks/compare_trees.sh)."""
 
 import cProfile
 import io
@@ -82,12 +83,13 @@ def main() -> None:
             call()
         batches.append((time.process_time() - started) / (count // 5))
     cpu = min(batches)
-    profile = cProfile.Profile()
-    profile.runcall(lambda: [call() for _ in range(count)])
-    report = io.StringIO()
-    order, lines = os.environ.get("SORT", "cumulative"), int(os.environ.get("LINES", "40"))
-    pstats.Stats(profile, stream=report).sort_stats(order).print_stats(lines)
-    print(report.getvalue())
+    if os.environ.get("PROFILE", "1") != "0":
+        profile = cProfile.Profile()
+        profile.runcall(lambda: [call() for _ in range(count)])
+        report = io.StringIO()
+        order, lines = os.environ.get("SORT", "cumulative"), int(os.environ.get("LINES", "40"))
+        pstats.Stats(profile, stream=report).sort_stats(order).print_stats(lines)
+        print(report.getvalue())
     print(f"{which}: {cpu * 1000:.3f} ms CPU per warm request (best of 5 × {count // 5}, one process)")
     print(f"database queries of one warm request: {query_count}")
     print(f"Redis round trips of one warm request: {len(redis_commands)} {redis_commands}")
