@@ -4,7 +4,9 @@ the whole count in one round trip, on the server's clock, so every worker shares
 the process-local cache (the embedded default, one process) the same rule runs under a lock. The same
 round trip reads a few more keys for the caller (the shared versions), so that costs no trip of its own."""
 
+import hashlib
 import math
+import os
 import threading
 import time
 import uuid
@@ -13,7 +15,8 @@ from dataclasses import dataclass, field
 from django.core.cache import caches
 from django_redis.cache import RedisCache
 from redis import Redis
-from redis.commands.core import Script
+from redis.connection import AbstractConnection
+from redis.exceptions import NoScriptError
 
 # KEYS[1..n] the logs, KEYS[n+1..] keys to read; ARGV n, the cost (how many hits: all or none of them are
 # counted, in every log), a unique member, then each log's limit and window in microseconds. A hit is
@@ -49,8 +52,9 @@ if #KEYS > n then
 end
 return answer
 """
+SCRIPT_SHA = hashlib.sha1(SCRIPT.encode(), usedforsecurity=False).hexdigest()  # what EVALSHA names
 _local_lock = threading.Lock()
-_scripts: dict[int, Script] = {}  # by client: each cache server has its own
+_own = threading.local()  # this thread's connection to the shared cache, for the count alone
 
 
 @dataclass(frozen=True)
@@ -90,10 +94,8 @@ def hit_all(windows: list[Window], *, read: list[str] = (), cost: int = 1) -> li
 def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: int) -> list[Count]:
     client = backend.client.get_client(write=True)
     limits = [number for log in logs for number in (log.limit, log.seconds * 1_000_000)]
-    allowed, *answer = _script(client)(
-        keys=[backend.make_key(name) for name in [*(log.key for log in logs), *read]],
-        args=[len(logs), cost, uuid.uuid4().hex, *limits],
-    )
+    keys = [backend.make_key(name) for name in [*(log.key for log in logs), *read]]
+    allowed, *answer = _evalsha(client, keys, [len(logs), cost, uuid.uuid4().hex, *limits])
     values = answer[2 * len(logs) :]
     shared = {name: None if value is None else int(value) for name, value in zip(read, values, strict=True)}
     return [
@@ -102,12 +104,36 @@ def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: i
     ]
 
 
-def _script(client: Redis) -> Script:
-    """The script's handle on this client, made once: `register_script` hashes the script each time."""
-    script = _scripts.get(id(client))
-    if script is None or script.registered_client is not client:
-        script = _scripts[id(client)] = client.register_script(SCRIPT)
-    return script
+def _evalsha(client: Redis, keys: list[str], args: list) -> list:
+    """The script on this thread's own connection to the client's server: redis-py's pooled path costs
+    about 20 µs more CPU per call (a lock and a readiness poll per checkout, its retry machinery), a
+    twentieth of a warm request (docs/benchmarks.md). No retry: a count that failed half-way may have been
+    made, and the caller fails open. A connection left mid-answer is closed, so no later call reads it."""
+    connection = _connection_to(client)
+    try:
+        try:
+            connection.send_packed_command(
+                connection.pack_command("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args), check_health=False
+            )
+            return connection.read_response()
+        except NoScriptError:  # a fresh or flushed server: load the script once, on the same connection
+            connection.send_command("SCRIPT", "LOAD", SCRIPT, check_health=False)
+            connection.read_response()
+            connection.send_command("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args, check_health=False)
+            return connection.read_response()
+    except BaseException:  # an error, a timeout, or the request deadline's interrupt mid-answer
+        connection.disconnect()
+        raise
+
+
+def _connection_to(client: Redis) -> AbstractConnection:
+    """This thread's connection to `client`'s server with its settings (address, TLS, password, database,
+    timeouts); made again for another client, or in a forked process."""
+    held = getattr(_own, "held", None)
+    if held is None or held[0] is not client or held[2] != os.getpid():
+        pool = client.connection_pool
+        held = _own.held = (client, pool.connection_class(**pool.connection_kwargs), os.getpid())
+    return held[1]
 
 
 def _local_hit(backend, logs: list[Window], read: list[str], cost: int) -> list[Count]:
