@@ -1,6 +1,8 @@
 """The base of every REST operation with an input: one declaration validates the query (GET, HEAD) or the
 body, and names the fields of domain errors as the caller sent them."""
 
+from collections.abc import Callable
+
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -9,7 +11,41 @@ from chauffeur.api.query import query_of
 
 
 class Operation(APIView):
+    """DRF makes an operation's renderers, parsers, authenticators, permissions, throttles, negotiator and
+    Allow header anew for each request. None of them keeps a request's state, so each operation class
+    makes them once, on its first request."""
+
     input_serializer: type[serializers.Serializer]
+
+    def get_renderers(self):
+        return self._once("renderers", super().get_renderers)
+
+    def get_parsers(self):
+        return self._once("parsers", super().get_parsers)
+
+    def get_authenticators(self):
+        return self._once("authenticators", super().get_authenticators)
+
+    def get_permissions(self):
+        return self._once("permissions", super().get_permissions)
+
+    def get_throttles(self):
+        return self._once("throttles", super().get_throttles)
+
+    def get_content_negotiator(self):
+        return self._once("negotiator", super().get_content_negotiator)
+
+    @property
+    def default_response_headers(self) -> dict[str, str]:
+        return dict(self._once("headers", lambda: APIView.default_response_headers.fget(self)))
+
+    def _once(self, what: str, make: Callable):
+        name = f"_made_{what}"
+        made = type(self).__dict__.get(name)  # this class's own: a subclass may declare other classes
+        if made is None:
+            made = make()
+            setattr(type(self), name, tuple(made) if isinstance(made, list) else made)
+        return type(self).__dict__[name]
 
     def validated(self, request: Request) -> serializers.Serializer:
         # The query as a plain dict, not the QueryDict: DRF reads a missing boolean in form-style data as

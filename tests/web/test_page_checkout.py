@@ -111,6 +111,15 @@ def test_the_website_reads_the_public_endpoints_and_their_rate_limit_headers(cli
     assert {"RateLimit", "RateLimit-Policy", "Retry-After"} <= {name.strip() for name in exposed.split(",")}
 
 
+def test_an_answer_without_an_origin_still_varies_by_origin_for_shared_caches(client):
+    # A cache in front must not hand the answer without CORS headers to the website's cross-origin call.
+    for path in ["/api/v1/rating", "/api/v1", "/api/calculate-distance?from=Sacher&to=Westbahnhof"]:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "origin" in response["Vary"].lower() and "Access-Control-Allow-Origin" not in response, path
+    assert "origin" not in client.get("/healthz").get("Vary", "").lower()  # outside CORS_URLS_REGEX
+
+
 def test_the_page_checkout_answers_the_website_across_origins(client):
     data = page_ride()
     response = post(client, {"amount": server_amount(client, data), "bookingData": data}, HTTP_ORIGIN=WEBSITE)
