@@ -67,6 +67,7 @@ pages = [
     path("developers", TemplateView.as_view(template_name="developers.html"), name="developers"),
     path("company/brand.css", company.brand_stylesheet, name="brand-stylesheet"),
     path("company/logo", company.logo, name="logo"),
+    path("favicon.ico", company.favicon, name="favicon"),
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),

@@ -1,4 +1,5 @@
-"""The brand's stylesheet and logo, at versioned URLs that browsers may keep for a year; the legal pages."""
+"""The brand's stylesheet and logo, at versioned URLs that browsers may keep for a year; the favicon; the
+legal pages."""
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -39,6 +40,22 @@ def logo(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(content, content_type=media_type)
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return _cached(response, request, services.operator_branding().version)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask every site for /favicon.ico, on JSON answers and redirect targets too: the logo staff
+    uploaded, else an empty answer rather than a 404 in every visitor's console. Kept for a day (max-age):
+    a logo changed in the admin shows within that."""
+    found = services.logo()
+    if found is None:
+        response = HttpResponse(status=204)
+    else:
+        content, media_type = found
+        response = HttpResponse(content, content_type=media_type)
+        response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_safe

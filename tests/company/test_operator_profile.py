@@ -61,8 +61,12 @@ def test_a_logo_is_uploaded_shown_and_served_with_its_type(admin_client, client)
     served = client.get(logo)
     assert (served.status_code, served["Content-Type"], served.content) == (200, "image/png", PNG)
     assert "immutable" in served["Cache-Control"] and "sandbox" in served["Content-Security-Policy"]
+    favicon = client.get("/favicon.ico")
+    assert (favicon.status_code, favicon["Content-Type"], favicon.content) == (200, "image/png", PNG)
     assert admin_client.post(CHANGE, {**profile_form(), "remove_logo": "on"}).status_code == 302
     assert client.get(logo).status_code == 404 and "<img" not in client.get("/de/").content.decode()
+    # Browsers still ask for /favicon.ico: no logo is an empty answer, not a 404 in the console.
+    assert (client.get("/favicon.ico").status_code, client.get("/favicon.ico").content) == (204, b"")
 
 
 @pytest.mark.parametrize(
