@@ -32,7 +32,10 @@ def test_every_operation_uses_the_helpers_drf_would_make_for_it():
         view = view_class()
         for method, declared in MADE_ONCE.items():
             made = getattr(view, method)()
-            assert [type(helper) for helper in made] == list(getattr(view_class, declared)), (view_class, method)
+            assert [type(helper) for helper in made] == list(getattr(view_class, declared)), (
+                view_class,
+                method,
+            )
             assert getattr(view_class(), method)() is made  # made once per class
         assert type(view.get_content_negotiator()) is view_class.content_negotiation_class
         assert view.default_response_headers == APIView.default_response_headers.fget(view), view_class
