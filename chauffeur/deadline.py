@@ -58,19 +58,6 @@ class InFlight:
 
 
 class DeadlineThreadWorker(ThreadWorker):
-    @property
-    def worker_connections(self) -> int:
-        """How many connections the worker may hold before it stops accepting: its idle ones (kept alive, or
-        waiting for a first request) plus one per thread. A worker whose threads are all busy leaves new
-        connections in the listen queue for a free worker, as sync workers do, instead of queueing them
-        behind its own requests while another process idles."""
-        idle = len(self.keepalived_conns) + len(self.pending_conns)
-        return min(self.connection_limit, idle + self.cfg.threads)
-
-    @worker_connections.setter
-    def worker_connections(self, limit: int) -> None:  # gunicorn's --worker-connections stays the ceiling
-        self.connection_limit = limit
-
     def init_process(self) -> None:
         self.deadline = float(self.cfg.timeout or 0)
         self.in_flight: dict[int, InFlight] = {}  # by thread id: a thread serves one request at a time

@@ -126,26 +126,6 @@ def test_sync_workers_chosen_on_the_command_line_still_answer_a_timed_out_reques
     assert "Using worker: sync" in log.read_text()
 
 
-def test_a_worker_whose_threads_are_all_busy_leaves_new_connections_to_the_others(tmp_path):
-    # A threaded worker could accept every connection of a burst and queue them behind its own two
-    # requests while the other worker idled; each runs at most its two at a time, and the rest wait
-    # in the listen queue for whichever thread frees first.
-    with (
-        gunicorn(tmp_path, deadline_env(tmp_path), "--threads", "2", workers=2) as (base, _),
-        ThreadPoolExecutor(max_workers=12) as pool,
-    ):
-        answers = list(
-            pool.map(lambda _: requests.get(f"{base}{TEST_VIEWS}/block?seconds=1", timeout=30), range(12))
-        )
-    assert [answer.status_code for answer in answers] == [200] * 12
-    served = [answer.json() for answer in answers]
-    for pid in {answer["pid"] for answer in served}:
-        spans = [(answer["started"], answer["ended"]) for answer in served if answer["pid"] == pid]
-        most_at_once = max(sum(start <= moment < end for start, end in spans) for moment, _ in spans)
-        assert most_at_once <= 2, spans
-    assert len({answer["pid"] for answer in served}) == 2
-
-
 def test_first_requests_arriving_together_in_fresh_threaded_workers_all_answer(tmp_path):
     # The catalog and the OpenAPI document are generated on first use; drf-spectacular's lazy loading of
     # its extensions failed when two threads of a fresh worker did it at once (a 500).

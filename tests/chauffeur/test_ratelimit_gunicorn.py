@@ -26,9 +26,9 @@ def server(tmp_path):
         "REDIS_URL": REDIS_URL,
         "TRUSTED_PROXY_COUNT": "1",  # lets each test run be its own client, whatever ran before on this Redis
     }
-    # One thread per worker: a worker with a free thread may serve a whole burst of quick requests alone,
-    # which is right for production but proves nothing here. A busy worker leaves the next one to the others.
-    with gunicorn(tmp_path, env, "--threads", "1", workers=3) as running:
+    # Sync workers: a threaded worker accepts connections while its threads are busy and may serve a whole
+    # burst of quick requests alone, which proves nothing here; a busy sync worker leaves the next to the others.
+    with gunicorn(tmp_path, env, "--worker-class", "sync", "--threads", "1", workers=3) as running:
         yield running
 
 
