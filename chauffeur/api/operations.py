@@ -11,9 +11,10 @@ from chauffeur.api.query import query_of
 
 
 class Operation(APIView):
-    """DRF makes an operation's renderers, parsers, authenticators, permissions, throttles, negotiator and
-    Allow header anew for each request. None of them keeps a request's state, so each operation class
-    makes them once, on its first request."""
+    """DRF makes an operation's renderers, parsers, authenticators, permissions, throttles and negotiator
+    anew for each request. None of them keeps a request's state, so each operation class makes them once,
+    on its first request. (Not the Allow header: it depends on the instance, which gains `head` only when
+    a request sets it up.)"""
 
     input_serializer: type[serializers.Serializer]
 
@@ -34,10 +35,6 @@ class Operation(APIView):
 
     def get_content_negotiator(self):
         return self._once("negotiator", super().get_content_negotiator)
-
-    @property
-    def default_response_headers(self) -> dict[str, str]:
-        return dict(self._once("headers", lambda: APIView.default_response_headers.fget(self)))
 
     def _once(self, what: str, make: Callable):
         name = f"_made_{what}"
