@@ -25,8 +25,7 @@ from rest_framework.utils.serializer_helpers import BindingDict
 class Declaration(serializers.Serializer):
     @property
     def fields(self) -> BindingDict:
-        compiled = type(self).__dict__.get("_compiled_fields")
-        return compiled if compiled is not None else _compile(type(self))
+        return _compile(type(self))
 
     def to_representation(self, instance: Any) -> dict:
         answer = {}
