@@ -2,7 +2,6 @@ from datetime import date
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
@@ -29,6 +28,7 @@ from booking.serializers import (
 )
 from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.operations import Operation
+from chauffeur.api.renderers import Answer
 from chauffeur.errors import DomainError
 from payments import idempotency, payment_updates
 from payments.models import IdempotentCheckout
@@ -46,9 +46,9 @@ class AvailabilityApi(Operation):
         parameters=[AvailabilityInput],
         responses={200: OpenApiResponse(AvailabilityOutput, description="Whether the pickup can be booked.")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         availability = check_availability(**self.validated(request).validated_data)
-        return Response(AvailabilityOutput(availability).data)
+        return Answer(AvailabilityOutput(availability).data)
 
 
 def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
@@ -80,19 +80,19 @@ class IdempotentCheckoutOperation(Operation):
     success_status: int
     door: IdempotentCheckout.Door  # keys are kept per door: no door replays another's answer
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Answer:
         def run() -> tuple[int, dict]:
             result = checkout(self.validated(request), request)
             return self.success_status, self.output_serializer(result).data
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            return Response(run()[1], status=self.success_status)
+            return Answer(run()[1], status=self.success_status)
         answer = idempotency.once(
             door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run
         )
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
-        return Response(answer.body, status=answer.status, headers=headers)
+        return Answer(answer.body, status=answer.status, headers=headers)
 
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -139,7 +139,7 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
         responses={200: OpenApiResponse(CheckoutOutput, description="The checkout session.")},
         extensions=LEGACY_PROVIDER_MISSING,
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Answer:
         return super().post(request)
 
 
@@ -172,7 +172,7 @@ class CheckoutApi(IdempotentCheckoutOperation):
         },
         extensions=V1_CHECKOUT_PROBLEMS,
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Answer:
         return super().post(request)
 
 
@@ -193,13 +193,13 @@ class PaymentIntentLegacyApi(DeprecatedView, Operation):
         },
         extensions=LEGACY_PROVIDER_MISSING,
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Answer:
         intent = legacy_payment_intent(
             amount_cents=self.validated(request).validated_data["amount_cents"],
             client=caller_key(request._request),
             client_key=request.headers.get("Idempotency-Key", "")[:255],
         )
-        return Response(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
+        return Answer(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
 
 
 class SessionDataLegacyApi(Operation):
@@ -213,12 +213,12 @@ class SessionDataLegacyApi(Operation):
         responses={200: OpenApiResponse(SessionDataOutput, description="The stored booking.")},
         extensions={"x-error-statuses": [404]},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         booking = selectors.booking_for_session(self.validated(request).validated_data["session_id"])
         if booking is None:
             raise DomainError("No booking has this checkout session.", code="not_found")
         booking = payment_updates.reconcile(booking, payment_provider)
-        return Response(SessionDataOutput({"bookingData": StoredBookingOutput(booking).data}).data)
+        return Answer(SessionDataOutput({"bookingData": StoredBookingOutput(booking).data}).data)
 
 
 # --- the booking's lifecycle ---------------------------------------------------------------------------
@@ -278,9 +278,9 @@ class BookingListApi(Operation):
         parameters=[BookingListInput],
         responses={200: OpenApiResponse(BookingListOutput, description="A page of your bookings.")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         page = listing.list_bookings(token=request.auth, **self.validated(request).validated_data)
-        return Response(BookingListOutput(page).data)
+        return Answer(BookingListOutput(page).data)
 
 
 class BookingApi(BookingOperation):
@@ -298,9 +298,9 @@ class BookingApi(BookingOperation):
         extensions={"x-error-statuses": LIFECYCLE_PROBLEMS},
         parameters_extra=[BookingEmailInput],
     )
-    def get(self, request: Request, reference: str) -> Response:
+    def get(self, request: Request, reference: str) -> Answer:
         booking, _ = self.booking(request, reference)
-        return Response(BookingStateOutput(lifecycle.state_of(booking)).data)
+        return Answer(BookingStateOutput(lifecycle.state_of(booking)).data)
 
 
 class CancelBookingApi(BookingOperation):
@@ -321,6 +321,6 @@ class CancelBookingApi(BookingOperation):
         request=BookingEmailInput,
         extensions={"x-error-statuses": [*LIFECYCLE_PROBLEMS, "not_cancellable"]},
     )
-    def post(self, request: Request, reference: str) -> Response:
+    def post(self, request: Request, reference: str) -> Answer:
         booking, actor = self.booking(request, reference)
-        return Response(BookingStateOutput(lifecycle.cancel(booking, actor=actor)).data)
+        return Answer(BookingStateOutput(lifecycle.cancel(booking, actor=actor)).data)

@@ -2,10 +2,10 @@
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chauffeur.api.operations import Operation
+from chauffeur.api.renderers import Answer
 from places import services
 from places.providers.base import PlacesError
 from places.serializers import (
@@ -32,9 +32,9 @@ class DistanceApi(Operation):
         responses={200: OpenApiResponse(DistanceOutput, description="The route estimate.")},
         extensions=ROUTE_PROBLEMS,
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         estimate = services.estimate_route(**self.validated(request).validated_data)
-        return Response(DistanceOutput(estimate).data)
+        return Answer(DistanceOutput(estimate).data)
 
 
 class PlacesApi(Operation):
@@ -48,9 +48,9 @@ class PlacesApi(Operation):
         responses={200: OpenApiResponse(SuggestionsOutput, description="At most five suggestions.")},
         extensions={"x-error-statuses": [503]},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         suggestions = services.suggest_places(**self.validated(request).validated_data)
-        return Response(SuggestionsOutput({"suggestions": suggestions}).data)
+        return Answer(SuggestionsOutput({"suggestions": suggestions}).data)
 
 
 class RatingApi(APIView):
@@ -60,8 +60,8 @@ class RatingApi(APIView):
         tags=["places"],
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )
-    def get(self, request: Request) -> Response:
-        return Response(RatingOutput(services.rating_snapshot()).data)
+    def get(self, request: Request) -> Answer:
+        return Answer(RatingOutput(services.rating_snapshot()).data)
 
 
 class CalculateDistanceLegacyApi(Operation):
@@ -74,14 +74,14 @@ class CalculateDistanceLegacyApi(Operation):
         parameters=[DistanceInput],
         responses={200: OpenApiResponse(LegacyDistanceOutput, description="The route estimate, or `error`.")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         params = self.validated(request).validated_data
         try:
             estimate = services.estimate_route(**params)
         except PlacesError as failure:  # the legacy contract: a 200 whose members are null, with `error`
             nothing = {"distance_km": None, "estimated_arrival": None, "duration_s": None, "in_zone_a": None}
-            return Response(LegacyDistanceOutput({**nothing, "error": failure.detail}).data)
-        return Response(LegacyDistanceOutput(estimate).data)
+            return Answer(LegacyDistanceOutput({**nothing, "error": failure.detail}).data)
+        return Answer(LegacyDistanceOutput(estimate).data)
 
 
 class PlacesAutocompleteLegacyApi(Operation):
@@ -94,13 +94,13 @@ class PlacesAutocompleteLegacyApi(Operation):
         parameters=[PlacesInput],
         responses={200: OpenApiResponse(LegacySuggestionsOutput, description="At most five suggestions.")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         params = self.validated(request).validated_data
         try:
             suggestions = services.suggest_places(**params)
         except PlacesError as failure:
-            return Response(LegacySuggestionsOutput({"suggestions": [], "error": failure.detail}).data)
-        return Response(LegacySuggestionsOutput({"suggestions": suggestions}).data)
+            return Answer(LegacySuggestionsOutput({"suggestions": [], "error": failure.detail}).data)
+        return Answer(LegacySuggestionsOutput({"suggestions": suggestions}).data)
 
 
 class GoogleRatingLegacyApi(APIView):
@@ -110,5 +110,5 @@ class GoogleRatingLegacyApi(APIView):
         tags=["legacy"],
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )
-    def get(self, request: Request) -> Response:
-        return Response(RatingOutput(services.rating_snapshot()).data)
+    def get(self, request: Request) -> Answer:
+        return Answer(RatingOutput(services.rating_snapshot()).data)

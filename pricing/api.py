@@ -1,8 +1,8 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from chauffeur.api.operations import Operation
+from chauffeur.api.renderers import Answer
 from pricing import services
 from pricing.money import CURRENCY
 from pricing.quote import HOURLY_BLOCK, MIN_HOURLY_HOURS, WAITING_BLOCK_MINUTES
@@ -30,6 +30,6 @@ class PriceApi(Operation):
         responses={200: OpenApiResponse(PriceOutput, description="The price and its lines.")},
         extensions={"x-error-statuses": ["unknown_tour"]},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> Answer:
         quote = services.quote_price(**self.validated(request).validated_data)
-        return Response(PriceOutput(quote).data)
+        return Answer(PriceOutput(quote).data)

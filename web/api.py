@@ -3,12 +3,12 @@
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from booking.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from booking.ride_quotes import quote_ride
 from booking.serializers import PageCheckoutInput, RideQuoteInput, RideQuoteOutput, V1CheckoutOutput
 from chauffeur.api.operations import Operation
+from chauffeur.api.renderers import Answer
 from payments.models import IdempotentCheckout
 
 
@@ -36,7 +36,7 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
         },
         extensions=CHECKOUT_PROBLEMS,
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Answer:
         return super().post(request)
 
 
@@ -58,5 +58,5 @@ class PageQuoteApi(Operation):
         responses={200: OpenApiResponse(RideQuoteOutput, description="The route and each class's price.")},
         extensions={"x-error-statuses": [422, 503]},
     )
-    def get(self, request: Request) -> Response:
-        return Response(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
+    def get(self, request: Request) -> Answer:
+        return Answer(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
