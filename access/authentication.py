@@ -119,7 +119,10 @@ def require_scope(token: ApiToken | None, scope: str, *, resource: str = discove
 def caller_key(request: HttpRequest) -> str:
     """Who a request counts as: its valid token (an OAuth token: its grant, so refreshing does not start a
     new budget), else its address (the rate limit, scoped idempotency)."""
-    token = _valid_token(request)
+    return _key_of(_valid_token(request), request)
+
+
+def _key_of(token: ApiToken | None, request: HttpRequest) -> str:
     if token is None:
         return f"ip:{client_address(request)}"
     return f"grant:{token.grant_id}" if token.grant_id else f"token:{token.pk}"
@@ -141,7 +144,7 @@ def rate_limit_client(request: HttpRequest) -> list[Quota]:
         ]
     try:
         token = _valid_token(request)
-        key = caller_key(request)
+        key = _key_of(token, request)
     except DatabaseError:  # the token cannot be checked now: count by address; a door that needs the
         # token asks again and answers the outage in its own format
         token, key = None, f"ip:{client_address(request)}"
