@@ -23,12 +23,25 @@ def query_of(request: HttpRequest | Request) -> dict[str, str]:
             except UnicodeDecodeError:
                 text = raw.decode("iso-8859-1")
         try:
-            pairs = parse_qsl(
-                text, keep_blank_values=True, max_num_fields=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-            )
+            query = request._query = _parsed(text, settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
         except ValueError as exc:
             raise TooManyFieldsSent(
                 "The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS."
             ) from exc
-        query = request._query = dict(pairs)
+    return query
+
+
+def _parsed(text: str, limit: int | None) -> dict[str, str]:
+    """`dict(parse_qsl(text, keep_blank_values=True, max_num_fields=limit))`. A query with nothing to
+    decode (no `%`, no `+`), as most are, is split by parse_qsl's own rules without its per-name and
+    per-value decoding, which was most of its cost."""
+    if "%" in text or "+" in text:
+        return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=limit))
+    if limit is not None and text and text.count("&") + 1 > limit:
+        raise ValueError("Max number of fields exceeded")
+    query = {}
+    for field in text.split("&"):
+        if field:
+            name, _, value = field.partition("=")
+            query[name] = value
     return query
