@@ -16,9 +16,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
-from rest_framework.fields import SkipField, get_error_detail
+from rest_framework.fields import SkipField, empty, get_error_detail
 from rest_framework.relations import PKOnlyObject
 from rest_framework.settings import api_settings
+from rest_framework.utils import html
 from rest_framework.utils.serializer_helpers import BindingDict
 
 
@@ -56,9 +57,16 @@ class Declaration(serializers.Serializer):
             message = self.error_messages["invalid"].format(datatype=type(data).__name__)
             raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]}, code="invalid")
         validated, errors = {}, {}
-        for name, field, check in _plans(type(self)).input:
+        plain_data = not html.is_html_input(data)
+        for name, field, check, plain_read, plain_run in _plans(type(self)).input:
             try:
-                value = field.run_validation(field.get_value(data))
+                value = data.get(name, empty) if plain_read and plain_data else field.get_value(data)
+                if plain_run and value is not empty and value is not None:
+                    value = field.to_internal_value(value)
+                    if field.validators:
+                        field.run_validators(value)
+                else:
+                    value = field.run_validation(value)
                 if check is not None:
                     value = getattr(self, check)(value)
             except serializers.ValidationError as exc:
@@ -72,6 +80,10 @@ class Declaration(serializers.Serializer):
         if errors:
             raise serializers.ValidationError(errors)
         return validated
+
+    def run_validators(self, value: Any) -> None:
+        if self.validators:  # DRF adds the read-only fields' defaults only for the validators to see
+            super().run_validators(value)
 
 
 class _DRF:
@@ -87,14 +99,28 @@ class _Plans:
             if not field.write_only
         ]
         self.input = [
-            (name, field, f"validate_{name}" if hasattr(declaration, f"validate_{name}") else None)
+            (
+                name,
+                field,
+                f"validate_{name}" if hasattr(declaration, f"validate_{name}") else None,
+                _inherits(field, "get_value"),
+                all(
+                    _inherits(field, method)
+                    for method in ("run_validation", "validate_empty_values", "run_validators")
+                ),
+            )
             for name, field in fields.items()
             if not field.read_only
         ]
 
 
 def _walkable(field: serializers.Field) -> bool:
-    return type(field).get_attribute is serializers.Field.get_attribute
+    return _inherits(field, "get_attribute")
+
+
+def _inherits(field: serializers.Field, method: str) -> bool:
+    """Whether the field does `method` as DRF's Field does."""
+    return getattr(type(field), method) is getattr(serializers.Field, method)
 
 
 def _plans(declaration: type[Declaration]) -> _Plans:
