@@ -18,6 +18,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_BREAK_SECONDS = 5
 # One breaker per Redis address in the process: threads and cache instances share what they learned.
 _breakers: dict[str, Callable[..., Any]] = {}
+_breaker_states: dict[str, CircuitBreaker] = {}
 
 __all__ = ["BreakerRedisCache", "CircuitBreakerError"]
 
@@ -38,6 +39,7 @@ def _guarded_call(location: str, seconds: int) -> Callable[..., Any]:
             failure_threshold=1, recovery_timeout=seconds, expected_exception=_is_outage, name=location
         )
         _breakers[location] = breaker.decorate(_invoke)
+        _breaker_states[location] = breaker
     return _breakers[location]
 
 
@@ -71,3 +73,9 @@ class BreakerRedisCache(RedisCache):
     def client(self) -> Any:
         seconds = self._params.get("OPTIONS", {}).get("BREAK_SECONDS", DEFAULT_BREAK_SECONDS)
         return _Guarded(super().client, _guarded_call(str(self._server), seconds))
+
+    @property
+    def skipped(self) -> bool:
+        """Whether Redis is skipped now, after a failure: every operation would raise at once."""
+        breaker = _breaker_states.get(str(self._server))
+        return breaker is not None and breaker.opened

@@ -5,6 +5,7 @@ the process-local cache (the embedded default, one process) the same rule runs u
 round trip reads a few more keys for the caller (the shared versions), so that costs no trip of its own."""
 
 import hashlib
+import itertools
 import math
 import os
 import threading
@@ -14,9 +15,12 @@ from dataclasses import dataclass, field
 
 from django.core.cache import caches
 from django_redis.cache import RedisCache
-from redis import Redis
+from hiredis import pack_command
 from redis.connection import AbstractConnection
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
+
+from chauffeur.cache import BreakerRedisCache
 
 # KEYS[1..n] the logs, KEYS[n+1..] keys to read; ARGV n, the cost (how many hits: all or none of them are
 # counted, in every log), a unique member, then each log's limit and window in microseconds. A hit is
@@ -55,6 +59,8 @@ return answer
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode(), usedforsecurity=False).hexdigest()  # what EVALSHA names
 _local_lock = threading.Lock()
 _own = threading.local()  # this thread's connection to the shared cache, for the count alone
+_members = itertools.count()  # next() is atomic: threads never share a number
+_prefix: tuple[int | None, str] = (None, "")  # the process whose members carry the prefix, and the prefix
 
 
 @dataclass(frozen=True)
@@ -85,17 +91,18 @@ def hit_all(windows: list[Window], *, read: list[str] = (), cost: int = 1) -> li
     """`hit` for several logs at once (a client counted both alone and with its address): the hits are
     counted in all of them or, when any one is full, in none. One Count per window, in their order."""
     backend = caches["default"]
-    logs = [Window(f"ratelimit:{item.key}", item.limit, item.seconds) for item in windows]
     if isinstance(backend, RedisCache):
-        return _redis_hit(backend, logs, list(read), cost)
+        return _redis_hit(backend, windows, list(read), cost)
+    logs = [Window(f"ratelimit:{item.key}", item.limit, item.seconds) for item in windows]
     return _local_hit(backend, logs, list(read), cost)
 
 
-def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: int) -> list[Count]:
-    client = backend.client.get_client(write=True)
-    limits = [number for log in logs for number in (log.limit, log.seconds * 1_000_000)]
-    keys = [backend.make_key(name) for name in [*(log.key for log in logs), *read]]
-    allowed, *answer = _evalsha(client, keys, [len(logs), cost, uuid.uuid4().hex, *limits])
+def _redis_hit(backend: RedisCache, windows: list[Window], read: list[str], cost: int) -> list[Count]:
+    connection = _connection_to(backend)
+    logs = [backend.make_key(f"ratelimit:{window.key}") for window in windows]
+    limits = [number for window in windows for number in (window.limit, window.seconds * 1_000_000)]
+    keys = [*logs, *map(backend.make_key, read)]
+    allowed, *answer = _evalsha(connection, keys, [len(logs), cost, _member(), *limits])
     values = answer[2 * len(logs) :]
     shared = {name: None if value is None else int(value) for name, value in zip(read, values, strict=True)}
     return [
@@ -104,35 +111,47 @@ def _redis_hit(backend: RedisCache, logs: list[Window], read: list[str], cost: i
     ]
 
 
-def _evalsha(client: Redis, keys: list[str], args: list) -> list:
-    """The script on this thread's own connection to the client's server: redis-py's pooled path costs
-    about 20 µs more CPU per call (a lock and a readiness poll per checkout, its retry machinery), a
-    twentieth of a warm request (docs/benchmarks.md). No retry: a count that failed half-way may have been
-    made, and the caller fails open. A connection left mid-answer is closed, so no later call reads it."""
-    connection = _connection_to(client)
+def _evalsha(connection: AbstractConnection, keys: list[str], args: list) -> list:
+    """The script on this thread's own connection: redis-py's pooled path costs about 20 µs more CPU per
+    call (a lock and a readiness poll per checkout, its retry machinery), a twentieth of a warm request
+    (docs/benchmarks.md). No retry: a count that failed half-way may have been made, and the caller fails
+    open. A connection left mid-answer is closed, so no later call reads it."""
+    # hiredis's C encoder: redis-py's Python one cost twice as much as the round trip's own work
+    script = pack_command(("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args))
     try:
         try:
-            connection.send_packed_command(
-                connection.pack_command("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args), check_health=False
-            )
+            connection.send_packed_command([script], False)
             return connection.read_response()
         except NoScriptError:  # a fresh or flushed server: load the script once, on the same connection
-            connection.send_command("SCRIPT", "LOAD", SCRIPT, check_health=False)
+            connection.send_packed_command([pack_command(("SCRIPT", "LOAD", SCRIPT))], False)
             connection.read_response()
-            connection.send_command("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args, check_health=False)
+            connection.send_packed_command([script], False)
             return connection.read_response()
     except BaseException:  # an error, a timeout, or the request deadline's interrupt mid-answer
         connection.disconnect()
         raise
 
 
-def _connection_to(client: Redis) -> AbstractConnection:
-    """This thread's connection to `client`'s server with its settings (address, TLS, password, database,
-    timeouts); made again for another client, or in a forked process."""
+def _member() -> str:
+    """A log member no other hit has, from any process on any host: a random prefix made once per process
+    and a count (a fresh UUID per hit cost as much as the rest of the count's own work)."""
+    global _prefix
+    pid, prefix = _prefix
+    if pid != os.getpid():  # a forked worker must not repeat its parent's members
+        _prefix = pid, prefix = os.getpid(), uuid.uuid4().hex
+    return f"{prefix}:{next(_members)}"
+
+
+def _connection_to(backend: RedisCache) -> AbstractConnection:
+    """This thread's connection to the cache's server with its client's settings (address, TLS, password,
+    database, timeouts); made again for another cache, or in a forked process. Raises while the cache's
+    circuit breaker skips Redis, as every other cache operation then does."""
+    if isinstance(backend, BreakerRedisCache) and backend.skipped:
+        raise RedisConnectionError("The shared cache is skipped after a failure.")
     held = getattr(_own, "held", None)
-    if held is None or held[0] is not client or held[2] != os.getpid():
-        pool = client.connection_pool
-        held = _own.held = (client, pool.connection_class(**pool.connection_kwargs), os.getpid())
+    if held is None or held[0] is not backend or held[2] != os.getpid():
+        pool = backend.client.get_client(write=True).connection_pool
+        held = _own.held = (backend, pool.connection_class(**pool.connection_kwargs), os.getpid())
     return held[1]
 
 

@@ -3,11 +3,15 @@ it survives a server that forgot the script or dropped the connection, and stays
 
 import os
 import threading
+import time
 
 import pytest
 import redis
+from circuitbreaker import STATE_OPEN
 from django.conf import settings
+from django.core.cache import caches
 
+from chauffeur import cache as cache_module
 from chauffeur.api import sliding_window
 from tests.roundtrips import count_redis_commands
 
@@ -61,3 +65,36 @@ def test_threads_count_on_separate_connections_into_one_exact_log(server):
     for thread in threads:
         thread.join()
     assert sliding_window.hit("threads", limit=1000, window=60).count == 41
+
+
+def test_members_are_unique_within_a_process_and_differ_in_a_forked_one():
+    first, second = sliding_window._member(), sliding_window._member()
+    assert first != second
+    assert first.split(":")[0] == second.split(":")[0]
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # a gunicorn worker, forked from its master after the first count
+        os.write(write, sliding_window._member().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 200).decode().split(":")[0] != first.split(":")[0]
+
+
+def test_while_the_caches_breaker_skips_redis_the_count_raises_without_a_round_trip(settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "chauffeur.cache.BreakerRedisCache",
+            "LOCATION": settings.REDIS_URL,
+            "OPTIONS": {"BREAK_SECONDS": 60},
+        }
+    }
+    assert sliding_window.hit("breaker", limit=10, window=60).count == 1
+    breaker = cache_module._breaker_states[str(caches["default"]._server)]
+    breaker._state, breaker._opened = STATE_OPEN, time.monotonic()  # as after a failed cache call
+    try:
+        with count_redis_commands() as trips, pytest.raises(redis.ConnectionError):
+            sliding_window.hit("breaker", limit=10, window=60)
+        assert trips == []
+    finally:
+        breaker.reset()
+    assert sliding_window.hit("breaker", limit=10, window=60).count == 2  # nothing was counted meanwhile
