@@ -6,10 +6,11 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponseBase
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from chauffeur.api.negotiation import JSON
+from chauffeur.api.negotiation import JSON, ContentNegotiation
 from chauffeur.api.query import query_of
 
 
@@ -30,14 +31,15 @@ class Operation(APIView):
     input_serializer: type[serializers.Serializer]
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
-        if not self._reads_plainly(request, kwargs):
+        renderer = self._plain_read_renderer(request, kwargs)
+        if renderer is None:
             return super().dispatch(request, *args, **kwargs)
         self.args, self.kwargs, self.format_kwarg = args, kwargs, None
         self.request = read = self.initialize_request(request, *args, **kwargs)
-        renderer = self.get_renderers()[0]
         read.accepted_renderer, read.accepted_media_type = renderer, renderer.media_type
         read.version, read.versioning_scheme = None, None
-        self.headers = dict(self._once("read_headers", lambda: self.default_response_headers))  # set up
+        # Made once per class: this instance is set up (it has `head`), as every plain read's is.
+        self.headers = dict(self._once("read_headers", lambda: self.default_response_headers))
         try:
             query_of(request)  # where DRF's negotiation reads it: too many parameters is refused here
             response = getattr(self, request.method.lower())(read, *args, **kwargs)
@@ -46,13 +48,14 @@ class Operation(APIView):
         self.response = self.finalize_response(read, response, *args, **kwargs)
         return self.response
 
-    def _reads_plainly(self, request: HttpRequest, kwargs: dict) -> bool:
-        return (
-            request.method in ("GET", "HEAD")
-            and request.META.get("HTTP_ACCEPT", "*/*") in ("*/*", JSON)
-            and self.settings.FORMAT_SUFFIX_KWARG not in kwargs
-            and self._once("plain_reads", self._checks_nothing_on_reads)
-        )
+    def _plain_read_renderer(self, request: HttpRequest, kwargs: dict) -> BaseRenderer | None:
+        """The renderer of a read that DRF would check nothing for; None for any other request."""
+        if request.method not in ("GET", "HEAD") or not self._once(
+            "plain_reads", self._checks_nothing_on_reads
+        ):
+            return None
+        suffix = kwargs.get(self.settings.FORMAT_SUFFIX_KWARG)  # what DRF's get_format_suffix reads
+        return self.get_content_negotiator().plain_choice(request, self.get_renderers(), suffix)
 
     def _checks_nothing_on_reads(self) -> bool:
         return (
@@ -61,8 +64,8 @@ class Operation(APIView):
             and all(type(permission) is AllowAny for permission in self.get_permissions())
             and not self.get_throttles()
             and self.versioning_class is None
+            and isinstance(self.get_content_negotiator(), ContentNegotiation)
             and self.get_renderers()[0].media_type == JSON
-            and self.settings.URL_FORMAT_OVERRIDE is None
         )
 
     def get_renderers(self):
