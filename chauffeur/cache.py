@@ -17,8 +17,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_BREAK_SECONDS = 5
 # One breaker per Redis address in the process: threads and cache instances share what they learned.
-_breakers: dict[str, Callable[..., Any]] = {}
-_breaker_states: dict[str, CircuitBreaker] = {}
+_breakers: dict[str, tuple[CircuitBreaker, Callable[..., Any]]] = {}  # each breaker and the call it guards
 
 __all__ = ["BreakerRedisCache", "CircuitBreakerError"]
 
@@ -38,9 +37,8 @@ def _guarded_call(location: str, seconds: int) -> Callable[..., Any]:
         breaker = CircuitBreaker(
             failure_threshold=1, recovery_timeout=seconds, expected_exception=_is_outage, name=location
         )
-        _breakers[location] = breaker.decorate(_invoke)
-        _breaker_states[location] = breaker
-    return _breakers[location]
+        _breakers[location] = breaker, breaker.decorate(_invoke)
+    return _breakers[location][1]
 
 
 class _Guarded:
@@ -77,5 +75,5 @@ class BreakerRedisCache(RedisCache):
     @property
     def skipped(self) -> bool:
         """Whether Redis is skipped now, after a failure: every operation would raise at once."""
-        breaker = _breaker_states.get(str(self._server))
-        return breaker is not None and breaker.opened
+        held = _breakers.get(str(self._server))
+        return held is not None and held[0].opened

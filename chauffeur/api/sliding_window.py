@@ -120,12 +120,12 @@ def _evalsha(connection: AbstractConnection, keys: list[str], args: list) -> lis
     script = pack_command(("EVALSHA", SCRIPT_SHA, len(keys), *keys, *args))
     try:
         try:
-            connection.send_packed_command([script], False)
+            connection.send_packed_command([script], check_health=False)
             return connection.read_response()
         except NoScriptError:  # a fresh or flushed server: load the script once, on the same connection
-            connection.send_packed_command([pack_command(("SCRIPT", "LOAD", SCRIPT))], False)
+            connection.send_packed_command([pack_command(("SCRIPT", "LOAD", SCRIPT))], check_health=False)
             connection.read_response()
-            connection.send_packed_command([script], False)
+            connection.send_packed_command([script], check_health=False)
             return connection.read_response()
     except BaseException:  # an error, a timeout, or the request deadline's interrupt mid-answer
         connection.disconnect()

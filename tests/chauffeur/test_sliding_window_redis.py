@@ -89,7 +89,7 @@ def test_while_the_caches_breaker_skips_redis_the_count_raises_without_a_round_t
         }
     }
     assert sliding_window.hit("breaker", limit=10, window=60).count == 1
-    breaker = cache_module._breaker_states[str(caches["default"]._server)]
+    breaker, _ = cache_module._breakers[str(caches["default"]._server)]
     breaker._state, breaker._opened = STATE_OPEN, time.monotonic()  # as after a failed cache call
     try:
         with count_redis_commands() as trips, pytest.raises(redis.ConnectionError):
