@@ -45,6 +45,14 @@ def test_an_unknown_tool_name_style_is_refused(client, agent):
     assert [tool["name"] for tool in dotted] == TOOL_NAMES
 
 
+def test_a_query_with_too_many_parameters_is_refused_in_json_rpc(client, agent, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 5
+    crowded = "&".join(f"p{number}=1" for number in range(6))
+    error_of(client.get(f"{MCP}?{crowded}"), 400, -32600)
+    error_of(rpc(client, agent, "tools/list", path=f"{MCP}?{crowded}"), 400, -32600, request_id=1)
+    assert result_of(rpc(client, agent, "tools/list", path=f"{MCP}?toolNames=dotted&p=1"))["tools"]
+
+
 # --- protocol versions ----------------------------------------------------------------------------
 
 
