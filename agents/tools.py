@@ -26,6 +26,7 @@ from booking.serializers import (
     BookingStateOutput,
     V1CheckoutOutput,
 )
+from chauffeur.api.declarations import Declaration
 from chauffeur.api.problems import classify, flatten_errors, problem_body
 from chauffeur.api.renderers import dumps
 from payments import idempotency
@@ -44,7 +45,7 @@ class Tool:
     title: str
     description: str  # or a lazy text, written out when listed
     input: type[serializers.Serializer]
-    output: type[serializers.Serializer]
+    output: type[Declaration]
     scope: str
     run: Callable[[serializers.Serializer, ApiToken], object]  # input, caller → what `output` renders
     v1_operation: str  # the REST operation whose response `structuredContent` equals
@@ -314,7 +315,7 @@ def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
 
 def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiToken) -> dict:
     def run() -> tuple[int, dict]:
-        return 200, tool.output(tool.run(valid, token)).data
+        return 200, tool.output.write(tool.run(valid, token))
 
     if tool.retry_window is None:
         return run()[1]

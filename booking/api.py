@@ -48,7 +48,7 @@ class AvailabilityApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         availability = check_availability(**self.validated(request).validated_data)
-        return Answer(AvailabilityOutput(availability).data)
+        return Answer(AvailabilityOutput.write(availability))
 
 
 def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
@@ -199,7 +199,7 @@ class PaymentIntentLegacyApi(DeprecatedView, Operation):
             client=caller_key(request._request),
             client_key=request.headers.get("Idempotency-Key", "")[:255],
         )
-        return Answer(PaymentIntentOutput({"clientSecret": intent.client_secret}).data)
+        return Answer(PaymentIntentOutput.write({"clientSecret": intent.client_secret}))
 
 
 class SessionDataLegacyApi(Operation):
@@ -218,7 +218,7 @@ class SessionDataLegacyApi(Operation):
         if booking is None:
             raise DomainError("No booking has this checkout session.", code="not_found")
         booking = payment_updates.reconcile(booking, payment_provider)
-        return Answer(SessionDataOutput({"bookingData": StoredBookingOutput(booking).data}).data)
+        return Answer(SessionDataOutput.write({"bookingData": StoredBookingOutput.write(booking)}))
 
 
 # --- the booking's lifecycle ---------------------------------------------------------------------------
@@ -280,7 +280,7 @@ class BookingListApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         page = listing.list_bookings(token=request.auth, **self.validated(request).validated_data)
-        return Answer(BookingListOutput(page).data)
+        return Answer(BookingListOutput.write(page))
 
 
 class BookingApi(BookingOperation):
@@ -300,7 +300,7 @@ class BookingApi(BookingOperation):
     )
     def get(self, request: Request, reference: str) -> Answer:
         booking, _ = self.booking(request, reference)
-        return Answer(BookingStateOutput(lifecycle.state_of(booking)).data)
+        return Answer(BookingStateOutput.write(lifecycle.state_of(booking)))
 
 
 class CancelBookingApi(BookingOperation):
@@ -323,4 +323,4 @@ class CancelBookingApi(BookingOperation):
     )
     def post(self, request: Request, reference: str) -> Answer:
         booking, actor = self.booking(request, reference)
-        return Answer(BookingStateOutput(lifecycle.cancel(booking, actor=actor)).data)
+        return Answer(BookingStateOutput.write(lifecycle.cancel(booking, actor=actor)))

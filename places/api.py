@@ -34,7 +34,7 @@ class DistanceApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         estimate = services.estimate_route(**self.validated(request).validated_data)
-        return Answer(DistanceOutput(estimate).data)
+        return Answer(DistanceOutput.write(estimate))
 
 
 class PlacesApi(Operation):
@@ -50,7 +50,7 @@ class PlacesApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         suggestions = services.suggest_places(**self.validated(request).validated_data)
-        return Answer(SuggestionsOutput({"suggestions": suggestions}).data)
+        return Answer(SuggestionsOutput.write({"suggestions": suggestions}))
 
 
 class RatingApi(APIView):
@@ -61,7 +61,7 @@ class RatingApi(APIView):
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )
     def get(self, request: Request) -> Answer:
-        return Answer(RatingOutput(services.rating_snapshot()).data)
+        return Answer(RatingOutput.write(services.rating_snapshot()))
 
 
 class CalculateDistanceLegacyApi(Operation):
@@ -80,8 +80,8 @@ class CalculateDistanceLegacyApi(Operation):
             estimate = services.estimate_route(**params)
         except PlacesError as failure:  # the legacy contract: a 200 whose members are null, with `error`
             nothing = {"distance_km": None, "estimated_arrival": None, "duration_s": None, "in_zone_a": None}
-            return Answer(LegacyDistanceOutput({**nothing, "error": failure.detail}).data)
-        return Answer(LegacyDistanceOutput(estimate).data)
+            return Answer(LegacyDistanceOutput.write({**nothing, "error": failure.detail}))
+        return Answer(LegacyDistanceOutput.write(estimate))
 
 
 class PlacesAutocompleteLegacyApi(Operation):
@@ -99,8 +99,8 @@ class PlacesAutocompleteLegacyApi(Operation):
         try:
             suggestions = services.suggest_places(**params)
         except PlacesError as failure:
-            return Answer(LegacySuggestionsOutput({"suggestions": [], "error": failure.detail}).data)
-        return Answer(LegacySuggestionsOutput({"suggestions": suggestions}).data)
+            return Answer(LegacySuggestionsOutput.write({"suggestions": [], "error": failure.detail}))
+        return Answer(LegacySuggestionsOutput.write({"suggestions": suggestions}))
 
 
 class GoogleRatingLegacyApi(APIView):
@@ -111,4 +111,4 @@ class GoogleRatingLegacyApi(APIView):
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )
     def get(self, request: Request) -> Answer:
-        return Answer(RatingOutput(services.rating_snapshot()).data)
+        return Answer(RatingOutput.write(services.rating_snapshot()))

@@ -32,4 +32,4 @@ class PriceApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         quote = services.quote_price(**self.validated(request).validated_data)
-        return Answer(PriceOutput(quote).data)
+        return Answer(PriceOutput.write(quote))

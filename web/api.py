@@ -59,4 +59,4 @@ class PageQuoteApi(Operation):
         extensions={"x-error-statuses": [422, 503]},
     )
     def get(self, request: Request) -> Answer:
-        return Answer(RideQuoteOutput(quote_ride(**self.validated(request).validated_data)).data)
+        return Answer(RideQuoteOutput.write(quote_ride(**self.validated(request).validated_data)))

@@ -7,14 +7,18 @@ one per use.
 
 The plans keep DRF's semantics (each field's own `get_value`, `run_validation` and `to_representation`)
 and drop only the per-request work around them: the generators over the fields, the `validate_<name>`
-lookups, and the attribute walk, which falls back to the field's own `get_attribute` whenever the plain
-walk would not give DRF's answer (a missing attribute, a callable). tests/chauffeur/test_declarations.py
-compares both with DRF's own loops over every declaration."""
+lookups, the attribute walk, which falls back to the field's own `get_attribute` whenever the plain walk
+would not give DRF's answer (a missing attribute, a callable), and, for DRF's plain output fields, the
+call of a `to_representation` that comes down to a builtin (`str`, `int`, `float`, a quantize). `write`
+answers without making a serializer at all. tests/chauffeur/test_declarations.py compares both with
+DRF's own loops over every declaration."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models.manager import BaseManager
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty, get_error_detail
 from rest_framework.relations import PKOnlyObject
@@ -31,15 +35,15 @@ class Declaration(serializers.Serializer):
     def to_representation(self, instance: Any) -> dict:
         answer = {}
         read = instance.__getitem__ if isinstance(instance, Mapping) else instance.__getattribute__
-        for name, path, field in _plans(type(self)).output:
+        for name, first, rest, field, write in _plans(type(self)).output:
             try:
-                if path is None:
+                if first is _DRF:
                     value = _DRF
-                elif not path:  # source="*"
+                elif first is None:  # source="*"
                     value = instance
                 else:
-                    value = read(path[0])
-                    for attribute in path[1:]:
+                    value = read(first)
+                    for attribute in rest:
                         value = value[attribute] if isinstance(value, Mapping) else getattr(value, attribute)
             except Exception:  # DRF's own walk decides: a default, None, skip, or its own error
                 value = _DRF
@@ -48,9 +52,16 @@ class Declaration(serializers.Serializer):
                     value = field.get_attribute(instance)
                 except SkipField:
                     continue
-            present = value.pk if isinstance(value, PKOnlyObject) else value
-            answer[name] = None if present is None else field.to_representation(value)
+                if isinstance(value, PKOnlyObject):  # only a related field's own get_attribute gives one
+                    answer[name] = None if value.pk is None else field.to_representation(value)
+                    continue
+            answer[name] = None if value is None else write(value)
         return answer
+
+    @classmethod
+    def write(cls, instance: Any) -> dict:
+        """`cls(instance).data` as a plain dict, without making a serializer for it."""
+        return _plans(cls).template.to_representation(instance)
 
     def to_internal_value(self, data: Any) -> dict:
         if not isinstance(data, Mapping):
@@ -92,9 +103,10 @@ class _DRF:
 
 class _Plans:
     def __init__(self, declaration: type[Declaration], fields: BindingDict):
+        self.template = fields.serializer  # the compiled instance: it keeps no request's state
         # A field with its own get_attribute reads the instance its own way: the walk is left to it.
         self.output = [
-            (name, tuple(field.source_attrs) if _walkable(field) else None, field)
+            (name, *_walk(field), field, _writer(field))
             for name, field in fields.items()
             if not field.write_only
         ]
@@ -114,8 +126,42 @@ class _Plans:
         ]
 
 
-def _walkable(field: serializers.Field) -> bool:
-    return _inherits(field, "get_attribute")
+def _walk(field: serializers.Field) -> tuple[object, tuple[str, ...]]:
+    """The first attribute of the field's source and the rest; None for the instance itself (`*`), _DRF
+    for a field that reads the instance its own way."""
+    if not _inherits(field, "get_attribute"):
+        return _DRF, ()
+    path = tuple(field.source_attrs)
+    return (path[0], path[1:]) if path else (None, ())
+
+
+def _writer(field: serializers.Field) -> Callable[[Any], Any]:
+    """The field's to_representation for a value that is not None, or the builtin it comes down to for
+    DRF's plain fields: one Python call less per value (a price answer writes 23)."""
+    method = type(field).to_representation
+    if method is serializers.CharField.to_representation:
+        return str
+    if method is serializers.IntegerField.to_representation:
+        return int
+    if method is serializers.FloatField.to_representation:
+        return float
+    if method is serializers.DecimalField.to_representation and not _writes_text(field):
+        quantize = field.quantize
+        return lambda value: quantize(value if isinstance(value, Decimal) else Decimal(str(value).strip()))
+    if method is serializers.ListSerializer.to_representation:
+        child = field.child.to_representation
+
+        def write_each(items: Any) -> list:
+            return [child(item) for item in (items.all() if isinstance(items, BaseManager) else items)]
+
+        return write_each
+    return field.to_representation
+
+
+def _writes_text(field: serializers.DecimalField) -> bool:
+    """Whether DRF writes this decimal as text (COERCE_DECIMAL_TO_STRING), or normalizes it."""
+    coerce = getattr(field, "coerce_to_string", api_settings.COERCE_DECIMAL_TO_STRING)
+    return coerce or field.normalize_output
 
 
 def _inherits(field: serializers.Field, method: str) -> bool:

@@ -125,10 +125,13 @@ def test_the_planned_loops_answer_as_drf_does(declaration):
         SimpleNamespace(**by_source(template, values)),  # an object
         {},  # nothing there: DRF's defaults, skips or errors
         SimpleNamespace(),
+        {name: "7" for name in by_source(template, values)},  # text where numbers are due: converted
+        {name: "x" for name in by_source(template, values)},  # or refused alike
     ]
     for instance in instances:
         planned = outcome(declaration().to_representation, instance)
         assert planned == outcome(serializers.Serializer.to_representation, declaration(), instance)
+        assert outcome(declaration.write, instance) == planned
 
     written = outcome(declaration().to_representation, instances[0])
     inputs = [
