@@ -28,7 +28,7 @@ from booking.serializers import (
 )
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.problems import classify, flatten_errors, problem_body
-from chauffeur.api.renderers import dumps
+from chauffeur.api.renderers import Written
 from payments import idempotency
 from payments.models import IdempotentCheckout
 from places import services as places
@@ -348,5 +348,6 @@ def validated(tool: Tool, arguments: dict) -> serializers.Serializer:
 def _result(structured: dict, *, is_error: bool) -> dict:
     """The CallToolResult. A problem travels as text only: `structuredContent` must match the tool's
     outputSchema (2025-11-25, Server › Tools › Output Schema), and clients check that even on errors."""
-    content = {"content": [{"type": "text", "text": dumps(structured)}], "isError": is_error}
-    return content if is_error else {**content, "structuredContent": structured}
+    written = Written(structured)
+    content = {"content": [{"type": "text", "text": written.encoded_json}], "isError": is_error}
+    return content if is_error else {**content, "structuredContent": written}

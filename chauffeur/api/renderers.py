@@ -23,6 +23,15 @@ def dumps(data: object) -> str:
     return _encoder.encode(data)
 
 
+class Written(simplejson.RawJSON):
+    """A value with its JSON, encoded once: `dumps` copies the text where the value appears again (an MCP
+    tool result carries its structured content twice, as text and as JSON)."""
+
+    def __init__(self, value: object):
+        super().__init__(dumps(value))
+        self.value = value
+
+
 class DecimalJSONRenderer(JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
         return b"" if data is None else dumps(data).encode()

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from django.utils.translation import gettext_lazy
 from rest_framework.renderers import JSONRenderer
 
-from chauffeur.api.renderers import Answer, dumps
+from chauffeur.api.renderers import Answer, Written, dumps
 
 
 class Pair(NamedTuple):
@@ -49,3 +49,12 @@ def test_an_answer_is_the_json_with_its_type_and_an_empty_one_has_none():
     assert answer["Location"] == "/x" and answer.data == {"priceEur": Decimal("70.00")}
     empty = Answer(None, status=204)
     assert empty.content == b"" and "Content-Type" not in empty
+
+
+def test_a_written_value_is_copied_as_the_value_would_be_written():
+    value = {"priceEur": Decimal("70.00"), "label": "Wien – Flughafen ✈", "moment": date(2026, 12, 24)}
+    written = Written(value)
+    assert written.value is value and written.encoded_json == dumps(value)
+    assert dumps({"result": {"text": written.encoded_json, "structured": written}}) == dumps(
+        {"result": {"text": dumps(value), "structured": value}}
+    )
