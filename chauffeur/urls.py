@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
+from agents.urls import urlpatterns as agent_endpoint
 from booking.api import (
     AvailabilityApi,
     BookingApi,
@@ -94,7 +95,7 @@ chauffeur_jobs = [
 # Django tries the patterns in turn: the API's busy routes first.
 urlpatterns = [
     *v1,
-    path("", include("agents.urls")),  # /api/mcp
+    *agent_endpoint,  # /api/mcp, spread rather than included: no nested resolver on every call
     path("healthz", views.healthz, name="healthz"),
     path("healthz/worker", jobs_views.worker_health, name="healthz-worker"),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
