@@ -13,7 +13,10 @@ django.setup()  # bare_django's settings: the offline provider's module defines 
 
 from benchmarks.peers import work  # noqa: E402
 
-server = MCPServer("chauffeur-peer")
+# The SDK logs an INFO line for every stateless request ("Terminating session: None"), through
+# rich when rich is importable (here it is, brought by other tools; `pip install mcp` alone has none). The
+# project logs only the access line, which both servers keep: the peer logs warnings only, as the project.
+server = MCPServer("chauffeur-peer", log_level="WARNING")
 
 
 @server.tool(name="booking.calculate_price", description="Price a ride from the operator's tariffs.")
