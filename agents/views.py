@@ -212,8 +212,8 @@ def _origin_of(url: str) -> str:
 def _underscore_names(request: HttpRequest) -> bool:
     try:
         style = query_of(request).get("toolNames", TOOL_NAME_STYLES[0])
-    except TooManyFieldsSent:
-        raise RpcError(jsonrpc.INVALID_REQUEST, "The query has too many parameters.", status=400) from None
+    except TooManyFieldsSent as refusal:  # refused as the REST API refuses it (problems.classify)
+        raise protocol.problem_error(classify(refusal)) from None
     if style not in TOOL_NAME_STYLES:
         raise RpcError(
             jsonrpc.INVALID_REQUEST, f"toolNames must be one of {', '.join(TOOL_NAME_STYLES)}.", status=400
