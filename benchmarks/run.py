@@ -9,7 +9,8 @@
 The Django peers run with the server settings the project's gunicorn configuration gives (read through
 gunicorn's own loader): its worker count, threads and keep-alive, with gunicorn's `gthread` worker when the
 project's worker class is a ThreadWorker (e.g. one adding a request deadline of our own), `sync` when it
-is a SyncWorker; the SDK server runs under uvicorn with as many workers and the same keep-alive. So the
+is a SyncWorker; the SDK server runs under uvicorn with as many workers and the same keep-alive, and with
+TCP_NODELAY on its listener as gunicorn has it (benchmarks/peers/uvicorn_nodelay.py). So the
 ratios compare the code, not the server settings. Every peer's answer is first checked to equal the
 project's. All servers are started at once; each endpoint is then loaded on each server in turn (rows
 compared with each other run back to back) with wrk (2 threads, 32 connections) after a warm-up; server CPU
@@ -115,6 +116,7 @@ class Server:
     command: list[str]
     env: dict[str, str]
     loads: list[Load]
+    uvicorn: bool = False  # takes --host and --port, where gunicorn takes --bind
 
 
 @dataclass(frozen=True)
@@ -248,7 +250,8 @@ class ServerSettings:
             f"{self.timeout} s, {access}\n"
             f"Django peers: gunicorn worker class {self.peer_worker_class}, {self.workers} workers × "
             f"{threads}, keep-alive {self.keepalive} s, timeout {self.timeout} s, {access}\n"
-            f"MCP SDK server: uvicorn, {self.workers} workers, keep-alive {self.keepalive} s, {access}"
+            f"MCP SDK server: uvicorn with TCP_NODELAY, {self.workers} workers, "
+            f"keep-alive {self.keepalive} s, {access}"
         )
 
 
@@ -346,9 +349,11 @@ def define_servers(settings: ServerSettings, token: str, peer_token: str) -> lis
         Server(BARE, [*gunicorn, django_app], peer_environment("bare_django"), reads({})),
         Server(DRF, [*gunicorn, django_app], peer_environment("drf_app"),
                reads({"Authorization": f"Token {peer_token}"})),
-        Server(SDK, [sys.executable, "-m", "uvicorn", "benchmarks.peers.mcp_sdk:app",
+        # uvicorn with Nagle's algorithm off, as gunicorn has it (benchmarks/peers/uvicorn_nodelay.py)
+        Server(SDK, [sys.executable, "-m", "benchmarks.peers.uvicorn_nodelay", "benchmarks.peers.mcp_sdk:app",
                      *settings.uvicorn_options()],
-               peer_environment("bare_django"), [Load(MCP_LABEL, "/mcp", "POST", MCP_CALL, MCP_HEADERS)]),
+               peer_environment("bare_django"), [Load(MCP_LABEL, "/mcp", "POST", MCP_CALL, MCP_HEADERS)],
+               uvicorn=True),
     ]  # fmt: skip
 
 
@@ -357,8 +362,9 @@ def running(server: Server, logs: Path) -> Iterator[tuple[str, int, Path]]:
     """Starts a server on a free port, waits until its first load answers, and stops it (only it) at the
     end: its address, process id and log."""
     port = free_port()
-    uvicorn = "uvicorn" in server.command
-    where = ["--host", "127.0.0.1", "--port", str(port)] if uvicorn else ["--bind", f"127.0.0.1:{port}"]
+    where = (
+        ["--host", "127.0.0.1", "--port", str(port)] if server.uvicorn else ["--bind", f"127.0.0.1:{port}"]
+    )
     log = logs / f"{server.name.replace(' ', '-')}.log"
     with log.open("w") as output:
         process = subprocess.Popen(

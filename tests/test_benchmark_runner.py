@@ -5,6 +5,7 @@ from a gunicorn configuration, and the resident-memory reading. No assertion on 
 import os
 import runpy
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -15,8 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
+from uvicorn.config import Config
 
 from benchmarks.fixed_rate import FixedRateResult, Target, fixed_rate, percentile
+from benchmarks.peers.uvicorn_nodelay import bind_socket_without_nagle
 from benchmarks.run import GUNICORN_CONF, MCP_LABEL, fixed_rate_table, resident_memory, server_settings
 from tests.processes import free_port
 
@@ -210,6 +213,19 @@ def test_the_projects_configuration_is_what_the_runner_reads(monkeypatch):
     assert settings.keepalive == configured["keepalive"]
     assert settings.timeout == configured["timeout"]
     assert settings.peer_worker_class in {"sync", "gthread"}
+
+
+def test_the_sdk_peers_uvicorn_accepts_connections_with_nagles_algorithm_off():
+    # uvicorn --workers binds the listener itself and leaves Nagle on (Kludex/uvicorn#3149): every answer
+    # after the first on a kept-alive connection then waits ~44 ms for the client's delayed ACK.
+    config = Config(app="benchmarks.peers.mcp_sdk:app", host="127.0.0.1", port=0)
+    with bind_socket_without_nagle(config) as listener:
+        assert listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        listener.listen()  # as the worker's server does
+        with socket.create_connection(listener.getsockname(), timeout=5):
+            accepted, _ = listener.accept()
+            with accepted:  # the option the worker's connections inherit
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 
 def test_resident_memory_reads_the_master_and_each_child():
