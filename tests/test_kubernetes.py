@@ -254,7 +254,7 @@ def production_env(tmp_path) -> dict[str, str]:
         f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp_path / 'static')!r}\n"
     )
     env = {
-        **CONFIG["data"], "DJANGO_SECRET_KEY": "k" * 50, "PYTHONPATH": str(tmp_path),
+        **CONFIG["data"], "DJANGO_SECRET_KEY": "k8s-probe-secret-key-" + "k" * 30, "PYTHONPATH": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "k8s_settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
     }  # fmt: skip
     collected = manage("collectstatic", "--noinput", **env)
