@@ -5,6 +5,7 @@ against the project it deploys (the settings it sets, the Dockerfile's commands,
 import json
 import re
 import shlex
+import time
 
 import kubernetes_validate
 import pytest
@@ -282,3 +283,16 @@ def test_without_database_and_redis_the_pod_is_unready_but_alive(tmp_path, produ
             "cache": "unavailable",
         }
         assert probe(base, WEB_CONTAINER, "livenessProbe").status_code == 200  # so kubelet restarts nothing
+
+
+def test_gunicorn_in_a_read_only_pod_logs_no_error(tmp_path, production_env):
+    # Only /tmp is writable in the pods (readOnlyRootFilesystem), not the home folder, where gunicorn puts its
+    # control socket by default (~/.gunicorn/gunicorn.ctl). A home that cannot be created stands in for it.
+    (tmp_path / "read-only").write_text("")
+    env = {**production_env, "HOME": str(tmp_path / "read-only" / "home"), "XDG_RUNTIME_DIR": ""}
+    with gunicorn(tmp_path, env, any_answer=True) as (base, log):
+        assert probe(base, WEB_CONTAINER, "readinessProbe").status_code == 200
+        time.sleep(1)  # the control socket starts in a thread of its own, after the workers
+    started = log.read_text()
+    assert "Booting worker" in started and "Shutting down: Master" in started
+    assert "[ERROR]" not in started, started
