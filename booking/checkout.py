@@ -301,7 +301,7 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
                 amount_cents=booking.amount_cents,
                 currency=booking.currency.lower(),
                 description=f"{booking.reference}: {booking.origin} → {booking.destination or 'as directed'} "
-                f"({booking.vehicle_class})",
+                f"({presentation.vehicle_name(booking.vehicle_class)})",
                 customer_email=booking.email or None,
                 locale=booking.locale,
                 success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",

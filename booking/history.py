@@ -3,8 +3,9 @@
 An entry is stored as its English message with {named} fields plus the fields' values (`said`), and worded
 in the reader's language when shown (`wording`): German staff read German whatever language the entry was
 written in. Values that read differently by language are typed: `eur(cents)`, `state(code)`,
-`refund_state(code)`, `moment(datetime)`; a list of `said(...)` parts reads as one sentence joined by
-"; ". Staff notes are free text and stay as typed. Entries stored before this have only their text."""
+`refund_state(code)`, `vehicle_class(code)`, `moment(datetime)`; a list of `said(...)` parts reads as one
+sentence joined by "; ". Staff notes are free text and stay as typed. Entries stored before this have only
+their text."""
 
 import re
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from datetime import datetime
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
+from booking import presentation
 from booking.models import Booking, BookingEvent, BookingStatus, RideState
 from chauffeur import l10n
 from payments.models import RefundStatus, Surcharge
@@ -114,6 +116,11 @@ def refund_state(code: str) -> dict:
     return {"refund_state": str(code)}
 
 
+def vehicle_class(code: str) -> dict:
+    """Stored as its code; read as the class's name in the tariff tables ("First Class")."""
+    return {"vehicle_class": str(code)}
+
+
 def surcharge_reason(code: str) -> dict:
     return {"surcharge_reason": str(code)}
 
@@ -154,6 +161,8 @@ def _word(value, *, shown: bool) -> str:
         return str(RideState(value["ride_state"]).label)
     if "refund_state" in value:
         return str(RefundStatus(value["refund_state"]).label) if shown else value["refund_state"]
+    if "vehicle_class" in value:
+        return presentation.vehicle_name(value["vehicle_class"]) if shown else value["vehicle_class"]
     if "surcharge_reason" in value:
         return str(Surcharge.Reason(value["surcharge_reason"]).label)
     if "at" in value:

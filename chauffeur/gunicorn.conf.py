@@ -18,6 +18,10 @@ threads = 2
 timeout = 30  # the slowest request waits on Google or Stripe, each with its own shorter timeout
 graceful_timeout = 30
 keepalive = 5  # seconds an idle connection stays open: a proxy in front reuses its upstream connections
+# No control socket (gunicorn ≥ 25, for `gunicornc`): by default it goes under the home folder, which a pod's
+# read-only root cannot hold (an [ERROR] at every start). Signals do the same work: HUP reloads, TTIN/TTOU
+# add and remove a worker.
+control_socket_disable = True
 accesslog = "-"
 errorlog = "-"
 # gunicorn's own forwarded_allow_ips stays at its default (127.0.0.1): X-Forwarded-* from anyone else is

@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.checks.security import base as django_security
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,12 +26,29 @@ def env_list(name: str, default: str) -> list[str]:
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
+
+def weak_secret_key(key: str) -> bool:
+    """Weak as Django's deploy check security.W009 judges it (too short, too few different characters, its
+    insecure prefix), or a placeholder pasted from the docs ("…")."""
+    return "…" in key or not (
+        len(key) >= django_security.SECRET_KEY_MIN_LENGTH
+        and len(set(key)) >= django_security.SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        and not key.startswith(django_security.SECRET_KEY_INSECURE_PREFIX)
+    )
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+# One line, no traceback: these are an operator's mistakes, not bugs.
 if not SECRET_KEY:
     if not DEBUG:
-        # One line, no traceback: this is an operator's mistake, not a bug.
         sys.exit("Start-up refused: set DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off).")
     SECRET_KEY = "insecure-local-development-key-never-use-in-production"  # noqa: S105
+elif not DEBUG and weak_secret_key(SECRET_KEY):
+    sys.exit(
+        "Start-up refused: DJANGO_SECRET_KEY is too weak for DJANGO_DEBUG off (it needs at least "
+        f"{django_security.SECRET_KEY_MIN_LENGTH} characters, not all alike, and no placeholder); make one "
+        "with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1")
 

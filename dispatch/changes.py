@@ -116,7 +116,11 @@ def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> 
         parts.append(history.said("pickup {before} → {after}", before=before, after=after))
     if vehicle_class != booking.vehicle_class:
         parts.append(
-            history.said("class {before} → {after}", before=booking.vehicle_class, after=vehicle_class)
+            history.said(
+                "class {before} → {after}",
+                before=history.vehicle_class(booking.vehicle_class),
+                after=history.vehicle_class(vehicle_class),
+            )
         )
     before, after = history.eur(to_cents(booking.quote.price)), history.eur(to_cents(price))
     parts.append(history.said("price {before} → {after}", before=before, after=after))

@@ -10,9 +10,11 @@ from django.db import transaction
 from django.db.models import F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from chauffeur import l10n
 from chauffeur.errors import DomainError
 from payments.models import AccountPayment, Invoice
 from pricing.money import from_cents
@@ -101,7 +103,7 @@ def record(
             raise PaymentRefused(
                 format_lazy(
                     _("The amount is more than the {open} still open on this invoice."),
-                    open=f"{from_cents(open_cents)} {invoice.currency}",
+                    open=lazy(l10n.money, str)(from_cents(open_cents), invoice.currency),
                 )
             )
         return AccountPayment.objects.create(

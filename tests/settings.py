@@ -2,7 +2,7 @@
 
 import os
 
-os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-any-deployment")
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-any-deployment-of-this-service")
 
 from chauffeur.settings import *  # noqa: F403
 

@@ -2,6 +2,7 @@
 takes from the environment reaches the web container."""
 
 import re
+import subprocess
 
 import yaml
 
@@ -68,7 +69,7 @@ def test_the_proxy_overwrites_x_forwarded_for_with_the_address_it_saw():
     # $remote_addr, never $proxy_add_x_forwarded_for: a client's own header must not reach Django.
     assert headers["X-Forwarded-For"] == "$remote_addr"
     assert headers["X-Forwarded-Proto"] == "$scheme"
-    assert headers["Host"] == "$host"
+    assert headers["Host"] == "$http_host"  # the port too: $host drops it, and CSRF then fails on :8000
 
 
 def test_the_proxy_buffers_bounds_bodies_and_times_out():
@@ -91,9 +92,75 @@ def test_the_worker_runs_from_the_web_image_with_the_web_environment():
     assert worker["build"] == web["build"] == "."
     assert worker["command"] == ["python", "manage.py", "run_worker"]
     assert worker["environment"] == web["environment"]  # one anchor: the same settings, secrets included
-    assert set(worker["depends_on"]) == {"postgres", "redis"}
+    assert set(worker["depends_on"]) == {"migrate", "postgres", "redis"}
     assert "ports" not in worker and "expose" not in worker  # it serves nothing
 
 
 def test_the_schedules_run_inside_the_worker_not_a_service_of_their_own():
     assert not [name for name in SERVICES if "beat" in name or "scheduler" in name or "cron" in name]
+
+
+# --- migrations before anything uses the schema -----------------------------------------------------------
+
+
+def test_one_migrate_service_runs_to_completion_before_web_and_worker_start():
+    migrate = SERVICES["migrate"]
+    assert (
+        migrate["build"] == SERVICES["web"]["build"]
+        and migrate["environment"] == SERVICES["web"]["environment"]
+    )
+    assert migrate["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert migrate["restart"] == "no"  # a one-shot: compose must not start it again after it exits 0
+    assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("web", "worker"):
+        assert SERVICES[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully", name
+
+
+def test_only_the_migrate_service_migrates():
+    # The image's CMD migrates before gunicorn; in compose web runs gunicorn alone, so two web containers
+    # (`--scale web=2`) never migrate side by side.
+    migrating = [
+        name for name, service in SERVICES.items() if "migrate" in " ".join(service.get("command", []))
+    ]
+    assert migrating == ["migrate"]
+    assert SERVICES["web"]["command"][0] == "gunicorn"
+
+
+# --- secrets stay out of git and out of the image ----------------------------------------------------------
+
+SECRET_FILES = [".env", ".env.production", ".env.local", "deploy/.env"]
+
+
+def dockerignored(path: str) -> bool:
+    """Whether `docker build` leaves `path` out of its context, by .dockerignore's rules (Docker's
+    patternmatcher: patterns anchored at the context's root, `**` any number of folders, a pattern that
+    matches a folder leaves out what is in it, the last matching pattern decides, `!` takes back)."""
+    ignored = False
+    for line in (ROOT / ".dockerignore").read_text().splitlines():
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        keep = pattern.startswith("!")
+        pattern = pattern.removeprefix("!").strip("/")
+        parts = re.escape(pattern).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*")
+        regex = parts.replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+        if re.fullmatch(rf"{regex}(?:/.*)?", path):
+            ignored = not keep
+    return ignored
+
+
+def test_env_files_are_ignored_by_git_but_an_example_is_not():
+    for path in SECRET_FILES:
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, path
+    assert subprocess.run(["git", "check-ignore", "-q", ".env.example"], cwd=ROOT).returncode == 1
+
+
+def test_env_files_stay_out_of_the_image_the_dockerfile_copies():
+    assert re.search(r"^COPY \. \.$", (ROOT / "Dockerfile").read_text(), re.M)  # the whole build context
+    for path in SECRET_FILES:
+        assert dockerignored(path), f"{path} would be baked into the image"
+    assert not dockerignored(".env.example")
+    assert not dockerignored("chauffeur/settings.py") and not dockerignored("manage.py")
+    assert dockerignored(".git/config") and dockerignored(
+        "tests/settings.py"
+    )  # the rules read as docker does

@@ -5,6 +5,7 @@ against the project it deploys (the settings it sets, the Dockerfile's commands,
 import json
 import re
 import shlex
+import time
 
 import kubernetes_validate
 import pytest
@@ -238,6 +239,42 @@ def test_web_stops_gracefully_within_its_grace_period():
     assert pod(WEB)["terminationGracePeriodSeconds"] > graceful + pause
 
 
+# --- PostgreSQL's connections ----------------------------------------------------------------------------------
+
+MAX_CONNECTIONS = 100 - 3  # PostgreSQL's default, less superuser_reserved_connections
+HEALTHZ_IN_FLIGHT = 1  # per web pod: a readiness probe's own short-lived connection (chauffeur/views.py)
+PER_WORKER_POD = 2  # the job loop and its Housekeeper thread (jobs/worker.py), each with its own connection
+BY_HAND = 2  # the migrate Job and a manage.py command someone runs
+
+
+def connection_budget() -> dict[str, int]:
+    """What docs/operations/kubernetes.md#connection-budget counts, from the manifests and gunicorn.conf.py:
+    Django's connections belong to a thread, so each gunicorn thread holds one."""
+    config = (ROOT / "chauffeur" / "gunicorn.conf.py").read_text()
+    threads = int(re.search(r"^threads = (\d+)", config, re.M)[1])
+    (concurrency,) = [int(v["value"]) for v in WEB_CONTAINER["env"] if v["name"] == "WEB_CONCURRENCY"]
+    web_pods = one("HorizontalPodAutoscaler")["spec"]["maxReplicas"] + surge(WEB)
+    worker_pods = WORKER["spec"]["replicas"] + surge(WORKER)
+    web = web_pods * (concurrency * threads + HEALTHZ_IN_FLIGHT)
+    workers = worker_pods * PER_WORKER_POD
+    return {"threads": threads, "web": web, "workers": workers, "total": web + workers + BY_HAND}
+
+
+def surge(workload: dict) -> int:
+    return int(workload["spec"]["strategy"]["rollingUpdate"]["maxSurge"])
+
+
+def test_the_connection_budget_counts_every_thread_and_fits_postgresql():
+    budget = connection_budget()
+    assert budget["threads"] == 2  # the documented figures below assume it
+    assert (budget["web"], budget["workers"], budget["total"]) == (49, 6, 57)
+    assert budget["total"] <= MAX_CONNECTIONS
+    page = (ROOT / "docs" / "operations" / "kubernetes.md").read_text()
+    section = page[page.index("### Connection budget") : page.index("### Sizing")]
+    assert "(maxReplicas + 1) × (WEB_CONCURRENCY × threads + 1) + (worker replicas + 1) × 2 + 2" in section
+    assert "7 × (3 × 2 + 1) + 3 × 2 + 2 = 49 + 6 + 2 = **57**" in section
+
+
 # --- the probes against the real server ------------------------------------------------------------------------
 
 
@@ -254,7 +291,7 @@ def production_env(tmp_path) -> dict[str, str]:
         f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp_path / 'static')!r}\n"
     )
     env = {
-        **CONFIG["data"], "DJANGO_SECRET_KEY": "k" * 50, "PYTHONPATH": str(tmp_path),
+        **CONFIG["data"], "DJANGO_SECRET_KEY": "k8s-probe-secret-key-" + "k" * 30, "PYTHONPATH": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "k8s_settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
     }  # fmt: skip
     collected = manage("collectstatic", "--noinput", **env)
@@ -282,3 +319,16 @@ def test_without_database_and_redis_the_pod_is_unready_but_alive(tmp_path, produ
             "cache": "unavailable",
         }
         assert probe(base, WEB_CONTAINER, "livenessProbe").status_code == 200  # so kubelet restarts nothing
+
+
+def test_gunicorn_in_a_read_only_pod_logs_no_error(tmp_path, production_env):
+    # Only /tmp is writable in the pods (readOnlyRootFilesystem), not the home folder, where gunicorn puts its
+    # control socket by default (~/.gunicorn/gunicorn.ctl). A home that cannot be created stands in for it.
+    (tmp_path / "read-only").write_text("")
+    env = {**production_env, "HOME": str(tmp_path / "read-only" / "home"), "XDG_RUNTIME_DIR": ""}
+    with gunicorn(tmp_path, env, any_answer=True) as (base, log):
+        assert probe(base, WEB_CONTAINER, "readinessProbe").status_code == 200
+        time.sleep(1)  # the control socket starts in a thread of its own, after the workers
+    started = log.read_text()
+    assert "Booting worker" in started and "Shutting down: Master" in started
+    assert "[ERROR]" not in started, started

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
-from tests.processes import ROOT, free_port, gunicorn, wait_until_healthy
+from tests.processes import ROOT, free_port, gunicorn, manage, wait_until_healthy
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 pytestmark = pytest.mark.skipif(
@@ -22,6 +23,11 @@ pytestmark = pytest.mark.skipif(
 )
 REDIS_URL = os.environ.get("REDIS_URL", "")
 RATE = re.compile(r'^"default";r=(\d+);t=(\d+)$')
+STAFF = {
+    "DJANGO_SUPERUSER_USERNAME": "eva",
+    "DJANGO_SUPERUSER_EMAIL": "eva@example.com",
+    "DJANGO_SUPERUSER_PASSWORD": "proxy-test-password-8xj2",
+}
 
 
 def nginx_config(tmp: Path, *, upstream_port: int, port: int) -> Path:
@@ -58,6 +64,18 @@ def proxy(tmp_path_factory):
         "TRUSTED_PROXY_COUNT": "1",  # as docker-compose.yml sets it for the web service
         **({"REDIS_URL": REDIS_URL} if REDIS_URL else {}),
     }
+    # The production settings with the static files collected as the image has them (the admin's pages).
+    (tmp / "proxy_settings.py").write_text(
+        f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp / 'static')!r}\n"
+    )
+    env |= {"PYTHONPATH": str(tmp), "DJANGO_SETTINGS_MODULE": "proxy_settings", "DJANGO_DEBUG": "false"}
+    for command in (
+        ("collectstatic", "--noinput", "--verbosity", "0"),
+        ("migrate", "--noinput", "--verbosity", "0"),
+        ("createsuperuser", "--noinput"),
+    ):
+        done = manage(*command, **env, **STAFF)
+        assert done.returncode == 0, done.stderr
     upstream = free_port()
     with gunicorn(tmp, env, workers=2 if REDIS_URL else 1, port=upstream):
         port = free_port()
@@ -136,3 +154,27 @@ def test_slow_clients_do_not_hold_the_gunicorn_worker(proxy):
     finally:
         for sock in trickling:
             sock.close()
+
+
+def test_staff_sign_in_through_the_proxy_on_a_port_other_than_80(proxy):
+    # As a browser on http://127.0.0.1:<port>: its Origin names the port, and Django's CSRF check compares it
+    # with the Host it got from nginx. PUBLIC_BASE_URL (a trusted origin) is another address, as when staff
+    # open the site by IP or on a port of their own.
+    base = f"http://127.0.0.1:{proxy}"
+    assert proxy != 80
+    browser = requests.Session()
+    form = browser.get(f"{base}/admin/login/", timeout=10)
+    assert form.status_code == 200, form.text[-3000:]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)[1]
+    signed_in = browser.post(
+        f"{base}/admin/login/?next=/admin/",
+        data={"csrfmiddlewaretoken": token, "username": STAFF["DJANGO_SUPERUSER_USERNAME"],
+              "password": STAFF["DJANGO_SUPERUSER_PASSWORD"], "next": "/admin/"},
+        headers={"Origin": base, "Referer": f"{base}/admin/login/"},
+        timeout=10,
+        allow_redirects=False,
+    )  # fmt: skip
+    assert signed_in.status_code == 302, signed_in.text[:500]
+    assert signed_in.headers["Location"] == "/admin/"
+    home = browser.get(f"{base}/admin/", timeout=10, allow_redirects=False)
+    assert home.status_code == 200 and 'id="logout-form"' in home.text

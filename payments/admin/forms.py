@@ -6,6 +6,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from chauffeur import l10n
 from payments.refund_requests import KEY_PATTERN
 
 
@@ -19,7 +20,7 @@ class EuroField(forms.Field):
             "Enter an amount in euros such as 20,00 or 20.00: at most two decimal places and no "
             "thousands separator."
         ),
-        "min_value": _("The amount must be at least 0.01 EUR."),
+        "min_value": _("The amount must be at least {least}."),
     }
 
     def __init__(self, **kwargs):
@@ -37,7 +38,8 @@ class EuroField(forms.Field):
     def validate(self, value) -> None:
         super().validate(value)
         if value is not None and value < Decimal("0.01"):
-            raise forms.ValidationError(self.error_messages["min_value"], code="min_value")
+            message = self.error_messages["min_value"].format(least=l10n.money(Decimal("0.01")))
+            raise forms.ValidationError(message, code="min_value")
 
 
 class RefundForm(forms.Form):

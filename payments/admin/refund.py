@@ -7,16 +7,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import formats
 from django.utils.translation import gettext as _
 
 from booking import history
 from booking.models import Booking
+from chauffeur import l10n
 from chauffeur.errors import DomainError
 from payments import refund_requests, refunds
 from payments.admin.forms import ConfirmRefundForm, RefundForm
 from payments.models import Refund
-from pricing.money import CURRENCY, from_cents, to_cents
+from pricing.money import from_cents, to_cents
 
 
 def refund_view(request: HttpRequest, booking: Booking, context: dict) -> HttpResponse:
@@ -62,15 +62,14 @@ def _page(request, booking: Booking, context: dict, form, key: str | None = None
         "title": _("Refund of booking %s") % booking.reference,
         "booking": booking,
         "form": form,
-        "refundable": formats.number_format(refundable, 2),
-        "currency": CURRENCY,
+        "refundable": l10n.money(refundable, booking.currency),
     }
     if key is not None:
         data = form.cleaned_data
         context |= {
             "key": key,
             "amount": f"{data['amount']:.2f}",  # the hidden field: a form that reads in either language
-            "amount_shown": formats.number_format(data["amount"], 2),
+            "amount_shown": l10n.money(data["amount"], booking.currency),
             "method": method(booking, manual=data["manual"]),
             "reason": data["reason"],
             "manual": data["manual"],
@@ -91,10 +90,9 @@ def method(booking: Booking, *, manual: bool) -> str:
 
 def made(booking: Booking, refund: Refund) -> str:
     how = _("through the payment provider") if refund.method == Refund.Method.PROVIDER else _("by staff")
-    return _("%(ref)s: refund of %(amount)s %(cur)s %(how)s (%(state)s).") % {
+    return _("%(ref)s: refund of %(amount)s %(how)s (%(state)s).") % {
         "ref": booking.reference,
-        "amount": refund.amount,
-        "cur": CURRENCY,
+        "amount": l10n.money(refund.amount, booking.currency),
         "how": how,
         "state": refund.get_status_display(),
     }

@@ -10,6 +10,7 @@ from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
+from django.core import mail
 from django.utils import timezone, translation
 
 from booking import history, transitions
@@ -279,6 +280,37 @@ def test_a_ride_change_refused_names_the_class_in_german(admin_client, paid):
     )
     booking.refresh_from_db()
     assert (booking.vehicle_class, booking.amount_cents) == ("executive", before)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "mailed"),
+    [
+        ("de", "Klasse Executive Class → First Class; Preis 74,00 € → 116,00 €", "Fahrzeug:   First Class\n"),
+        ("en", "class Executive Class → First Class; price €74.00 → €116.00", "Vehicle:    First Class\n"),
+    ],
+)
+def test_a_class_change_names_the_classes_and_the_money_as_the_reader_reads_them(
+    admin_client, paid, django_capture_on_commit_callbacks, language, said, mailed
+):
+    booking = paid(vehicle_class="executive", locale=language)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            f"/admin/booking/booking/{booking.pk}/do/change/",
+            {"pickup_0": booking.pickup_at.strftime("%d.%m.%Y"), "pickup_1": "10:00", "vehicle_class": "first",
+             "through_provider": "1"},
+            follow=True,
+            HTTP_ACCEPT_LANGUAGE=language,
+        )  # fmt: skip
+    (message,) = [str(m).replace(NBSP, " ") for m in response.context["messages"]]
+    assert said in message and "executive" not in message and " first" not in message
+    page = text_of(admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE=language)
+                   .content.decode())  # fmt: skip
+    assert said in page  # the history entry, worded for the reader
+    (changed,) = [m for m in mail.outbox if "geändert" in m.subject or "changed" in m.subject]
+    assert mailed in changed.body and "   first" not in changed.body and "executive" not in changed.body
+    # Stored once, in English with the classes' codes; worded at display.
+    event = BookingEvent.objects.get(booking=booking, kind="change")
+    assert "class executive → first" in event.text
 
 
 def test_a_phone_booking_too_soon_says_so_in_german_with_a_german_date(admin_client):

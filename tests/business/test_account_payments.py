@@ -119,10 +119,14 @@ def test_the_company_list_and_page_show_open_overdue_bookings_invoices_and_token
 def test_staff_record_a_payment_and_an_over_payment_is_refused_on_the_form(invoice, acme, staff):
     url = reverse("admin:payments_invoice_payment", args=[invoice.pk])
     refused = staff.post(url, {"amount": "148,01", "received_on": "2026-11-19", "note": "zu viel"})
-    assert refused.status_code == 200 and "148.00 EUR" in refused.content.decode()
+    assert refused.status_code == 200 and "more than the €148.00 still open" in refused.content.decode()
+    german = staff.post(url, {"amount": "148,01", "received_on": "2026-11-19"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert "noch offenen 148,00\xa0€" in german.content.decode()
     assert not AccountPayment.objects.exists()
     done = staff.post(url, {"amount": "148,00", "received_on": "2026-11-19", "note": "Überweisung"})
     assert done.status_code == 302
+    listed = staff.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<td>148,00\xa0€</td><td>Überweisung</td>" in listed  # the recorded payment, in German money
     payment = AccountPayment.objects.get()
     assert (payment.amount_cents, payment.received_on, payment.note) == (
         14800,

@@ -16,6 +16,13 @@ PRODUCTION = {
 
 
 REFUSED = ["Start-up refused: set DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off)."]
+# Long enough and varied enough for production mode (Django's deploy check W009).
+A_KEY = "settings-test-secret-key-" + "x" * 30
+WEAK = (
+    "Start-up refused: DJANGO_SECRET_KEY is too weak for DJANGO_DEBUG off (it needs at least 50 characters, "
+    "not all alike, and no placeholder); make one with: "
+    "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+)
 
 
 def test_gunicorn_without_a_secret_key_refuses_to_start_with_one_line():
@@ -31,11 +38,43 @@ def test_manage_py_with_debug_off_and_no_secret_key_refuses_to_start_with_one_li
     assert result.stderr.strip().splitlines() == REFUSED
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        "…",  # the documentation's placeholder, pasted
+        "change-me",
+        "k7#vQ2!pZr9@Lm4$Xw8^Nb3&Tf6*Hs1(Yd5)Gc0_Ue2+Ja7-R",  # 49 characters
+        "x" * 60,  # long, but one character
+        "abab" * 20,  # long, but two characters
+        "django-insecure-" + "k7#vQ2!pZr9@Lm4$Xw8^Nb3&Tf6*Hs1(Yd5)Gc0_Ue2+Ja7-Ro9=Vi4",  # startproject's own
+        "k7#vQ2!pZr9@Lm4$Xw8^Nb3&Tf6*Hs1(Yd5)…Gc0_Ue2+Ja7-Ro9=Vi4",  # a shortened one from a page
+    ],
+)
+def test_a_weak_secret_key_stops_production_start_up_with_one_line_saying_how_to_make_one(key):
+    imported = run_python("-c", "import chauffeur.wsgi", env=clean_env(DJANGO_SECRET_KEY=key))
+    assert imported.returncode == 1
+    assert imported.stderr.strip().splitlines() == [WEAK]
+    checked = manage("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY=key)
+    assert checked.returncode == 1
+    assert checked.stderr.strip().splitlines() == [WEAK]
+
+
+def test_the_way_the_refusal_makes_a_key_makes_one_production_accepts():
+    made = run_python("-c", "import secrets; print(secrets.token_urlsafe(50))", env=clean_env())
+    checked = manage("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY=made.stdout.strip())
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_debug_accepts_any_secret_key_a_developer_sets():
+    result = manage("check", DJANGO_DEBUG="true", DJANGO_SECRET_KEY="dev")
+    assert result.returncode == 0, result.stderr
+
+
 def test_debug_is_off_under_gunicorn_unless_asked_for():
     result = run_python(
         "-c",
         "import chauffeur.wsgi; from django.conf import settings; print(settings.DEBUG)",
-        env=clean_env(DJANGO_SECRET_KEY="x" * 50),
+        env=clean_env(DJANGO_SECRET_KEY=A_KEY),
     )
     assert result.stdout.strip() == "False", result.stderr
 
@@ -69,7 +108,7 @@ def test_payments_default_to_none_outside_debug():
         "-c",
         "from django.conf import settings; print(settings.PAYMENT_PROVIDER)",
         DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_SECRET_KEY=A_KEY,
     )
     assert result.stdout.strip() == "none", result.stderr
 
@@ -86,7 +125,7 @@ def test_payments_default_to_none_outside_debug():
             "Start-up refused: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.",
         ),
         (
-            {"PAYMENT_PROVIDER": "sandbox", "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 50},
+            {"PAYMENT_PROVIDER": "sandbox", "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": A_KEY},
             "Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).",
         ),
     ],
