@@ -119,9 +119,10 @@ def job_calendar(request: HttpRequest, key: str, reference: str | None = None) -
 
 
 def _open(request: HttpRequest, key: str, reference: str | None):
-    """(the opened link, its job, None); or (…, None, None) for a key that opens nothing or a reference
-    that is not its own job's (kept only for addresses saved from its own page); or (None, None, seconds
-    to wait) for an address that tried too many keys that opened nothing."""
+    """(the opened link, its job, None) for a key that opens its job, whatever its address tried before;
+    else (None, None, None) for a key that opens nothing or a reference that is not its own job's (the
+    reference kept only for addresses saved from its own page), or (None, None, seconds to wait) once the
+    address has tried too many of those."""
     opened = job_links.resolve(key)
     if opened is not None and reference in (None, opened.booking.reference):
         return opened, opened.booking, None
