@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from booking.models import Booking, RideState
+from places import airports
 
 # The chauffeur's moves, in order; a no-show ends the ride instead of "passenger on board".
 SEQUENCE = (
@@ -51,3 +52,10 @@ def next_states(current: RideState | None) -> list[RideState]:
     if current in FINAL:
         return []
     return [SEQUENCE[SEQUENCE.index(current) + 1]]
+
+
+def meets_a_flight(booking: Booking) -> bool:
+    """The chauffeur meets a flight: a pickup at an airport (places/airports.py) with a flight number. Only
+    then do they wait at arrivals, with the flight's longer included wait; a flight number on any other
+    ride (a departure from the hotel) is the chauffeur's information and changes nothing."""
+    return bool(booking.flight_number) and airports.is_airport(booking.origin)

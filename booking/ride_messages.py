@@ -42,7 +42,9 @@ def send_ride_news(booking_id: int, state: str) -> bool:
     booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
     if state not in NEWS or booking.driver is None or ride.progress(booking).state != state:
         return False
-    notifications.send(NEWS[state], booking, vehicle_shown=vehicle_shown(booking))
+    notifications.send(
+        NEWS[state], booking, vehicle_shown=vehicle_shown(booking), at_arrivals=ride.meets_a_flight(booking)
+    )
     text_messages.send_text(booking, news_text(booking, state), topic=state)
     return True
 
@@ -84,7 +86,7 @@ def news_text(booking: Booking, state: str) -> str:
                 "{operator}: your chauffeur {driver} is on the way. Vehicle: {vehicle}, plate {plate}. "
                 "Phone: {phone}. Booking {reference}."
             ).format(**values)
-        if booking.flight_number:
+        if ride.meets_a_flight(booking):
             return gettext(
                 "{operator}: your chauffeur {driver} has arrived and is waiting for you at arrivals "
                 "(flight {flight}), {place}. Phone: {phone}. Booking {reference}."

@@ -6,6 +6,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from chauffeur.errors import DomainError
+from places import airports
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.quote import BookingType, Quote
@@ -22,6 +23,7 @@ class ClassQuote:
 class RideQuote:
     route: RouteEstimate
     classes: tuple[ClassQuote, ...]
+    pickup_is_airport: bool  # the page then asks for the flight number (booking/ride.py: meets_a_flight)
 
 
 def quote_ride(
@@ -62,4 +64,4 @@ def quote_ride(
             classes.append(ClassQuote(offer.code, None, refusal.code))
         else:
             classes.append(ClassQuote(offer.code, quote, None))
-    return RideQuote(route, tuple(classes))
+    return RideQuote(route, tuple(classes), airports.is_airport(origin))

@@ -96,7 +96,13 @@ class BookingDataInput(FromFieldMixin, Declaration):
     locale = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NOTES_LENGTH)
     flightNumber = serializers.CharField(
-        required=False, allow_blank=True, max_length=20, source="flight_number"
+        required=False,
+        allow_blank=True,
+        max_length=20,
+        source="flight_number",
+        help_text="The flight the traveller arrives on. Only at a pickup at an airport does the chauffeur "
+        "meet it at arrivals, with the longer included wait; on any other ride it is kept for the "
+        "chauffeur as information and changes nothing.",
     )
     waterChoice = serializers.CharField(
         required=False, allow_blank=True, max_length=100, source="water_choice"
@@ -542,3 +548,7 @@ class ClassQuoteOutput(Declaration):
 class RideQuoteOutput(Declaration):
     route = DistanceOutput()
     classes = ClassQuoteOutput(many=True, help_text="Every class offered, in the booking page's order.")
+    pickupIsAirport = serializers.BooleanField(
+        source="pickup_is_airport",
+        help_text="Whether the pickup is an airport: only then does the page ask for the flight number.",
+    )

@@ -79,16 +79,16 @@ pages = [
     path("booking/sandbox/<str:session_id>", booking_pages.sandbox_checkout, name="sandbox-checkout"),
 ]
 
-# The chauffeur's job page, opened by the key in a job link (dispatch/job_links.py), and through it the same
-# chauffeur's other jobs.
+# The chauffeur's job page, opened by the key in a job link (dispatch/job_links.py). With a reference only
+# the key's own job opens (addresses its page gave out before); any other answers "not found".
 chauffeur_jobs = [
     path("chauffeur/job/<str:key>/", job_page.job_page, name="chauffeur-job"),
     path("chauffeur/job/<str:key>/calendar.ics", job_page.job_calendar, name="chauffeur-job-calendar"),
-    path("chauffeur/job/<str:key>/<str:reference>/", job_page.job_page, name="chauffeur-other-job"),
+    path("chauffeur/job/<str:key>/<str:reference>/", job_page.job_page, name="chauffeur-job-by-reference"),
     path(
         "chauffeur/job/<str:key>/<str:reference>/calendar.ics",
         job_page.job_calendar,
-        name="chauffeur-other-job-calendar",
+        name="chauffeur-job-calendar-by-reference",
     ),
 ]
 

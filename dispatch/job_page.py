@@ -1,20 +1,24 @@
-"""The chauffeur's job page (/chauffeur/job/<key>/): a job link's key (dispatch/job_links.py) opens one job
-on a phone, in the chauffeur's language, with the same chauffeur's other jobs of today and later, each
-opened through the same key. Its buttons move the ride on to the next state only (dispatch/ride_day.py).
+"""The chauffeur's job page (/chauffeur/job/<key>/): a job link's key (dispatch/job_links.py) opens its own
+job and no other, on a phone, in the chauffeur's language. Its buttons move the ride on to the next state
+only, when the ride's clock allows (dispatch/ride_day.py); the page says when the next move and a no-show
+become possible, and asks before an early "on the way" (a form of its own, no script needed). Below, the
+chauffeur's other live jobs as a schedule without links: each opens from its own job message.
 
 A key that opens nothing, whatever the reason, gets one and the same page, which never says whether the
-job exists; an address that keeps trying such keys is stopped for a while."""
+job exists; an address that keeps trying such keys is answered "too many tries" for a while, but a key
+that opens its job always does."""
 
 import logging
 import math
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -25,11 +29,13 @@ from chauffeur.api.clients import client_address
 from chauffeur.errors import DomainError
 from chauffeur.i18n import supported
 from dispatch import job_links, planning, ride_day
+from dispatch.models import ride_day_policy
 
 logger = logging.getLogger(__name__)
 
 # Keys that open nothing, per client address in any window: a chauffeur mistyping a link gets a few
-# tries; a script guessing keys (256 random bits each) is stopped long before it could matter.
+# tries; a script guessing keys (256 random bits each) is stopped long before it could matter. Only misses
+# count, and a key that opens is never stopped: a hotel's shared address cannot lock a chauffeur out.
 MISSES = 20
 MISS_WINDOW_SECONDS = 15 * 60
 MAPS = "https://www.google.com/maps/search/?"
@@ -51,13 +57,22 @@ class Job:
     progress: ride.RideProgress
     phone_href: str
     moves: list[RideState]
+    early_start: bool  # "on the way" before its time: offered, and asked about first
+    possible_from: list[str]  # when the moves not open yet open ("No-show" possible from 10:15)
     steps: list[Step]
-    page_url: str
     calendar_url: str
     pickup_map: str
     destination_map: str
     navigate: str
     navigate_to_destination: bool
+
+
+@dataclass(frozen=True)
+class OtherJob:
+    """Another live job of the chauffeur, as the schedule lists it (it opens from its own link)."""
+
+    booking: Booking
+    progress: ride.RideProgress
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -71,16 +86,18 @@ def job_page(request: HttpRequest, key: str, reference: str | None = None) -> Ht
     with translation.override(language):
         if request.method == "POST":
             return _move(request, key, reference, opened, booking)
+        job = _job(booking, key)
         context = {
-            "job": _job(booking, key),
-            "others": [_job(other, key) for other in _other_jobs(opened, booking)],
+            "job": job,
+            "confirm_start": job.early_start and request.GET.get("confirm") == RideState.ON_THE_WAY,
+            "confirmed_pickup": booking.pickup_at.isoformat() if booking.pickup_at else "",
+            "not_now_url": _page_path(key, reference, asked),
+            "others": _other_jobs(opened, booking),
             "driver": opened.driver,
             "asked_language": asked,
             "languages": [
                 (code, name, f"?lang={code}") for code, name in (("de", "Deutsch"), ("en", "English"))
             ],
-            "home_url": _page_path(key, None, asked),
-            "is_link_job": reference is None,
         }
         return _private(render(request, "dispatch/job_page.html", context))
 
@@ -94,7 +111,7 @@ def job_calendar(request: HttpRequest, key: str, reference: str | None = None) -
     if booking is None:
         return _not_found(request)
     language = _language(request, opened.driver)
-    link = settings.PUBLIC_BASE_URL + _page_path(key, reference, language=None)
+    link = settings.PUBLIC_BASE_URL + _page_path(key, None, language=None)
     entry = calendar.ride_event(booking, locale=language, for_chauffeur=True, link=link)
     response = HttpResponse(entry, content_type=f"{calendar.MEDIA_TYPE}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{calendar.file_name(booking)}"'
@@ -102,50 +119,63 @@ def job_calendar(request: HttpRequest, key: str, reference: str | None = None) -
 
 
 def _open(request: HttpRequest, key: str, reference: str | None):
-    """(the opened link, the job asked for, None), or (…, None, None) for a key or job that does not open,
-    or (None, None, seconds to wait) for an address that tried too many keys."""
-    wait = _stopped(request)
-    if wait is not None:
-        return None, None, wait
+    """(the opened link, its job, None) for a key that opens its job, whatever its address tried before;
+    else (None, None, None) for a key that opens nothing or a reference that is not its own job's (the
+    reference kept only for addresses saved from its own page), or (None, None, seconds to wait) once the
+    address has tried too many of those."""
     opened = job_links.resolve(key)
-    booking = None
-    if opened is not None:
-        booking = opened.booking if reference is None else _same_chauffeurs(opened, reference)
-    if booking is None:
-        _missed(request)
-    return opened, booking, None
+    if opened is not None and reference in (None, opened.booking.reference):
+        return opened, opened.booking, None
+    return None, None, _missed(request)
 
 
-def _same_chauffeurs(opened: job_links.Opened, reference: str) -> Booking | None:
-    """Another job of the link's chauffeur, opened through the link (their page lists it)."""
-    return (
-        Booking.objects.filter(reference=reference, driver=opened.driver, status__in=job_links.OPEN_STATES)
-        .select_related("vehicle__vehicle_class")
-        .first()
-    )
-
-
-def _other_jobs(opened: job_links.Opened, shown: Booking) -> list[Booking]:
-    """The chauffeur's confirmed jobs from today on, but the one shown, by pickup."""
+def _other_jobs(opened: job_links.Opened, shown: Booking) -> list[OtherJob]:
+    """The chauffeur's other confirmed jobs from today on whose link to them is live, by pickup: a job
+    taken away, revoked or long past is not listed."""
     today, _end = planning.days_from_today(0, 1)
-    return list(
-        Booking.objects.filter(driver=opened.driver, status=BookingStatus.CONFIRMED, pickup_at__gte=today)
+    rides = (
+        Booking.objects.filter(
+            driver=opened.driver,
+            status=BookingStatus.CONFIRMED,
+            pickup_at__gte=today,
+            job_links__driver=opened.driver,
+            job_links__revoked_at__isnull=True,
+            job_links__expires_at__gt=timezone.now(),
+        )
         .exclude(pk=shown.pk)
-        .select_related("vehicle__vehicle_class")
+        .distinct()
         .prefetch_related("ride_steps")
         .order_by("pickup_at")
     )
+    return [OtherJob(booking, ride.progress(booking)) for booking in rides]
 
 
 def _move(request, key, reference, opened: job_links.Opened, booking: Booking) -> HttpResponse:
     target = request.POST.get("state", "")
+    language = supported(request.POST.get("lang"))
     try:
-        ride_day.advance(booking.pk, target, driver=opened.driver, actor=history.chauffeur(opened.driver))
-    except DomainError as refusal:  # out of turn, too early for a no-show, taken off the job: nothing changed
+        ride_day.advance(
+            booking.pk,
+            target,
+            driver=opened.driver,
+            actor=history.chauffeur(opened.driver),
+            confirmed_pickup=_moment(request.POST.get("confirmed_pickup", "")),
+        )
+    except DomainError as refusal:  # out of turn or of time, taken off the job: nothing changed
+        if refusal.code == ride_day.CONFIRM_EARLY_START:  # the question, not an error
+            return redirect(_page_path(key, reference, language, confirm=RideState.ON_THE_WAY))
         messages.error(request, refusal.in_words())
     else:
         messages.success(request, _("Saved: %(state)s.") % {"state": RideState(target).label})
-    return redirect(_page_path(key, reference, supported(request.POST.get("lang"))))
+    return redirect(_page_path(key, reference, language))
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if timezone.is_aware(moment) else None
 
 
 def _job(booking: Booking, key: str) -> Job:
@@ -158,16 +188,23 @@ def _job(booking: Booking, key: str) -> Job:
         steps = [step for step in steps if step.at is not None] + [
             Step(RideState.NO_SHOW, reached[RideState.NO_SHOW], True)
         ]
+    now = timezone.now()
+    upcoming = ride_day.next_moves(booking, progress, ride_day_policy())
     return Job(
         booking=booking,
         progress=progress,
         phone_href="tel:" + "".join(ch for ch in booking.phone if ch.isdigit() or ch == "+")
         if booking.phone
         else "",
-        moves=ride_day.moves_now(booking, progress),
+        moves=[move.state for move in upcoming if move.open(now)],
+        early_start=any(move.early_start(now) for move in upcoming),
+        possible_from=[
+            str(ride_day.possible_from(move.state, move.opens_at, now))
+            for move in upcoming
+            if not move.open(now)
+        ],
         steps=steps,
-        page_url=_page_path(key, booking.reference, None),
-        calendar_url=_page_path(key, booking.reference, None) + "calendar.ics",
+        calendar_url=_page_path(key, None, None) + "calendar.ics",
         pickup_map=MAPS + urlencode({"api": 1, "query": booking.origin}),
         destination_map=MAPS + urlencode({"api": 1, "query": booking.destination})
         if booking.destination
@@ -184,9 +221,10 @@ def _job(booking: Booking, key: str) -> Job:
     )
 
 
-def _page_path(key: str, reference: str | None, language: str | None) -> str:
+def _page_path(key: str, reference: str | None, language: str | None, confirm: str | None = None) -> str:
     path = f"{job_links.PATH}{key}/" + (f"{reference}/" if reference else "")
-    return f"{path}?lang={language}" if language else path
+    query = {name: value for name, value in (("lang", language), ("confirm", confirm)) if value}
+    return f"{path}?{urlencode(query)}" if query else path
 
 
 def _language(request: HttpRequest, driver) -> str:
@@ -229,19 +267,13 @@ def _misses_key(request: HttpRequest) -> str:
     return f"job-link-miss:{client_address(request)}"
 
 
-def _stopped(request: HttpRequest) -> int | None:
-    """Seconds this address must wait, having tried MISSES keys that opened nothing; None to go on. A
-    counter that cannot be reached stops nobody (as the API's rate limit)."""
+def _missed(request: HttpRequest) -> int | None:
+    """Count a key that opened nothing; seconds this address must wait when it has had MISSES already in
+    the window (this one then not counted), else None. A counter that cannot be reached stops nobody (as
+    the API's rate limit)."""
     try:
-        count = sliding_window.hit(_misses_key(request), limit=MISSES, window=MISS_WINDOW_SECONDS, cost=0)
+        count = sliding_window.hit(_misses_key(request), limit=MISSES, window=MISS_WINDOW_SECONDS)
     except Exception:  # the cache backend's own errors differ (redis, breaker …)
         logger.warning("Job-link miss counter unavailable; not counting")
         return None
-    return count.reset if count.count >= MISSES else None
-
-
-def _missed(request: HttpRequest) -> None:
-    try:
-        sliding_window.hit(_misses_key(request), limit=MISSES, window=MISS_WINDOW_SECONDS)
-    except Exception:  # as above
-        logger.warning("Job-link miss counter unavailable; not counting")
+    return None if count.allowed else max(1, count.reset)

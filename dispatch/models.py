@@ -3,6 +3,7 @@ reminders already sent."""
 
 import datetime
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -46,6 +47,15 @@ class RideDayPolicy(models.Model):
         validators=[MaxValueValidator(24 * 60)],
         help_text=_("The same for a pickup with a flight number (the passenger collects the luggage)."),
     )
+    start_window_minutes = models.PositiveIntegerField(
+        _("“on the way” from (minutes before pickup)"),
+        default=90,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_(
+            "From then on the chauffeur's page offers “on the way” and “arrived”; earlier, “on the way” "
+            "only after the chauffeur confirms the ride's day and time. At least the set-off time below."
+        ),
+    )
     set_off_minutes = models.PositiveIntegerField(
         _("set off at the latest (minutes before pickup)"),
         default=30,
@@ -80,6 +90,12 @@ class RideDayPolicy(models.Model):
 
     def __str__(self) -> str:
         return str(_("Ride-day policy"))
+
+    def clean(self) -> None:
+        # A chauffeur must be able to report "on the way" before the board shows them late.
+        if self.start_window_minutes < self.set_off_minutes:
+            said = _("At least the set-off time (%(minutes)s minutes).") % {"minutes": self.set_off_minutes}
+            raise ValidationError({"start_window_minutes": said})
 
 
 def ride_day_policy() -> RideDayPolicy:

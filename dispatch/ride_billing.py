@@ -142,6 +142,7 @@ def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> di
         "rate": str(priced.rate), "amount": str(priced.amount), "vat": str(priced.vat),
         "vat_percent": f"{(priced.vat_rate * 100).normalize():f}", "due": str(priced.amount),
         "payment_method": booking.payment_method,
+        "flight": booking.flight_number if ride.meets_a_flight(booking) else "",  # why an hour is included
     }  # fmt: skip
 
 

@@ -1,41 +1,100 @@
 """The ride's day: the chauffeur moves an assigned ride on, one state at a time (booking/ride.py has the
-order), from the job page; staff undo a wrong or late tap. A no-show needs the chauffeur to have waited
-what the policy requires; completing (or a no-show) completes the booking."""
+order), from the job page; staff undo a wrong or late tap. Completing (or a no-show) completes the booking.
 
-from datetime import datetime
+The moves keep to the clock of the ride (`opens_at`), whoever makes them; a move refused changes nothing
+and tells the traveller nothing:
+- "on the way" and "arrived" from the policy's start window before the pickup (90 minutes by default);
+  "on the way" earlier only when the chauffeur confirmed the ride's day and time (`confirmed_pickup`):
+  a pickup far away may need an early start, a ride days ahead never an "arrived";
+- "passenger on board" once arrived (a traveller may come down early);
+- "completed" not before the pickup time (as staff's "Mark as completed");
+- a no-show once the chauffeur has waited what the policy includes (dispatch/waiting.py)."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from booking import history, ride, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
+from chauffeur import l10n
 from chauffeur.errors import DomainError
 from dispatch import ride_billing
+from dispatch.models import RideDayPolicy, ride_day_policy
 from dispatch.waiting import no_show_from
 from fleet.models import Driver
+
+# The one move that may be made before its time, once the chauffeur confirmed it.
+EARLY_ALLOWED = RideState.ON_THE_WAY
+# Refusal codes the job page answers on its own: the question before an early start.
+CONFIRM_EARLY_START = "confirm_early_start"
 
 
 class RideMoveRefused(DomainError):
     pass
 
 
-def moves_now(booking: Booking, progress: ride.RideProgress, now: datetime | None = None) -> list[RideState]:
-    """The buttons the job page offers now: the next state only, and no-show once its wait is over."""
-    now = now or timezone.now()
+@dataclass(frozen=True)
+class NextMove:
+    """A move the ride may make next, and from when by the clock (None: now already)."""
+
+    state: RideState
+    opens_at: datetime | None
+
+    def open(self, now: datetime) -> bool:
+        return self.opens_at is None or now >= self.opens_at
+
+    def early_start(self, now: datetime) -> bool:
+        """Offered before its time, after a question: "on the way" before the start window."""
+        return self.state == EARLY_ALLOWED and not self.open(now)
+
+
+def next_moves(
+    booking: Booking, progress: ride.RideProgress, policy: RideDayPolicy | None = None
+) -> list[NextMove]:
+    """The moves that follow the ride's state, each with the time it opens; none for a ride not going
+    ahead (or done)."""
     if booking.status != BookingStatus.CONFIRMED:
         return []
-    allowed = ride.next_states(progress.state)
-    if RideState.NO_SHOW in allowed and now < no_show_from(booking, progress):
-        allowed.remove(RideState.NO_SHOW)
-    return allowed
+    policy = policy or ride_day_policy()
+    return [
+        NextMove(state, opens_at(booking, progress, state, policy))
+        for state in ride.next_states(progress.state)
+    ]
 
 
-def advance(pk: int, target: str, *, driver: Driver | None, actor: str) -> Booking:
-    """Move the ride to `target` (a RideState) for `driver` (None: staff). Refused, changing nothing, when
-    the ride is not this chauffeur's confirmed ride or `target` is not the next state now."""
+def opens_at(
+    booking: Booking, progress: ride.RideProgress, state: RideState, policy: RideDayPolicy
+) -> datetime | None:
+    if state == RideState.NO_SHOW:
+        return no_show_from(booking, progress)
+    if booking.pickup_at is None:  # an hourly hire "as agreed": no clock to keep
+        return None
+    if state in (RideState.ON_THE_WAY, RideState.ARRIVED):
+        return booking.pickup_at - timedelta(minutes=policy.start_window_minutes)
+    if state == RideState.COMPLETED:
+        return booking.pickup_at
+    return None
+
+
+def moves_now(booking: Booking, progress: ride.RideProgress, now: datetime | None = None) -> list[RideState]:
+    """The moves open now (the job page's buttons): the next state, once its time has come, and a no-show
+    once its wait is over."""
+    now = now or timezone.now()
+    return [move.state for move in next_moves(booking, progress) if move.open(now)]
+
+
+def advance(
+    pk: int, target: str, *, driver: Driver | None, actor: str, confirmed_pickup: datetime | None = None
+) -> Booking:
+    """Move the ride to `target` (a RideState) for `driver` (None: staff). Refused, changing nothing and
+    sending nothing, when the ride is not this chauffeur's confirmed ride, `target` is not the next state,
+    or its time has not come. "On the way" before its time needs `confirmed_pickup`, the pickup time the
+    chauffeur was asked about: a ride moved since is asked about again (code CONFIRM_EARLY_START)."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
         if booking.status != BookingStatus.CONFIRMED or (
@@ -49,13 +108,21 @@ def advance(pk: int, target: str, *, driver: Driver | None, actor: str) -> Booki
             )
         progress = ride.progress(booking)
         now = timezone.now()
-        if target not in moves_now(booking, progress, now):
-            raise RideMoveRefused(_refusal(booking, progress, target), code="ride_state_conflict")
+        move = next((move for move in next_moves(booking, progress) if move.state == target), None)
+        if move is None:
+            raise RideMoveRefused(_refusal(progress, target), code="ride_state_conflict")
+        early = not move.open(now)
+        if early and not (move.early_start(now) and confirmed_pickup == booking.pickup_at):
+            raise _too_early(booking, progress, move, now)
         RideStep.objects.create(booking=booking, state=target, at=now, actor=actor[:150])
-        said = history.said(
-            "Ride: {before} → {after}",
-            before=history.ride_state(progress.state) if progress.state else "—",
-            after=history.ride_state(target),
+        states = {
+            "before": history.ride_state(progress.state) if progress.state else "—",
+            "after": history.ride_state(target),
+        }
+        said = (
+            history.said("Ride: {before} → {after}, before its time, as the chauffeur confirmed", **states)
+            if early
+            else history.said("Ride: {before} → {after}", **states)
         )
         history.record(booking, history.Kind.RIDE, said, actor=actor)
         if target in (RideState.ON_THE_WAY, RideState.ARRIVED):  # the traveller's news, with the move
@@ -88,12 +155,47 @@ def undo_last(pk: int, *, actor: str) -> Booking:
     return booking
 
 
-def _refusal(booking: Booking, progress: ride.RideProgress, target: str):
-    if target == RideState.NO_SHOW and progress.state == RideState.ARRIVED:
-        return format_lazy(
-            _("A no-show can be recorded from {time}, after the included waiting time."),
-            time=timezone.localtime(no_show_from(booking, progress)).strftime("%H:%M"),
+def possible_from(state: RideState, moment: datetime, now: datetime):
+    """“Arrived” possible from 08:30 (a time of another day with its date), in the active language."""
+    return format_lazy(
+        _("“{state}” possible from {when}."),
+        state=capfirst(RideState(state).label),
+        when=at_time(moment, now),
+    )
+
+
+def at_time(moment: datetime, now: datetime) -> str:
+    """The time alone on the day of `now` (Vienna), else with its weekday and date."""
+    local = timezone.localtime(moment)
+    if local.date() == timezone.localtime(now).date():
+        return local.strftime("%H:%M")
+    return l10n.day_time(local)
+
+
+def _too_early(
+    booking: Booking, progress: ride.RideProgress, move: NextMove, now: datetime
+) -> RideMoveRefused:
+    if move.early_start(now):
+        return RideMoveRefused(
+            format_lazy(
+                _("This ride is on {day} at {time}. Confirm to start now."),
+                day=l10n.day(booking.pickup_at),
+                time=timezone.localtime(booking.pickup_at).strftime("%H:%M"),
+            ),
+            code=CONFIRM_EARLY_START,
         )
+    if move.state == RideState.NO_SHOW:
+        return RideMoveRefused(
+            format_lazy(
+                _("A no-show can be recorded from {time}, after the included waiting time."),
+                time=at_time(move.opens_at, now),
+            ),
+            code="ride_too_early",
+        )
+    return RideMoveRefused(possible_from(move.state, move.opens_at, now), code="ride_too_early")
+
+
+def _refusal(progress: ride.RideProgress, target: str):
     return format_lazy(
         _("The ride is {state}; it cannot become {target} now."),
         state=RideState(progress.state).label if progress.state else _("not accepted yet"),

@@ -1,5 +1,6 @@
-"""The wait at the pickup: what the price includes (longer at a flight), from when it counts, and when a
-no-show may be recorded. The job page, billing and the dispatch board all reckon it here."""
+"""The wait at the pickup: what the price includes (longer when meeting a flight at the airport), from when
+it counts, and when a no-show may be recorded. The job page, billing and the dispatch board all reckon it
+here."""
 
 from datetime import datetime, timedelta
 
@@ -9,11 +10,13 @@ from dispatch.models import RideDayPolicy, ride_day_policy
 
 
 def included_waiting(booking: Booking, policy: RideDayPolicy | None = None) -> timedelta:
-    """Waiting the price includes, and the wait before a no-show: longer at a flight. `policy`: the one
-    already read, for a list of rides (the dispatch board)."""
+    """Waiting the price includes, and the wait before a no-show: longer when the chauffeur meets a flight
+    at the airport. `policy`: the one already read, for a list of rides (the dispatch board)."""
     policy = policy or ride_day_policy()
     minutes = (
-        policy.included_waiting_flight_minutes if booking.flight_number else policy.included_waiting_minutes
+        policy.included_waiting_flight_minutes
+        if ride.meets_a_flight(booking)
+        else policy.included_waiting_minutes
     )
     return timedelta(minutes=minutes)
 

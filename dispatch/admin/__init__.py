@@ -13,5 +13,6 @@ class RideDayPolicyAdmin(OneRecordAdmin):
         "__str__",
         "included_waiting_minutes",
         "included_waiting_flight_minutes",
+        "start_window_minutes",
         "set_off_minutes",
     ]

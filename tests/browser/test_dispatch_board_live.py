@@ -27,8 +27,9 @@ def served(tmp_path_factory):
 def advance(served, pk: int, state: str) -> None:
     """A chauffeur's move, made in a process of its own on the served database (as the job page would)."""
     code = (
-        "from dispatch import ride_day; "
-        f"ride_day.advance({pk}, {state!r}, driver=None, actor='Karl Huber (chauffeur)')"
+        "from booking.models import Booking; from dispatch import ride_day; "
+        f"ride_day.advance({pk}, {state!r}, driver=None, actor='Karl Huber (chauffeur)', "
+        f"confirmed_pickup=Booking.objects.get(pk={pk}).pickup_at)"  # a ride ahead: started early
     )
     done = manage("shell", "-c", code, **served.env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,8 +1,8 @@
 """The traveller form as a person meets it (issue 19), in a real Chromium, German and English: no "no route"
 error while a place is still being typed, an hourly hire "as directed" booked and paid without a
 destination, a tour's own hours and description, plural words that fit their count, success and manage
-pages that repeat everything entered, and an embedded form that adds no heading to the host page. Every
-page opened reports no console error."""
+pages that repeat everything entered, the flight number asked for a pickup at an airport only, and an
+embedded form that adds no heading to the host page. Every page opened reports no console error."""
 
 from urllib.parse import parse_qs, urlsplit
 
@@ -84,14 +84,14 @@ def test_an_hourly_hire_as_directed_is_booked_and_paid_in_german(open_tab, servi
     assert "km" not in text(page, "#cb-route")
     assert text(page, "[data-price-for=executive]") == "195,00 €"  # 3 h × 65 €, nothing for a drive
     fill_contact(page)
-    page.fill("#cb-flight", "OS 123")
+    assert page.is_hidden("#cb-flight")  # from the hotel: no flight to meet
     page.fill("#cb-notes", "Bitte am Ausgang B warten")
     tab.screenshot("as-directed-form")
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
     assert latest_booking(service)["booking_type"] == "hourly"
     details = text(page, "#details")
-    for shown in ["Hotel Sacher", "Nach Vereinbarung", "Stundenweise: 3 Stunden", "09:30", "OS 123",
+    for shown in ["Hotel Sacher", "Nach Vereinbarung", "Stundenweise: 3 Stunden", "09:30",
                   "Bitte am Ausgang B warten", "Anna Berger", "+43 660 1234567", "anna@example.com"]:  # fmt: skip
         assert shown in details, shown
     assert text(page, "#amount") == "195,00 €"
@@ -158,8 +158,8 @@ def test_the_success_page_in_english_repeats_a_transfer(open_tab, service):
     tab = open_tab()
     page = tab.page
     page.goto(service.base + "/en/")
-    choose_place(page, "from", "Sacher")
-    choose_place(page, "to", "Flughafen Wien")
+    choose_place(page, "from", "Flughafen Wien")  # met at arrivals: the page asks for the flight
+    choose_place(page, "to", "Sacher")
     page.fill("#cb-date", pickup_day())
     page.fill("#cb-time", "10:00")
     settled(page)
@@ -175,6 +175,36 @@ def test_the_success_page_in_english_repeats_a_transfer(open_tab, service):
     page.click("#manage")
     page.wait_for_selector("#terms")
     assert "Cancelling is free until" in text(page, "#terms")
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_flight_number_is_asked_for_a_pickup_at_an_airport_only(open_tab, service, language):
+    tab = open_tab(locale="de-DE" if language == "de" else "en-GB", viewport=PHONE)
+    page = tab.page
+    sent = []
+    page.on("request", lambda r: "/api/page/checkout" in r.url and sent.append(r.post_data_json))
+    page.goto(f"{service.base}/{language}/")
+    assert page.is_hidden("#cb-flight")
+    choose_place(page, "from", "Flughafen Wien")
+    choose_place(page, "to", "Sacher")
+    settled(page)
+    page.wait_for_selector("#cb-flight", state="visible")
+    page.fill("#cb-flight", "OS 123")
+    tab.screenshot(f"flight-asked-{language}")
+    choose_place(page, "from", "Sacher")  # the other way round: to the airport, no flight to meet
+    choose_place(page, "to", "Flughafen Wien")
+    settled(page)
+    page.wait_for_selector("#cb-flight", state="hidden")
+    page.fill("#cb-date", pickup_day())
+    page.fill("#cb-time", "10:00")
+    settled(page)
+    fill_contact(page)
+    page.click("#cb-pay")
+    pay_in_the_sandbox(page, service)
+    (checkout,) = sent
+    assert "flightNumber" not in checkout["bookingData"]  # what is hidden is not sent
+    assert "OS 123" not in text(page, "#details")
     assert tab.problems == []
 
 

@@ -151,7 +151,9 @@ def test_the_days_no_shows_and_waits_beyond_the_included_are_listed(admin_client
     late = confirmed(at(10), name="Late Chauffeur")  # came late: waiting starts at the arrival
     moves(clock, late, (at(9, 30), RideState.ACCEPTED), (at(9, 31), RideState.ON_THE_WAY),
           (at(10, 10), RideState.ARRIVED), (at(10, 32), RideState.ON_BOARD))  # fmt: skip
-    flight = confirmed(at(11), name="Flight Within", flight_number="OS 123")  # 40 of 60 minutes: included
+    flight = confirmed(
+        at(11), name="Flight Within", flight_number="OS 123", origin="Flughafen Wien (VIE)"
+    )  # 40 of 60 min
     moves(clock, flight, (at(10, 35), RideState.ACCEPTED), (at(10, 36), RideState.ON_THE_WAY),
           (at(11), RideState.ARRIVED), (at(11, 40), RideState.ON_BOARD))  # fmt: skip
     gone = confirmed(at(12), name="Nobody Came")

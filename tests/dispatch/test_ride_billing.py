@@ -155,17 +155,33 @@ def test_waiting_counts_from_a_late_chauffeurs_arrival(
 
 
 def test_a_pickup_at_a_flight_includes_an_hour(fleet, assigned, django_capture_on_commit_callbacks, sandbox):
+    airport = {
+        "origin": "Vienna International Airport (VIE), Schwechat, Austria",
+        "destination": "Hotel Sacher",
+    }
     within = ride_with_wait(
-        assigned(flight_number="OS 123"), fleet["karl"], on_board=60,
+        assigned(flight_number="OS 123", **airport), fleet["karl"], on_board=60,
         capture=django_capture_on_commit_callbacks,
     )  # fmt: skip
     assert not within.surcharges.exists()
     beyond = ride_with_wait(
-        assigned(flight_number="OS 124"), fleet["karl"], on_board=61,
+        assigned(flight_number="OS 124", **airport), fleet["karl"], on_board=61,
         capture=django_capture_on_commit_callbacks,
     )  # fmt: skip
     assert list(beyond.surcharges.values_list("amount_cents", flat=True)) == [1200]  # 1 started quarter
     assert "(at a pickup from flight OS 124)" in after_ride_mails()[0].body
+
+
+def test_a_flight_number_on_a_ride_to_the_airport_includes_no_hour(
+    fleet, assigned, django_capture_on_commit_callbacks, sandbox
+):
+    hotel = ride_with_wait(
+        assigned(flight_number="OS 123", origin="Hotel Sacher", destination="Flughafen Wien (VIE)"),
+        fleet["karl"], on_board=16, capture=django_capture_on_commit_callbacks,
+    )  # fmt: skip
+    assert list(hotel.surcharges.values_list("amount_cents", flat=True)) == [1200]  # 15 included, 1 beyond
+    (statement,) = after_ride_mails()
+    assert "15 minutes are included in the price." in statement.body and "OS 123" not in statement.body
 
 
 def test_the_rate_staff_set_in_the_admin_is_used(

@@ -68,7 +68,8 @@ def test_the_page_shows_the_steps_with_time_and_who_and_marks_the_undone(admin_c
 
 def test_staff_undo_the_last_step_and_a_completed_ride_is_confirmed_again(admin_client, fleet, assigned):
     move(assigned, fleet["karl"], *[RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED])
-    move(assigned, fleet["karl"], RideState.ON_BOARD, RideState.COMPLETED)
+    with time_machine.travel(assigned.pickup_at, tick=False):  # "completed" not before the pickup
+        move(assigned, fleet["karl"], RideState.ON_BOARD, RideState.COMPLETED)
     assigned.refresh_from_db()
     assert assigned.status == BookingStatus.COMPLETED
     response = admin_client.post(act(assigned, "undo-ride-step"), follow=True, **ENGLISH)
@@ -147,3 +148,27 @@ def test_the_ride_day_reads_in_german(admin_client, fleet, assigned):
     page = admin_client.get(page_of(assigned), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Der Tag der Fahrt" in page and "Letzten Fahrtschritt rückgängig machen" in page
     assert "Auftragslink widerrufen" in page and "Karl Huber (Chauffeur)" in page
+
+
+def policy_form(**changed) -> dict:
+    values = {
+        "included_waiting_minutes": 15, "included_waiting_flight_minutes": 60, "start_window_minutes": 90,
+        "set_off_minutes": 30, "traveller_reminder_hours": 24, "driver_reminder_time": "18:00",
+        "unassigned_alert_hours": 12, "link_valid_hours": 12,
+    }  # fmt: skip
+    return {**values, **changed}
+
+
+def test_staff_set_the_start_window_and_never_below_the_set_off_time(admin_client):
+    from dispatch.models import RideDayPolicy, ride_day_policy
+
+    add = "/admin/dispatch/ridedaypolicy/add/"
+    page = admin_client.get(add, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "„unterwegs“ ab (Minuten vor der Abholung)" in page
+    refused = admin_client.post(add, policy_form(start_window_minutes=20), **ENGLISH)
+    assert (
+        refused.status_code == 200 and "At least the set-off time (30 minutes)." in refused.content.decode()
+    )
+    assert not RideDayPolicy.objects.exists()
+    saved = admin_client.post(add, policy_form(start_window_minutes=45), **ENGLISH)
+    assert saved.status_code == 302 and ride_day_policy().start_window_minutes == 45

@@ -25,10 +25,11 @@ NEWS_TASK = "booking.tasks.send_ride_news"
 
 @pytest.fixture
 def assigned(fleet, ride):
-    """Karl's ride in the E-Class W-1000A, in two hours; the assignment's mails already out."""
+    """Karl's ride in the E-Class W-1000A, in an hour (within the start window: "on the way" and "arrived"
+    are open); the assignment's mails already out."""
 
     def make(**fields):
-        booking = ride(pickup=(timezone.now() + timedelta(hours=2)).replace(microsecond=0), **fields)
+        booking = ride(pickup=(timezone.now() + timedelta(hours=1)).replace(microsecond=0), **fields)
         assign(booking, fleet["karl"], fleet["sedan"])
         run_pending_jobs()
         mail.outbox.clear()
@@ -71,7 +72,7 @@ def test_on_the_way_and_arrived_reach_a_german_traveller_by_mail_and_sms(fleet, 
 
 
 def test_an_english_traveller_without_texts_gets_the_mail_only(fleet, assigned, twilio):  # noqa: F811
-    booking = assigned(locale="en", text_messages=False, phone="0664 123 45 67", flight_number="OS 88")
+    booking = assigned(locale="en", text_messages=False, phone="0664 123 45 67")
     for state in (RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED):
         move(booking, state, fleet["karl"])
         run_pending_jobs()
@@ -81,7 +82,7 @@ def test_an_english_traveller_without_texts_gets_the_mail_only(fleet, assigned, 
         f"Your chauffeur has arrived ({booking.reference})",
     ]
     assert "Vehicle:    E-Class, W-1000A" in mail.outbox[0].body
-    assert "waiting for you at arrivals (flight OS 88)" in mail.outbox[1].body
+    assert "waiting for you:\n\nMeeting at: Hotel Sacher" in mail.outbox[1].body
 
 
 def test_texts_without_a_phone_send_the_mail_only(fleet, assigned, twilio):  # noqa: F811
@@ -101,6 +102,37 @@ def test_an_english_flight_pickup_is_told_where_the_chauffeur_waits(fleet, assig
         "your chauffeur Karl Huber has arrived and is waiting for you at arrivals (flight OS 88), VIE. "
         f"Phone: +43 660 1112223. Booking {booking.reference}."
     )
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_hotel_pickup_going_to_the_airport_is_not_met_at_arrivals_whatever_its_flight_number(
+    fleet,
+    assigned,
+    twilio,  # noqa: F811
+    locale,
+):
+    booking = assigned(
+        locale=locale, text_messages=True, phone="+43 664 1234567", flight_number="OS 123",
+        origin="Hotel Sacher, Philharmoniker Str. 4, 1010 Wien", destination="Flughafen Wien (VIE)",
+    )  # fmt: skip
+    for state in (RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED):
+        move(booking, state, fleet["karl"])
+        run_pending_jobs()
+    text, arrived = sent_texts(twilio)[1]["Body"], mail.outbox[1].body
+    for said in (text, arrived):
+        assert "arrivals" not in said and "Ankunftshalle" not in said and "OS 123" not in said
+    assert "Hotel Sacher, Philharmoniker Str. 4, 1010 Wien" in text
+
+
+def test_a_pickup_at_the_airport_is_met_at_arrivals_by_mail_too(fleet, assigned, twilio):  # noqa: F811
+    booking = assigned(
+        locale="de", flight_number="OS 88", origin="Flughafen Wien-Schwechat (VIE), Schwechat, Österreich",
+        destination="Hotel Sacher",
+    )  # fmt: skip
+    for state in (RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED):
+        move(booking, state, fleet["karl"])
+        run_pending_jobs()
+    assert "wartet auf Sie in der Ankunftshalle (Flug OS 88)" in mail.outbox[1].body
 
 
 def test_a_move_undone_and_made_again_does_not_send_the_news_twice(fleet, assigned, twilio):  # noqa: F811

@@ -194,8 +194,9 @@ def test_without_a_phone_number_text_messages_are_refused_and_nothing_changes(br
 
 def test_text_messages_are_not_offered_once_the_ride_is_over(browser, fleet, assigned):  # noqa: F811
     token = csrf(page(browser, assigned))
-    for state in WHOLE_DAY:
-        ride_day.advance(assigned.pk, state, driver=fleet["karl"], actor="Karl Huber (chauffeur)")
+    with time_machine.travel(assigned.pickup_at, tick=False):  # "completed" not before the pickup
+        for state in WHOLE_DAY:
+            ride_day.advance(assigned.pk, state, driver=fleet["karl"], actor="Karl Huber (chauffeur)")
     html = page(browser, assigned)
     assert 'id="messages"' not in html
     form = {"action": "text_messages", "text_messages": "on", "csrfmiddlewaretoken": token}

@@ -46,6 +46,12 @@ def test_the_executive_transfer_to_the_airport(client):
     assert body["classes"][0]["price"]["priceEur"] == 74.0
 
 
+def test_the_page_learns_whether_the_pickup_is_an_airport(client):
+    to_the_airport = client.get("/api/page/quote", RIDE).json()
+    from_the_airport = client.get("/api/page/quote", {**RIDE, "from": RIDE["to"], "to": RIDE["from"]}).json()
+    assert (to_the_airport["pickupIsAirport"], from_the_airport["pickupIsAirport"]) == (False, True)
+
+
 def test_a_tour_no_class_runs_is_a_problem_per_class(client):
     body = client.get("/api/page/quote", {**RIDE, "tourSlug": "no-such-tour"}).json()
     assert [(item["price"], item["problem"]) for item in body["classes"]] == [(None, "unknown_tour")] * 3

@@ -286,7 +286,8 @@
       if (typing.from || typing.to) return Promise.resolve(); // "Flu" is no place: wait for a choice or a blur
       var query = quoteQuery(), key = JSON.stringify(query);
       if (query.from.length < 2 || query.to.length < 2) {
-        state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); return Promise.resolve();
+        state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); showFlight(false);
+        return Promise.resolve();
       }
       if (key === state.routeKey) return Promise.resolve();
       state.routeKey = key;
@@ -302,6 +303,7 @@
           answers.quotes[key] = response;
           showError("to", "");
           showRoute();
+          showFlight(response.data.pickupIsAirport === true);
           response.data.classes.forEach(function (item) {
             state.prices[item.vehicleClass] = item.price || { problem: item.problem };
           });
@@ -314,6 +316,9 @@
         renderPrices();
       }).catch(function () { state.routeKey = ""; status(T.offline); renderPrices(); }));
     }
+
+    // The flight number only for a pickup at an airport (the quote says so): it is met at arrivals.
+    function showFlight(airport) { el("flight-field").hidden = !airport; }
 
     function renderPrices(placeholder) {
       config.classes.forEach(function (code) {
@@ -438,7 +443,7 @@
                    textMessages: Boolean(field("sms") && field("sms").checked) };
       if (kind() === "hourly") data.durationHours = +value("hours");
       if (kind() === "tour") data.tourName = value("tour");
-      if (value("flight")) data.flightNumber = value("flight");
+      if (!el("flight-field").hidden && value("flight")) data.flightNumber = value("flight");
       if (value("notes")) data.notes = value("notes");
       if (value("billing")) data.billingAddress = value("billing");
       if (value("vatid")) data.billingVatId = value("vatid");
