@@ -47,7 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "axes",
+    "chauffeur.app_names.SignInAttemptsConfig",  # django-axes, named for staff
     "corsheaders",
     "django_tasks",
     "django_tasks_db",
