@@ -29,7 +29,9 @@ def home(client, language: str = "en") -> str:
 )
 def test_the_dispatch_board_and_the_phone_booking_open_the_home_page(admin_client, language, board, phone):
     page = home(admin_client, language)
-    links = re.findall(r'<a href="([^"]+)" id="(dispatch-board-link|phone-booking-link)"><strong>([^<]+)<', page)
+    links = re.findall(
+        r'<a href="([^"]+)" id="(dispatch-board-link|phone-booking-link)"><strong>([^<]+)<', page
+    )
     assert links == [
         ("/admin/booking/booking/dispatch/", "dispatch-board-link", board),
         ("/admin/booking/booking/add/", "phone-booking-link", phone),
