@@ -65,7 +65,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "axes",
+    "chauffeur.app_names.SignInAttemptsConfig",  # django-axes, named for staff
     "corsheaders",
     "django_tasks",
     "django_tasks_db",

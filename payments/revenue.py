@@ -48,6 +48,11 @@ class Figures:
     def gross(self) -> Decimal:
         return self.received - self.refunded
 
+    @property
+    def moved(self) -> bool:
+        """Whether any money moved (or a booking was paid): a cell worth a line of its own."""
+        return bool(self.rides or self.received or self.refunded)
+
     def add(self, other: "Figures") -> None:
         self.rides += other.rides
         self.received += other.received

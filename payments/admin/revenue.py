@@ -120,20 +120,42 @@ def month_name(month: date) -> str:
     return formats.date_format(month, "YEAR_MONTH_FORMAT")
 
 
+def by_month(revenue: Revenue) -> list[dict]:
+    """A line per month with money; a run of months without any is one line ("May 2025 – January 2026"),
+    so a quiet year is a few lines, not twelve of zeros."""
+    lines: list[dict] = []
+    for month in revenue.months:
+        figures = revenue.by_month.get(month)
+        if figures is not None and figures.moved:
+            lines.append({"label": month_name(month), "figures": shown(figures)})
+        elif lines and lines[-1]["figures"] is None:
+            lines[-1]["label"] = f"{lines[-1]['first']} – {month_name(month)}"
+        else:
+            lines.append({"label": month_name(month), "first": month_name(month), "figures": None})
+    return lines
+
+
 def report(revenue: Revenue) -> dict:
     classes = [(code, vehicle_name(code)) for code in revenue.classes]
     channels = [(code, str(CHANNEL_NAMES.get(code, code))) for code in revenue.channels]
     empty = Figures()
 
     def table(groups, cells, totals):
+        """The months with money, each with the classes or channels that had some (the by-month table
+        names the months without)."""
         return {
             "months": [
                 {
                     "label": month_name(month),
-                    "rows": [(name, shown(cells.get((month, code), empty))) for code, name in groups],
-                    "total": shown(revenue.by_month.get(month, empty)),
+                    "rows": [
+                        (name, shown(cells[month, code]))
+                        for code, name in groups
+                        if (month, code) in cells and cells[month, code].moved
+                    ],
+                    "total": shown(revenue.by_month[month]),
                 }
                 for month in revenue.months
+                if month in revenue.by_month and revenue.by_month[month].moved
             ],
             "totals": [(name, shown(totals.get(code, empty))) for code, name in groups],
             "total": shown(revenue.total),
@@ -142,7 +164,7 @@ def report(revenue: Revenue) -> dict:
     return {
         "period": _("%(first)s to %(last)s")
         % {"first": month_name(revenue.months[0]), "last": month_name(revenue.months[-1])},
-        "by_month": [(month_name(m), shown(revenue.by_month.get(m, empty))) for m in revenue.months],
+        "by_month": by_month(revenue),
         "total": shown(revenue.total),
         "by_class": table(classes, revenue.by_class, revenue.class_totals),
         "by_channel": table(channels, revenue.by_channel, revenue.channel_totals),

@@ -225,8 +225,11 @@ class Tab:
 def open_tab(chromium, request):
     contexts = []
 
-    def open_tab(*, locale: str = "en-GB", viewport: dict = DESKTOP) -> Tab:
-        context = chromium.new_context(locale=locale, viewport=viewport, timezone_id="Europe/Vienna")
+    def open_tab(*, locale: str = "en-GB", viewport: dict = DESKTOP, **options) -> Tab:
+        """`options` go to the browser context as they are (`has_touch=True` for a phone's taps)."""
+        context = chromium.new_context(
+            locale=locale, viewport=viewport, timezone_id="Europe/Vienna", **options
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

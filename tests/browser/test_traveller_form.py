@@ -4,11 +4,15 @@ destination, a tour's own hours and description, plural words that fit their cou
 pages that repeat everything entered, the flight number asked for a pickup at an airport only, and an
 embedded form that adds no heading to the host page. Every page opened reports no console error."""
 
+import contextlib
+import random
+import sqlite3
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser.conftest import PHONE, pickup_day
+from tests.browser.conftest import DESKTOP, PHONE, pickup_day
 from tests.browser.test_booking_page import (
     choose_place,
     fill_contact,
@@ -217,4 +221,168 @@ def test_the_embedded_form_adds_no_heading_to_the_host_page(open_tab, service, w
     assert headings.count() == 1 and text(page, "h1") == "Hotel Beispiel – Transfers"
     assert text(page, ".chauffeur-booking .cb-title") == "Ihren Chauffeur buchen"
     assert page.get_attribute(".chauffeur-booking section", "aria-labelledby") == "cb-title"  # still named
+    assert tab.problems == []
+
+
+# --- suggestions at a person's speed ------------------------------------------------------------------------
+# A traveller types "Hotel", reads the list a moment, types " Imperial" and takes the place at once: a tap
+# half a second after the last key, or ↓ and Enter. The network is slow, the more so for a shorter text (a
+# busier search), so the list on screen is still the one for "Hotel" (Hotel Sacher on top) when they act,
+# and an answer to an earlier text may come after a later one's. What they get is Hotel Imperial, never a
+# place of a list for an older text.
+
+IMPERIAL = {"en": "Hotel Imperial, a Luxury Collection Hotel, Vienna", "de": "Hotel Imperial Wien, Wien"}
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def answer_delay(typed: str) -> float:
+    """Seconds the suggestions for `typed` are held back: "Hotel" 1.3 s, "Hotel Imperial" 0.76 s."""
+    return max(0.75, 1.6 - 0.06 * len(typed))
+
+
+class SlowSuggestions:
+    """The suggestions endpoint behind a slow network, in the browser: each call is held back for
+    `answer_delay` of its text, then sent on. Playwright's sync API runs the route handler only while the
+    test waits on the page, so the test waits through `wait` and `wait_until`, which let held calls go at
+    their time (a call the page cancelled meanwhile just goes nowhere)."""
+
+    def __init__(self, page):
+        self.page, self.held, self.asked = page, [], []
+        page.route(self.suggestions, self.hold)
+
+    @staticmethod
+    def suggestions(url: str) -> bool:
+        return "/api/v1/places?" in url
+
+    def stop(self) -> None:
+        """The network is fast again: what is held goes now, and nothing is held any more."""
+        self.page.unroute(self.suggestions, self.hold)
+        for _, route in self.held:
+            with contextlib.suppress(Exception):
+                route.continue_()
+        self.held = []
+
+    def hold(self, route) -> None:
+        typed = parse_qs(urlsplit(route.request.url).query)["input"][0]
+        self.asked.append(typed)
+        self.held.append((time.monotonic() + answer_delay(typed), route))
+
+    def release(self) -> None:
+        now = time.monotonic()
+        for due, route in [item for item in self.held if item[0] <= now]:
+            self.held.remove((due, route))
+            with contextlib.suppress(Exception):  # the page cancelled the call: nobody waits for it
+                route.continue_()
+
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            self.release()
+            self.page.wait_for_timeout(min(left, 0.02) * 1000)
+
+    def wait_until(self, condition, timeout: float = 10) -> None:
+        end = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < end, "waited in vain"
+            self.wait(0.02)
+
+
+def type_like_a_person(page, slow: SlowSuggestions, words: list[tuple[str, float]], *, seed: int) -> None:
+    """Each key 150–300 ms after the one before (random, seeded), and after each part its pause (s)."""
+    pace = random.Random(seed)
+    for part, pause in words:
+        for index, key in enumerate(part):
+            if index:
+                slow.wait(pace.randint(150, 300) / 1000)
+            page.keyboard.type(key)
+        slow.wait(pause)
+
+
+def open_for_typing(open_tab, service, language: str, viewport: str):
+    tab = open_tab(
+        locale="de-DE" if language == "de" else "en-GB",
+        viewport=VIEWPORTS[viewport],
+        has_touch=viewport == "phone",
+        is_mobile=viewport == "phone",
+    )
+    tab.page.goto(f"{service.base}/{language}/")
+    return tab
+
+
+def stale_list_on_screen(page, field: str) -> bool:
+    """The list shows options while the one for the text typed is still awaited."""
+    return page.evaluate(
+        """field => {
+             const list = document.getElementById(`cb-${field}-list`);
+             return !list.hidden && list.getAttribute('aria-busy') === 'true'
+               && document.getElementById(`cb-${field}`).getAttribute('aria-busy') === 'true'
+               && list.querySelectorAll('li[aria-disabled=true]').length > 0;
+           }""",
+        field,
+    )
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_tap_half_a_second_after_typing_takes_the_place_typed(open_tab, service, language, viewport):
+    tab = open_for_typing(open_tab, service, language, viewport)
+    page = tab.page
+    slow = SlowSuggestions(page)
+    (page.tap if viewport == "phone" else page.click)("#cb-from")
+    type_like_a_person(page, slow, [("Hotel", 2.2), (" Imperial", 0.5)], seed=36)
+    assert stale_list_on_screen(page, "from")  # "Hotel"'s list, Hotel Sacher on top, is what they see
+    first = page.locator("#cb-from-list li").first
+    assert first.inner_text().startswith("Hotel Sacher")
+    # A finger does not wait for the list to be pickable (Playwright would: the options are aria-disabled).
+    first.tap(force=True) if viewport == "phone" else first.click(force=True)
+    slow.wait_until(lambda: page.input_value("#cb-from") != "Hotel Imperial")
+    assert page.input_value("#cb-from").startswith(IMPERIAL[language])  # the suggestion's own text
+    assert page.is_hidden("#cb-from-list") and page.get_attribute("#cb-from-list", "aria-busy") == "false"
+    assert "Hotel" in slow.asked and "Hotel Imperial" in slow.asked
+    tab.screenshot(f"suggestion-tapped-{language}-{viewport}")
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_arrow_down_and_enter_right_after_typing_take_the_place_typed(open_tab, service, language, viewport):
+    tab = open_for_typing(open_tab, service, language, viewport)
+    page = tab.page
+    choose_place(page, "from", "Flughafen Wien")
+    slow = SlowSuggestions(page)
+    page.click("#cb-to")
+    type_like_a_person(page, slow, [("Hotel", 2.2), (" Imperial", 0.15)], seed=37)
+    assert stale_list_on_screen(page, "to")
+    page.keyboard.press("ArrowDown")  # before: it marked Hotel Sacher, the older list's first
+    slow.wait(0.15)
+    page.keyboard.press("Enter")
+    slow.wait_until(lambda: page.input_value("#cb-to") != "Hotel Imperial")
+    assert page.input_value("#cb-to").startswith(IMPERIAL[language])
+    assert page.is_hidden("#cb-to-list")
+    settled(page)  # routed to the place typed
+    assert "km" in text(page, "#cb-route")
+    tab.screenshot(f"suggestion-keyboard-{language}-{viewport}")
+    assert tab.problems == []
+
+
+def test_the_place_typed_is_the_place_booked(open_tab, service):
+    tab = open_for_typing(open_tab, service, "de", "phone")
+    page = tab.page
+    slow = SlowSuggestions(page)
+    page.tap("#cb-from")
+    type_like_a_person(page, slow, [("Hotel", 2.2), (" Imperial", 0.5)], seed=38)
+    page.locator("#cb-from-list li").first.tap(force=True)
+    slow.wait_until(lambda: page.input_value("#cb-from") != "Hotel Imperial")
+    slow.stop()
+    choose_place(page, "to", "Flughafen Wien")
+    page.fill("#cb-date", pickup_day())
+    page.fill("#cb-time", "10:00")
+    settled(page)
+    fill_contact(page)
+    page.tap("#cb-pay")
+    pay_in_the_sandbox(page, service)
+    assert "Hotel Imperial" in text(page, "#details")
+    with sqlite3.connect(service.database) as database:
+        (origin,) = database.execute("SELECT origin FROM booking_booking ORDER BY id DESC").fetchone()
+    assert origin.startswith("Hotel Imperial")
     assert tab.problems == []

@@ -62,15 +62,16 @@ def test_the_last_twelve_months_in_english(viewer, money):
     assert response.status_code == 200
     html = response.content.decode()
     months = [row[0] for row in rows(html, "revenue-by-month")[1:-1]]
-    assert months[0] == "April 2025" and months[-1] == "March 2026" and len(months) == 12
+    # The nine months without money are one line.
+    assert months == ["April 2025 – December 2025", "January 2026", "February 2026", "March 2026"]
     assert 'value="2025-04"' in html and 'value="2026-03"' in html  # the range picker shows the default
     by_month = {row[0]: row[1:] for row in rows(html, "revenue-by-month")}
     assert by_month["January 2026"] == ["1", "€74.00", "€0.00", "€74.00", "€67.27", "€6.73"]
-    assert by_month["December 2025"] == ["0", "€0.00", "€0.00", "€0.00", "€0.00", "€0.00"]  # empty: zero
+    assert by_month["April 2025 – December 2025"] == ["No payments or refunds"]
     assert by_month["March 2026"][1:4] == ["€0.00", "€20.00", "€-20.00"]  # chauffeur/l10n.py's sign
     channels = rows(html, "revenue-by-channel")
     assert ["January 2026", "web", "1", "€74.00", "€67.27", "€6.73"] in channels
-    assert ["phone", "0", "€-20.00", "€-18.18", "€-1.82"] in channels  # March's refund
+    assert ["March 2026", "phone", "0", "€-20.00", "€-18.18", "€-1.82"] in channels  # the refund alone
     assert channels[-1][0] == "Total"
     classes = rows(html, "revenue-by-class")
     assert ["All months", "Executive Class", "1", "€74.00", "€67.27", "€6.73"] in classes
@@ -83,7 +84,7 @@ def test_the_page_in_german(viewer, money):
     by_month = {row[0]: row[1:] for row in rows(html, "revenue-by-month")}
     assert list(by_month) == ["Monat", "Januar 2026", "Februar 2026", "März 2026", "Gesamt"]
     assert by_month["Januar 2026"][1] == "74,00\u00a0€"
-    assert rows(html, "revenue-by-channel")[7][:2] == ["Telefon", "1"]  # February's second channel
+    assert rows(html, "revenue-by-channel")[3][:3] == ["Februar 2026", "Telefon", "1"]  # after January's 2
     assert "Monatsumsatz" in html and "Umsatz je Monat nach Kanal" in html
 
 
@@ -102,6 +103,29 @@ def test_the_chart_is_inline_svg_with_a_text_equivalent_and_no_inline_style(view
     ]
     page = html.split('id="revenue-page"', 1)[1]
     assert "style=" not in page and "<script" not in page  # nothing the CSP would refuse
+
+
+def test_a_year_with_money_in_one_month_is_a_few_lines_not_a_page_of_zeros(viewer, make_booking):
+    make_booking(status="paid", paid_at=datetime(2026, 1, 10, 9, tzinfo=VIENNA), channel="website")
+    html = viewer.get(PAGE, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert [row[0] for row in rows(html, "revenue-by-month")[1:-1]] == [
+        "April 2025 – Dezember 2025", "Januar 2026", "Februar 2026 – März 2026",
+    ]  # fmt: skip
+    assert rows(html, "revenue-by-month")[3][1:] == ["Keine Zahlungen oder Erstattungen"]
+    for table in ("revenue-by-class", "revenue-by-channel"):  # January alone, with the one that had money
+        assert rows(html, table)[1:3] == [
+            ["Januar 2026", "Executive Class" if table == "revenue-by-class" else "Web", "1", "74,00\u00a0€",
+             "67,27\u00a0€", "6,73\u00a0€"],
+            ["Monatssumme", "1", "74,00\u00a0€", "67,27\u00a0€", "6,73\u00a0€"],
+        ]  # fmt: skip
+    # Before: 12 lines by month and 12 × 5 in each of the two tables by class and channel.
+    assert html.count("<tr") <= 25
+
+
+def test_a_period_without_any_money_says_so(viewer):
+    html = viewer.get(PAGE, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert [row[0] for row in rows(html, "revenue-by-month")[1:-1]] == ["April 2025 – March 2026"]
+    assert ["No payments or refunds in these months."] in rows(html, "revenue-by-class")
 
 
 def test_a_bad_month_is_refused_on_the_page(viewer, money):

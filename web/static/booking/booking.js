@@ -100,12 +100,14 @@
 
     // One call, with the page session. Over the rate limit it says when it will try again, waits for the
     // window to free (Retry-After) and tries again by itself; calls made meanwhile wait too. `wanted`
-    // (optional) says whether the answer is still needed once the wait is over (a search typed further).
-    function call(path, params, body, headers, wanted) {
+    // (optional) says whether the answer is still needed once the wait is over (a search typed further);
+    // `signal` (optional) cancels the call while it is on its way.
+    function call(path, params, body, headers, wanted, signal) {
       var url = api + path + (params ? "?" + new URLSearchParams(params) : "");
       var sent = Object.assign(body ? { "Content-Type": "application/json" } : {}, headers);
       if (config.pageSession) sent["Page-Session"] = config.pageSession;
       var init = body ? { method: "POST", body: JSON.stringify(body), headers: sent } : { headers: sent };
+      if (signal) init.signal = signal;
       function attempt(tries) {
         return pause().then(function () {
           if (wanted && !wanted()) return { status: 0, ok: false, data: {}, stale: true };
@@ -183,12 +185,25 @@
     }
 
     // --- address suggestions: debounced, one session token per search -----------------------------------
+    // A list answers the text it was asked for. Once the text changes, the list on screen is stale: it is
+    // marked busy (aria-busy) and greyed, none of its options can be picked, and the call on its way for an
+    // older text is cancelled (an answer for an older text is dropped anyway). What the traveller does while
+    // the fresh list is awaited is done on it once it is here: a tap picks the tapped place if the fresh list
+    // still suggests it, else the fresh top match (the text typed is what they want); the arrow keys move
+    // and Enter picks in the fresh list. Nothing is ever picked from a list for an older text.
     function autocomplete(name) {
       var input = field(name), list = el(name + "-list"), items = [], active = -1, token = null, seq = 0;
+      var awaited = false, intent = null, dismissed = false, pending = null;
+      function current() { return input.value.trim(); }
+      function stale(on) {
+        awaited = on;
+        input.setAttribute("aria-busy", on ? "true" : "false");
+        list.setAttribute("aria-busy", on ? "true" : "false");
+      }
       function close() {
-        list.hidden = true; active = -1;
+        list.hidden = true; intent = null;
+        highlight(-1);
         input.setAttribute("aria-expanded", "false");
-        input.removeAttribute("aria-activedescendant");
       }
       function highlight(index) {
         active = index;
@@ -196,6 +211,7 @@
           item.setAttribute("aria-selected", i === index ? "true" : "false");
         });
         if (index >= 0) input.setAttribute("aria-activedescendant", list.children[index].id);
+        else input.removeAttribute("aria-activedescendant");
       }
       function pick(index) {
         input.value = items[index];
@@ -206,52 +222,93 @@
         changed();
         updateRoute(0);
       }
+      // The text changed: the list on screen and any answer on its way are for an older text.
+      function outdated() {
+        seq++;
+        if (pending) { pending.abort(); pending = null; }
+        intent = null; dismissed = false;
+        highlight(-1);
+        if (current().length < 2) { stale(false); return close(); }
+        stale(true);
+        Array.prototype.forEach.call(list.children, function (item) { item.setAttribute("aria-disabled", "true"); });
+      }
       function search() {
-        var text = input.value.trim(), mine = ++seq;
-        if (text.length < 2) return close();
+        var text = current(), mine = ++seq, known = answers.places[text.toLowerCase()], controller = null;
+        if (text.length < 2) { stale(false); return close(); }
         token = token || newToken();
-        var known = answers.places[text.toLowerCase()];
+        if (!known && window.AbortController) controller = pending = new AbortController();
         (known ? Promise.resolve(known) : call("/api/v1/places", { input: text, locale: lang, sessionToken: token },
-                                               null, null, function () { return mine === seq; })
+                                               null, null, function () { return mine === seq; },
+                                               controller && controller.signal)
         ).then(function (response) {
-          if (mine !== seq) return;
+          if (mine !== seq || text !== current()) return; // the answer to an older text
+          if (pending === controller) pending = null;
+          stale(false);
           if (!response.ok) { close(); if (response.status >= 429) status(trouble(response)); return; }
           answers.places[text.toLowerCase()] = response;
-          items = response.data.suggestions.map(function (s) { return s.placePrediction.text.text; });
-          list.textContent = "";
-          items.forEach(function (text, index) {
-            var item = document.createElement("li");
-            item.id = "cb-" + name + "-option-" + index;
-            item.setAttribute("role", "option");
-            item.textContent = text;
-            item.addEventListener("mousedown", function (event) { event.preventDefault(); pick(index); });
-            list.appendChild(item);
+          show(response.data.suggestions.map(function (s) { return s.placePrediction.text.text; }));
+        }).catch(function () { if (mine === seq) { stale(false); close(); } }); // a cancelled call is an older one
+      }
+      function show(found) {
+        var wanted = intent;
+        items = found;
+        intent = null;
+        list.textContent = "";
+        items.forEach(function (text, index) {
+          var item = document.createElement("li");
+          item.id = "cb-" + name + "-option-" + index;
+          item.setAttribute("role", "option");
+          item.textContent = text;
+          item.addEventListener("mousedown", function (event) {
+            event.preventDefault();
+            if (awaited) intent = { tapped: text }; // a stale option: decided once the fresh list is here
+            else pick(index);
           });
-          if (!items.length) {
-            var none = document.createElement("li");
-            none.setAttribute("aria-disabled", "true");
-            none.textContent = T.noSuggestions;
-            list.appendChild(none);
-          }
-          list.hidden = false;
-          input.setAttribute("aria-expanded", "true");
-          status(items.length ? plurals(T.suggestions, items.length) : T.noSuggestions);
-          highlight(-1);
-        }).catch(close);
+          list.appendChild(item);
+        });
+        if (!items.length) {
+          var none = document.createElement("li");
+          none.setAttribute("aria-disabled", "true");
+          none.textContent = T.noSuggestions;
+          list.appendChild(none);
+        }
+        highlight(-1);
+        if (dismissed || root.activeElement !== input) return close(); // Escape, or the field was left
+        if (wanted && items.length) {
+          if (wanted.tapped !== undefined) return pick(Math.max(0, items.indexOf(wanted.tapped)));
+          if (wanted.steps > 0) highlight(Math.min(wanted.steps, items.length) - 1);
+          if (wanted.steps < 0) highlight(Math.max(items.length + wanted.steps, 0));
+          if (wanted.enter) return pick(Math.max(active, 0));
+        }
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        status(items.length ? plurals(T.suggestions, items.length) : T.noSuggestions);
       }
       input.addEventListener("focus", function () { typing[name] = true; });
-      input.addEventListener("input", function () { typing[name] = true; later("suggest-" + name, 300, search); }); // a pause
+      input.addEventListener("input", function () {
+        typing[name] = true;
+        outdated();
+        later("suggest-" + name, 300, search); // a pause
+      });
       input.addEventListener("keydown", function (event) {
-        if (list.hidden || !items.length) return;
-        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        var key = event.key, arrow = key === "ArrowDown" ? 1 : key === "ArrowUp" ? -1 : 0;
+        if (key === "Escape") {
+          dismissed = awaited;
+          if (!list.hidden || awaited) close();
+        } else if (awaited && (arrow || key === "Enter")) {
+          // The list for this text is on its way: the keys act on it once it is here.
           event.preventDefault();
-          var step = event.key === "ArrowDown" ? 1 : -1;
-          highlight((active + step + items.length) % items.length);
-        } else if (event.key === "Enter" && active >= 0) {
+          intent = intent && intent.tapped === undefined ? intent : { steps: 0 };
+          intent.steps += arrow;
+          intent.enter = intent.enter || key === "Enter";
+        } else if (list.hidden || !items.length) {
+          return;
+        } else if (arrow) {
           event.preventDefault();
-          pick(active);
-        } else if (event.key === "Escape") {
-          close();
+          highlight((active + arrow + items.length) % items.length);
+        } else if (key === "Enter") {
+          event.preventDefault();
+          pick(Math.max(active, 0)); // the highlighted suggestion, else the top match
         }
       });
       input.addEventListener("blur", function () { typing[name] = false; setTimeout(close, 150); updateRoute(300); });
