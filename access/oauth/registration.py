@@ -61,6 +61,7 @@ def register_client(*, metadata: object) -> Registration:
 
 
 def _validated(metadata: dict) -> dict[str, object]:
+    metadata_rules.refuse_invisible_characters(metadata)
     uris = metadata_rules.redirect_uris(metadata.get("redirect_uris"))
     grants, responses = metadata_rules.grant_and_response_types(metadata)
     _authlib_checks(metadata)
