@@ -19,12 +19,13 @@ from access.oauth import pending as pendings
 from access.oauth.clients import client_of
 from access.oauth.errors import OAuth2Error, UnverifiedRedirect
 from access.oauth.requests import validate_authorization_request
-from access.oauth.travellers import signed_in_traveller
+from access.oauth.travellers import forget_destination, signed_in_traveller
 from chauffeur.i18n import language_links
 
 logger = logging.getLogger(__name__)
 
 SIGN_IN_PATH, CONSENT_PATH = "/oauth/sign-in", "/oauth/consent"
+ASSISTANTS_URL = "/oauth/assistants"  # the traveller's page of the assistants they allowed (assistants.py)
 UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file", "blob"})
 
 
@@ -58,6 +59,7 @@ def authorize(request: HttpRequest) -> HttpResponse:
         params = [(name, value) for name, value in refusal.get_body() if name != "state"]
         return ClientRedirect(authorization.error_redirect(refusal.redirect_uri, refusal.state or "", params))
     pendings.keep(request, pending)
+    forget_destination(request)
     if signed_in_traveller(request) or _staff(request):
         return redirect(CONSENT_PATH)
     return redirect(SIGN_IN_PATH)
@@ -124,6 +126,8 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
         "staff_name": staff.get_username() if staff else "",
         "resource": pending.resource,
         "fingerprint": pending.fingerprint(),
+        "refresh_days": settings.OAUTH_REFRESH_TOKEN_DAYS,
+        "assistants_url": ASSISTANTS_URL,
         "language_links": language_links(request),
     }
     response = render(request, "oauth/consent.html", context)
