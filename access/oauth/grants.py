@@ -42,6 +42,7 @@ class AllowedAssistant:
     last_used_at: datetime | None
     scopes: list[str]
     lapses_at: datetime | None  # access ends by itself then, unless the client renews it before
+    renewable: bool  # a refresh token is left: each use of it moves lapses_at on
 
 
 def allowed_assistants(*, email: str) -> list[AllowedAssistant]:
@@ -58,12 +59,10 @@ def allowed_assistants(*, email: str) -> list[AllowedAssistant]:
         access = ApiToken.objects.filter(grant__in=grants)
         live_access = access.filter(revoked_at__isnull=True, expires_at__gt=now)
         refreshes = RefreshToken.objects.filter(grant__in=grants, used_at__isnull=True, expires_at__gt=now)
+        last_refresh = refreshes.aggregate(last=Max("expires_at"))["last"]
         ends = [
             moment
-            for moment in (
-                refreshes.aggregate(last=Max("expires_at"))["last"],
-                live_access.aggregate(last=Max("expires_at"))["last"],
-            )
+            for moment in (last_refresh, live_access.aggregate(last=Max("expires_at"))["last"])
             if moment is not None
         ]
         shown.append(
@@ -75,6 +74,7 @@ def allowed_assistants(*, email: str) -> list[AllowedAssistant]:
                 last_used_at=access.aggregate(last=Max("last_used_at"))["last"],
                 scopes=sorted({scope for grant in grants for scope in grant.scopes}),
                 lapses_at=max(ends) if ends else None,
+                renewable=last_refresh is not None,
             )
         )
     return shown

@@ -109,6 +109,14 @@ def test_the_page_lists_what_the_traveller_allowed_and_nothing_of_anyone_else(
     assert "ben@example.com" not in page
 
 
+def test_without_a_refresh_token_access_lasts_as_long_as_its_access_token(client, oauth_client):
+    grant = allow(oauth_client, "anna@example.com")
+    RefreshToken.objects.filter(grant=grant).update(used_at=timezone.now())
+    sign_in_traveller(client)
+    page = client.get(PAGE).content.decode()
+    assert "Until you end it, at the latest on" in page and "each use renews" not in page
+
+
 def test_a_grant_whose_refresh_token_ran_out_is_not_listed(client, oauth_client):
     grant = allow(oauth_client, "anna@example.com")
     ApiToken.objects.filter(grant=grant).update(expires_at=timezone.now() - timedelta(minutes=1))
