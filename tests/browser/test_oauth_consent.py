@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.back_office import sign_in
 from tests.browser.conftest import PHONE
 from tests.processes import manage
 
@@ -51,11 +52,7 @@ def test_staff_approve_an_agency_client_in_german_and_the_code_buys_a_token(
 ):
     tab = open_tab(locale="de-AT")
     page = tab.page
-    page.goto(f"{service.base}/admin/login/")
-    page.fill("#id_username", STAFF)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{service.base}/admin/")
+    sign_in(page, service.base, STAFF, PASSWORD)
 
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
@@ -133,11 +130,7 @@ def test_a_lookalike_redirect_host_is_shown_in_a_labels_under_an_ascii_policy(
         )
     tab = open_tab(viewport=PHONE_360)
     page = tab.page
-    page.goto(f"{service.base}/admin/login/")
-    page.fill("#id_username", STAFF)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{service.base}/admin/")
+    sign_in(page, service.base, STAFF, PASSWORD)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(b"v" * 43).digest()).rstrip(b"=").decode()
     query = {
         "response_type": "code", "client_id": "lookalike-app", "redirect_uri": "https://аррӏе.com/callback",

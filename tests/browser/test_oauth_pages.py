@@ -132,13 +132,19 @@ def sign_in(served, page, email: str, then: str) -> None:
     page.wait_for_url(re.compile(then))
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_consent_page_fits_a_phone_and_says_how_long_access_lasts(served, chromium, language):
+def phone(chromium, language: str):
+    """A 360 px phone's context and page in `language`, and the lists its console errors and axe's
+    findings go to."""
     context = chromium.new_context(
         locale=LANGUAGES[language], viewport=PHONE_360, timezone_id="Europe/Vienna"
     )
     page = context.new_page()
-    errors, violations = watch_console(page), []
+    return context, page, watch_console(page), []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_consent_page_fits_a_phone_and_says_how_long_access_lasts(served, chromium, language):
+    context, page, errors, violations = phone(chromium, language)
     redirect_uri = "https://callbacks.reiseplanung-assistent.example/oauth/callback"
     page.goto(authorize_url(served.base, "planner", redirect_uri))
     page.wait_for_url(re.compile(r"/oauth/sign-in$"))
@@ -161,11 +167,7 @@ def test_the_consent_page_fits_a_phone_and_says_how_long_access_lasts(served, ch
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_traveller_sees_the_assistants_they_allowed_and_ends_one(served, chromium, language):
-    context = chromium.new_context(
-        locale=LANGUAGES[language], viewport=PHONE_360, timezone_id="Europe/Vienna"
-    )
-    page = context.new_page()
-    errors, violations = watch_console(page), []
+    context, page, errors, violations = phone(chromium, language)
     page.goto(f"{served.base}/oauth/assistants")
     page.wait_for_selector("#for-assistants")
     checked(page, violations)
