@@ -19,13 +19,13 @@ from access.oauth import pending as pendings
 from access.oauth.clients import client_of
 from access.oauth.errors import OAuth2Error, UnverifiedRedirect
 from access.oauth.requests import validate_authorization_request
+from access.oauth.sign_in import ASSISTANTS_PATH
 from access.oauth.travellers import forget_destination, signed_in_traveller
 from chauffeur.i18n import language_links
 
 logger = logging.getLogger(__name__)
 
 SIGN_IN_PATH, CONSENT_PATH = "/oauth/sign-in", "/oauth/consent"
-ASSISTANTS_URL = "/oauth/assistants"  # the traveller's page of the assistants they allowed (assistants.py)
 UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file", "blob"})
 
 
@@ -127,7 +127,7 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
         "resource": pending.resource,
         "fingerprint": pending.fingerprint(),
         "refresh_days": settings.OAUTH_REFRESH_TOKEN_DAYS,
-        "assistants_url": ASSISTANTS_URL,
+        "assistants_url": ASSISTANTS_PATH,
         "language_links": language_links(request),
     }
     response = render(request, "oauth/consent.html", context)
