@@ -15,6 +15,7 @@ from access.models import ApiToken
 from access.oauth import discovery
 from chauffeur.api import page_sessions
 from chauffeur.api.clients import client_address
+from chauffeur.api.problems import is_api_path
 from chauffeur.api.ratelimit import Quota
 
 REALM = 'Bearer realm="chauffeur"'
@@ -131,19 +132,15 @@ def _key_of(token: ApiToken | None, request: HttpRequest) -> str:
 def rate_limit_client(request: HttpRequest) -> list[Quota]:
     """The rate limiter's budgets for this request (settings.API_RATE_LIMIT_CLIENT): a valid token counts
     alone, with its own limit if staff set one; a valid page session counts alone and with the other page
-    sessions of its address; anything else counts by address. Dynamic client registration has a budget
-    of its own per address, whoever asks: each POST stores a client (a preflight counts as usual)."""
+    sessions of its address; anything else counts by address. A bad, expired or revoked token on an API
+    path raises InvalidToken: the limiter answers 401 with its challenge before any work, never the 429 of
+    the address's budget, so a client behind a busy shared address learns to refresh. Dynamic client
+    registration is counted by its own door (access/oauth/registration_limits.py: successes and failures
+    apart); a preflight counts as usual."""
     if request.path_info == discovery.REGISTER_PATH and request.method == "POST":
-        return [
-            Quota(
-                f"oauth-register:{client_address(request)}",
-                settings.OAUTH_REGISTRATION_RATE_LIMIT,
-                settings.OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS,
-                "registration",
-            )
-        ]
+        return []
     try:
-        token = _valid_token(request)
+        token = authenticate(request) if is_api_path(request.path_info) else _valid_token(request)
         key = _key_of(token, request)
     except DatabaseError:  # the token cannot be checked now: count by address; a door that needs the
         # token asks again and answers the outage in its own format

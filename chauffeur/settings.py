@@ -406,8 +406,8 @@ JOBS_SCHEDULES = {
 API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
-# Pages that ask the payment provider on each visit; OAuth dynamic client registration (each request
-# stores a client: its own budget per address, below).
+# Pages that ask the payment provider on each visit; OAuth dynamic client registration (its POSTs are
+# counted by their door, successes and failures apart: access/oauth/registration_limits.py).
 RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel", "/oauth/register"]
 # Who a request counts as, and its quota: the access app knows tokens, the MCP door tells its protocol
 # housekeeping (initialize, tools/list, notifications …) from billable calls; the limiter knows neither.
@@ -434,10 +434,12 @@ OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS") or
 OAUTH_REFRESH_TOKEN_DAYS = int(os.environ.get("OAUTH_REFRESH_TOKEN_DAYS") or 30)
 OAUTH_CODE_SECONDS = int(os.environ.get("OAUTH_CODE_SECONDS") or 600)
 
-# OAuth for the agent endpoint (docs/agents/oauth.md). Dynamic client registrations per client address and
-# window; how long a client ID metadata document is kept at most before it is fetched again (its own
-# Cache-Control max-age may shorten it).
-OAUTH_REGISTRATION_RATE_LIMIT = int(os.environ.get("OAUTH_REGISTRATION_RATE_LIMIT") or 10)
+# OAuth for the agent endpoint (docs/agents/oauth.md, "Registration limits"). Dynamic client registrations
+# that succeed per client address and window (a hosted assistant registers one per user from a few shared
+# addresses), and refused ones apart; how long a client ID metadata document is kept at most before it is
+# fetched again (its own Cache-Control max-age may shorten it).
+OAUTH_REGISTRATION_RATE_LIMIT = int(os.environ.get("OAUTH_REGISTRATION_RATE_LIMIT") or 300)
+OAUTH_REGISTRATION_FAILURE_RATE_LIMIT = int(os.environ.get("OAUTH_REGISTRATION_FAILURE_RATE_LIMIT") or 30)
 OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS = int(
     os.environ.get("OAUTH_REGISTRATION_RATE_LIMIT_WINDOW_SECONDS") or 3600
 )

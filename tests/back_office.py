@@ -81,9 +81,9 @@ def chromium(width: int = 1366, height: int = 900):
             browser.close()
 
 
-def sign_in(page, base: str) -> None:
+def sign_in(page, base: str, username: str = STAFF, password: str = PASSWORD) -> None:
     page.goto(f"{base}/admin/login/")
-    page.fill("#id_username", STAFF)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
     page.click("input[type=submit]")
     page.wait_for_url(f"{base}/admin/")

@@ -184,6 +184,7 @@ def validated(client_id: str, document: object) -> dict[str, object]:
             "by PKCE and their redirect URIs only."
         )
     try:
+        metadata_rules.refuse_invisible_characters(document)
         uris = metadata_rules.redirect_uris(document.get("redirect_uris"))
         metadata_rules.grant_and_response_types(document)
         name = metadata_rules.client_name(document.get("client_name"), required=True)

@@ -5,7 +5,7 @@ import hmac
 from urllib.parse import urlsplit
 
 from access.models import OAuthClient
-from access.oauth import client_metadata
+from access.oauth import client_metadata, hosts
 from access.tokens import digest_of
 
 LOOPBACK_HOSTS = ("127.0.0.1", "[::1]", "localhost")
@@ -22,13 +22,24 @@ def client_of(client_id: str) -> OAuthClient | None:
 
 
 def redirect_uri_allowed(client: OAuthClient, redirect_uri: str) -> bool:
-    """Exact match with a registered URI; a native app's loopback URI may name any port, since the app
+    """Exact match with a registered URI, both with their hosts in A-labels (a client may send the host
+    as it registered it, in Unicode); a native app's loopback URI may name any port, since the app
     listens on whichever port is free (RFC 8252 §7.3)."""
     registered = [uri for uri in client.redirect_uris if isinstance(uri, str)]
-    if redirect_uri in registered:
+    compared = same_redirect_uri(redirect_uri)
+    if compared is not None and compared in {same_redirect_uri(uri) for uri in registered}:
         return True
     presented = _loopback_parts(redirect_uri)
     return presented is not None and any(_loopback_parts(uri) == presented for uri in registered)
+
+
+def same_redirect_uri(uri: str) -> str | None:
+    """The form two redirect URIs are compared in: the host in A-labels; None for a URI that has no valid
+    host name (it matches nothing)."""
+    try:
+        return hosts.a_label_url(uri)
+    except ValueError:
+        return None
 
 
 def _loopback_parts(uri: str) -> tuple[str, str, str] | None:

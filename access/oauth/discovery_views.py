@@ -11,8 +11,9 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from access.oauth import discovery, registration
+from access.oauth import discovery, registration, registration_limits
 from access.oauth.metadata_rules import MetadataError
+from chauffeur.api.clients import client_address
 from chauffeur.api.problems import COMPACT, Problem, classify
 
 logger = logging.getLogger(__name__)
@@ -42,20 +43,42 @@ def _document(request: HttpRequest, build) -> HttpResponse:
 
 @csrf_exempt  # no cookies are read: a client posts its own description
 def register(request: HttpRequest) -> HttpResponse:
+    """Counted here, not by the rate limiter: successes and failures in budgets of their own per address
+    (access/oauth/registration_limits.py)."""
     if request.method == "OPTIONS":
         return HttpResponse(status=204)
     if request.method != "POST":
         return _not_allowed("POST, OPTIONS")
+    address = client_address(request)
     try:
-        metadata = _json_body(request)
-        registered = registration.register_client(metadata=metadata)
-    except MetadataError as refusal:
-        return oauth_error(refusal.error, refusal.description, status=400)
+        registration_limits.require_room(address)
+        try:
+            registered = registration.register_client(metadata=_json_body(request), address=address)
+        except MetadataError as refusal:
+            registration_limits.count_failure(address)
+            return oauth_error(refusal.error, refusal.description, status=400)
+    except registration_limits.RegistrationLimited as spent:
+        return _over_budget(spent)
     except DatabaseError as failure:  # never a 500: the API's classification of an outage
         return oauth_error_response(classify(failure))
     response = JsonResponse(registered.document, status=201, json_dumps_params=COMPACT)
     response["Cache-Control"], response["Pragma"] = NO_STORE, "no-cache"
     return response
+
+
+def _over_budget(refusal: registration_limits.RegistrationLimited) -> HttpResponse:
+    what = (
+        "client registrations"
+        if refusal.policy == registration_limits.SUCCESS_POLICY
+        else "refused client registrations"
+    )
+    return oauth_error(
+        "rate_limited",
+        f"More than {refusal.limit} {what} from this address in {refusal.window} seconds; "
+        f"retry in {refusal.retry_after} s.",
+        status=429,
+        headers=refusal.headers(),
+    )
 
 
 def _json_body(request: HttpRequest) -> object:

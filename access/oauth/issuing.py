@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from access import tokens
 from access.models import ApiToken, AuthorizationCode, OAuthClient, OAuthGrant, RefreshToken
+from access.oauth.clients import same_redirect_uri
 from access.oauth.errors import InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError
 from access.oauth.grants import revoke_grant
 from access.oauth.requests import requested_scopes
@@ -82,7 +83,7 @@ def _exchange_code(
             raise Replayed(found.grant, "authorization code")
         if found.expires_at <= now or found.grant.revoked_at is not None:
             raise InvalidGrantError("The authorization code has expired or was revoked.")
-        if redirect_uri != found.redirect_uri:
+        if same_redirect_uri(redirect_uri) != found.redirect_uri:
             raise InvalidGrantError("redirect_uri differs from the authorization request's.")
         if not CODE_VERIFIER_PATTERN.match(code_verifier) or not compare_s256_code_challenge(
             code_verifier, found.code_challenge

@@ -12,7 +12,7 @@ from authlib.oauth2.rfc7591 import ClientMetadataClaims
 from joserfc.errors import InvalidClaimError
 
 from access.models import OAuthClient
-from access.oauth import discovery, metadata_rules
+from access.oauth import discovery, metadata_rules, registration_limits
 from access.oauth.metadata_rules import MetadataError
 from access.tokens import digest_of
 
@@ -32,12 +32,14 @@ class Registration:
     document: dict[str, object]  # the RFC 7591 §3.2.1 answer
 
 
-def register_client(*, metadata: object) -> Registration:
-    """A new client from the metadata a client posted; MetadataError (with its RFC 7591 error code) when
-    a value is refused, and then nothing is stored."""
+def register_client(*, metadata: object, address: str) -> Registration:
+    """A new client from the metadata a client posted from `address`; MetadataError (with its RFC 7591
+    error code) when a value is refused, RegistrationLimited when the address registered its budget's
+    worth already, and then nothing is stored."""
     if not isinstance(metadata, dict):
         raise MetadataError("The request body must be a JSON object of client metadata.")
     kept = _validated(metadata)
+    registration_limits.count_success(address)
     public = kept["token_endpoint_auth_method"] == "none"  # noqa: S105  (a method's name)
     secret = "" if public else secrets.token_urlsafe(32)
     client = OAuthClient.objects.create(
@@ -61,6 +63,7 @@ def register_client(*, metadata: object) -> Registration:
 
 
 def _validated(metadata: dict) -> dict[str, object]:
+    metadata_rules.refuse_invisible_characters(metadata)
     uris = metadata_rules.redirect_uris(metadata.get("redirect_uris"))
     grants, responses = metadata_rules.grant_and_response_types(metadata)
     _authlib_checks(metadata)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from access.models import OAuthClient
 from access.oauth import resources
-from access.oauth.clients import client_of, redirect_uri_allowed
+from access.oauth.clients import client_of, redirect_uri_allowed, same_redirect_uri
 from access.oauth.errors import (
     InvalidRequestError,
     InvalidScopeError,
@@ -41,6 +41,7 @@ def validate_authorization_request(params: QueryDict) -> tuple[OAuthClient, Pend
         raise UnverifiedRedirect(_("The request does not say where to send you back."))
     if not redirect_uri_allowed(client, redirect_uri):
         raise UnverifiedRedirect(_("The address to send you back to is not registered for this application."))
+    redirect_uri = same_redirect_uri(redirect_uri) or redirect_uri  # where the browser goes, as it is shown
     state = params.get("state", "")
     try:
         pending = _pending(params, client, redirect_uri, state)

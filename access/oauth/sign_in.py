@@ -23,6 +23,7 @@ from chauffeur.i18n import language_links, supported
 
 SIGN_IN_PATH = "/oauth/sign-in"
 CONSENT_PATH = "/oauth/consent"
+ASSISTANTS_PATH = "/oauth/assistants"  # the only page besides the consent a sign-in leads to (?next=)
 ASKED_KEY = "oauth.sign_in"  # the address this browser asked a code for, while the code is awaited
 
 
@@ -38,6 +39,8 @@ class CodeForm(forms.Form):
 @xframe_options_deny
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_in_page(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("next") == ASSISTANTS_PATH:
+        travellers.sign_in_for(request, ASSISTANTS_PATH)
     chosen = supported(request.GET.get("lang"))
     with translation.override(chosen or translation.get_language()):
         response = _answer(request)
@@ -97,19 +100,32 @@ def _check(request: HttpRequest, email: str) -> HttpResponse:
     )
     if checked.verdict == travellers.Verdict.SIGNED_IN:
         request.session.pop(ASKED_KEY, None)
+        after = _after_sign_in(request)
         travellers.sign_in(request, email)
-        return HttpResponseRedirect(CONSENT_PATH)
+        travellers.forget_destination(request)
+        return HttpResponseRedirect(after)
     return _page(request, "code", form=CodeForm(), email=email, checked=checked)
+
+
+def _after_sign_in(request: HttpRequest) -> str:
+    """The assistants page when the traveller came for it, or when no authorization request waits."""
+    if travellers.destination(request) == ASSISTANTS_PATH or pending_of(request) is None:
+        return ASSISTANTS_PATH
+    return CONSENT_PATH
 
 
 def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> HttpResponse:
     pending = pending_of(request)
+    after = _after_sign_in(request)
     return render(
         request,
         "oauth/sign_in.html",
         {
             "step": step,
-            "asking": client_of(pending.client_id) if pending else None,  # who the traveller signs in for
+            # who the traveller signs in for, unless they came to see their assistants
+            "asking": client_of(pending.client_id) if pending and after == CONSENT_PATH else None,
+            "for_assistants": after == ASSISTANTS_PATH,
+            "continue_url": after,
             "language_links": language_links(request),
             "another_url": _here(request, another="1"),
             **context,

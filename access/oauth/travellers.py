@@ -30,6 +30,7 @@ CODES_PER_EMAIL = 5  # codes mailed to one address in RATE_WINDOW (counted in th
 CODES_PER_CLIENT = 20  # codes asked for from one client address in RATE_WINDOW (counted in the shared cache)
 TRAVELLER_KEY = "oauth.traveller"  # the verified address, read by the consent page (docs/agents/oauth.md)
 SESSION_KEY = TRAVELLER_KEY  # the same, by the name the consent side's code first gave it
+AFTER_SIGN_IN_KEY = "oauth.after_sign_in"  # a page the traveller came to sign in for (their assistants)
 
 
 class Verdict(StrEnum):
@@ -111,6 +112,22 @@ def sign_in(request: HttpRequest, email: str) -> None:
     planted before the sign-in (session fixation) is worth nothing after it."""
     request.session.cycle_key()
     request.session[TRAVELLER_KEY] = normalized(email)
+
+
+def sign_in_for(request: HttpRequest, path: str) -> None:
+    """The sign-in leads to `path` (the assistants page) instead of the consent page."""
+    request.session[AFTER_SIGN_IN_KEY] = path
+
+
+def forget_destination(request: HttpRequest) -> None:
+    """A new authorization request: the sign-in leads to its consent again."""
+    request.session.pop(AFTER_SIGN_IN_KEY, None)
+
+
+def destination(request: HttpRequest) -> str | None:
+    """The page the traveller came to sign in for, if not the consent page."""
+    path = request.session.get(AFTER_SIGN_IN_KEY)
+    return path if isinstance(path, str) and path else None
 
 
 def sign_out(request: HttpRequest) -> None:

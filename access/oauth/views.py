@@ -2,7 +2,6 @@
 The endpoints clients call are in endpoints.py."""
 
 import logging
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -15,12 +14,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from access.models import OAuthClient
-from access.oauth import authorization
+from access.oauth import authorization, hosts
 from access.oauth import pending as pendings
 from access.oauth.clients import client_of
 from access.oauth.errors import OAuth2Error, UnverifiedRedirect
 from access.oauth.requests import validate_authorization_request
-from access.oauth.travellers import signed_in_traveller
+from access.oauth.sign_in import ASSISTANTS_PATH
+from access.oauth.travellers import forget_destination, signed_in_traveller
 from chauffeur.i18n import language_links
 
 logger = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ def authorize(request: HttpRequest) -> HttpResponse:
         params = [(name, value) for name, value in refusal.get_body() if name != "state"]
         return ClientRedirect(authorization.error_redirect(refusal.redirect_uri, refusal.state or "", params))
     pendings.keep(request, pending)
+    forget_destination(request)
     if signed_in_traveller(request) or _staff(request):
         return redirect(CONSENT_PATH)
     return redirect(SIGN_IN_PATH)
@@ -116,8 +117,8 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
         who = "agency" if scopes else "staff_without_scopes"
     context = {
         "client": client,
-        "client_host": _host(client.client_uri) or _host(client.client_id),
-        "redirect_host": _host(pending.redirect_uri) or pending.redirect_uri,
+        "client_host": hosts.shown_host(client.client_uri) or hosts.shown_host(client.client_id),
+        "redirect_host": hosts.shown_host(pending.redirect_uri) or pending.redirect_uri,
         "scopes": [scope_words(scope) for scope in scopes],
         "withheld": [scope_words(scope) for scope in sorted(set(pending.scopes) - set(scopes))],
         "who": who,
@@ -125,12 +126,16 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
         "staff_name": staff.get_username() if staff else "",
         "resource": pending.resource,
         "fingerprint": pending.fingerprint(),
+        "refresh_days": settings.OAUTH_REFRESH_TOKEN_DAYS,
+        "assistants_url": ASSISTANTS_PATH,
         "language_links": language_links(request),
     }
     response = render(request, "oauth/consent.html", context)
     # Chromium applies form-action to the redirect after a submission too: the client's origin must be
     # allowed, or the browser stops at our page instead of following the code back to the client.
-    response._csp_update = {"form-action": ["'self'", _origin(pending.redirect_uri)]}
+    # The origin in A-labels: a header must be ASCII, or Django encodes it (RFC 2047) and browsers drop it.
+    client_origin = hosts.origin(pending.redirect_uri)
+    response._csp_update = {"form-action": ["'self'", *([client_origin] if client_origin else [])]}
     return response
 
 
@@ -156,17 +161,3 @@ def _staff(request: HttpRequest):
 def _language(request: HttpRequest) -> str:
     chosen = request.GET.get("lang")
     return chosen if chosen in dict(settings.LANGUAGES) else translation.get_language()
-
-
-def _host(uri: str) -> str:
-    try:
-        return urlsplit(uri).hostname or ""
-    except ValueError:
-        return ""
-
-
-def _origin(uri: str) -> str:
-    parts = urlsplit(uri)
-    if parts.scheme in ("http", "https"):
-        return f"{parts.scheme}://{parts.netloc}"
-    return f"{parts.scheme}:"

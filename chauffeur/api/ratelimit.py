@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
+from rest_framework.exceptions import AuthenticationFailed
 
 from chauffeur import versions
 from chauffeur.api import sliding_window
-from chauffeur.api.problems import Problem, is_api_path, response_for_path
+from chauffeur.api.problems import Problem, classify, is_api_path, response_for_path
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ class Usage:
 def client_quotas(request: HttpRequest) -> list[Quota]:
     """Who is counted, in which budgets: the function API_RATE_LIMIT_CLIENT names (the access app's, which
     knows tokens and page sessions), so this plumbing imports no domain app. A request passes only if
-    every budget has room, and is then counted in all of them."""
+    every budget has room, and is then counted in all of them; none means it is not counted here. The
+    function raises AuthenticationFailed for credentials it refuses (a bad or expired bearer token)."""
     return _function(settings.API_RATE_LIMIT_CLIENT)(request)
 
 
@@ -82,7 +84,10 @@ def count_request(request: HttpRequest) -> Usage | None:
 def count_more(request: HttpRequest, extra: int) -> Usage | None:
     """Count `extra` more requests for a request that carries several (an MCP batch: every message
     counts), all or none. The response's RateLimit headers then tell the count after them."""
-    usage = _count(request, cost=extra, read=[])
+    try:
+        usage = _count(request, cost=extra, read=[])
+    except AuthenticationFailed:  # the token died since the door let it in: its next request hears 401
+        return None
     if usage is not None and not usage.exceeded:
         request._rate_limit_usage = usage
     return usage
@@ -102,6 +107,8 @@ def _count(request: HttpRequest, *, cost: int, read: list[str]) -> Usage | None:
     if time.monotonic() < _skip_until.get(location, 0):
         return None
     quotas = client_quotas(request)
+    if not quotas:
+        return None
     windows = [sliding_window.Window(quota.key, quota.limit, quota.window) for quota in quotas]
     try:
         counts = sliding_window.hit_all(windows, read=read, cost=cost)
@@ -141,7 +148,11 @@ class RateLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not is_rate_limited_path(request.path_info):
             return self.get_response(request)
-        usage = count_request(request)
+        try:
+            usage = count_request(request)
+        except AuthenticationFailed as refusal:  # a bad or expired token: 401 and its challenge, before
+            # any work and never the 429 of the address's budget (MCP, Authorization › Token Handling)
+            return response_for_path(request.path_info, classify(refusal))
         if usage is None:
             return self.get_response(request)
         if usage.exceeded:

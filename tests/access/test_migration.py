@@ -5,7 +5,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
 from access import tokens
-from access.models import ApiToken
+from access.models import ApiToken, OAuthClient
 from tests.migrating import migrate, migrate_to_latest
 
 BEFORE_THE_MOVE = [("agents", "0001_initial"), ("access", None)]
@@ -34,3 +34,25 @@ def test_tokens_issued_before_the_move_authenticate_after_it():
     assert "access_apitoken" in tables and "agents_apitoken" not in tables
     assert ContentType.objects.filter(app_label="access", model="apitoken").exists()
     assert not ContentType.objects.filter(app_label="agents", model="apitoken").exists()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_clients_stored_before_keep_a_label_hosts_and_plain_names_after():
+    old_apps = migrate([("access", "0006_oauthclient_metadata_expires_at")])
+    try:
+        old_apps.get_model("access", "OAuthClient").objects.create(
+            client_id="dyn_old",
+            registration="dynamic",
+            name="Apple \u202eAssistant\u2069",
+            redirect_uris=["https://аррӏе.com/cb", "http://127.0.0.1:3000/cb", "https://exa%6dple.com/cb"],
+            client_uri="https://аррӏе.com:8443/about",
+        )
+    finally:
+        migrate_to_latest()
+
+    client = OAuthClient.objects.get(client_id="dyn_old")
+    assert client.name == "Apple Assistant"
+    assert client.redirect_uris == [
+        "https://xn--80ak6aa92e.com/cb", "http://127.0.0.1:3000/cb", "https://exa%6dple.com/cb",
+    ]  # fmt: skip
+    assert client.client_uri == "https://xn--80ak6aa92e.com:8443/about"

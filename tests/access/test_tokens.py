@@ -181,5 +181,34 @@ def test_a_valid_token_is_its_own_rate_limit_client_with_its_own_limit(client):
     response = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", **auth)
     assert response["RateLimit-Policy"] == '"default";q=100;w=60'
     assert response["RateLimit"].startswith('"default";r=99;')  # not the address's count
-    anonymous = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", HTTP_AUTHORIZATION="Bearer cbt_forged")
-    assert anonymous["RateLimit"].startswith('"default";r=56;')  # an invalid token counts as the address
+    forged = client.get("/api/v1", REMOTE_ADDR="203.0.113.5", HTTP_AUTHORIZATION="Bearer cbt_forged")
+    assert forged.status_code == 401 and "RateLimit" not in forged  # refused before it is counted
+    anonymous = client.get("/api/v1", REMOTE_ADDR="203.0.113.5")
+    assert anonymous["RateLimit"].startswith('"default";r=56;')  # the address's own count
+
+
+@pytest.mark.parametrize("state", ["expired", "revoked", "forged"])
+def test_a_dead_token_on_the_rest_api_hears_401_invalid_token_never_the_addresss_429(client, settings, state):
+    settings.API_RATE_LIMIT_REQUESTS = 2
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
+    start_of_window(client)
+    for _ in range(2):  # anonymous callers behind the same address spend its budget
+        assert client.get("/api/v1/price", {"distanceKm": 20, "vehicleClass": "first"}).status_code == 200
+    assert client.get("/api/v1/bookings").status_code == 429
+    token, plain = tokens.issue_token(name="agent", scopes=["booking.read"])
+    if state == "expired":
+        ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    elif state == "revoked":
+        tokens.revoke(token)
+    else:
+        plain = plain[:-4] + "AAAA"
+    for path in ("/api/v1/bookings", "/api/v1/price?distanceKm=20&vehicleClass=first", "/api/v1"):
+        response = client.get(path, HTTP_AUTHORIZATION=f"Bearer {plain}")
+        assert response.status_code == 401, (path, response.content)
+        assert response["Content-Type"] == "application/problem+json" and "Retry-After" not in response
+        assert response["WWW-Authenticate"] == (
+            'Bearer realm="chauffeur", error="invalid_token", '
+            'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/v1", '
+            'scope="booking.read booking.write"'
+        )
+        assert response.json()["code"] == "unauthorized"

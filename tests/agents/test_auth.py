@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from access import tokens
+from access.models import ApiToken, OAuthClient, OAuthGrant
 from booking.models import Booking
 from tests.agents.mcp import (
     TOOL_NAMES,
@@ -182,3 +183,50 @@ def test_a_strangers_housekeeping_counts_by_address_as_before(client, settings):
     for _ in range(2):
         error_of(rpc(client, {}, "ping"), 401, -32010)
     error_of(rpc(client, {}, "ping"), 429, -32013)
+
+
+def _oauth_token(resource: str, **changes) -> dict[str, str]:
+    """An OAuth access token of a traveller's grant for `resource` (an ApiToken tied to the grant)."""
+    client = OAuthClient.objects.create(client_id=f"dyn_{resource[-3:]}", registration="dynamic", name="Bot")
+    grant = OAuthGrant.objects.create(
+        client=client, subject="traveller", traveller_email="anna@example.com", scopes=["booking.read"],
+        resource=f"https://chauffeur.test{resource}",
+    )  # fmt: skip
+    plain, prefix, digest = tokens.new_secret()
+    fields = {"expires_at": timezone.now() + timedelta(hours=1), **changes}
+    ApiToken.objects.create(
+        name="OAuth: Bot", prefix=prefix, digest=digest, scopes=["booking.read"], grant=grant,
+        acts_for="anna@example.com", audience=grant.resource, **fields,
+    )  # fmt: skip
+    return {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
+
+
+CHALLENGE = (
+    'Bearer realm="chauffeur", error="invalid_token", '
+    'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", '
+    'scope="booking.read booking.write"'
+)
+
+
+@pytest.mark.parametrize("state", ["expired", "unknown", "for another resource"])
+def test_a_dead_token_behind_an_address_that_spent_its_budget_hears_401_invalid_token_never_429(
+    client, settings, state
+):
+    settings.API_RATE_LIMIT_REQUESTS = 3
+    settings.MCP_HOUSEKEEPING_RATE_LIMIT = 3
+    start_of_window(client)
+    for _ in range(3):  # other anonymous callers behind the same address spend its budget
+        error_of(rpc(client, {}, "ping"), 401, -32010)
+    error_of(rpc(client, {}, "ping"), 429, -32013)
+    dead = {
+        "expired": lambda: _oauth_token("/api/mcp", expires_at=timezone.now() - timedelta(seconds=1)),
+        "unknown": lambda: {"HTTP_AUTHORIZATION": "Bearer cbt_" + "A" * 43},
+        "for another resource": lambda: _oauth_token("/api/v1"),
+    }[state]()
+    for _ in range(5):  # however often it tries, it is told to refresh
+        response = call(client, dead, "places.autocomplete", {"input": "Sacher"})
+        data = error_of(response, 401, -32010, request_id=None)
+        assert data["code"] == "unauthorized" and "Retry-After" not in response
+        assert response["WWW-Authenticate"] == CHALLENGE
+    # a live token still has its own budget, apart from the address's
+    assert tool_result(_autocomplete(client, bearer("booking.read")))["isError"] is False

@@ -13,9 +13,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.back_office import sign_in
+from tests.browser.conftest import PHONE
 from tests.processes import manage
 
 STAFF, PASSWORD = "oauth-staff", "a-long-browser-test-password"
+PHONE_360 = {**PHONE, "width": 360}
 
 
 @pytest.fixture(scope="module")
@@ -49,11 +52,7 @@ def test_staff_approve_an_agency_client_in_german_and_the_code_buys_a_token(
 ):
     tab = open_tab(locale="de-AT")
     page = tab.page
-    page.goto(f"{service.base}/admin/login/")
-    page.fill("#id_username", STAFF)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{service.base}/admin/")
+    sign_in(page, service.base, STAFF, PASSWORD)
 
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
@@ -114,3 +113,36 @@ def test_an_unknown_client_gets_the_error_page_in_english(open_tab, service):
     assert "not known" in tab.page.text_content("#oauth-error-reason")
     # Chromium logs the page's own 400 status as a failed load; nothing else may appear.
     assert [problem for problem in tab.problems if "status of 400" not in problem] == []
+
+
+def test_a_lookalike_redirect_host_is_shown_in_a_labels_under_an_ascii_policy(
+    open_tab, service, oauth_client
+):
+    """A client stored before hosts were kept in A-labels (its row written as it came): the page shows the
+    punycode host and its Content-Security-Policy arrives as plain ASCII, not MIME-encoded and ignored."""
+    with sqlite3.connect(service.database) as database:
+        database.execute(
+            "INSERT INTO access_oauthclient (client_id, registration, name, redirect_uris, client_uri, logo_uri, "
+            "token_endpoint_auth_method, secret_digest, metadata, created_at, agency_scopes) VALUES "
+            "('lookalike-app', 'dynamic', 'Apple Helper', ?, '', '', 'none', '', '{}', '2026-01-01 00:00:00', "
+            "'[\"booking.read\"]')",
+            (json.dumps(["https://аррӏе.com/callback"], ensure_ascii=False),),
+        )
+    tab = open_tab(viewport=PHONE_360)
+    page = tab.page
+    sign_in(page, service.base, STAFF, PASSWORD)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(b"v" * 43).digest()).rstrip(b"=").decode()
+    query = {
+        "response_type": "code", "client_id": "lookalike-app", "redirect_uri": "https://аррӏе.com/callback",
+        "code_challenge": challenge, "code_challenge_method": "S256", "scope": "booking.read",
+    }  # fmt: skip
+    page.goto(f"{service.base}/oauth/authorize?{urlencode(query)}")
+    page.wait_for_url(f"{service.base}/oauth/consent")
+    response = page.reload()
+    policy = response.headers["content-security-policy"]
+    assert policy.isascii() and "=?utf-8?" not in policy.lower()
+    assert "form-action 'self' https://xn--80ak6aa92e.com" in policy
+    assert page.text_content("#redirect-host").strip() == "xn--80ak6aa92e.com"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    tab.screenshot("oauth-consent-lookalike-360")
+    assert tab.problems == []

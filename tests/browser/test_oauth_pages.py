@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from tests.back_office import PASSWORD, STAFF, back_office
-from tests.browser.conftest import DESKTOP, axe_missing, axe_violations, watch_console
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE, axe_missing, axe_violations, watch_console
 from tests.processes import manage
 
 # A client, and per language a traveller's grant with an access token, for the admin pages (the code
@@ -32,9 +32,15 @@ for email in ("eva.en@example.com", "eva.de@example.com"):
     ApiToken.objects.create(name="OAuth: Trip Assistant", prefix=prefix, digest=digest, scopes=grant.scopes,
                             expires_at=timezone.now() + timedelta(hours=1), grant=grant, acts_for=email,
                             audience=grant.resource)
+# A client whose name and hosts are long words, as real ones are: they must wrap on a 360 px phone.
+OAuthClient.objects.create(client_id="planner", registration="dynamic", name="Reiseplanungsassistent",
+                           redirect_uris=["https://callbacks.reiseplanung-assistent.example/oauth/callback"],
+                           client_uri="https://www.reiseplanung-assistent.example/")
 """
 LANGUAGES = {"en": "en-GB", "de": "de-AT"}
 HEADINGS = {"en": "Sign in with your e-mail address", "de": "Mit Ihrer E-Mail-Adresse anmelden"}
+ASSISTANTS = {"en": "Assistants you allowed", "de": "Assistenten, denen Sie Zugriff gegeben haben"}
+PHONE_360 = {**PHONE, "width": 360}
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +51,11 @@ def served(tmp_path_factory):
         yield running
 
 
-def authorize_url(base: str) -> str:
+def authorize_url(base: str, client_id: str = "trip-assistant", redirect_uri: str = "") -> str:
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     query = {
-        "response_type": "code", "client_id": "trip-assistant", "redirect_uri": f"{base}/healthz",
+        "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri or f"{base}/healthz",
         "code_challenge": challenge, "code_challenge_method": "S256", "state": "s-1", "scope": "booking.read",
     }  # fmt: skip
     return f"{base}/oauth/authorize?{urlencode(query)}"
@@ -107,6 +113,76 @@ def test_a_traveller_signs_in_and_consents(served, chromium, language):
     page.wait_for_url(re.compile(r"/healthz\?"))
     answer = parse_qs(urlsplit(page.url).query)
     assert answer["state"] == ["s-1"] and answer["code"][0] and answer["iss"] == [served.base]
+    context.close()
+    assert errors == []
+    assert violations == []
+
+
+def overflow(page) -> int:
+    """How many pixels the page is wider than the window (0: it fits)."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def sign_in(served, page, email: str, then: str) -> None:
+    page.fill("#id_email", email)
+    page.click("#send-code")
+    page.wait_for_selector("#code-form")
+    page.fill("#id_code", mailed_code(served))
+    page.click("#sign-in")
+    page.wait_for_url(re.compile(then))
+
+
+def phone(chromium, language: str):
+    """A 360 px phone's context and page in `language`, and the lists its console errors and axe's
+    findings go to."""
+    context = chromium.new_context(
+        locale=LANGUAGES[language], viewport=PHONE_360, timezone_id="Europe/Vienna"
+    )
+    page = context.new_page()
+    return context, page, watch_console(page), []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_consent_page_fits_a_phone_and_says_how_long_access_lasts(served, chromium, language):
+    context, page, errors, violations = phone(chromium, language)
+    redirect_uri = "https://callbacks.reiseplanung-assistent.example/oauth/callback"
+    page.goto(authorize_url(served.base, "planner", redirect_uri))
+    page.wait_for_url(re.compile(r"/oauth/sign-in$"))
+    assert overflow(page) == 0
+    sign_in(
+        served, page, f"maximilian.mustermann-oberhuber.{language}@reisebuero.example", r"/oauth/consent$"
+    )
+    for width in (360, 390):
+        page.set_viewport_size({**PHONE, "width": width})
+        assert overflow(page) == 0, width
+    lasts = page.inner_text("#consent-lasts")
+    assert ("30 Tage" if language == "de" else "30 days") in lasts
+    assert page.get_attribute("#assistants-link", "href") == "/oauth/assistants"
+    checked(page, violations)
+    page.screenshot(path=str(ARTIFACTS / f"oauth-consent-phone-{language}.png"), full_page=True)
+    context.close()
+    assert errors == []
+    assert violations == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_traveller_sees_the_assistants_they_allowed_and_ends_one(served, chromium, language):
+    context, page, errors, violations = phone(chromium, language)
+    page.goto(f"{served.base}/oauth/assistants")
+    page.wait_for_selector("#for-assistants")
+    checked(page, violations)
+    sign_in(served, page, f"eva.{language}@example.com", r"/oauth/assistants$")
+    assert page.inner_text("h1") == ASSISTANTS[language]
+    assistant = page.locator(".cb-assistant")
+    assert assistant.count() == 1 and "Trip Assistant" in assistant.inner_text()
+    assert overflow(page) == 0
+    checked(page, violations)
+    page.screenshot(path=str(ARTIFACTS / f"oauth-assistants-{language}.png"), full_page=True)
+    assistant.locator("button").click()
+    page.wait_for_selector("#assistants-message")
+    assert "Trip Assistant" in page.inner_text("#assistants-message")
+    assert page.locator(".cb-assistant").count() == 0 and page.locator("#no-assistants").count() == 1
+    checked(page, violations)
     context.close()
     assert errors == []
     assert violations == []

@@ -210,11 +210,37 @@ def test_registration_has_its_own_budget_per_address(client, settings):
     refused = register(client, PUBLIC, REMOTE_ADDR="203.0.113.5")
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert refused.json()["error"] == "rate_limited" and refused.json()["error_description"]
+    assert refused["RateLimit-Policy"] == '"registration";q=2;w=3600'
     assert OAuthClient.objects.count() == 2
     # a token does not buy more registrations; another address has its own budget
     assert register(client, PUBLIC, REMOTE_ADDR="203.0.113.5", **bearer("booking.write")).status_code == 429
     assert register(client, PUBLIC, REMOTE_ADDR="198.51.100.7").status_code == 201
     assert OAuthClient.objects.count() == 3
+
+
+def test_the_default_budget_lets_a_hosted_assistants_shared_address_register_its_users_clients(client):
+    for user in range(40):  # forty users of one hosted assistant connect within the hour, from one address
+        metadata = {**PUBLIC, "client_name": f"Assistant for user {user}"}
+        assert register(client, metadata, REMOTE_ADDR="203.0.113.20").status_code == 201
+    assert OAuthClient.objects.count() == 40
+
+
+def test_refused_registrations_do_not_spend_the_budget_and_have_a_budget_of_their_own(client, settings):
+    settings.OAUTH_REGISTRATION_RATE_LIMIT = 2
+    settings.OAUTH_REGISTRATION_FAILURE_RATE_LIMIT = 3
+    bad = {**PUBLIC, "redirect_uris": ["http://evil.example/cb"]}
+    for _ in range(3):  # a user's misconfigured client does not lock the others out
+        refused = register(client, bad, REMOTE_ADDR="203.0.113.6")
+        assert refused.status_code == 400 and refused.json()["error"] == "invalid_redirect_uri"
+    assert register(client, "{not json", REMOTE_ADDR="203.0.113.6").status_code == 429  # probing ends
+    limited = register(client, bad, REMOTE_ADDR="203.0.113.6")
+    assert limited.status_code == 429 and limited.json()["error"] == "rate_limited"
+    assert limited["RateLimit-Policy"] == '"registration-failures";q=3;w=3600'
+    assert not OAuthClient.objects.exists()
+    for _ in range(2):  # the failures spent none of the successes' budget
+        assert register(client, PUBLIC, REMOTE_ADDR="203.0.113.6").status_code == 201
+    assert register(client, PUBLIC, REMOTE_ADDR="203.0.113.6").status_code == 429
+    assert OAuthClient.objects.count() == 2
 
 
 def test_a_browsers_preflight_does_not_spend_the_registration_budget(client, settings):

@@ -64,7 +64,8 @@ def test_the_code_goes_through_the_job_queue_and_signs_the_traveller_in(client, 
     assert "anna@example.com" in page and 'id="code-form"' in page
     key_before = client.session.session_key
     done = enter(client, f" {code[:3]} {code[3:]} ")  # spaces as people type them
-    assert done.status_code == 302 and done["Location"] == "/oauth/consent"
+    # no authorization request waits for a consent: the traveller's page of the assistants they allowed
+    assert done.status_code == 302 and done["Location"] == "/oauth/assistants"
     assert signed_in(client) == "anna@example.com"
     assert client.session.session_key != key_before  # a new key: no session fixation
     row.refresh_from_db()
@@ -108,7 +109,7 @@ def test_a_wrong_code_counts_a_try_and_signs_nobody_in(client):
     answer = enter(client, wrong(code))
     assert answer.status_code == 200 and "That is not the code. 4 more tries." in answer.content.decode()
     refused_changes_nothing(client, 1)
-    assert enter(client, code)["Location"] == "/oauth/consent"  # the right one still works
+    assert enter(client, code)["Location"] == "/oauth/assistants"  # the right one still works
 
 
 def test_five_wrong_tries_kill_the_code(client):
@@ -169,7 +170,7 @@ def test_a_new_code_replaces_the_one_before(client):
     if first != second:  # the old code is now just a wrong one
         assert "That is not the code" in enter(client, first).content.decode()
         assert signed_in(client) is None
-    assert enter(client, second)["Location"] == "/oauth/consent"
+    assert enter(client, second)["Location"] == "/oauth/assistants"
 
 
 def test_a_code_replaced_before_the_worker_came_is_not_mailed(client):
