@@ -21,6 +21,7 @@ from booking.availability import check_availability, lead_time_rules
 from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
+from chauffeur import phones
 from chauffeur.api import page_sessions
 from chauffeur.i18n import supported
 from chauffeur.seo import page_links
@@ -44,6 +45,11 @@ TEXTS = {
         "terms": _("Tick the box to accept the terms and conditions."),
     },
     "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
+    "phoneInvalid": _(
+        "Enter a phone number your chauffeur can call, e.g. +43 664 1234567 (premium-rate and "
+        "international-network numbers are not possible)."
+    ),
+    "smsUnavailable": phones.CALLS_ONLY,
     "tooEarly": _("We cannot pick you up this soon. The earliest pickup is {when}."),
     "inPast": _("This time has passed. The earliest pickup is {when}."),
     "tooFar": _("We take bookings up to {days} days ahead."),

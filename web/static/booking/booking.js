@@ -476,6 +476,8 @@
       if (problem.code === "route_not_found") return showError("to", T.noRoute);
       if (problem.code === "hire_too_short") return showError("hours", fill(T.hireTooShort, { hours: decimal.format(problem.minimumHours) }));
       if (problem.code === "unknown_tour") return showError("tour", T.notForTour);
+      if (problem.code === "invalid_phone") { showError("phone", T.phoneInvalid); return formError(T.checkFields); }
+      if (problem.code === "text_messages_unavailable") { showError("sms", T.smsUnavailable); return formError(T.checkFields); }
       if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
       Object.keys(errors).forEach(function (wire) {
         var name = WIRE[wire];
