@@ -307,6 +307,16 @@ class V1CheckoutOutput(CheckoutOutput):
         return answer
 
 
+class AccountLinkOutput(Declaration):
+    """The booking page's answer to a booking on a company's account: the same for every address."""
+
+    status = serializers.CharField(
+        help_text="`check_email`: if an active company account allows `bookingData.email`, the booking is "
+        "stored and a one-time link to confirm it was mailed there (valid 30 minutes); for any other address "
+        "nothing was stored or sent. Every address gets this answer."
+    )
+
+
 class PaymentIntentInput(Declaration):
     amount = JsonIntegerField(min_value=1, max_value=100_000_000, source="amount_cents", help_text="Cents.")
 

@@ -352,6 +352,10 @@ SMS_COUNTRIES = [code.upper() for code in env_list("SMS_COUNTRIES", "AT,DE,CH,LI
 if not all(len(code) == 2 and code.isalpha() and code.isascii() for code in SMS_COUNTRIES):
     sys.exit("Start-up refused: SMS_COUNTRIES must be a comma list of two-letter country codes, e.g. AT,DE.")
 
+# Mails that requests without a sign-in may cause to one address in any hour, counted over every such mail
+# (chauffeur/mail_budget.py): the booking page's on-account link and a traveller's sign-in code.
+ANONYMOUS_MAILS_PER_RECIPIENT = int(os.environ.get("ANONYMOUS_MAILS_PER_RECIPIENT") or 5)
+
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
 # E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

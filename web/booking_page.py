@@ -82,8 +82,9 @@ TEXTS = {
     "paying": _("Opening the secure payment page…"),
     "sending": _("Sending…"),
     "checkEmail": _(
-        "Check your e-mail: we sent a link to {email}. Open it within 30 minutes to confirm the booking on "
-        "your company's account."
+        "Check your e-mail: if your company's account allows {email}, we sent a link there. Open it within "
+        "30 minutes to confirm the booking on the account. No e-mail? Pay by card, or ask your company's "
+        "travel office to add your address."
     ),
     "bookOnAccount": _("Book on account"),
     "vatIdInvalid": _("Enter a VAT id (UID) of an EU country, e.g. ATU12345678."),

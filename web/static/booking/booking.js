@@ -507,7 +507,7 @@
       status(onAccount() ? T.sending : T.paying);
       call("/api/page/checkout", null, body, { "Idempotency-Key": state.attempt.key }).then(function (response) {
         if (response.status === 201 && response.data.url) { window.location.assign(response.data.url); return; }
-        if (response.status === 201) { status(""); payButton.removeAttribute("aria-busy"); checkEmail(); return; }
+        if (response.status === 202) { status(""); payButton.removeAttribute("aria-busy"); checkEmail(); return; }
         status("");
         payButton.disabled = false;
         payButton.removeAttribute("aria-busy");
