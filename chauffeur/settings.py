@@ -69,6 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "chauffeur.head.HeadWithoutBodyMiddleware",  # first: the last to touch the response
+    "chauffeur.private_answers.PrivateAnswersMiddleware",  # before the API shortcut: every answer passes
     "django.middleware.security.SecurityMiddleware",
     "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",

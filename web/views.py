@@ -142,7 +142,6 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
             "status": presentation.status_words(booking),
         }
         response = render(request, "booking/ride_panel.html", context)
-    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -157,7 +156,6 @@ def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
         raise Http404("This booking has no pickup time yet.")
     response = HttpResponse(entry, content_type=f"{calendar.MEDIA_TYPE}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{calendar.file_name(booking)}"'
-    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -173,7 +171,6 @@ def manage_invoice(request: HttpRequest) -> HttpResponse:
         raise Http404("This booking has no such document.")
     response = HttpResponse(documents.pdf(document), content_type=documents.MEDIA_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{document.file_name}"'
-    response["Cache-Control"] = "no-store"
     return response
 
 

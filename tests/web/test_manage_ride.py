@@ -91,7 +91,7 @@ def test_the_page_and_its_panel_follow_every_move_in_the_travellers_language(bro
         shown[state.value] = at.strftime("%H:%M")
         german = page(browser, assigned, "de")
         fragment = browser.get(path)
-        assert fragment.status_code == 200 and fragment["Cache-Control"] == "no-store"
+        assert fragment.status_code == 200 and fragment["Cache-Control"] == "private, no-store"
         expected = [(step.value, shown.get(step.value, "folgt"), step == state) for step in WHOLE_DAY]
         assert steps(german) == steps(fragment.content.decode()) == expected
     assert "Die Fahrt ist abgeschlossen" in german and "Chauffeur am Abholort" in german
