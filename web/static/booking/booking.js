@@ -421,6 +421,10 @@
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
         showError("email", T.emailInvalid); wrong.push("email");
       }
+      // Digits, spaces and + ( ) - / . only; which numbers are real (and not premium) the server decides.
+      if (value("phone") && !/^[0-9+()./\- \u00a0]+$/.test(value("phone").trim())) {
+        showError("phone", T.phoneInvalid); wrong.push("phone");
+      }
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
       if (!field("terms").checked) { showError("terms", T.required.terms); wrong.push("terms"); }
       // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
