@@ -94,10 +94,12 @@ def ensure_textable(stored: str, *, field: str = "text_messages") -> None:
 def country_names() -> str:
     """The countries of SMS_COUNTRIES by name, in the active language ("Österreich, Deutschland, …")."""
     language = "de" if (get_language() or "").startswith("de") else "en"
-    return ", ".join(
-        geocoder.country_name_for_number(phonenumbers.example_number(region), language) or region
-        for region in settings.SMS_COUNTRIES
-    )
+    return ", ".join(_country_name(region, language) for region in settings.SMS_COUNTRIES)
+
+
+def _country_name(region: str, language: str) -> str:
+    example = phonenumbers.example_number(region)  # None for a code libphonenumber does not know
+    return (geocoder.country_name_for_number(example, language) if example else "") or region
 
 
 class PhoneNumberField(forms.CharField):
