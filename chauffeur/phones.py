@@ -71,6 +71,14 @@ def parsed(typed: str) -> phonenumbers.PhoneNumber | None:
     return number
 
 
+def shown(stored: str) -> str:
+    """A stored number as people read it ("+43 664 1234567"); one kept from before as it was typed."""
+    number = parsed(stored)
+    if number is None:
+        return stored
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
 def may_text(stored: str) -> bool:
     """Whether a text message may go to this number: a valid mobile number in a country of SMS_COUNTRIES,
     outside the costly ranges. False for a blank or unparsable one (kept from before numbers were checked)."""

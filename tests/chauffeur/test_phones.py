@@ -89,3 +89,16 @@ def test_a_mobile_number_gets_its_text(twilio, make_booking):  # noqa: F811
     booking = make_booking(text_messages=True, phone="+436641234567")
     assert text_messages.send_text(booking, "Your chauffeur has arrived.", topic="arrived") is True
     assert [text["To"] for text in sent_texts(twilio)] == ["+436641234567"]
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"),
+    [
+        ("+436641234567", "+43 664 1234567"),
+        ("+4312345678", "+43 1 2345678"),
+        ("call me", "call me"),
+        ("", ""),
+    ],
+)
+def test_pages_show_a_number_as_people_read_it(stored, read):
+    assert phones.shown(stored) == read
