@@ -84,9 +84,7 @@ class IdempotentCheckoutOperation(Operation):
     def post(self, request: Request) -> Answer:
         def run() -> tuple[int, dict]:
             result = checkout(self.validated(request), request)
-            if isinstance(
-                result, on_account.LinkRequested
-            ):  # the booking page on account: 202, alike for all
+            if isinstance(result, on_account.LinkRequested):  # the booking page on account: alike for all
                 return 202, AccountLinkOutput(result).data
             return self.success_status, self.output_serializer(result).data
 
