@@ -10,6 +10,7 @@ from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
 from booking.models import BookingChannel
 from booking.serializers import (
+    AccountLinkOutput,
     AvailabilityInput,
     AvailabilityOutput,
     BookingEmailInput,
@@ -51,7 +52,7 @@ class AvailabilityApi(Operation):
         return Answer(AvailabilityOutput.write(availability))
 
 
-def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult:
+def checkout(valid: CheckoutInput, request: Request) -> CheckoutResult | on_account.LinkRequested:
     token = request.auth if isinstance(request.auth, ApiToken) else None
     ride = ownership.in_their_name(valid.booking_request(), token)  # a traveller's token: their address
     if valid.validated_data.get("payment_method") == "account":
@@ -83,11 +84,14 @@ class IdempotentCheckoutOperation(Operation):
     def post(self, request: Request) -> Answer:
         def run() -> tuple[int, dict]:
             result = checkout(self.validated(request), request)
+            if isinstance(result, on_account.LinkRequested):  # the booking page on account: alike for all
+                return 202, AccountLinkOutput(result).data
             return self.success_status, self.output_serializer(result).data
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            return Answer(run()[1], status=self.success_status)
+            status, body = run()
+            return Answer(body, status=status)
         answer = idempotency.once(
             door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run
         )

@@ -19,7 +19,7 @@ from booking import presentation
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingChannel
-from chauffeur import l10n
+from chauffeur import l10n, phones
 from chauffeur.errors import DomainError
 from company import legal
 from payments.providers import payment_provider
@@ -112,6 +112,7 @@ def price_the_ride(ride: BookingRequest) -> PricedRide:
     An hourly hire or a tour may go "as directed" (no destination): it is routed from its pickup to
     itself, so the pickup is still found and placed (Zone A, the tour's area) and nothing is charged for
     a drive."""
+    ensure_reachable(ride)
     tour_slug = tour_named(ride.tour_name)
     if not ride.destination.strip() and not (ride.booking_type == BookingType.HOURLY or tour_slug):
         raise DomainError(
@@ -122,6 +123,15 @@ def price_the_ride(ride: BookingRequest) -> PricedRide:
     route = estimate_route(origin=ride.origin, destination=end, pickup=ride.pickup)
     ensure_route_fits(ride, route, tour_slug)
     return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
+
+
+def ensure_reachable(ride: BookingRequest) -> None:
+    """The traveller's phone is a number a chauffeur can call, and texts go only to a number that may get
+    them (sms/phones.py): refused before anything is stored, on every door that books."""
+    if ride.phone.strip():
+        phones.e164(ride.phone)
+    if ride.text_messages:
+        phones.ensure_textable(ride.phone)
 
 
 def ensure_bookable(pickup: datetime | None) -> None:
@@ -262,8 +272,8 @@ def store_booking(
                 currency=quote.currency,
                 name=ride.name,
                 email=ride.email,
-                phone=ride.phone,
-                text_messages=ride.text_messages and bool(ride.phone.strip()),
+                phone=phones.e164(ride.phone) if ride.phone.strip() else "",
+                text_messages=ride.text_messages,
                 locale=ride.locale,
                 notes=ride.notes,
                 flight_number=ride.flight_number,

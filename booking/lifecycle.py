@@ -13,6 +13,7 @@ from booking import cancellation, history, links, ownership, selectors
 from booking.cancellation import CancellationRules, CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
+from chauffeur import phones
 from chauffeur.errors import DomainError
 from payments import refunds
 from pricing.money import from_cents
@@ -97,12 +98,15 @@ def cancel(booking: Booking, *, actor: str) -> BookingState:
 
 def choose_text_messages(pk: int, *, wanted: bool, actor: str) -> Booking:
     """The traveller's choice to get the ride's messages by SMS as well (sent to the booking's phone).
-    Refused, changing nothing, when they want them and the booking has no phone number; choosing what is
+    Refused, changing nothing, when they want them and the booking has no phone number or one that may
+    get no texts (sms/phones.py); choosing what is
     already chosen changes nothing and records nothing."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
         if wanted and not booking.phone.strip():
             raise DomainError(NO_PHONE, code="no_phone")
+        if wanted:
+            phones.ensure_textable(booking.phone)  # a landline, a country staff do not text
         if booking.text_messages != wanted:
             booking.text_messages = wanted
             booking.save(update_fields=["text_messages", "updated_at"])

@@ -6,6 +6,8 @@ from django.core import signing
 CANCEL_SALT = "booking.cancel-page"
 MANAGE_SALT = "booking.manage-page"
 MANAGE_PATH = "/booking/manage"
+ACCOUNT_LINK_SALT = "booking.account-link"
+ACCOUNT_LINK_PATH = "/booking/account"
 
 
 def booking_token(reference: str) -> str:
@@ -44,3 +46,16 @@ def reference_from_manage_token(token: str) -> str | None:
 
 def _manage_signer() -> signing.Signer:
     return signing.Signer(salt=MANAGE_SALT)
+
+
+def account_link_url(booking) -> str:
+    """The one-time link that confirms a booking on a company's account (booking/on_account.py), signed
+    when its mail is sent. The address is signed in: the link proves only the mailbox it went to, not one
+    set on the booking later."""
+    data = {"b": booking.pk, "r": booking.reference, "e": mailbox(booking.email)}
+    token = signing.TimestampSigner(salt=ACCOUNT_LINK_SALT).sign_object(data)
+    return f"{settings.PUBLIC_BASE_URL}{ACCOUNT_LINK_PATH}?token={token}"
+
+
+def mailbox(email: str) -> str:
+    return (email or "").strip().lower()

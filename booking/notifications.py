@@ -225,9 +225,10 @@ def send_change(booking_id: int) -> None:
         to_driver(DRIVER_JOB, booking, booking.driver)
 
 
-def send_account_link(booking_id: int, url: str) -> bool:
+def send_account_link(booking_id: int) -> bool:
     """The one-time link that confirms a booking on a company's account: opening it proves the address."""
-    return send(ACCOUNT_LINK, Booking.objects.get(pk=booking_id), account_url=url)
+    booking = Booking.objects.get(pk=booking_id)
+    return send(ACCOUNT_LINK, booking, account_url=links.account_link_url(booking))
 
 
 def send_payment_link(booking_id: int, url: str, amount) -> bool:

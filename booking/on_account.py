@@ -1,19 +1,19 @@
 """Booking on a company's account (issue 22, docs/operations/booking-on-account.md): no card, the ride goes
 onto the company's monthly collective invoice. The booking is paid at once (nothing is received, no
 invoice of its own). Who may book: an active account whose bookers allow the traveller's e-mail, proven
-by an API token tied to the account, by a one-time link mailed to the address (the booking page), or
-vouched for by staff (the phone form)."""
+by an API token tied to the account, by a one-time link mailed to the address (the booking page: only to
+an address an active account allows), or vouched for by staff (the phone form)."""
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
 from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from booking import selectors, tasks, transitions
+from booking import links, selectors, tasks, transitions
 from booking.checkout import (
     BookingRequest,
     CheckoutResult,
@@ -24,15 +24,16 @@ from booking.checkout import (
 )
 from booking.models import Booking, BookingChannel, BookingStatus, PaymentMethod
 from business.models import CompanyAccount
+from chauffeur import mail_budget
 from chauffeur.errors import DomainError
 from company import legal
+
+logger = logging.getLogger(__name__)
 
 PROVIDER_NAME = "account"  # the booking's payment_provider: no payment provider takes part
 # The confirmation link of the booking page lives as long as an unpaid checkout: the booking expires with it
 # (payments/reconciliation.py expires pending bookings without a payment page after 30 minutes).
 LINK_LIFETIME = timedelta(minutes=30)
-LINK_SALT = "booking.account-link"
-LINK_PATH = "/booking/account"
 
 
 class AccountNotAllowed(DomainError):
@@ -75,16 +76,28 @@ def checkout_on_account(
     return CheckoutResult(booking=booking, session=None)
 
 
-def request_on_account(*, amount_cents: int, ride: BookingRequest) -> CheckoutResult:
-    """The booking page: whatever the address, the booking is stored pending and a one-time link goes to
-    it; the answer is the same for every address (no enumeration of a company's bookers)."""
+@dataclass(frozen=True)
+class LinkRequested:
+    """The booking page's answer to a booking on account, the same for every address."""
+
+    status: str = "check_email"
+
+
+def request_on_account(*, amount_cents: int, ride: BookingRequest) -> LinkRequested:
+    """The booking page: a booking for an address an active account allows is stored pending and a
+    one-time link goes to it (at most ANONYMOUS_MAILS_PER_RECIPIENT an hour: chauffeur/mail_budget.py). For
+    any other address nothing is stored and nothing is sent, so strangers cannot make us mail anyone;
+    the answer is the same for every address (no enumeration of a company's bookers)."""
     ensure_bookable(ride.pickup)
     priced = price_the_ride(ride)
     ensure_amount(amount_cents, priced.quote)
+    if accounts_allowing(ride.email) is None or not mail_budget.may_mail(ride.email):
+        logger.info("Booking on account asked for an address no account allows, or over its mails: none sent")
+        return LinkRequested()
     with transaction.atomic():
         booking = _store(ride, priced, None, channel=BookingChannel.WEBSITE)
-        tasks.send_account_link.enqueue(booking.pk, confirmation_url(booking))
-    return CheckoutResult(booking=booking, session=None)
+        tasks.send_account_link.enqueue(booking.pk)  # the link is signed when it is sent: no secret queued
+    return LinkRequested()
 
 
 def _store(ride, priced, account, **origin) -> Booking:
@@ -115,13 +128,6 @@ def book_by_staff(booking: Booking, account: CompanyAccount, *, actor: str) -> N
 # --- the booking page's one-time link -------------------------------------------------------------------
 
 
-def confirmation_url(booking: Booking) -> str:
-    # The address is signed in: the link proves only the mailbox it went to, not one set on the booking later.
-    data = {"b": booking.pk, "r": booking.reference, "e": _address(booking.email)}
-    token = signing.TimestampSigner(salt=LINK_SALT).sign_object(data)
-    return f"{settings.PUBLIC_BASE_URL}{LINK_PATH}?token={token}"
-
-
 class LinkOutcome:
     CONFIRMED = "confirmed"  # booked on account now
     NOT_ALLOWED = "not_allowed"  # the address is no booker of an active account: pay by card instead
@@ -137,16 +143,14 @@ class LinkResult:
 def booking_of_link(token: str) -> Booking | None:
     """The booking a genuine, unexpired link names while it still waits for it; None otherwise."""
     try:
-        data = signing.TimestampSigner(salt=LINK_SALT).unsign_object(token, max_age=LINK_LIFETIME)
+        data = signing.TimestampSigner(salt=links.ACCOUNT_LINK_SALT).unsign_object(
+            token, max_age=LINK_LIFETIME
+        )
         booking = Booking.objects.get(pk=data["b"], reference=data["r"])
         mailed_to = data["e"]
     except (signing.BadSignature, Booking.DoesNotExist, KeyError, TypeError, ValueError):
         return None
-    return booking if _waiting(booking) and _address(booking.email) == mailed_to else None
-
-
-def _address(email: str) -> str:
-    return (email or "").strip().lower()
+    return booking if _waiting(booking) and links.mailbox(booking.email) == mailed_to else None
 
 
 def _waiting(booking: Booking) -> bool:
@@ -165,7 +169,9 @@ def confirm_link(token: str) -> LinkResult:
         return LinkResult(LinkOutcome.INVALID)
     with transaction.atomic():
         booking = selectors.locked_booking(found.pk)
-        if not _waiting(booking) or _address(booking.email) != _address(found.email):  # changed meanwhile
+        if not _waiting(booking) or links.mailbox(booking.email) != links.mailbox(
+            found.email
+        ):  # changed meanwhile
             return LinkResult(LinkOutcome.INVALID)
         account = accounts_allowing(booking.email)
         if account is None:

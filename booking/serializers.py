@@ -10,6 +10,7 @@ from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
+from chauffeur import phones
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.fields import (
     AcceptanceField,
@@ -57,6 +58,13 @@ MAX_FLIGHT_DATA_BYTES = 4 * 1024
 MAX_BOOKING_DATA_BYTES = 16 * 1024
 
 
+PHONE_FORMAT = (
+    "A number the chauffeur can call: E.164 (`+436641234567`) or as dialled in Austria (`0664 123 45 67`; "
+    "without a country code it is Austrian), digits with spaces, `+ ( ) - / .`; stored and answered as "
+    "E.164. Premium-rate, shared-cost and international-network numbers are refused (400 `invalid_phone`)."
+)
+
+
 class BookingDataInput(FromFieldMixin, Declaration):
     """Section 2.3 of the interface document: the booking a customer asks for. At most 16384 bytes as
     JSON (UTF-8), every member counted, declared or not."""
@@ -92,7 +100,9 @@ class BookingDataInput(FromFieldMixin, Declaration):
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
-    phone = serializers.CharField(required=False, allow_blank=True, max_length=50)
+    phone = serializers.CharField(
+        required=False, allow_blank=True, max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT
+    )
     locale = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NOTES_LENGTH)
     flightNumber = serializers.CharField(
@@ -230,12 +240,13 @@ class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
     )
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
-    phone = serializers.CharField(max_length=50)
+    phone = serializers.CharField(max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT)
     textMessages = JsonBooleanField(
         required=False,
         default=False,
         source="text_messages",
-        help_text="true: the traveller also wants the ride's messages by SMS, to `phone`.",
+        help_text="true: the traveller also wants the ride's messages by SMS, to `phone`, which must then be "
+        "a mobile number of a country the operator texts (400 `text_messages_unavailable` otherwise).",
     )
 
 
@@ -300,6 +311,16 @@ class V1CheckoutOutput(CheckoutOutput):
             answer.pop("paymentMethod", None)
             answer.pop("manageUrl", None)
         return answer
+
+
+class AccountLinkOutput(Declaration):
+    """The booking page's answer to a booking on a company's account: the same for every address."""
+
+    status = serializers.CharField(
+        help_text="`check_email`: if an active company account allows `bookingData.email`, the booking is "
+        "stored and a one-time link to confirm it was mailed there (valid 30 minutes); for any other address "
+        "nothing was stored or sent. Every address gets this answer."
+    )
 
 
 class PaymentIntentInput(Declaration):

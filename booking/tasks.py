@@ -40,10 +40,11 @@ def send_payment_link(booking_id: int, url: str, amount: str) -> None:
 
 
 @task()
-def send_account_link(booking_id: int, url: str) -> None:
-    """The booking page's one-time link that confirms a booking on account (booking/on_account.py)."""
+def send_account_link(booking_id: int, url: str = "") -> None:
+    """The booking page's one-time link that confirms a booking on account (booking/on_account.py), signed
+    now: the job's arguments hold no secret. (`url`: jobs queued before, whose link is signed anew.)"""
     with delivery.scope(f"account-link:{booking_id}"):
-        notifications.send_account_link(booking_id, url)
+        notifications.send_account_link(booking_id)
 
 
 @task()

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from booking import history
 from booking.models import Booking
+from chauffeur import phones
 from jobs import delivery
 from sms.providers import SmsError, TextMessage, sms_provider
 
@@ -16,7 +17,9 @@ ACTOR = "job queue"
 
 
 def wanted(booking: Booking) -> bool:
-    return booking.text_messages and bool(booking.phone.strip())
+    """They chose texts, and their number may get one (SMS_COUNTRIES, no costly range: sms/phones.py); a
+    number refused is never handed to the provider."""
+    return booking.text_messages and phones.may_text(booking.phone)
 
 
 def send_text(booking: Booking, body: str, *, topic: str) -> bool:

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "chauffeur.head.HeadWithoutBodyMiddleware",  # first: the last to touch the response
+    "chauffeur.private_answers.PrivateAnswersMiddleware",  # before the API shortcut: every answer passes
     "django.middleware.security.SecurityMiddleware",
     "chauffeur.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -364,6 +365,15 @@ if SMS_PROVIDER not in SMS_PROVIDERS:
     sys.exit(f"Start-up refused: SMS_PROVIDER must be one of {', '.join(SMS_PROVIDERS)}.")
 if SMS_PROVIDER == "twilio" and not (TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER):
     sys.exit("Start-up refused: SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM_NUMBER.")
+# Where text messages may go (chauffeur/phones.py): mobile numbers of these countries (ISO 3166 codes), never
+# premium-rate, shared-cost or international-network ranges. Austria and its neighbours by default.
+SMS_COUNTRIES = [code.upper() for code in env_list("SMS_COUNTRIES", "AT,DE,CH,LI,IT,SI,HU,SK,CZ")]
+if not all(len(code) == 2 and code.isalpha() and code.isascii() for code in SMS_COUNTRIES):
+    sys.exit("Start-up refused: SMS_COUNTRIES must be a comma list of two-letter country codes, e.g. AT,DE.")
+
+# Mails that requests without a sign-in may cause to one address in any hour, counted over every such mail
+# (chauffeur/mail_budget.py): the booking page's on-account link and a traveller's sign-in code.
+ANONYMOUS_MAILS_PER_RECIPIENT = int(os.environ.get("ANONYMOUS_MAILS_PER_RECIPIENT") or 5)
 
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
 # E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).

@@ -1,11 +1,26 @@
+from django import forms
 from django.contrib import admin
 
 from chauffeur.admin import NamesChanges
+from chauffeur.phones import PhoneNumberField
 from fleet.models import Driver, Vehicle
+
+
+class DriverForm(forms.ModelForm):
+    # Travellers tap it to call their chauffeur: a number, kept as E.164 like every phone we store.
+    phone = PhoneNumberField(
+        label=Driver._meta.get_field("phone").verbose_name,
+        help_text=Driver._meta.get_field("phone").help_text,
+    )
+
+    class Meta:
+        model = Driver
+        fields = ["name", "phone", "email", "languages", "active"]
 
 
 @admin.register(Driver)
 class DriverAdmin(NamesChanges, admin.ModelAdmin):
+    form = DriverForm
     list_display = ["name", "phone", "email", "languages", "active"]
     list_filter = ["active"]
     search_fields = ["name", "phone", "email"]

@@ -17,7 +17,7 @@ from django_tasks_db.management.commands.db_worker import Worker as LibraryWorke
 from django_tasks_db.models import DBTaskResult, get_date_max
 from django_tasks_db.utils import exclusive_transaction
 
-from jobs import delivery, schedules, signals
+from jobs import delivery, failures, schedules, signals
 from jobs.models import Job, WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
@@ -43,10 +43,13 @@ class Worker(LibraryWorker):
 def retry_or_keep_failed(job: DBTaskResult) -> None:
     """A failed attempt goes back on the queue after its backoff, until JOBS_MAX_ATTEMPTS; then it stays
     failed with its error, for staff to see (and run again) in the admin, and `job_gave_up` tells the
-    task's app (a booking's history shows its failed message)."""
+    task's app (a booking's history shows its failed message). A failure no retry can mend (its object
+    is gone, or the task raised FailedForGood: jobs/failures.py) stays failed at once."""
     attempts = len(job.worker_ids)
-    if attempts >= settings.JOBS_MAX_ATTEMPTS:
-        logger.error("Job %s (%s) failed %d times: kept as failed", job.id, job.task_path, attempts)
+    hopeless = failures.is_permanent(job.exception_class_path)
+    if hopeless or attempts >= settings.JOBS_MAX_ATTEMPTS:
+        why = job.exception_class_path if hopeless else f"{attempts} attempts"
+        logger.error("Job %s (%s) failed for good (%s): kept as failed", job.id, job.task_path, why)
         for receiver, error in signals.job_gave_up.send_robust(sender=Job, job=job):
             if isinstance(error, Exception):
                 logger.error("Job %s: %r could not record its failure", job.id, receiver, exc_info=error)

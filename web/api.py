@@ -6,7 +6,13 @@ from rest_framework.request import Request
 
 from booking.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from booking.ride_quotes import quote_ride
-from booking.serializers import PageCheckoutInput, RideQuoteInput, RideQuoteOutput, V1CheckoutOutput
+from booking.serializers import (
+    AccountLinkOutput,
+    PageCheckoutInput,
+    RideQuoteInput,
+    RideQuoteOutput,
+    V1CheckoutOutput,
+)
 from chauffeur.api.operations import Operation
 from chauffeur.api.renderers import Answer
 from payments.models import IdempotentCheckout
@@ -32,7 +38,12 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
         request=PageCheckoutInput,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session.")
+            201: OpenApiResponse(V1CheckoutOutput, description="The booking and its checkout session."),
+            202: OpenApiResponse(
+                AccountLinkOutput,
+                description="paymentMethod `account`: a one-time link went to the address if an active "
+                "company account allows it; the same answer for every address.",
+            ),
         },
         extensions=CHECKOUT_PROBLEMS,
     )

@@ -21,6 +21,7 @@ from booking.availability import check_availability, lead_time_rules
 from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
+from chauffeur import phones
 from chauffeur.api import page_sessions
 from chauffeur.i18n import supported
 from chauffeur.seo import page_links
@@ -44,6 +45,11 @@ TEXTS = {
         "terms": _("Tick the box to accept the terms and conditions."),
     },
     "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
+    "phoneInvalid": _(
+        "Enter a phone number your chauffeur can call, e.g. +43 664 1234567 (premium-rate and "
+        "international-network numbers are not possible)."
+    ),
+    "smsUnavailable": phones.CALLS_ONLY,
     "tooEarly": _("We cannot pick you up this soon. The earliest pickup is {when}."),
     "inPast": _("This time has passed. The earliest pickup is {when}."),
     "tooFar": _("We take bookings up to {days} days ahead."),
@@ -76,8 +82,9 @@ TEXTS = {
     "paying": _("Opening the secure payment page…"),
     "sending": _("Sending…"),
     "checkEmail": _(
-        "Check your e-mail: we sent a link to {email}. Open it within 30 minutes to confirm the booking on "
-        "your company's account."
+        "Check your e-mail: if your company's account allows {email}, we sent a link there. Open it within "
+        "30 minutes to confirm the booking on the account. No e-mail? Pay by card, or ask your company's "
+        "travel office to add your address."
     ),
     "bookOnAccount": _("Book on account"),
     "vatIdInvalid": _("Enter a VAT id (UID) of an EU country, e.g. ATU12345678."),

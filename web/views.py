@@ -80,7 +80,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     e-mails: its state, the ride's day with the chauffeur and the car once assigned, the calendar entry,
     the choice of text messages, and the cancel where the policy allows it."""
     booking = _managed(request)
-    outcome, status = None, 200
+    outcome, status, sms_refusal = None, 200, ""
     action = request.POST.get("action") if request.method == "POST" else None
     if action == "cancel":
         try:
@@ -96,8 +96,8 @@ def manage_page(request: HttpRequest) -> HttpResponse:
                 booking.pk, wanted=wanted, actor="customer (manage page)"
             )
             outcome = "sms_on" if wanted else "sms_off"
-        except DomainError:  # no phone number to send them to: nothing changed
-            outcome, status = "sms_refused", 400
+        except DomainError as refusal:  # no number, or one that gets no texts: nothing changed
+            outcome, status, sms_refusal = "sms_refused", 400, refusal.words  # lazy: the page's language
     percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
     language = page_language(request, booking)
     token = request.GET.get("booking", "")
@@ -118,6 +118,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         calendar_url=_manage_path(RIDE_CALENDAR_PATH, token, language) if panel and booking.pickup_at else "",
         text_messages_offered=booking.status in lifecycle.TEXT_MESSAGES_STATES,
         no_phone=lifecycle.NO_PHONE,
+        sms_refusal=sms_refusal,
         invoice=invoices.for_booking(booking),
         invoice_url=_manage_path(INVOICE_PATH, token, language),
         documents=[
@@ -141,7 +142,6 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
             "status": presentation.status_words(booking),
         }
         response = render(request, "booking/ride_panel.html", context)
-    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -156,7 +156,6 @@ def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
         raise Http404("This booking has no pickup time yet.")
     response = HttpResponse(entry, content_type=f"{calendar.MEDIA_TYPE}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{calendar.file_name(booking)}"'
-    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -172,7 +171,6 @@ def manage_invoice(request: HttpRequest) -> HttpResponse:
         raise Http404("This booking has no such document.")
     response = HttpResponse(documents.pdf(document), content_type=documents.MEDIA_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{document.file_name}"'
-    response["Cache-Control"] = "no-store"
     return response
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from access import tasks
 from access.models import SignInCode
 from access.oauth import sign_in_codes
+from chauffeur import mail_budget
 from chauffeur.api import sliding_window
 
 logger = logging.getLogger(__name__)
@@ -67,6 +68,8 @@ def request_code(*, email: str, session_key: str, client: str, language: str) ->
     wait = _email_wait(email, now)
     if wait is None:
         wait = _client_wait(client)
+    if wait is None:  # every mail strangers can cause to one address, counted together
+        wait = mail_budget.spend(email)
     if wait is not None:
         return CodeRequest(sent=False, retry_minutes=max(1, math.ceil(wait / 60)))
     browser = session_digest(session_key)

@@ -82,6 +82,17 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "idempotency_conflict": ProblemKind(
         409, "Request in progress", "A request with this Idempotency-Key is still running: retry in a moment."
     ),
+    "invalid_phone": ProblemKind(
+        400,
+        "Not a phone number",
+        "Send a number the chauffeur can call: E.164 (+436641234567) or as dialled in Austria; premium-rate, "
+        "shared-cost and international-network numbers are refused.",
+    ),
+    "text_messages_unavailable": ProblemKind(
+        400,
+        "No text messages to this number",
+        "Send textMessages false, or a mobile number of a country the operator texts (named in the detail).",
+    ),
     "not_cancellable": ProblemKind(
         409,
         "Booking cannot be cancelled",

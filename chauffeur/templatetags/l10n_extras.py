@@ -2,9 +2,15 @@
 
 from django import template
 
-from chauffeur import l10n
+from chauffeur import l10n, phones
 
 register = template.Library()
+
+
+@register.filter
+def phone(number) -> str:
+    """`{{ booking.phone|phone }}`: the stored E.164 as people read it, "+43 664 1234567"."""
+    return phones.shown(number or "")
 
 
 @register.filter

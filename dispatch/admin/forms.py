@@ -11,6 +11,7 @@ from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from business.models import CompanyAccount
 from chauffeur.admin_labels import LabelledSplitDateTime
+from chauffeur.phones import PhoneNumberField
 from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
@@ -76,7 +77,7 @@ class PhoneBookingForm(forms.Form):
     )
     tour_name = forms.ChoiceField(label=_("Tour"), required=False)
     name = forms.CharField(label=_("Customer's name"), max_length=200)
-    phone = forms.CharField(label=_("Phone"), max_length=50)
+    phone = PhoneNumberField(label=_("Phone"))
     email = forms.EmailField(label=_("E-mail"), required=False)
     locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
     flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)

@@ -6,7 +6,7 @@ from typing import Protocol
 
 @dataclass(frozen=True)
 class TextMessage:
-    to: str  # as the traveller or staff typed it; the provider normalises it
+    to: str  # E.164, as every door stores it (chauffeur/phones.py)
     body: str
 
 

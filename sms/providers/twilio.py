@@ -1,8 +1,7 @@
 """Twilio's Messages REST API (POST /2010-04-01/Accounts/{AccountSid}/Messages.json, form-encoded To, From
 and Body, HTTP basic auth with the account SID and auth token): https://www.twilio.com/docs/messaging/api/message-resource"""
 
-import re
-
+import phonenumbers
 import requests
 
 from sms.providers.base import SmsError, TextMessage
@@ -11,17 +10,15 @@ TIMEOUT = (3.05, 10)
 
 
 def e164(number: str) -> str:
-    """An Austrian traveller's number as typed ("0664 123 45 67", "+43 664/1234567", "0043…") in E.164."""
-    digits = re.sub(r"[^\d+]", "", number)
-    if digits.startswith("00"):
-        digits = "+" + digits[2:]
-    elif digits.startswith("0"):
-        digits = "+43" + digits[1:]
-    elif not digits.startswith("+"):
-        digits = "+" + digits
-    if not re.fullmatch(r"\+[1-9]\d{6,14}", digits):
+    """The number in E.164, as Twilio wants it: every door stores it so (chauffeur/phones.py); one kept
+    from before is read as an Austrian traveller typed it ("0664 123 45 67", "+43 664/1234567", "0043…")."""
+    try:
+        parsed = phonenumbers.parse(number, "AT")
+    except phonenumbers.NumberParseException:
+        parsed = None
+    if parsed is None or not phonenumbers.is_valid_number(parsed):
         raise SmsError(f"not a phone number: {number!r}")
-    return digits
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
 
 
 class TwilioProvider:

@@ -270,7 +270,7 @@ CELLS: dict[str, Cell] = {
     "driver list": Cell(READERS, get("/admin/fleet/driver/")),
     "driver edit": Cell(
         {"dispatcher", "superuser"},
-        edit(lambda: f"/admin/fleet/driver/{a_driver().pk}/change/", phone="+43 1 999"),
+        edit(lambda: f"/admin/fleet/driver/{a_driver().pk}/change/", phone="+43 660 9990000"),
         only(Driver, "phone"),
     ),
     "vehicle list": Cell(READERS, get("/admin/fleet/vehicle/")),

@@ -144,7 +144,7 @@ def test_the_phone_form_and_its_quote_in_german(admin_client):
     response = admin_client.post("/admin/booking/booking/add/", {
         "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
         "pickup_1": "10:00", "vehicle_class": "executive", "booking_type": "hourly", "duration_hours": "3",
-        "name": "Anna", "phone": "+43 1", "locale": "de", "payment": "link", "_quote": "1",
+        "name": "Anna", "phone": "+43 1 5345678", "locale": "de", "payment": "link", "_quote": "1",
     }, **GERMAN)  # fmt: skip
     quote = text_of(response.content.decode(), "quote")
     assert "3 Std. × 65,00 €: 195,00 €" in quote and "195,00 €" in quote
@@ -318,7 +318,7 @@ def test_a_phone_booking_too_soon_says_so_in_german_with_a_german_date(admin_cli
     response = admin_client.post("/admin/booking/booking/add/", {
         "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": soon.strftime("%d.%m.%Y"),
         "pickup_1": soon.strftime("%H:%M"), "vehicle_class": "first", "booking_type": "distance",
-        "name": "Anna", "phone": "+43 1", "email": "anna@example.com", "locale": "de", "payment": "link",
+        "name": "Anna", "phone": "+43 1 5345678", "email": "anna@example.com", "locale": "de", "payment": "link",
     }, **GERMAN)  # fmt: skip
     errors = text_of(response.content.decode(), "content-main")
     found = re.search(

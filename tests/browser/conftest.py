@@ -61,6 +61,9 @@ def missing_browser() -> str | None:
     return None
 
 
+SECRET_KEY = "browser-test-secret-key-" + "x" * 40  # the live server's: tests sign its links as it does
+
+
 @pytest.fixture(scope="session")
 def website_port() -> int:
     return free_port()
@@ -84,7 +87,7 @@ def live_service(
     base = f"http://127.0.0.1:{port}"
     env = {
         "DJANGO_SETTINGS_MODULE": settings_module,
-        "DJANGO_SECRET_KEY": "browser-test-secret-key-" + "x" * 40,
+        "DJANGO_SECRET_KEY": SECRET_KEY,
         "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
         "DJANGO_DEBUG": "true",  # the sandbox payment provider runs in debug only
         "PAYMENT_PROVIDER": "sandbox",

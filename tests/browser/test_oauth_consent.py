@@ -93,7 +93,7 @@ def test_staff_approve_an_agency_client_in_german_and_the_code_buys_a_token(
         },
         timeout=10,
     )
-    assert issued.status_code == 200 and issued.headers["Cache-Control"] == "no-store"
+    assert issued.status_code == 200 and issued.headers["Cache-Control"] == "private, no-store"
     assert issued.json()["scope"] == "booking.read"
     listed = requests.post(
         f"{service.base}/api/mcp",

@@ -89,6 +89,8 @@ OUR_CODES = {
     "not_cancellable",
     "account_not_allowed",
     "email_not_yours",  # issue 23: a traveller's token checking out for another address
+    "invalid_phone",  # a phone no chauffeur can call (chauffeur/phones.py)
+    "text_messages_unavailable",  # texts asked for a number that may get none
 }
 
 

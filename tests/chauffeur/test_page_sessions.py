@@ -24,7 +24,7 @@ def page_session(client, path: str = "/en/", address: str = HOTEL) -> str | None
     """The page session the page served to `address` carries (null when none was issued)."""
     response = client.get(path, REMOTE_ADDR=address)
     assert response.status_code == 200
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     config = re.search(r'<script id="cb-config" type="application/json">(.*?)</script>', response.text, re.S)
     return json.loads(config[1])["pageSession"]
 

@@ -128,6 +128,10 @@ def test_payments_default_to_none_outside_debug():
             {"PAYMENT_PROVIDER": "sandbox", "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": A_KEY},
             "Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).",
         ),
+        (
+            {"SMS_COUNTRIES": "AT,Germany"},
+            "Start-up refused: SMS_COUNTRIES must be a comma list of two-letter country codes, e.g. AT,DE.",
+        ),
     ],
 )
 def test_an_impossible_payment_setting_stops_start_up_with_one_line(env, message):
@@ -196,6 +200,9 @@ def test_deploy_check_warns_when_the_cache_is_not_shared():
             "('django.core.mail.backends.smtp.EmailBackend', 465)",
         ),
         ({}, "settings.PAYMENT_PROVIDER", "sandbox"),
+        ({"SMS_COUNTRIES": " at, de ,gb"}, "settings.SMS_COUNTRIES", "['AT', 'DE', 'GB']"),
+        ({}, "settings.ANONYMOUS_MAILS_PER_RECIPIENT", "5"),
+        ({"ANONYMOUS_MAILS_PER_RECIPIENT": "2"}, "settings.ANONYMOUS_MAILS_PER_RECIPIENT", "2"),
         ({"STRIPE_SECRET_KEY": "sk_test_x"}, "settings.PAYMENT_PROVIDER", "stripe"),
         ({"PAYMENT_PROVIDER": "none"}, "settings.PAYMENT_PROVIDER", "none"),
         (

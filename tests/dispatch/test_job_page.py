@@ -97,7 +97,7 @@ def test_an_english_chauffeur_reads_english_and_the_switch_changes_the_language(
 def test_the_page_is_private_and_never_cached_or_framed(client, job):
     _booking, key = job
     response = client.get(url(key))
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert response["X-Frame-Options"] == "DENY"
     assert response["Referrer-Policy"] == "same-origin"
@@ -251,7 +251,7 @@ def test_the_calendar_entry_is_the_chauffeurs(client, job):
     booking, key = job
     response = client.get(url(key) + "calendar.ics")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     body = response.content.decode().replace("\r\n ", "")
     assert f"SUMMARY:Fahrt {booking.reference}" in body and "Anna Berger" in body
 

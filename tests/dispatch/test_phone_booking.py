@@ -39,7 +39,7 @@ def test_a_phone_booking_with_a_payment_link(admin_client, django_capture_on_com
     booking = Booking.objects.get()
     assert (booking.status, booking.channel, booking.amount_cents) == ("pending_payment", "phone", 7400)
     assert (booking.name, booking.phone, booking.flight_number, booking.locale) == (
-        "Franz Gruber", "+43 660 9876543", "OS 123", "de")  # fmt: skip
+        "Franz Gruber", "+436609876543", "OS 123", "de")  # fmt: skip
     assert [str(m) for m in response.context["messages"]] == [
         f"{booking.reference} booked by phone at €74.00; payment link e-mailed to franz@example.com."
     ]

@@ -59,7 +59,7 @@ def test_every_failure_is_one_sms_error_saying_why(twilio, answer, words):  # no
         ("+43 664/1234567", "+436641234567"),
         ("0043 1 234 5678", "+4312345678"),
         ("(+49) 30-1234567", "+49301234567"),
-        ("447911123456", "+447911123456"),
+        ("+44 7911 123456", "+447911123456"),
     ],
 )
 def test_numbers_as_typed_become_e164(typed, number):

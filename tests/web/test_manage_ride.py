@@ -91,7 +91,7 @@ def test_the_page_and_its_panel_follow_every_move_in_the_travellers_language(bro
         shown[state.value] = at.strftime("%H:%M")
         german = page(browser, assigned, "de")
         fragment = browser.get(path)
-        assert fragment.status_code == 200 and fragment["Cache-Control"] == "no-store"
+        assert fragment.status_code == 200 and fragment["Cache-Control"] == "private, no-store"
         expected = [(step.value, shown.get(step.value, "folgt"), step == state) for step in WHOLE_DAY]
         assert steps(german) == steps(fragment.content.decode()) == expected
     assert "Die Fahrt ist abgeschlossen" in german and "Chauffeur am Abholort" in german
@@ -160,6 +160,7 @@ def csrf(html: str) -> str:
 
 
 def test_the_traveller_turns_text_messages_on_and_off(browser, assigned):
+    Booking.objects.filter(pk=assigned.pk).update(phone="+436641234567")  # a mobile: texts may go to it
     path = manage_path(assigned)
     html = page(browser, assigned)
     assert re.search(r'<input id="sms" name="text_messages" type="checkbox">', html)
@@ -189,6 +190,21 @@ def test_without_a_phone_number_text_messages_are_refused_and_nothing_changes(br
     )
     assert refused.status_code == 400
     assert re.search(r'role="alert">Kurznachrichten brauchen eine Telefonnummer', refused.content.decode())
+    assert Booking.objects.get().text_messages is False and not BookingEvent.objects.exists()
+
+
+@pytest.mark.parametrize("phone", ["+4312345678", "+12025550143", "+43930123456"])
+def test_a_number_that_may_get_no_texts_is_refused_and_nothing_changes(browser, ride, phone):  # noqa: F811
+    # a Vienna landline, a US number (not in SMS_COUNTRIES), a premium number kept from before the check
+    booking = ride(phone=phone, locale="de", booking_data={"locale": "de"})
+    html = page(browser, booking, "de")
+    refused = browser.post(
+        manage_path(booking, "de"),
+        {"action": "text_messages", "text_messages": "on", "csrfmiddlewaretoken": csrf(html)},
+    )
+    assert refused.status_code == 400
+    assert re.search(r'role="alert">Kurznachrichten gehen nur an Handynummern in Österreich, Deutschland',
+                     refused.content.decode())  # fmt: skip
     assert Booking.objects.get().text_messages is False and not BookingEvent.objects.exists()
 
 

@@ -93,7 +93,7 @@ def test_the_embeddable_form_carries_this_services_addresses(client, settings):
     settings.PUBLIC_BASE_URL = "https://chauffeur.example.com"
     response = client.get("/embed/form?lang=de", HTTP_ACCEPT_LANGUAGE="en")
     fragment = response.content.decode()
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     assert fragment.startswith('\n<section class="cb" id="cb-booking" lang="de"') or 'lang="de"' in fragment
     assert "<html" not in fragment and "Ihren Chauffeur buchen" in fragment
     assert 'href="https://chauffeur.example.com/static/booking/booking.css"' in fragment

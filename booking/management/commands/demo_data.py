@@ -34,7 +34,7 @@ VEHICLES = [
 # (day from today, time, from, to, class, customer, phone, driver index or None, vehicle index)
 RIDES = [
     (0, time(8, 30), "Hotel Sacher", "Flughafen Wien", "executive", "Anna Berger", "+43 660 1234567", 0, 0),
-    (0, time(11, 0), "Flughafen Wien", "Hotel Imperial", "first", "James Porter", "+44 7700 900123", 1, 2),
+    (0, time(11, 0), "Flughafen Wien", "Hotel Imperial", "first", "James Porter", "+44 7911 123456", 1, 2),
     (
         0,
         time(14, 15),
@@ -58,7 +58,7 @@ RIDES = [
         None,
         1,
     ),
-    (1, time(7, 0), "Hotel Imperial", "Flughafen Wien", "first", "James Porter", "+44 7700 900123", 1, 2),
+    (1, time(7, 0), "Hotel Imperial", "Flughafen Wien", "first", "James Porter", "+44 7911 123456", 1, 2),
     (
         1,
         time(9, 45),
@@ -66,7 +66,7 @@ RIDES = [
         "Hotel Sacher",
         "executive",
         "Lena Fischer",
-        "+49 151 5550404",
+        "+49 151 55504040",
         None,
         0,
     ),

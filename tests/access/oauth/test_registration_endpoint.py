@@ -48,7 +48,7 @@ def test_a_public_client_registers_without_a_secret(client):
     assert "client_secret" not in document and "registration_access_token" not in document
     assert "registration_client_uri" not in document
     assert {key: document[key] for key in PUBLIC} == {**PUBLIC, "scope": "booking.read booking.write"}
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     stored = OAuthClient.objects.get()
     assert (stored.client_id, stored.registration, stored.name) == (
         document["client_id"],
@@ -123,7 +123,7 @@ def test_a_bad_redirect_uri_is_refused_and_nothing_is_stored(client, uris):
     response = register(client, metadata)
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_redirect_uri" and response.json()["error_description"]
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
     assert not OAuthClient.objects.exists()
 
 

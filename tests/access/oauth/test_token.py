@@ -50,13 +50,13 @@ def refresh(client, refresh_token, **changes):
 
 def tokens_of(response) -> dict:
     assert response.status_code == 200, response.content
-    assert response["Cache-Control"] == "no-store" and response["Content-Type"] == "application/json"
+    assert response["Cache-Control"] == "private, no-store" and response["Content-Type"] == "application/json"
     return response.json()
 
 
 def refusal(response, error: str, status: int = 400) -> dict:
     assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/json" and response["Cache-Control"] == "no-store"
+    assert response["Content-Type"] == "application/json" and response["Cache-Control"] == "private, no-store"
     body = response.json()
     assert body["error"] == error and body["error_description"]
     return body
@@ -227,7 +227,7 @@ def test_revoking_an_access_token_revokes_the_grant(client, oauth_client):
     code, verifier = code_for(client)
     issued = tokens_of(exchange(client, code, verifier))
     response = client.post("/oauth/revoke", {"token": issued["access_token"], "client_id": "assistant-1"})
-    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    assert response.status_code == 200 and response["Cache-Control"] == "private, no-store"
     assert OAuthGrant.objects.get().revoked_at is not None
     error_of(tools_list(client, issued["access_token"]), 401, -32010)
     refusal(refresh(client, issued["refresh_token"]), "invalid_grant")

@@ -483,6 +483,10 @@
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
         showError("email", T.emailInvalid); wrong.push("email");
       }
+      // Digits, spaces and + ( ) - / . only; which numbers are real (and not premium) the server decides.
+      if (value("phone") && !/^[0-9+()./\- \u00a0]+$/.test(value("phone").trim())) {
+        showError("phone", T.phoneInvalid); wrong.push("phone");
+      }
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
       if (!field("terms").checked) { showError("terms", T.required.terms); wrong.push("terms"); }
       // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
@@ -538,6 +542,8 @@
       if (problem.code === "route_not_found") return showError("to", T.noRoute);
       if (problem.code === "hire_too_short") return showError("hours", fill(T.hireTooShort, { hours: decimal.format(problem.minimumHours) }));
       if (problem.code === "unknown_tour") return showError("tour", T.notForTour);
+      if (problem.code === "invalid_phone") { showError("phone", T.phoneInvalid); return formError(T.checkFields); }
+      if (problem.code === "text_messages_unavailable") { showError("sms", T.smsUnavailable); return formError(T.checkFields); }
       if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
       Object.keys(errors).forEach(function (wire) {
         var name = WIRE[wire];
@@ -567,7 +573,7 @@
       status(onAccount() ? T.sending : T.paying);
       call("/api/page/checkout", null, body, { "Idempotency-Key": state.attempt.key }).then(function (response) {
         if (response.status === 201 && response.data.url) { window.location.assign(response.data.url); return; }
-        if (response.status === 201) { status(""); payButton.removeAttribute("aria-busy"); checkEmail(); return; }
+        if (response.status === 202) { status(""); payButton.removeAttribute("aria-busy"); checkEmail(); return; }
         status("");
         payButton.disabled = false;
         payButton.removeAttribute("aria-busy");
