@@ -74,3 +74,28 @@ def test_every_text_marked_in_the_code_is_in_the_german_catalogue():
     catalogue = {entry.msgid for entry in polib.pofile(str(ROOT / "locale/de/LC_MESSAGES/django.po"))}
     missing = [(where, text) for where, text in marked_texts() if text not in catalogue]
     assert missing == []
+
+
+def test_no_message_renames_a_month_or_a_weekday():
+    """Our catalogue comes before Django's: a msgid Django's dates also use ("May") must keep its meaning
+    there, or every German date reads "14. Darf 2030"."""
+    from django.utils import dates, translation
+
+    words = [
+        str(word)
+        for table in (
+            dates.MONTHS,
+            dates.MONTHS_3,
+            dates.MONTHS_ALT,
+            dates.MONTHS_AP,
+            dates.WEEKDAYS,
+            dates.WEEKDAYS_ABBR,
+        )
+        for word in table.values()
+    ]
+    ours = {
+        entry.msgid for entry in polib.pofile(str(CATALOGUES[0])).translated_entries() if not entry.msgctxt
+    }
+    with translation.override("en"):
+        english = {str(word) for word in words}
+    assert english & ours == set()
