@@ -68,9 +68,10 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
 
 def _apply_session_news(event: PaymentEvent) -> Booking | None:
     target = target_status(event.type, event.session)
-    surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
-    if surcharge is not None:  # the payment page of a price difference, not of the booking itself
-        booking = selectors.locked_booking(surcharge.booking_id)
+    found = selectors.surcharge_for_session(event.session.session_id)
+    if found is not None:  # the payment page of a price difference, not of the booking itself
+        booking = selectors.locked_booking(found.booking_id)  # the booking first, as staff's paths lock
+        surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
         paid = target == BookingStatus.PAID
         surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
         return booking

@@ -208,6 +208,8 @@ def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
 def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
     """Staff paid an owed refund back outside the provider (cash, bank transfer)."""
     with transaction.atomic():
+        booking_id = Refund.objects.filter(pk=refund_id).values_list("booking_id", flat=True).get()
+        selectors.locked_booking(booking_id)  # the booking first, then its refund
         owed = Refund.objects.select_for_update().get(pk=refund_id)
         if owed.method != Refund.Method.MANUAL or owed.status != RefundStatus.PENDING:
             raise DomainError(_("Only a refund owed by staff can be confirmed as paid back."))
