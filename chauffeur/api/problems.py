@@ -82,6 +82,12 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "idempotency_conflict": ProblemKind(
         409, "Request in progress", "A request with this Idempotency-Key is still running: retry in a moment."
     ),
+    "idempotency_key_spent": ProblemKind(
+        409,
+        "Booking no longer payable",
+        "The booking this Idempotency-Key made is cancelled, expired or its payment failed: send a new "
+        "Idempotency-Key to book the ride again.",
+    ),
     "not_cancellable": ProblemKind(
         409,
         "Booking cannot be cancelled",
