@@ -201,6 +201,7 @@ def paid_with(booking: Booking, intent: str | None) -> Surcharge | None:
 # --- money paid for a price difference, given back ----------------------------------------------------
 
 SENDING_FAILED = "Refund {refund}: the payment provider failed ({error}); it is tried again."
+ACTOR = "payment provider (refund)"  # who sends a recorded refund, as the history says
 
 
 def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, *, reason: str, actor: str):
@@ -271,9 +272,6 @@ def send(refund_id: int) -> None:
     except PaymentError as error:
         _tell_staff_once(refund_id, error)
         raise  # the queue tries again after its backoff
-
-
-ACTOR = "payment provider (refund)"
 
 
 def _owed_by_staff(booking: Booking, asked: Refund, *, actor: str, why: str) -> None:

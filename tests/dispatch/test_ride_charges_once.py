@@ -15,6 +15,7 @@ from booking.models import Booking, CancellationPolicy, RideState
 from dispatch import ride_day
 from payments import documents, invoices, refunds, surcharges
 from payments.models import CreditNote, Refund, Surcharge
+from payments.providers.base import RefundState
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import after_ride_mails, move, no_show, payment_texts, ride_with_wait
 from tests.queued import run_pending_jobs
@@ -233,3 +234,29 @@ def test_an_end_of_the_ride_undone_before_its_statement_went_out_sends_no_correc
     ride_day.undo_last(booking.pk, actor="eva (staff)")
     run_pending_jobs()
     assert after_ride_mails() == [] and corrections() == []
+
+
+def test_a_waiting_refund_made_at_the_providers_dashboard_is_the_same_refund(
+    client, fleet, paid_at_stripe, stripe, django_capture_on_commit_callbacks
+):
+    """Stripe refused to send it, so staff refunded at Stripe's dashboard: its news is the refund recorded
+    here, not a second one (which would count the money back twice)."""
+    capture = django_capture_on_commit_callbacks
+    booking = ride_with_wait(paid_at_stripe(), fleet["karl"], on_board=20, capture=capture)
+    stripe.pay(client, Surcharge.objects.get().provider_session_id)
+    intent = Surcharge.objects.get().payment_intent_id
+    stripe.refusing_refunds = True
+    undo(booking, capture)
+    with transaction.atomic():
+        refunds.apply_refund_news(
+            RefundState(refund_id="re_dashboard", payment_intent_id=intent, amount_cents=1200, currency="eur",
+                        status="succeeded", reference=booking.reference),
+            actor="payment provider (webhook)",
+        )  # fmt: skip
+    [refund] = Refund.objects.all()
+    assert (refund.provider_refund_id, refund.status, refund.surcharge.payment_intent_id) == (
+        "re_dashboard", "succeeded", intent,
+    )  # fmt: skip
+    assert surcharges.charged_cents(booking, WAITING) == 0
+    refunds.send(refund.pk)  # the queue's retry finds it done: nothing is sent twice
+    assert stripe.refunded == {}
