@@ -14,7 +14,7 @@ from rest_framework import serializers
 from access.models import ApiToken, Scope
 from agents.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
 from booking import availability, cancellation, lifecycle, listing, on_account, ownership
-from booking.checkout import start_checkout
+from booking.checkout import CheckoutResult, start_checkout
 from booking.models import BookingChannel
 from booking.serializers import (
     AgentCheckoutInput,
@@ -210,7 +210,8 @@ TOOLS: tuple[Tool, ...] = (
             "result is an `amount_mismatch` error carrying `expectedAmount`. bookingData needs from, to, "
             "pickupDatetime (checked like booking.check_availability) and vehicleClass; add name, email "
             "and phone so the chauffeur can reach the traveller. Safe to retry: the same arguments within 10 "
-            "minutes return the same booking and page. Booking accepts the operator's current terms and "
+            "minutes return the same booking and page, unless that booking was cancelled, expired or its "
+            "payment failed: then it books anew. Booking accepts the operator's current terms and "
             "conditions ({terms}, with the cancellation terms booking.get_booking states) for the "
             "traveller: show them that link before you book. A token tied to a company account may book "
             "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
@@ -314,11 +315,13 @@ def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
 
 
 def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiToken) -> dict:
-    def run() -> tuple[int, dict]:
-        return 200, tool.output.write(tool.run(valid, token))
+    def run() -> idempotency.Made:
+        result = tool.run(valid, token)
+        booking_id = result.booking.pk if isinstance(result, CheckoutResult) else None
+        return idempotency.Made(200, tool.output.write(result), booking_id)
 
     if tool.retry_window is None:
-        return run()[1]
+        return run().body
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
     # An OAuth token's retries count per grant: a refresh between two tries must not book twice.
     caller = f"grant:{token.grant_id}" if token.grant_id else f"token:{token.pk}"
@@ -329,6 +332,7 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
         body=arguments,
         run=run,
         keep_for=tool.retry_window,
+        anew_when_spent=True,  # the key is derived from the arguments: booking again after a cancel is new
     ).body
 
 

@@ -81,20 +81,27 @@ class IdempotentCheckoutOperation(Operation):
     success_status: int
     door: IdempotentCheckout.Door  # keys are kept per door: no door replays another's answer
 
+    # Whether a key that made a booking no longer payable books anew (True) or is refused (409
+    # `idempotency_key_spent`): a key the client chose names that booking; the page's own script makes its.
+    anew_when_spent = False
+
     def post(self, request: Request) -> Answer:
-        def run() -> tuple[int, dict]:
+        def run() -> idempotency.Made:
             result = checkout(self.validated(request), request)
             if isinstance(result, on_account.LinkRequested):  # the booking page on account: alike for all
-                return 202, AccountLinkOutput(result).data
-            return self.success_status, self.output_serializer(result).data
+                return idempotency.Made(202, AccountLinkOutput(result).data, None)
+            return idempotency.Made(
+                self.success_status, self.output_serializer(result).data, result.booking.pk
+            )
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            status, body = run()
-            return Answer(body, status=status)
+            made = run()
+            return Answer(made.body, status=made.status)
         answer = idempotency.once(
-            door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run
-        )
+            door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run,
+            anew_when_spent=self.anew_when_spent,
+        )  # fmt: skip
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         return Answer(answer.body, status=answer.status, headers=headers)
 
@@ -107,7 +114,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "Makes a retry safe: the same key with the same body returns the first successful answer (with "
         "`Idempotent-Replayed: true`) for 24 hours, without a second booking; with another body it is "
         "refused (422 `idempotency_key_reused`); while the first is still running a twin waits for it "
-        "(409 `idempotency_conflict` if it takes too long). Keys are per client and per endpoint."
+        "(409 `idempotency_conflict` if it takes too long). Keys are per client and per endpoint. A key "
+        "whose booking was cancelled, expired or failed to pay is never replayed: 409 "
+        "`idempotency_key_spent` (send a new key to book again; the booking page's checkout books anew)."
     ),
 )
 # 503 payment_provider_unavailable: no provider is configured (nothing is stored).

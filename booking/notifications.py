@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from booking import calendar, links, presentation, selectors
@@ -130,6 +131,14 @@ AFTER_RIDE = Mail(
     },
     "emails/after_ride",
 )
+CHARGE_WITHDRAWN = Mail(
+    {
+        "en": "Correction for your ride {reference}",
+        "de": "Korrektur zu Ihrer Fahrt {reference}",
+        OPERATOR: "Charge after the ride withdrawn {reference}",
+    },
+    "emails/charge_withdrawn",
+)
 CREDIT_NOTE = Mail(
     {
         "en": "Credit note for your booking {reference}",
@@ -231,13 +240,18 @@ def send_account_link(booking_id: int) -> bool:
     return send(ACCOUNT_LINK, booking, account_url=links.account_link_url(booking))
 
 
-def send_payment_link(booking_id: int, url: str, amount) -> bool:
-    """A payment page for the customer: a phone booking's price, or a difference after a change."""
-    return send(PAYMENT_LINK, Booking.objects.get(pk=booking_id), payment_url=url, amount=amount)
+def send_payment_link(booking_id: int, url: str, amount, surcharge_id: int | None = None) -> bool:
+    """A payment page for the customer: a phone booking's price, or a difference after a change, saying
+    why (what changed: the price before and after, what was paid)."""
+    booking = Booking.objects.get(pk=booking_id)
+    owed = booking.surcharges.filter(pk=surcharge_id).first() if surcharge_id else None
+    with translation.override(customer_locale(booking)):
+        because = presentation.owed_because(owed) if owed else ""
+    return send(PAYMENT_LINK, booking, payment_url=url, amount=amount, because=because)
 
 
 # The amounts of an after-ride statement (dispatch/ride_billing.py), sent as exact text.
-STATEMENT_MONEY = ("rate", "amount", "vat", "price", "fee", "paid", "back", "owed", "due")
+STATEMENT_MONEY = ("rate", "amount", "vat", "price", "fee", "paid", "back", "owed", "due", "paid_before")
 
 
 def send_after_ride(booking_id: int, statement: dict) -> bool:
@@ -245,6 +259,17 @@ def send_after_ride(booking_id: int, statement: dict) -> bool:
     with the policy; how it is paid (the payment link, the invoice, in cash) or what goes back."""
     shown = {key: Decimal(value) if key in STATEMENT_MONEY else value for key, value in statement.items()}
     return send(AFTER_RIDE, Booking.objects.get(pk=booking_id), statement=shown)
+
+
+# The amounts of the correction when staff undo the end of a ride (dispatch/ride_billing.py `void`).
+CORRECTION_MONEY = ("withdrawn", "back", "back_by_staff")
+
+
+def send_charge_withdrawn(booking_id: int, correction: dict) -> bool:
+    """Staff undid the end of the ride that charged the traveller: the waiting time or no-show fee no longer
+    applies; a payment link for it is void, and what was paid for it goes back."""
+    shown = {key: Decimal(value) if key in CORRECTION_MONEY else value for key, value in correction.items()}
+    return send(CHARGE_WITHDRAWN, Booking.objects.get(pk=booking_id), correction=shown)
 
 
 def send_credit_note(credit_note_id: int) -> bool:
@@ -380,11 +405,17 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
                 f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
                 f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
                 f"Payment intent: {booking.payment_intent_id or '-'}; "
-                f"customer: {unlinked(booking.name)} <{booking.email}>.",
+                f"customer: {unlinked(booking.name)} <{booking.email}>.\n"
+                f"The booking's page (its refunds, open amounts and history): {admin_page(booking)}",
                 _sender(),
                 [settings.OPERATOR_EMAIL],
             )
         )
+
+
+def admin_page(booking: Booking) -> str:
+    """The booking's page in the admin, where staff act on an alert (a refund is one click there)."""
+    return f"{settings.PUBLIC_BASE_URL}{reverse('admin:booking_booking_change', args=[booking.pk])}"
 
 
 # What a customer typed, shown in mails. Their own e-mail address stays as it is: validated, and the

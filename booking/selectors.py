@@ -1,4 +1,8 @@
-"""Booking look-ups, the locking ones included: every caller that changes a booking finds it here."""
+"""Booking look-ups, the locking ones included: every caller that changes a booking finds it here.
+
+One lock order everywhere (docs/operations/payments.md): the booking row first, then its price differences
+and refunds. A look-up that joins other tables locks the booking's row alone (`of=("self",)`), and a
+price difference is locked only by a caller that already holds its booking."""
 
 from datetime import datetime
 
@@ -51,8 +55,9 @@ def locked_booking_for_session(session_id: str, reference: str | None) -> Bookin
 
 def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
     """The booking a provider payment belongs to, row-locked: by payment intent, else by the reference
-    the provider carried in its metadata."""
-    query = Booking.objects.select_for_update()
+    the provider carried in its metadata. Only the booking's row is locked, though the look-up by a price
+    difference's payment joins its table: that row is locked after the booking, as everywhere."""
+    query = Booking.objects.select_for_update(of=("self",))
     found = None
     if payment_intent_id and storable(payment_intent_id):
         found = (
@@ -65,7 +70,8 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
 
 
 def locked_surcharge_for_session(session_id: str) -> Surcharge | None:
-    """The price difference a payment session was opened for, row-locked; None for a booking's own."""
+    """The price difference a payment session was opened for, row-locked; None for a booking's own. Call
+    holding its booking's lock (the booking first): find the booking by `surcharge_for_session`."""
     if not storable(session_id):
         return None
     return Surcharge.objects.select_for_update().filter(provider_session_id=session_id).first()

@@ -7,6 +7,7 @@ from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
 from booking import notifications, ride_messages, selectors
+from booking.models import RideStep
 from jobs import delivery
 from jobs.models import Job
 
@@ -35,8 +36,8 @@ def send_change(booking_id: int) -> None:
 
 
 @task()
-def send_payment_link(booking_id: int, url: str, amount: str) -> None:
-    notifications.send_payment_link(booking_id, url, Decimal(amount))
+def send_payment_link(booking_id: int, url: str, amount: str, surcharge_id: int | None = None) -> None:
+    notifications.send_payment_link(booking_id, url, Decimal(amount), surcharge_id)
 
 
 @task()
@@ -50,8 +51,21 @@ def send_account_link(booking_id: int, url: str = "") -> None:
 @task()
 def send_after_ride(booking_id: int, step_id: int, statement: dict) -> None:
     # Scoped by the ride's move: the statement of one end of the ride goes out once, however often queued.
+    if RideStep.objects.filter(pk=step_id, undone_at__isnull=False).exists():
+        return  # staff undid that end of the ride meanwhile: its statement no longer holds
     with delivery.scope(f"after-ride:{step_id}"):
         notifications.send_after_ride(booking_id, statement)
+
+
+@task()
+def send_charge_withdrawn(booking_id: int, step_id: int, correction: dict) -> None:
+    """The correction of an undone end of the ride: sent when the traveller heard of its charge (its
+    statement went out) or money goes back; once per undone move."""
+    told = delivery.went_out(f"after-ride:{step_id}")
+    if not told and not Decimal(correction.get("back", "0")):
+        return
+    with delivery.scope(f"after-ride-undone:{step_id}"):
+        notifications.send_charge_withdrawn(booking_id, correction)
 
 
 @task()

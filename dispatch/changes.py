@@ -151,7 +151,9 @@ def _settle(
     if balance == 0:
         return history.said("the open payment link is withdrawn: nothing more to pay or refund")
     if through_provider:
-        surcharges.request_payment(booking, balance, actor=actor, user=user)
+        surcharges.request_payment(
+            booking, balance, actor=actor, user=user, price_before_cents=booking.amount_cents - difference
+        )
         return history.said(
             "a payment link for {amount} e-mailed to the customer", amount=history.eur(balance)
         )

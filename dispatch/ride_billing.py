@@ -6,13 +6,17 @@ history, how it was reckoned. The provider's part (a payment page, a refund) and
 follow as a job (payments/after_ride.py): a provider that fails never takes the chauffeur's move with it.
 Waiting is billed at completion, not at "passenger on board": only then can the wait no longer change
 (staff may still undo a too-early "on board" until the ride is completed), and the traveller hears of it
-once, after the ride. Staff undoing the move that charged withdraws what is still open (`void`)."""
+once, after the ride. One charge per cause: each end of the ride reckons what its cause is due and bills
+only the difference to what is asked or paid for it already (payments/surcharges.py `bill`). Staff undoing
+the move that charged withdraws what is still open and gives back what was paid (`void`), and the
+traveller is told."""
 
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
 from booking import cancellation, history, ride
+from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod, RideState, RideStep
 from chauffeur.errors import DomainError
 from dispatch import waiting
@@ -82,19 +86,28 @@ def settle(booking: Booking, *, actor: str) -> None:
 
 
 def void(booking: Booking, undone: RideStep, *, actor: str) -> None:
-    """Staff undid `undone`: if it ended the ride, what it charged and is still open is withdrawn."""
+    """Staff undid `undone`: if it ended the ride, what it charged is withdrawn where still open and given
+    back where paid, and the traveller hears of it (a no-show's fee always: its e-mail said it was due)."""
     if undone.state not in ride.FINAL:
         return
+    given_back_before = refunds.committed_cents(booking)
     because = history.said("the end of the ride was undone")
-    if not surcharges.withdraw_ride_charges(booking, actor=actor, because=because):
-        return
-    if refunds.committed_cents(booking) and undone.state == RideState.NO_SHOW:
+    billed = surcharges.withdraw_ride_charges(booking, actor=actor, because=because)
+    if given_back_before and undone.state == RideState.NO_SHOW:
         history.record(
             booking,
             history.Kind.PAYMENT,
             history.said("What went back after the no-show stays refunded: if the ride goes on, settle it."),
             actor=actor,
         )
+    if undone.state == RideState.NO_SHOW or any(each.changed for each in billed):
+        correction = {
+            "kind": "no_show" if undone.state == RideState.NO_SHOW else "waiting",
+            "withdrawn": str(from_cents(sum(each.withdrawn_cents for each in billed))),
+            "back": str(from_cents(sum(each.back_cents for each in billed))),
+            "back_by_staff": str(from_cents(sum(each.back_by_staff_cents for each in billed))),
+        }
+        booking_tasks.send_charge_withdrawn.enqueue(booking.pk, undone.pk, correction)
 
 
 def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> dict | None:
@@ -134,13 +147,14 @@ def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> di
         ),
         actor=actor,
     )  # fmt: skip
-    surcharges.owe(
-        booking, amount_cents, reason=Surcharge.Reason.WAITING, online=_online(booking), actor=actor
-    )
+    billed = _bill(booking, Surcharge.Reason.WAITING, amount_cents, actor=actor, details=reckoned)
+    if not (billed.owed_cents or billed.back_cents):
+        return None  # billed already, to the cent: no second link, no second e-mail
     return {
         "kind": "waiting", **reckoned, "blocks": priced.blocks, "block_minutes": priced.block_minutes,
         "rate": str(priced.rate), "amount": str(priced.amount), "vat": str(priced.vat),
-        "vat_percent": f"{(priced.vat_rate * 100).normalize():f}", "due": str(priced.amount),
+        "vat_percent": f"{(priced.vat_rate * 100).normalize():f}", "due": str(from_cents(billed.owed_cents)),
+        "paid_before": str(from_cents(billed.kept_cents)), "back": str(from_cents(billed.back_cents)),
         "payment_method": booking.payment_method,
         "flight": booking.flight_number if ride.meets_a_flight(booking) else "",  # why an hour is included
     }  # fmt: skip
@@ -149,7 +163,8 @@ def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> di
 def _no_show(booking: Booking, *, actor: str) -> dict:
     fee = cancellation.no_show_fee(booking)
     surcharges.waive_open(booking, actor=actor)  # the fee is taken of the whole price: nothing else is open
-    paid = refunds.refundable_cents(booking)
+    # What was paid besides a no-show fee kept from an earlier end of the ride (that one counts as billed).
+    paid = refunds.refundable_cents(booking) - surcharges.kept_cents(booking, Surcharge.Reason.NO_SHOW)
     owed, back = max(0, fee.fee_cents - paid), max(0, paid - fee.fee_cents)
     history.record(
         booking,
@@ -162,14 +177,21 @@ def _no_show(booking: Booking, *, actor: str) -> dict:
         ),
         actor=actor,
     )  # fmt: skip
-    if owed:
-        surcharges.owe(booking, owed, reason=Surcharge.Reason.NO_SHOW, online=_online(booking), actor=actor)
+    terms = {"percent": f"{fee.percent.normalize():f}", "price": fee.price_cents, "fee": fee.fee_cents}
+    owed = _bill(booking, Surcharge.Reason.NO_SHOW, owed, actor=actor, details=terms).owed_cents
     return {
         "kind": "no_show", "percent": f"{fee.percent.normalize():f}",
         "price": str(from_cents(fee.price_cents)),
         "fee": str(from_cents(fee.fee_cents)), "paid": str(from_cents(paid)), "back": str(from_cents(back)),
         "owed": str(from_cents(owed)), "due": str(from_cents(owed)), "payment_method": booking.payment_method,
     }  # fmt: skip
+
+
+def _bill(booking: Booking, reason: str, due_cents: int, *, actor: str, details: dict) -> surcharges.Billed:
+    because = history.said("the end of the ride was reckoned again")
+    return surcharges.bill(
+        booking, reason, due_cents, online=_online(booking), actor=actor, because=because, details=details
+    )
 
 
 def _online(booking: Booking) -> bool:

@@ -32,6 +32,11 @@ def send_once(message: EmailMessage) -> None:
     once(f"{current_scope()}|{','.join(message.to)}|{message.subject}", message.send)
 
 
+def went_out(scope_name: str) -> bool:
+    """Whether a message of this scope went out (e.g. a ride's statement, before its correction)."""
+    return Delivery.objects.filter(key__startswith=f"{scope_name}|").exists()
+
+
 def once(key: str, hand_over: Callable[[], object]) -> bool:
     """Call `hand_over` (a text message to its provider, …) unless `key` went out already; whether it was
     called. Failures raise, so the job is retried; what went out is not handed over again."""

@@ -21,7 +21,6 @@ from payments.models import Refund, Surcharge
 
 logger = logging.getLogger(__name__)
 ACTOR = "billing after the ride"
-RIDE_CHARGES = (Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW)
 PROVIDER_FAILED = "Billing after the ride: the payment provider failed ({error}); it is tried again."
 
 
@@ -63,7 +62,7 @@ def _open_pages(booking_id: int, step_id: int) -> str | None:
             return None
         url = ""
         owed = booking.surcharges.select_for_update().filter(
-            status=Surcharge.Status.PENDING, reason__in=RIDE_CHARGES, method=Refund.Method.PROVIDER
+            status=Surcharge.Status.PENDING, reason__in=surcharges.RIDE_CHARGES, method=Refund.Method.PROVIDER
         )
         for surcharge in owed:
             if not surcharge.provider_session_id:

@@ -2,7 +2,12 @@
 idempotency key is stored and returned again for the same key and body, without a second booking or
 payment page; the same key with another body is refused. A twin sent while the first still runs waits
 for its answer. Failures are not kept, so a corrected retry with the same key runs. Keys are per door
-(legacy, v1, page, MCP) as well as per caller: a door never replays an answer written in another's shape."""
+(legacy, v1, page, MCP) as well as per caller: a door never replays an answer written in another's shape.
+
+An answer whose booking can no longer be paid (cancelled, expired, its payment failed) is never replayed:
+its payment link would charge a ride that is off. A door whose key the caller did not choose (the MCP
+tool's, derived from its arguments; the booking page's, made by its script) books anew; a key the caller
+sent explicitly (v1, legacy) is refused with `idempotency_key_spent`, as it names that booking."""
 
 import hashlib
 import json
@@ -15,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from booking.models import Booking, BookingStatus, state_in_english
 from chauffeur.errors import DomainError
 from payments.models import IdempotentCheckout
 
@@ -25,6 +31,22 @@ KEEP_FOR = timedelta(hours=24)  # Stripe's convention: after a day the key may b
 ABANDONED_AFTER = timedelta(seconds=60)
 MAX_KEY_LENGTH = 255
 WAIT_FOR_TWIN_SECONDS, POLL_SECONDS = 15.0, 0.1
+
+
+NO_LONGER_PAYABLE = (BookingStatus.CANCELLED, BookingStatus.EXPIRED, BookingStatus.PAYMENT_FAILED)
+
+
+class KeySpent(DomainError):
+    code = "idempotency_key_spent"
+
+
+@dataclass(frozen=True)
+class Made:
+    """What a checkout answered, and the booking it made (None: none)."""
+
+    status: int
+    body: dict
+    booking_id: int | None
 
 
 @dataclass(frozen=True)
@@ -44,11 +66,13 @@ def once(
     caller: str,
     key: str,
     body: object,
-    run: Callable[[], tuple[int, dict]],
+    run: Callable[[], Made],
     keep_for: timedelta = KEEP_FOR,
+    anew_when_spent: bool = False,
 ) -> Answer:
     """The answer to the first request with this door, caller, key and body; `run` runs for that one only.
-    `door` is an IdempotentCheckout.Door."""
+    `door` is an IdempotentCheckout.Door. When that answer's booking can no longer be paid, `run` runs
+    again for a new booking (`anew_when_spent`), else KeySpent is raised and nothing is stored."""
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise DomainError(f"An Idempotency-Key header has 1 to {MAX_KEY_LENGTH} characters.")
     digest = fingerprint(body)
@@ -63,7 +87,17 @@ def once(
                     "This Idempotency-Key was used with another request body.", code="idempotency_key_reused"
                 )
             if record.status_code is not None:
-                return Answer(record.status_code, record.response, replayed=True)
+                if (spent := _spent(record)) is None:
+                    return Answer(record.status_code, record.response, replayed=True)
+                if not anew_when_spent:
+                    raise KeySpent(
+                        f"The booking this Idempotency-Key made ({spent.reference}) is "
+                        f"{state_in_english(spent.status)} and can no longer be paid: send a new "
+                        "Idempotency-Key to book the ride again."
+                    )
+                # Forget it (only if no twin did first) and claim the key for a new booking.
+                IdempotentCheckout.objects.filter(pk=record.pk, booking_id=spent.pk).delete()
+                continue
         if time.monotonic() > deadline:  # the first request is still running (or was lost mid-way)
             raise DomainError(
                 "A request with this Idempotency-Key is still being processed.", code="idempotency_conflict"
@@ -86,14 +120,23 @@ def _claim(whose: dict, digest: str, keep_for: timedelta) -> tuple[IdempotentChe
         return IdempotentCheckout.objects.filter(**whose).first(), False
 
 
-def _first(record: IdempotentCheckout, run: Callable[[], tuple[int, dict]]) -> Answer:
+def _spent(record: IdempotentCheckout) -> Booking | None:
+    """The booking of a stored answer when it can no longer be paid; None while it can (or it made none)."""
+    if record.booking_id is None:
+        return None
+    return Booking.objects.filter(pk=record.booking_id, status__in=NO_LONGER_PAYABLE).first()
+
+
+def _first(record: IdempotentCheckout, run: Callable[[], Made]) -> Answer:
     try:
-        status, body = run()
+        made = run()
     except BaseException:
         record.delete()  # not kept: a retry runs again
         raise
-    IdempotentCheckout.objects.filter(pk=record.pk).update(status_code=status, response=body)
-    return Answer(status, body, replayed=False)
+    IdempotentCheckout.objects.filter(pk=record.pk).update(
+        status_code=made.status, response=made.body, booking_id=made.booking_id
+    )
+    return Answer(made.status, made.body, replayed=False)
 
 
 def forget_expired() -> int:

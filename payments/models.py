@@ -44,6 +44,11 @@ class Refund(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The price difference (waiting, no-show fee, change) whose payment this gives back, when it is one: what
+    # was charged for a cause less what went back for it is a query over these rows.
+    surcharge = models.ForeignKey(
+        "Surcharge", null=True, blank=True, on_delete=models.PROTECT, related_name="refunds", editable=False
+    )
     # The one-time key of the staff form that asked for it: the same form sent twice refunds once.
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -87,6 +92,9 @@ class Surcharge(models.Model):
     provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
     payment_intent_id = models.CharField(max_length=255, blank=True, help_text=_("The provider payment."))
     payment_url = models.URLField(max_length=1000, blank=True)
+    # Why it is owed, for the traveller's e-mail and page: the prices before and after a change, the
+    # minutes waited, the no-show fee's terms (payments/surcharges.py WHY_KEYS).
+    details = models.JSONField(default=dict, blank=True, editable=False)
     paid_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -136,6 +144,10 @@ class IdempotentCheckout(models.Model):
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's JSON body.")
     status_code = models.PositiveSmallIntegerField(null=True)
     response = models.JSONField(null=True)
+    # The booking the first answer made: a replay never hands out a booking that can no longer be paid.
+    booking = models.ForeignKey(
+        "booking.Booking", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

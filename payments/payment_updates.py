@@ -11,10 +11,12 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking import selectors, transitions
+from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
+from chauffeur.errors import DomainError
 from payments import refunds, surcharges
+from payments import tasks as payment_tasks
 from payments.models import ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
@@ -68,9 +70,10 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
 
 def _apply_session_news(event: PaymentEvent) -> Booking | None:
     target = target_status(event.type, event.session)
-    surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
-    if surcharge is not None:  # the payment page of a price difference, not of the booking itself
-        booking = selectors.locked_booking(surcharge.booking_id)
+    found = selectors.surcharge_for_session(event.session.session_id)
+    if found is not None:  # the payment page of a price difference, not of the booking itself
+        booking = selectors.locked_booking(found.booking_id)  # the booking first, as staff's paths lock
+        surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
         paid = target == BookingStatus.PAID
         surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
         return booking
@@ -224,14 +227,54 @@ def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> 
 
 
 def _paid_too_late(booking: Booking, session: SessionState) -> None:
-    """Money arrived for a booking that can no longer be paid: keep the fact, and tell the operator."""
+    """Money arrived for a booking that can no longer be paid: keep the fact; a cancelled booking's money
+    goes back through the provider by itself (a job), anything else the operator decides."""
     booking.paid_at = timezone.now()
     booking.received_cents = session.amount_total or booking.amount_cents
     booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
     booking.save(update_fields=["paid_at", "received_cents", "payment_intent_id", "updated_at"])
+    if booking.status == BookingStatus.CANCELLED:
+        logger.warning("Payment received for cancelled booking %s: it goes back", booking.reference)
+        history.record(
+            booking,
+            history.Kind.PAYMENT,
+            history.said(
+                "Paid {amount} after it was cancelled: it goes back through the payment provider.",
+                amount=history.eur(booking.received_cents),
+            ),
+            actor=provider_actor(booking),
+        )
+        payment_tasks.give_back_late_payment.enqueue(booking.pk)
+        return
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
     )
     booking_tasks.alert_operator.enqueue(
         booking.pk, "the booking can no longer be paid: refund or reinstate it"
     )
+
+
+LATE_PAYMENT_REFUND = "Paid after the booking was cancelled: given back."
+
+
+def give_back_late_payment(booking_id: int) -> None:
+    """Give back what a cancelled booking received after its cancellation, beyond its cancellation fee (a
+    job; a provider failure is tried again). A booking staff reinstated meanwhile keeps its money; one
+    the provider cannot refund (another provider) is the operator's, alerted."""
+    with transaction.atomic():
+        booking = selectors.locked_booking(booking_id)
+        back = refunds.refundable_cents(booking) - (booking.cancellation_fee_cents or 0)
+        if booking.status != BookingStatus.CANCELLED or back <= 0:
+            return
+        try:
+            with transaction.atomic():
+                refunds.refund(booking, back, reason=LATE_PAYMENT_REFUND, actor=provider_actor(booking))
+        except PaymentError:
+            raise  # the provider did not answer: the queue tries again
+        except DomainError as refusal:
+            booking_tasks.alert_operator.enqueue(
+                booking.pk,
+                f"it was paid after its cancellation and the money cannot go back by itself ({refusal}): "
+                "refund it on the booking's page",
+                topic="Refund",
+            )

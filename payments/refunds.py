@@ -16,9 +16,10 @@ from booking.models import Booking, PaymentMethod
 from chauffeur import l10n
 from chauffeur.errors import DomainError
 from payments import credit_notes
-from payments.models import Refund, RefundStatus
+from payments import tasks as payment_tasks
+from payments.models import Refund, RefundStatus, Surcharge
 from payments.providers import payment_provider
-from payments.providers.base import ChargeRefunds, PaymentProvider, RefundRequest, RefundState
+from payments.providers.base import ChargeRefunds, PaymentError, PaymentProvider, RefundRequest, RefundState
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -173,7 +174,7 @@ def _through_provider(
     created = Refund.objects.create(
         booking=booking, amount_cents=state.amount_cents, currency=booking.currency, status=state.status,
         provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
-        failure_reason=state.failure_reason or "",
+        failure_reason=state.failure_reason or "", surcharge=paid_with(booking, intent),
     )  # fmt: skip
     _recorded(created, just_made=True)
     history.record(
@@ -192,6 +193,124 @@ def _through_provider(
     return created
 
 
+def paid_with(booking: Booking, intent: str | None) -> Surcharge | None:
+    """The price difference whose payment `intent` is, if it is one: a refund to it counts against it."""
+    return booking.surcharges.filter(payment_intent_id=intent).first() if intent else None
+
+
+# --- money paid for a price difference, given back ----------------------------------------------------
+
+SENDING_FAILED = "Refund {refund}: the payment provider failed ({error}); it is tried again."
+ACTOR = "payment provider (refund)"  # who sends a recorded refund, as the history says
+
+
+def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, *, reason: str, actor: str):
+    """Record that `amount_cents` paid for `surcharge` goes back (booking row-locked), calling nobody: a
+    refund row that counts at once (what a cause still keeps is a query over these rows). Paid online, a
+    job sends it to the provider (`send`); collected by staff, it is owed by staff, who are alerted with
+    the booking's page, where "Paid back" is one click."""
+    online = surcharge.method == Refund.Method.PROVIDER and bool(surcharge.payment_intent_id)
+    asked = Refund.objects.create(
+        booking=booking, amount_cents=amount_cents, currency=booking.currency, status=RefundStatus.PENDING,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL, surcharge=surcharge,
+        payment_intent_id=surcharge.payment_intent_id if online else "", reason=reason,
+    )  # fmt: skip
+    what, amount = history.surcharge_reason(surcharge.reason), history.eur(amount_cents)
+    if online:
+        said = history.said("Refund of {amount} paid for {what}: asked of the payment provider. {reason}",
+                            amount=amount, what=what, reason=reason)  # fmt: skip
+        history.record(booking, history.Kind.REFUND, said, actor=actor)
+        payment_tasks.send_refund.enqueue(asked.pk)
+    else:
+        _owed_by_staff(booking, asked, actor=actor, why="it was not paid online")
+    return asked
+
+
+def send(refund_id: int) -> None:
+    """Send a recorded refund to the payment provider (a job; retried when the provider fails). Done once:
+    a refund the provider has, or that is no longer waiting, is left as it is."""
+    try:
+        with transaction.atomic():
+            booking_id = Refund.objects.filter(pk=refund_id).values_list("booking_id", flat=True).first()
+            if booking_id is None:
+                return
+            booking = selectors.locked_booking(booking_id)
+            asked = Refund.objects.select_for_update().get(pk=refund_id)
+            waiting = asked.status == RefundStatus.PENDING and asked.method == Refund.Method.PROVIDER
+            if not waiting or asked.provider_refund_id:
+                return
+            provider = payment_provider()
+            if provider.name != booking.payment_provider:
+                why = f"it was paid through {booking.payment_provider}, not the active {provider.name}"
+                _owed_by_staff(booking, asked, actor=ACTOR, why=why)
+                return
+            state = provider.create_refund(
+                RefundRequest(
+                    payment_intent_id=asked.payment_intent_id,
+                    amount_cents=asked.amount_cents,
+                    currency=booking.currency.lower(),
+                    reference=booking.reference,
+                    idempotency_key=f"refund-{booking.reference}-row-{asked.pk}",
+                )
+            )
+            asked.provider_refund_id, asked.status = state.refund_id, state.status
+            asked.failure_reason = state.failure_reason or ""
+            asked.save(update_fields=["provider_refund_id", "status", "failure_reason", "updated_at"])
+            history.record(
+                booking,
+                history.Kind.REFUND,
+                history.said(
+                    "Refund of {amount} through {provider} ({refund}): {state}. {reason}",
+                    amount=history.eur(asked.amount_cents), provider=provider.name, refund=state.refund_id,
+                    state=history.refund_state(state.status), reason=asked.reason,
+                ),
+                actor=ACTOR,
+            )  # fmt: skip
+            _recorded(asked, just_made=True)
+            if state.status == RefundStatus.FAILED:
+                _alert_failed(booking, state)
+    except PaymentError as error:
+        _tell_staff_once(refund_id, error)
+        raise  # the queue tries again after its backoff
+
+
+def _owed_by_staff(booking: Booking, asked: Refund, *, actor: str, why: str) -> None:
+    asked.method, asked.payment_intent_id = Refund.Method.MANUAL, ""
+    asked.save(update_fields=["method", "payment_intent_id", "updated_at"])
+    history.record(
+        booking,
+        history.Kind.REFUND,
+        history.said(
+            "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
+            amount=history.eur(asked.amount_cents), reason=asked.reason,
+        ),
+        actor=actor,
+    )  # fmt: skip
+    booking_tasks.alert_operator.enqueue(
+        booking.pk,
+        f"{_eur(asked.amount_cents)} goes back to the customer and cannot be refunded automatically, as "
+        f"{why}: pay it back, then press “Paid back” beside the refund on the booking's page",
+        topic="Refund",
+    )
+
+
+def _tell_staff_once(refund_id: int, error: DomainError) -> None:
+    logger.warning("Refund %s could not be sent to the provider: %s", refund_id, error)
+    with transaction.atomic():
+        asked = Refund.objects.select_related("booking").get(pk=refund_id)
+        booking = selectors.locked_booking(asked.booking_id)
+        if booking.history.filter(message=SENDING_FAILED, params__refund=refund_id).exists():
+            return
+        said = history.said(SENDING_FAILED, refund=refund_id, error=str(error))
+        history.record(booking, history.Kind.REFUND, said, actor=ACTOR)
+        booking_tasks.alert_operator.enqueue(
+            booking.pk,
+            f"a refund of {_eur(asked.amount_cents)} could not be sent to the payment provider ({error}); it "
+            "is tried again (Background jobs show it); if it keeps failing, refund it at the provider",
+            topic="Refund",
+        )
+
+
 def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
     """Every refund recorded or moved forward passes here: one that is done gets its credit note, in the
     same transaction (payments/credit_notes.py). `just_made`: asked for by us just now."""
@@ -208,6 +327,8 @@ def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
 def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
     """Staff paid an owed refund back outside the provider (cash, bank transfer)."""
     with transaction.atomic():
+        booking_id = Refund.objects.filter(pk=refund_id).values_list("booking_id", flat=True).get()
+        selectors.locked_booking(booking_id)  # the booking first, then its refund
         owed = Refund.objects.select_for_update().get(pk=refund_id)
         if owed.method != Refund.Method.MANUAL or owed.status != RefundStatus.PENDING:
             raise DomainError(_("Only a refund owed by staff can be confirmed as paid back."))
@@ -259,6 +380,8 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         logger.warning("Refund %s in an unknown state %r: ignored", state.refund_id, state.status)
         return
     known = Refund.objects.select_for_update().filter(provider_refund_id=state.refund_id).first()
+    if known is None:  # a refund we asked for and sent, made at the provider's dashboard meanwhile
+        known = _adopted(booking, state)
     if known is None and (mismatch := _not_ours(booking, state)):
         logger.error("Refund %s for %s not recorded: %s", state.refund_id, booking.reference, mismatch)
         reason = f"a refund reported by the provider was not recorded, as {mismatch} ({state.refund_id})"
@@ -269,7 +392,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
             booking=booking, amount_cents=state.amount_cents, currency=state.currency.upper(),
             status=state.status, provider_refund_id=state.refund_id, reason="made at the payment provider",
             payment_intent_id=state.payment_intent_id or "",
-            failure_reason=state.failure_reason or "",
+            failure_reason=state.failure_reason or "", surcharge=paid_with(booking, state.payment_intent_id),
         )  # fmt: skip
         history.record(
             booking, history.Kind.REFUND,
@@ -296,10 +419,26 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         return  # a replay, or news older than what we know
     _recorded(known)
     if state.status == RefundStatus.FAILED:
-        reason = (
-            f"a refund of {_eur(state.amount_cents)} failed ({state.failure_reason or 'no reason given'})"
-        )
-        booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
+        _alert_failed(booking, state)
+
+
+def _alert_failed(booking: Booking, state: RefundState) -> None:
+    reason = f"a refund of {_eur(state.amount_cents)} failed ({state.failure_reason or 'no reason given'})"
+    booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
+
+
+def _adopted(booking: Booking, state: RefundState) -> Refund | None:
+    """A refund recorded here and still waiting to be sent, that the provider reports made (staff made it
+    at the provider's dashboard): the same refund, not a second one."""
+    waiting = booking.refunds.select_for_update().filter(
+        method=Refund.Method.PROVIDER, status=RefundStatus.PENDING, provider_refund_id=None,
+        payment_intent_id=state.payment_intent_id or "", amount_cents=state.amount_cents,
+    )  # fmt: skip
+    asked = waiting.order_by("pk").first()
+    if asked is not None:
+        asked.provider_refund_id = state.refund_id
+        asked.save(update_fields=["provider_refund_id", "updated_at"])
+    return asked
 
 
 def _not_ours(booking: Booking, state: RefundState) -> str | None:

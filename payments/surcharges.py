@@ -3,8 +3,10 @@ checkout, e-mailed to the customer) whose payment arrives like any other provide
 collected themselves and confirm. Either adds to what the booking has received."""
 
 import logging
+from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -22,11 +24,21 @@ from pricing.money import CURRENCY, from_cents
 logger = logging.getLogger(__name__)
 
 
-def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:
-    """Open a payment page for the difference and e-mail it (after the commit). Call with the booking
-    row-locked; a provider failure raises PaymentError and the caller's transaction keeps nothing."""
+def request_payment(
+    booking: Booking, amount_cents: int, *, actor: str, user=None, price_before_cents: int | None = None
+) -> Surcharge:
+    """Open a payment page for the difference and e-mail it, saying why (after the commit). Call with the
+    booking row-locked; a provider failure raises PaymentError and the caller's transaction keeps nothing.
+    `price_before_cents`: the price before the change (the booking holds the new one)."""
+    details = {"price_after": booking.amount_cents, "paid": booking.received_cents}
+    if price_before_cents is not None:
+        details["price_before"] = price_before_cents
     surcharge = Surcharge.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, created_by=user
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        created_by=user,
+        details=details,
     )
     url = open_page(booking, surcharge)
     history.record(
@@ -35,7 +47,7 @@ def request_payment(booking: Booking, amount_cents: int, *, actor: str, user=Non
         history.said("Payment link for the difference of {amount} sent.", amount=history.eur(amount_cents)),
         actor=actor,
     )
-    booking_tasks.send_payment_link.enqueue(booking.pk, url, str(from_cents(amount_cents)))
+    booking_tasks.send_payment_link.enqueue(booking.pk, url, str(from_cents(amount_cents)), surcharge.pk)
     return surcharge
 
 
@@ -68,12 +80,15 @@ def open_page(booking: Booking, surcharge: Surcharge) -> str:
     return session.url
 
 
-def owe(booking: Booking, amount_cents: int, *, reason: str, online: bool, actor: str) -> Surcharge:
+def owe(
+    booking: Booking, amount_cents: int, *, reason: str, online: bool, actor: str, details: dict | None = None
+) -> Surcharge:
     """Record what the customer owes after the ride (booking row-locked), without calling anyone: `online`,
-    a payment page is opened for it later (payments/after_ride.py); else staff collect it or waive it."""
+    a payment page is opened for it later (payments/after_ride.py); else staff collect it or waive it.
+    `details`: why (the minutes waited, the no-show fee's terms), for the traveller's page."""
     surcharge = Surcharge.objects.create(
         booking=booking, amount_cents=amount_cents, currency=booking.currency, reason=reason,
-        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL, details=details or {},
     )  # fmt: skip
     what, amount = history.surcharge_reason(reason), history.eur(amount_cents)
     owed = (
@@ -126,17 +141,91 @@ def waive(booking_id: int, surcharge_id: int, *, actor: str) -> Surcharge:
     return owed
 
 
-def withdraw_ride_charges(booking: Booking, *, actor: str, because: history.Said) -> int:
-    """Void what the end of the ride charged and is still open (staff undid the move that charged it);
-    price differences of changes stay. Booking row-locked. Returns the cents withdrawn."""
-    withdrawn = 0
-    open_charges = booking.surcharges.select_for_update().filter(
-        status=Surcharge.Status.PENDING, reason__in=[Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW]
+RIDE_CHARGES = (Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW)
+
+
+@dataclass(frozen=True)
+class Billed:
+    """What `bill` did for a cause: what was kept of it before, what it asks now, what it withdrew (open
+    amounts: `withdrawn_links`, those with a payment page the traveller got), and what goes back."""
+
+    kept_cents: int
+    owed_cents: int
+    withdrawn_cents: int
+    withdrawn_links: int
+    back_cents: int
+    back_by_staff_cents: int
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.owed_cents or self.withdrawn_cents or self.back_cents)
+
+
+def kept_cents(booking: Booking, reason: str) -> int:
+    """What the traveller paid for a cause and keeps paid: its paid amounts less what went, or is on its
+    way, back for them (a query over the ledger: surcharges and their refunds)."""
+    paid = booking.surcharges.filter(reason=reason, status=Surcharge.Status.PAID)
+    return (paid.aggregate(total=Sum("amount_cents"))["total"] or 0) - _returned_cents(paid)
+
+
+def _returned_cents(paid) -> int:
+    back = Refund.objects.filter(surcharge__in=paid, status__in=refunds.COMMITTED)
+    return back.aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def charged_cents(booking: Booking, reason: str) -> int:
+    """What a cause asks of the traveller or keeps: its open amounts and what it keeps paid."""
+    open_ = booking.surcharges.filter(reason=reason, status=Surcharge.Status.PENDING)
+    return (open_.aggregate(total=Sum("amount_cents"))["total"] or 0) + kept_cents(booking, reason)
+
+
+def bill(
+    booking: Booking, reason: str, due_cents: int, *, online: bool, actor: str, because: history.Said,
+    details: dict | None = None,
+) -> Billed:  # fmt: skip
+    """Bring what a cause charges to `due_cents` (booking row-locked): one charge per cause, never a second
+    full one. What is asked or paid for it already counts; an open amount that no longer fits is withdrawn
+    and the difference asked anew; what was paid beyond `due_cents` goes back (`refunds.give_back_charge`:
+    through the provider by a job, or owed by staff, alerted)."""
+    open_charges = list(
+        booking.surcharges.select_for_update().filter(reason=reason, status=Surcharge.Status.PENDING)
     )
+    kept = kept_cents(booking, reason)
+    if kept + sum(owed.amount_cents for owed in open_charges) == due_cents:
+        return Billed(kept, 0, 0, 0, 0, 0)
+    withdrawn = links = 0
     for owed in open_charges:
         _waive(booking, owed, actor=actor, because=because)
-        withdrawn += owed.amount_cents
-    return withdrawn
+        withdrawn, links = withdrawn + owed.amount_cents, links + bool(owed.provider_session_id)
+    owed_cents = max(0, due_cents - kept)
+    if owed_cents:
+        owe(booking, owed_cents, reason=reason, online=online, actor=actor, details=details)
+    back = by_staff = 0
+    for paid in (
+        booking.surcharges.select_for_update()
+        .filter(reason=reason, status=Surcharge.Status.PAID)
+        .order_by("-paid_at", "-pk")
+    ):
+        if kept - back <= due_cents:
+            break
+        piece = min(paid.amount_cents - _returned_cents([paid]), kept - back - due_cents)
+        if piece <= 0:
+            continue
+        made = refunds.give_back_charge(booking, paid, piece, reason=_sentence(because), actor=actor)
+        back += piece
+        by_staff += piece if made.method == Refund.Method.MANUAL else 0
+    return Billed(kept, owed_cents, withdrawn, links, back, by_staff)
+
+
+def _sentence(because: history.Said) -> str:
+    text = str(because)
+    return f"{text[:1].upper()}{text[1:]}."
+
+
+def withdraw_ride_charges(booking: Booking, *, actor: str, because: history.Said) -> list[Billed]:
+    """Staff undid the move that ended the ride: what it charged (waiting, a no-show fee) is withdrawn where
+    open and given back where paid; price differences of changes stay. Booking row-locked."""
+    return [bill(booking, reason, 0, online=False, actor=actor, because=because) for reason in RIDE_CHARGES]
 
 
 def _pending(booking: Booking, surcharge_id: int) -> Surcharge:

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django_tasks import task
 
-from payments import after_ride, collective_invoices, payment_updates, surcharges
+from payments import after_ride, collective_invoices, payment_updates, refunds, surcharges
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
 
@@ -27,6 +27,18 @@ def close_surcharge_page(surcharge_id: int) -> None:
 def settle_after_ride(booking_id: int, step_id: int, statement: dict, keep_cents: int | None = None) -> None:
     """The provider's part of billing after the ride (payments/after_ride.py); retried when it fails."""
     after_ride.settle(booking_id, step_id, statement, keep_cents)
+
+
+@task()
+def send_refund(refund_id: int) -> None:
+    """A refund recorded here (money paid for a charge that no longer holds), sent to the provider."""
+    refunds.send(refund_id)
+
+
+@task()
+def give_back_late_payment(booking_id: int) -> None:
+    """Money that arrived for a booking cancelled meanwhile goes back through the provider."""
+    payment_updates.give_back_late_payment(booking_id)
 
 
 @task()

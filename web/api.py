@@ -26,6 +26,7 @@ class PageCheckoutApi(IdempotentCheckoutOperation):
     input_serializer = PageCheckoutInput
     output_serializer, success_status = V1CheckoutOutput, 201
     door = IdempotentCheckout.Door.PAGE
+    anew_when_spent = True  # the key is the page script's, not the traveller's: a cancelled ride books anew
 
     @extend_schema(
         operation_id="createPageCheckout",

@@ -77,8 +77,9 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def manage_page(request: HttpRequest) -> HttpResponse:
     """The customer's own page of a booking, opened by the signed link of the success page and the
-    e-mails: its state, the ride's day with the chauffeur and the car once assigned, the calendar entry,
-    the choice of text messages, and the cancel where the policy allows it."""
+    e-mails: its details and state first, what is still to pay (with why and its payment link), then the
+    ride's day with the chauffeur and the car once assigned, the calendar entry, the choice of text
+    messages, and the cancel where the policy allows it."""
     booking = _managed(request)
     outcome, status, sms_refusal = None, 200, ""
     action = request.POST.get("action") if request.method == "POST" else None
@@ -104,6 +105,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     state = lifecycle.state_of(booking)
     with translation.override(language):
         panel = ride_panel.panel(state)
+        owed = presentation.still_to_pay(booking)
     return _page(
         request,
         "booking/manage.html",
@@ -113,6 +115,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         outcome=outcome,
         late_fee_percent=percent,
         panel=panel,
+        owed=owed,
         panel_url=_manage_path(RIDE_PANEL_PATH, token, language),
         refresh_seconds=ride_panel.REFRESH_SECONDS,
         calendar_url=_manage_path(RIDE_CALENDAR_PATH, token, language) if panel and booking.pickup_at else "",

@@ -93,6 +93,12 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "No text messages to this number",
         "Send textMessages false, or a mobile number of a country the operator texts (named in the detail).",
     ),
+    "idempotency_key_spent": ProblemKind(
+        409,
+        "Booking no longer payable",
+        "The booking this Idempotency-Key made is cancelled, expired or its payment failed: send a new "
+        "Idempotency-Key to book the ride again.",
+    ),
     "not_cancellable": ProblemKind(
         409,
         "Booking cannot be cancelled",

@@ -61,4 +61,4 @@ def test_a_customer_cancels_on_their_own_page(served):
         page.click("#cancel-booking")
         page.wait_for_selector("#outcome")
         assert page.locator("#cancel-booking").count() == 0
-        assert page.locator("#status").inner_text() in ("cancelled", "storniert")
+        assert page.locator("#status").inner_text() in ("Cancelled", "Storniert")

@@ -88,7 +88,7 @@ def test_a_transfer_is_booked_and_paid_in_german(open_tab, service):
     tab.screenshot("german-sandbox")
     pay_in_the_sandbox(page, service)
     assert "Vielen Dank – Ihre Buchung ist bezahlt" in text(page, "h1")
-    assert text(page, "#status") == "bezahlt"
+    assert text(page, "#status") == "Bezahlt"
     assert re.search(r"\d{1,2}\. \w+ \d{4}, 10:00", text(page, "#pickup"))
     tab.screenshot("german-paid")
     booking = latest_booking(service)
@@ -117,7 +117,7 @@ def test_a_transfer_is_booked_and_paid_in_english_on_a_phone(open_tab, service):
     page.keyboard.press("Enter")  # the Pay button works from the keyboard
     pay_in_the_sandbox(page, service)
     assert "Thank you – your booking is paid" in text(page, "h1")
-    assert text(page, "#status") == "paid"
+    assert text(page, "#status") == "Paid"
     assert "First Class" in text(page, "main")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.screenshot("english-phone-paid")
@@ -185,7 +185,7 @@ def test_a_cancelled_payment_returns_to_the_filled_form(open_tab, service):
     page.click("#cancel")
     page.wait_for_url(re.compile(r"/booking/cancel\?booking="))
     assert text(page, "h1") == "Zahlung abgebrochen – es wurde nichts abgebucht"
-    assert text(page, "#status") == "nicht gebucht: Zahlung nicht abgeschlossen"
+    assert text(page, "#status") == "Nicht gebucht: Zahlung nicht abgeschlossen"
     assert (
         latest_booking(service)["status"] == "expired"
     )  # its checkout is closed: nobody pays it by accident

@@ -105,7 +105,7 @@ def test_the_travellers_phone_follows_the_chauffeur_without_a_reload(open_tab, s
             tab.screenshot("ride-day-traveller-on-the-way")
             assert axe(page) == []
     assert page.evaluate("window.sameDocument") is True
-    assert page.locator("#status").inner_text() == "abgeschlossen"  # the booking's state follows too
+    assert page.locator("#status").inner_text() == "Fahrt abgeschlossen"  # the booking's state follows too
 
     asked_before = len(asked)
     page.clock.fast_forward(120_000)  # the ride is over: the page has stopped asking

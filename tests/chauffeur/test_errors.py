@@ -86,6 +86,7 @@ OUR_CODES = {
     "outside_tour_area",
     "idempotency_key_reused",
     "idempotency_conflict",
+    "idempotency_key_spent",  # issue 36: a key whose booking can no longer be paid
     "not_cancellable",
     "account_not_allowed",
     "email_not_yours",  # issue 23: a traveller's token checking out for another address

@@ -154,3 +154,63 @@ def test_answers_stored_before_the_door_was_kept_stay_with_their_door():
         migrate_to_latest()
     doors = dict(IdempotentCheckout.objects.values_list("key", "door"))
     assert doors == {"a": "legacy", "b": "page", "c": "v1", "mcp:booking.create_checkout:f": "mcp", "d": "v1"}
+
+
+# --- a booking no longer payable is never replayed (issue 36) ------------------------------------------------
+
+
+def test_the_same_mcp_checkout_after_a_cancel_books_anew_with_a_live_page(client, agent):
+    """An agent books, the traveller cancels, the agent books the same ride again within the ten minutes:
+    the tool's key is derived from its arguments, so this is a new booking, not the cancelled one's page."""
+    arguments = checkout_arguments(client, agent)
+    first = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    cancelled = tool_result(call(client, agent, "booking.cancel_booking", {"reference": first["reference"]}))
+    assert cancelled["structuredContent"]["status"] == "cancelled"
+    again = tool_result(call(client, agent, "booking.create_checkout", arguments))
+    assert not again["isError"]
+    fresh = again["structuredContent"]
+    assert fresh["reference"] != first["reference"] and fresh["url"] != first["url"]
+    assert fresh["status"] == "pending_payment" and Booking.objects.count() == 2
+    once_more = tool_result(call(client, agent, "booking.create_checkout", arguments))["structuredContent"]
+    assert once_more == fresh  # the new booking is the one a retry now gets
+    assert IdempotentCheckout.objects.get().booking.reference == fresh["reference"]
+
+
+@pytest.mark.parametrize("status", ["cancelled", "expired", "payment_failed"])
+@pytest.mark.parametrize(("path", "success"), [(V1, 201), (LEGACY, 200)])
+def test_an_explicit_key_whose_booking_is_off_is_refused_and_books_nothing(
+    client, writer, path, success, status
+):
+    body = {"amount": server_amount(client, ride()), "bookingData": ride()}
+    assert checkout(client, path, body, "order-4716", **writer).status_code == success
+    Booking.objects.update(status=status)
+    refused = checkout(client, path, body, "order-4716", **writer)
+    if path == V1:
+        problem = assert_problem(refused, 409, "idempotency_key_spent")
+        assert (
+            Booking.objects.get().reference in problem["detail"] and "new Idempotency-Key" in problem["hint"]
+        )
+    else:  # the legacy door's plain error body, with the same status
+        assert refused.status_code == 409 and "new Idempotency-Key" in refused.json()["error"]
+    assert "Idempotent-Replayed" not in refused and Booking.objects.count() == 1
+    assert checkout(client, path, body, "order-4717", **writer).status_code == success  # a new key books
+
+
+def test_the_booking_pages_checkout_books_anew_after_its_booking_expired(client):
+    """The page's key is its script's (one per filled form): the traveller who walked away from the payment
+    page and sends the same form again books anew instead of getting the expired page back."""
+    data = page_ride()
+    body = {"amount": server_amount(client, data), "bookingData": data, "termsAccepted": True}
+    first = checkout(client, PAGE, body, "page-attempt-1").json()
+    Booking.objects.update(status="expired")
+    again = checkout(client, PAGE, body, "page-attempt-1")
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again
+    assert again.json()["reference"] != first["reference"] and Booking.objects.count() == 2
+
+
+def test_a_paid_booking_is_still_replayed(client, writer):
+    body = {"amount": server_amount(client, ride()), "bookingData": ride()}
+    first = checkout(client, V1, body, "order-4718", **writer).json()
+    Booking.objects.update(status="paid", paid_at=timezone.now())
+    again = checkout(client, V1, body, "order-4718", **writer)
+    assert again.json() == first and again["Idempotent-Replayed"] == "true"

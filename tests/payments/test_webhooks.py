@@ -11,6 +11,7 @@ from django.test import Client
 from booking.models import Booking, BookingStatus
 from payments.models import ProcessedPaymentEvent
 from tests.conftest import start_of_window
+from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import WEBHOOK, deliver, event_payload, signed, use_stripe
 from tests.processes import free_port
 
@@ -253,23 +254,38 @@ def test_session_data_of_an_unknown_session(client):
     assert client.get("/api/get-session-data").status_code == 400
 
 
-def test_money_for_a_cancelled_booking_is_recorded_and_the_operator_alerted(
+def test_money_for_a_cancelled_booking_is_recorded_and_given_back_by_itself(
     client, booking, django_capture_on_commit_callbacks
 ):
     Booking.objects.filter(pk=booking.pk).update(
-        status=BookingStatus.CANCELLED
-    )  # staff cancelled it meanwhile
-    with django_capture_on_commit_callbacks(execute=True):
-        deliver(client, event("checkout.session.completed"))
+        status=BookingStatus.CANCELLED, cancellation_fee_cents=0
+    )  # staff cancelled it while its payment page was open
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        stripe = FakeStripe().install(mock)
+        stripe.charged["pi_123"] = 7400  # what the traveller paid on the page that was still open
+        with django_capture_on_commit_callbacks(execute=True):
+            deliver(client, event("checkout.session.completed"))
     stored = Booking.objects.get()
     assert stored.status == BookingStatus.CANCELLED
     assert stored.paid_at is not None and stored.payment_intent_id == "pi_123"
-    (alert,) = mail.outbox
-    assert (
-        alert.to == ["dispatch@chauffeur.test"]
-        and "CB-7K3Q9X" in alert.subject
-        and "refund or reinstate" in alert.body
-    )
+    assert stripe.refunded == {"pi_123": 7400}  # at Stripe, not only in our books
+    [refund] = stored.refunds.all()
+    assert (refund.amount_cents, refund.status, refund.reason) == (
+        7400, "succeeded", "Paid after the booking was cancelled: given back.",
+    )  # fmt: skip
+    assert not [message for message in mail.outbox if "dispatch@chauffeur.test" in message.to]
+
+
+def test_money_for_a_booking_staff_reinstated_before_its_refund_ran_stays(
+    client, booking, django_capture_on_commit_callbacks
+):
+    from payments import payment_updates
+
+    Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.CANCELLED, cancellation_fee_cents=0)
+    deliver(client, event("checkout.session.completed"))  # its refund job waits
+    Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.PAID)  # reinstated meanwhile
+    payment_updates.give_back_late_payment(booking.pk)
+    assert not Booking.objects.get().refunds.exists()
 
 
 def test_the_webhook_answers_other_methods_in_json(client):

@@ -83,16 +83,22 @@ def test_cancelling_a_pending_booking_closes_its_open_checkout(stripe_booking, m
 
 
 @responses.activate
-def test_money_that_beat_the_cancel_is_recorded_and_the_operator_told(stripe_booking, mailoutbox):
+def test_money_that_beat_the_cancel_is_recorded_and_given_back(stripe_booking, mailoutbox):
     responses.post(f"{SESSIONS}/{SESSION_ID}/expire", status=400,
                    json={"error": {"type": "invalid_request_error", "message": "not open"}})  # fmt: skip
-    responses.get(
-        f"{SESSIONS}/{SESSION_ID}", json={**PAID_SESSION, "amount_total": stripe_booking.amount_cents}
-    )
+    paid = {**PAID_SESSION, "amount_total": stripe_booking.amount_cents}
+    responses.get(f"{SESSIONS}/{SESSION_ID}", json=paid)
+    refund = responses.post("https://stripe.test/v1/refunds", json={
+        "id": "re_late", "object": "refund", "amount": stripe_booking.amount_cents, "currency": "eur",
+        "status": "succeeded", "payment_intent": paid["payment_intent"], "metadata": {},
+    })  # fmt: skip
     cancellation.cancel(stripe_booking.pk, actor="staff", by_staff=True)
     stripe_booking.refresh_from_db()
     assert stripe_booking.status == BookingStatus.CANCELLED and stripe_booking.paid_at is not None
-    assert any("refund or reinstate" in message.body for message in mailoutbox)
+    assert refund.call_count == 1  # the money went back through Stripe by itself
+    [given_back] = stripe_booking.refunds.all()
+    assert (given_back.amount_cents, given_back.status) == (stripe_booking.amount_cents, "succeeded")
+    assert not any("refund or reinstate" in message.body for message in mailoutbox)
 
 
 @responses.activate

@@ -86,7 +86,7 @@ def test_cancel_in_the_sandbox_closes_the_checkout_and_offers_the_filled_form(br
     assert cancelled["Location"].startswith("http://testserver/booking/cancel?booking=")
     page = browser.get(cancelled["Location"].removeprefix("http://testserver")).content.decode()
     assert "Zahlung abgebrochen – es wurde nichts abgebucht" in page and booking.reference in page
-    assert 'lang="de"' in page and "nicht gebucht: Zahlung nicht abgeschlossen" in page
+    assert 'lang="de"' in page and "Nicht gebucht: Zahlung nicht abgeschlossen" in page
     resume = re.search(r'id="resume" href="(/de/\?booking=[^"]+)"', page)[1]
     assert Booking.objects.get().status == BookingStatus.EXPIRED  # nobody can pay it any more
     refilled = browser.get(resume.replace("&amp;", "&")).content.decode()
