@@ -43,7 +43,7 @@ class OperatorProfileForm(forms.ModelForm):
         model = OperatorProfile
         fields = [
             "name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS,
-            "foreign_route_vat",
+            "iban", "bic", "foreign_route_vat",
         ]  # fmt: skip
         widgets = {"brand_colour": COLOUR, "header_colour": COLOUR, "foreign_route_vat": forms.RadioSelect}
 
@@ -88,6 +88,7 @@ class OperatorProfileAdmin(admin.ModelAdmin):
                 ),
             },
         ),
+        (_("Bank details (collective invoices)"), {"fields": ["iban", "bic"]}),
         (
             _("Rides across the border"),
             {

@@ -11,6 +11,7 @@ from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from business.models import CompanyAccount
 from chauffeur.admin_labels import LabelledSplitDateTime
+from chauffeur.validators import one_line
 from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
 from pricing.models import Tour, VehicleClass
@@ -66,8 +67,9 @@ class ChangeForm(forms.Form):
 class PhoneBookingForm(forms.Form):
     """A booking staff take by phone; its field names are the domain's, so a refusal lands on its field."""
 
-    origin = forms.CharField(label=_("From"), max_length=500)
-    destination = forms.CharField(label=_("To"), max_length=500)
+    # Name and places are printed on the invoice, each on a line of its own.
+    origin = forms.CharField(label=_("From"), max_length=500, validators=[one_line])
+    destination = forms.CharField(label=_("To"), max_length=500, validators=[one_line])
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
@@ -75,11 +77,11 @@ class PhoneBookingForm(forms.Form):
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
     tour_name = forms.ChoiceField(label=_("Tour"), required=False)
-    name = forms.CharField(label=_("Customer's name"), max_length=200)
+    name = forms.CharField(label=_("Customer's name"), max_length=200, validators=[one_line])
     phone = forms.CharField(label=_("Phone"), max_length=50)
     email = forms.EmailField(label=_("E-mail"), required=False)
     locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
-    flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)
+    flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False, validators=[one_line])
     notes = forms.CharField(
         label=_("Notes for the driver"),
         widget=forms.Textarea(attrs={"rows": 2}),
