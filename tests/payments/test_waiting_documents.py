@@ -76,10 +76,10 @@ def test_each_missing_detail_is_named_in_red_on_the_admin_home_and_fails_the_dep
     OperatorProfile.objects.filter(id=PROFILE_ID).update(**{**SELLER_DETAILS, missing: ""})
     label = str(OperatorProfile._meta.get_field(missing).verbose_name)
     home = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    warning = home.split('id="seller-details-missing"', 1)[1].split("</p>", 1)[0]
+    warning = home.split('id="seller-details-missing"', 1)[1].split("</div>", 1)[0]
     assert f"legal details every invoice must name: {label}." in warning
     assert f'href="/admin/company/operatorprofile/{PROFILE_ID}/change/"' in warning
-    assert 'class="errornote"' in home.split('id="seller-details-missing"', 1)[0].rsplit("<p", 1)[1]
+    assert 'class="errornote"' in home.split('id="seller-details-missing"', 1)[0].rsplit("<div", 1)[1]
     said = deploy_check()
     assert "company.E001" in said and label in said and "UStG §11" in said
 
@@ -93,7 +93,7 @@ def test_a_complete_profile_shows_no_warning_and_passes_the_deploy_check(admin_c
 def test_the_german_admin_home_says_it_in_german(admin_client):
     home = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Es wird keine Rechnung ausgestellt" in home and "Firmenwortlaut, Straße und Hausnummer" in home
-    assert "Betreiberprofil ausfüllen" in home
+    assert "Unternehmensprofil ausfüllen" in home
 
 
 def test_a_paid_booking_waits_for_its_invoice_and_gets_it_once_the_profile_is_complete(
