@@ -294,6 +294,9 @@ class Booking(models.Model):
         permissions = [
             ("refund_booking", _("Can refund bookings and confirm refunds paid back by staff")),
             ("record_payment", _("Can record money taken by staff (invoice, cash, a price difference)")),
+            # Beyond the tariff and the clock: a negotiated or corrected price, a ride already driven.
+            ("set_price", _("Can set a ride's price by hand, with a reason")),
+            ("record_past_ride", _("Can record a ride whose pickup time has passed")),
         ]
 
     def __str__(self) -> str:

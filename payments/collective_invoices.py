@@ -29,6 +29,7 @@ from payments import collective_invoice_pdf, tasks
 from payments.invoices import NUMBER_FORMAT, next_number, seller_details
 from payments.models import CollectiveInvoiceLine, Invoice, Surcharge
 from pricing.money import CURRENCY, from_cents, to_cent, to_cents
+from pricing.quote import price_by_hand_of, without_price_by_hand
 
 logger = logging.getLogger(__name__)
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -89,6 +90,12 @@ def billed_refusal(booking: Booking) -> str | None:
         "{reference} is billed on the collective invoice {number}: it can no longer be changed here. Correct "
         "that invoice by hand (docs: business customers)."
     ).format(reference=booking.reference, number=invoice.number)
+
+
+def issued_for(account: CompanyAccount, pickup: datetime) -> Invoice | None:
+    """The account's collective invoice of the Vienna month a pickup falls in, if it is issued: a ride of
+    that month put on the account now would be billed by none (the invoice is never changed)."""
+    return _existing(account, month_of(timezone.localtime(pickup, VIENNA).date()))
 
 
 def issue_month(month: date) -> list[Invoice]:
@@ -194,6 +201,15 @@ def _line(booking: Booking) -> _Line:
         ]
     else:
         sublines = [{"label": presentation.service(booking), "amount": str(from_cents(booking.amount_cents))}]
+        if (
+            by_hand := price_by_hand_of(booking.quote)
+        ) is not None:  # the tariff's price, then the difference
+            tariff = without_price_by_hand(booking.quote).price
+            sublines = [
+                {"label": presentation.service(booking), "amount": str(tariff)},
+                {"label": _("Price adjustment: {reason}").format(reason=by_hand.reason),
+                 "amount": str(by_hand.amount - tariff)},
+            ]  # fmt: skip
         owed = Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PENDING, reason__in=OWED_AFTER_RIDE, payment_url=""
         ).order_by("pk")

@@ -133,6 +133,8 @@ def _snapshot(
     base = corrected.content
     with translation.override(corrected.language):
         line = str(REASON_LINES[CreditNote.Reason(reason)])
+        if reason == CreditNote.Reason.PRICE_CHANGE:
+            line = invoices.with_reason_by_hand(line, booking)
         reason_shown = str(CreditNote.Reason(reason).label)
     content = {
         key: base.get(key)

@@ -26,6 +26,7 @@ from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from payments import cross_border, numbering
 from payments.models import Invoice, InvoiceYear, Surcharge
 from pricing.money import from_cents, to_cents
+from pricing.quote import price_by_hand_of
 
 logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
@@ -127,6 +128,8 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     )
     with translation.override(ride.language):
         label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
+        if surcharge.reason == Surcharge.Reason.CHANGE:
+            label = with_reason_by_hand(label, booking)
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
     gross = from_cents(surcharge.amount_cents)
     content.update(
@@ -161,6 +164,14 @@ SURCHARGE_LINES = {
     Surcharge.Reason.WAITING: _("Waiting time beyond what was included"),
     Surcharge.Reason.NO_SHOW: _("No-show fee"),
 }
+
+
+def with_reason_by_hand(label: str, booking: Booking) -> str:
+    """A price difference's line, with the reason staff gave when they set the price by hand."""
+    by_hand = price_by_hand_of(booking.quote)
+    if by_hand is None:
+        return label
+    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=by_hand.reason)
 
 
 def _next_number(year: int) -> int:
