@@ -322,3 +322,17 @@ def test_a_ride_moved_into_the_past_needs_record_a_past_ride(client, paid):
     assert "recorded as a past ride (its pickup had passed)" in said(moved)[0]
     booking.refresh_from_db()
     assert booking.pickup_at == yesterday
+
+
+def test_a_price_by_hand_on_account_is_billed_on_the_collective_invoice_with_its_reason(client, company):
+    staff(client, "set_price", "record_payment", "record_past_ride")
+    ride = form(payment="account", company_account=company.pk, **at(last_month_day(20)), past_ride="on",
+                price="90,00", price_reason=REASON)  # fmt: skip
+    client.post(ADD, {**ride, "_book": "Book"})
+    booking = Booking.objects.get()
+    assert (booking.amount_cents, booking.received_cents) == (9000, 0)
+    invoice, _ = collective_invoices.issue(company, last_month_day(20).date())
+    (line,) = invoice.content["lines"]
+    assert [item["amount"] for item in line["items"]] == ["74.00", "16.00"] and line["amount"] == "90.00"
+    assert line["items"][1]["label"] == f"Preisanpassung: {REASON}"  # the account's language
+    assert invoice.gross_cents == 9000
