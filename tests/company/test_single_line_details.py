@@ -1,7 +1,8 @@
 """Every single-line detail of the operator profile refuses a line break or a control character with a clear
 error, saving nothing: the legal name and address print as the invoice's seller block and fill the legal
 texts' lines, where a line break would split them. A company account's address likewise (its collective
-invoice), and the names and places staff type into a phone booking (its invoice)."""
+invoice), the names of a vehicle class and a tour (every invoice's service), and the names and places staff
+type into a phone booking (tests/dispatch/test_staff_pricing.py)."""
 
 import pytest
 from django.db import models
@@ -42,3 +43,23 @@ def test_the_legal_details_on_one_line_are_saved(admin_client):
                "city": "Wien", "vat_id": "ATU12345678"}  # fmt: skip
     assert admin_client.post(CHANGE, profile_form(**details)).status_code == 302
     assert OperatorProfile.objects.values(*details).get() == details
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [("/admin/pricing/tour/{tour}/change/", "name_de"), ("/admin/pricing/tour/{tour}/change/", "name_en"),
+     ("/admin/pricing/vehicleclass/{first}/change/", "display_name")],
+)  # fmt: skip
+def test_the_names_an_invoice_prints_for_a_class_or_tour_refuse_a_line_break(admin_client, path, field):
+    from pricing.models import Tour, VehicleClass
+    from tests.admin_forms import change_form_data
+
+    url = path.format(
+        tour=Tour.objects.get(slug="vienna-city-tour").pk, first=VehicleClass.objects.get(code="first").pk
+    )
+    model = Tour if "tour" in path else VehicleClass
+    before = list(model.objects.values_list(field, flat=True))
+    response = admin_client.post(url, {**change_form_data(admin_client.get(url)), field: "Wien\r\nTour"})
+    assert response.status_code == 200
+    assert ONE_LINE in response.context["adminform"].form.errors[field]
+    assert list(model.objects.values_list(field, flat=True)) == before
