@@ -161,10 +161,19 @@ def phone_booking(payment: str, *, days: int = 2, **extra) -> Callable[[World], 
     return lambda world: lambda client: client.post("/admin/booking/booking/add/", data)
 
 
+def an_account() -> CompanyAccount:
+    address = {
+        "street_address": "Ring 1",
+        "postcode": "1010",
+        "city": "Wien",
+        "billing_email": "ap@acme.example",
+    }
+    return CompanyAccount.objects.create(name="Acme Handels GmbH", **address)
+
+
 def a_collective_invoice() -> Invoice:
     """Last month's collective invoice of a company account, 74 EUR open."""
-    account = CompanyAccount.objects.create(name="Acme Handels GmbH", street_address="Ring 1", postcode="1010",
-                                            city="Wien", billing_email="ap@acme.example")  # fmt: skip
+    account = an_account()
     last_month = collective_invoices.previous_month(timezone.localdate())
     Booking.objects.create(
         reference="CB-ACCT01", origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
@@ -208,6 +217,13 @@ def edit(path: Callable[[], str], **changes) -> Callable[[World], Send]:
 
 def a_token(world=None) -> ApiToken:
     return ApiToken.objects.first() or issue_token(name="Hotel concierge", scopes=["booking.read"])[0]
+
+
+def issue_for_account(world: World) -> Send:
+    account = an_account()
+    data = {"name": "Acme travel desk", "scopes": ["booking.write"], "company_account": account.pk,
+            "expires_at_0": "", "expires_at_1": "", "rate_limit": ""}  # fmt: skip
+    return lambda client: client.post("/admin/access/apitoken/add/", data)
 
 
 def a_driver() -> Driver:
@@ -326,6 +342,9 @@ CELLS: dict[str, Cell] = {
         {"token_manager", "superuser"},
         edit(lambda: f"/admin/access/apitoken/{a_token().pk}/change/", name="Renamed"),
         only(ApiToken, "name"),
+    ),
+    "token issued, tied to a company account": Cell(
+        {"token_manager", "superuser"}, issue_for_account, only(ApiToken, "company_account")
     ),
     "token revoke (list action)": Cell(
         {"token_manager", "superuser"},
