@@ -120,6 +120,7 @@ def with_price_by_hand(quote: Quote, price: PriceByHand) -> Quote:
             ),
             field="price",
         )
+    amount = to_cent(amount)  # 90 typed is 90.00, as every price is stored
     reason = " ".join(price.reason.split())
     if not reason or len(reason) > MAX_REASON_LENGTH:
         raise DomainError(

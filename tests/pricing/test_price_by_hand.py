@@ -39,6 +39,7 @@ def test_the_line_keeps_the_tariffs_price_and_the_reason():
     line = quote.lines[-1]
     assert (line.amount, line.params) == (D("16.00"), {"reason": "Agreed congress price", "tariff": "74.00"})
     assert type(quote).from_record(quote.as_record()) == quote
+    assert with_price_by_hand(TARIFF, PriceByHand(D("90"), "x")).as_record()["price"] == "90.00"
 
 
 @pytest.mark.parametrize(
