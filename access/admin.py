@@ -24,13 +24,21 @@ class ApiTokenForm(forms.ModelForm):
 
     class Meta:
         model = ApiToken
-        fields = ["name", "scopes", "expires_at", "rate_limit"]
+        fields = ["name", "scopes", "company_account", "expires_at", "rate_limit"]
         widgets = {"expires_at": LabelledSplitDateTime}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if "rate_limit" not in self.fields:  # a viewer's form: the admin shows the fields read-only
             return
+        # Only active accounts are offered; a token already tied to one that went inactive keeps it shown.
+        accounts = self.fields["company_account"].queryset
+        tied = self.instance.company_account_id if self.instance.pk else None
+        self.fields["company_account"].queryset = accounts.filter(Q(active=True) | Q(pk=tied))
+        self.fields["company_account"].help_text = _(
+            "Its checkouts with paymentMethod “account” book on this company's account, for the addresses "
+            "the account lists under “Who may book”. Empty: the token's checkouts are paid by card."
+        )
         self.fields["rate_limit"].help_text = format_lazy(
             _("Requests per {seconds} seconds for this token; empty: the default ({default})."),
             seconds=settings.API_RATE_LIMIT_WINDOW_SECONDS,
@@ -94,8 +102,8 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
     ]  # fmt: skip
     list_display_links = ["name"]
     list_filter = [TokenStateFilter, TokenKindFilter]
-    list_select_related = ["grant__client"]
-    search_fields = ["name", "prefix", "acts_for"]
+    list_select_related = ["grant__client", "company_account"]
+    search_fields = ["name", "prefix", "acts_for", "company_account__name"]
     readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke_selected"]
 

@@ -40,9 +40,15 @@ def new_secret() -> tuple[str, str, str]:
 
 
 def issue_token(
-    *, name: str, scopes: list[str], expires_in_days: int | None = None, rate_limit: int | None = None
+    *,
+    name: str,
+    scopes: list[str],
+    expires_in_days: int | None = None,
+    rate_limit: int | None = None,
+    company_account_id: int | None = None,
 ) -> tuple[ApiToken, str]:
-    """A new token and its plain text, which is never stored and cannot be shown again."""
+    """A new token and its plain text, which is never stored and cannot be shown again. Tied to a company
+    account, its checkouts may book on that account (booking/on_account.py)."""
     unknown = set(scopes) - set(Scope.values)
     if unknown or not scopes:
         raise ValueError(
@@ -56,6 +62,7 @@ def issue_token(
         scopes=sorted(set(scopes)),
         expires_at=timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None,
         rate_limit=rate_limit,
+        company_account_id=company_account_id,
     )
     return token, plain
 

@@ -259,6 +259,17 @@ class Booking(models.Model):
         related_name="+",
         verbose_name=_("marked paid by"),
     )
+    # While the operator profile lacks the seller's legal details, the booking's invoices and credit notes
+    # wait (payments/waiting_documents.py): since when, and its ride invoice's content as it was when paid.
+    documents_waiting_since = models.DateTimeField(
+        _("documents waiting since"),
+        null=True,
+        blank=True,
+        editable=False,
+        db_index=True,
+        help_text=_("Its invoices wait for the seller's legal details in the operator profile."),
+    )
+    invoice_draft = models.JSONField(null=True, blank=True, editable=False)
     cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
     cancellation_fee_cents = models.PositiveIntegerField(_("cancellation fee (cents)"), null=True, blank=True)
     confirmation_sent_at = models.DateTimeField(
@@ -283,6 +294,9 @@ class Booking(models.Model):
         permissions = [
             ("refund_booking", _("Can refund bookings and confirm refunds paid back by staff")),
             ("record_payment", _("Can record money taken by staff (invoice, cash, a price difference)")),
+            # Beyond the tariff and the clock: a negotiated or corrected price, a ride already driven.
+            ("set_price", _("Can set a ride's price by hand, with a reason")),
+            ("record_past_ride", _("Can record a ride whose pickup time has passed")),
         ]
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ from company.services import operator_branding
 from fleet.models import Driver
 from jobs import delivery
 from payments import credit_notes, invoice_pdf, invoices
-from payments.models import CreditNote, RefundStatus
+from payments.models import CreditNote, Invoice, RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -282,6 +282,25 @@ def send_credit_note(credit_note_id: int) -> bool:
         CREDIT_NOTE, booking, booking.email, customer_locale(booking), credit_note=note, credited=note.gross
     )
     message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
+    return _deliver(message)
+
+
+INVOICE_ISSUED = Mail(
+    {"en": "Invoice for your booking {reference}", "de": "Rechnung zu Ihrer Buchung {reference}"},
+    "emails/invoice",
+    operator_copy=False,
+)
+
+
+def send_invoice(invoice_id: int) -> bool:
+    """An invoice issued after the confirmation went out (it waited for the seller's legal details): the
+    traveller gets it (PDF) on its own."""
+    invoice = Invoice.objects.select_related("booking").get(pk=invoice_id)
+    booking = invoice.booking
+    if not booking.email:
+        return False
+    message = compose(INVOICE_ISSUED, booking, booking.email, customer_locale(booking), issued=invoice)
+    message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
     return _deliver(message)
 
 

@@ -47,6 +47,7 @@ LINE_LABELS = {
     "tour": _("Tour: {tour}"),
     "waiting": _("Waiting time"),
     "rounding": _("Rounding"),
+    "price_by_hand": _("Price adjustment: {reason}"),  # the reason staff gave, printed as typed
 }
 
 
@@ -62,8 +63,9 @@ DETAILED_LABELS = {
     "tour": _("Tour: {tour} ({hours} h)"),
     "waiting": _("Waiting {minutes} min ({blocks} × {block_minutes} min × {rate})"),
     "rounding": _("Rounded up to {step}"),
+    "price_by_hand": _("Price set by hand (the tariff's {tariff}): {reason}"),
 }
-MONEY_PARAMS = {"minimum", "rate", "by_distance", "step"}
+MONEY_PARAMS = {"minimum", "rate", "by_distance", "step", "tariff"}
 NUMBER_PARAMS = {"km", "hours"}
 
 
@@ -212,7 +214,7 @@ def line_label(line: PriceLine, values: dict, *, detailed: bool) -> str:
             return str(DETAILED_LABELS[line.code]).format(**_worded(line))
         except KeyError:  # an unknown code, or a line stored without its params
             pass
-    own = {key: value for key, value in _worded(line).items() if key in ("km", "hours", "tour")}
+    own = {key: value for key, value in _worded(line).items() if key in ("km", "hours", "tour", "reason")}
     values = {**own, **{key: value for key, value in values.items() if value}}  # the booking's own first
     try:
         return str(LINE_LABELS[line.code]).format(**values)

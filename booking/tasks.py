@@ -109,3 +109,10 @@ def send_traveller_reminder(booking_id: int, pickup_iso: str) -> None:
     """The traveller's reminder before the pickup (dispatch/reminders.py enqueues it once per pickup time)."""
     with delivery.scope(f"reminder:{booking_id}:{pickup_iso}"):
         ride_messages.send_traveller_reminder(booking_id, pickup_iso)
+
+
+@task()
+def send_invoice(invoice_id: int) -> None:
+    # Scoped by the invoice: it goes out once, however often queued.
+    with delivery.scope(f"invoice:{invoice_id}"):
+        notifications.send_invoice(invoice_id)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from booking.models import Booking, PaymentMethod
 from business.models import CompanyAccount
 from chauffeur.l10n import day, money, short
+from chauffeur.validators import one_line
 from payments import account_payments
 from payments.models import Invoice
 from pricing.money import CURRENCY, from_cents
@@ -36,6 +37,9 @@ def booker_errors(text: str) -> list[str]:
     return wrong
 
 
+SINGLE_LINE = ("name", "street_address", "postcode", "city", "vat_id")
+
+
 class CompanyAccountForm(forms.ModelForm):
     class Meta:
         model = CompanyAccount
@@ -43,6 +47,12 @@ class CompanyAccountForm(forms.ModelForm):
             "name", "street_address", "postcode", "city", "country", "vat_id", "billing_email",
             "payment_terms_days", "language", "active", "bookers",
         ]  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in SINGLE_LINE:  # printed on its collective invoices: a line break would split the address
+            if name in self.fields:
+                self.fields[name].validators.append(one_line)
 
     def clean_bookers(self) -> str:
         text = self.cleaned_data["bookers"]

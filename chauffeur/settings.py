@@ -410,6 +410,8 @@ JOBS_SCHEDULES = {
     "payments.tasks.issue_collective_invoices": int(
         os.environ.get("JOBS_COLLECTIVE_INVOICES_SECONDS") or 3600
     ),
+    # invoices and credit notes that waited for the seller's legal details (saving the profile starts it too)
+    "payments.tasks.issue_waiting_documents": int(os.environ.get("JOBS_WAITING_DOCUMENTS_SECONDS") or 900),
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).

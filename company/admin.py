@@ -10,7 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from company import legal, services
+from company import legal, seller, services
 from company.models import PROFILE_ID, LegalText, OperatorProfile
 
 COLOUR = forms.TextInput(attrs={"type": "color"})
@@ -43,7 +43,7 @@ class OperatorProfileForm(forms.ModelForm):
         model = OperatorProfile
         fields = [
             "name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS,
-            "foreign_route_vat",
+            "iban", "bic", "foreign_route_vat",
         ]  # fmt: skip
         widgets = {"brand_colour": COLOUR, "header_colour": COLOUR, "foreign_route_vat": forms.RadioSelect}
 
@@ -88,6 +88,7 @@ class OperatorProfileAdmin(admin.ModelAdmin):
                 ),
             },
         ),
+        (_("Bank details (collective invoices)"), {"fields": ["iban", "bic"]}),
         (
             _("Rides across the border"),
             {
@@ -117,6 +118,8 @@ class OperatorProfileAdmin(admin.ModelAdmin):
         obj.id = PROFILE_ID
         super().save_model(request, obj, form, change)
         services.profile_changed()
+        if not seller.missing(obj):  # invoices that waited for the legal details can be issued now
+            seller.details_complete.send(sender=OperatorProfile, profile=obj)
 
 
 class LegalTextForm(forms.ModelForm):

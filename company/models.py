@@ -8,19 +8,12 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from chauffeur.validators import CONTROL_CHARACTERS as CONTROL_CHARACTERS  # where mails and sign-in read it
+from chauffeur.validators import one_line
 from company.colours import HEX_COLOUR, MIN_TEXT_CONTRAST, WHITE, contrast
 
 PROFILE_ID = 1
 hex_colour = RegexValidator(HEX_COLOUR, _("Enter a colour as #rrggbb, e.g. #0b4f6c."))
-# The name and the address go into every mail's From and Reply-To headers: a line break there would end the
-# header (Django then refuses to send any mail at all). Control characters and Unicode line separators too.
-CONTROL_CHARACTERS = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"
-one_line = RegexValidator(
-    CONTROL_CHARACTERS,
-    _("Enter it on one line, without line breaks or control characters."),
-    code="control_characters",
-    inverse_match=True,
-)
 vat_id_format = RegexValidator(
     r"^[A-Z]{2}[0-9A-Z]{2,13}$", _("Enter the VAT id without spaces, e.g. ATU12345678.")
 )
@@ -51,6 +44,7 @@ def readable_on_white(colour: str) -> None:
 
 
 class OperatorProfile(models.Model):
+    # The name and the address go into every mail's From and Reply-To headers (chauffeur/validators.py).
     name = models.CharField(
         _("name"), max_length=100, validators=[one_line], help_text=_("The company name travellers see.")
     )
@@ -86,35 +80,51 @@ class OperatorProfile(models.Model):
         validators=[hex_colour],
         help_text=_("The page header's background (its text turns white or dark to stay readable)."),
     )
-    # The legal details (imprint, invoices); blank until staff fill them in: the pages then say so.
+    # The legal details (imprint, invoices); blank until staff fill them in: the pages then say so. Each on
+    # one line: a line break would split the invoice's seller block and the legal texts' lines.
     legal_name = models.CharField(
-        _("legal name"), max_length=200, blank=True, help_text=_("As registered, e.g. Wiener Chauffeur GmbH.")
+        _("legal name"),
+        max_length=200,
+        blank=True,
+        help_text=_("As registered, e.g. Wiener Chauffeur GmbH."),
+        validators=[one_line],
     )
-    street_address = models.CharField(_("street and number"), max_length=200, blank=True)
-    postcode = models.CharField(_("postcode"), max_length=12, blank=True)
-    city = models.CharField(_("city"), max_length=100, blank=True, default="Wien")
+    street_address = models.CharField(
+        _("street and number"), max_length=200, blank=True, validators=[one_line]
+    )
+    postcode = models.CharField(_("postcode"), max_length=12, blank=True, validators=[one_line])
+    city = models.CharField(_("city"), max_length=100, blank=True, default="Wien", validators=[one_line])
     country = models.CharField(_("country"), max_length=2, choices=COUNTRIES, default="AT")
     company_register_number = models.CharField(
         _("company register number"),
         max_length=40,
         blank=True,
         help_text=_("Firmenbuchnummer, e.g. FN 123456a."),
+        validators=[one_line],
     )
     company_register_court = models.CharField(
-        _("company register court"), max_length=100, blank=True, help_text=_("E.g. Handelsgericht Wien.")
+        _("company register court"),
+        max_length=100,
+        blank=True,
+        help_text=_("E.g. Handelsgericht Wien."),
+        validators=[one_line],
     )
     vat_id = models.CharField(
         _("VAT id (UID)"),
         max_length=20,
         blank=True,
-        validators=[vat_id_format],
+        validators=[one_line, vat_id_format],
         help_text=_("E.g. ATU12345678."),
     )
     # Where companies on account transfer their collective invoice (issue 22).
     iban = models.CharField(
-        _("IBAN"), max_length=34, blank=True, help_text=_("Printed on invoices on account.")
+        _("IBAN"),
+        max_length=34,
+        blank=True,
+        help_text=_("Printed on invoices on account."),
+        validators=[one_line],
     )
-    bic = models.CharField(_("BIC"), max_length=11, blank=True)
+    bic = models.CharField(_("BIC"), max_length=11, blank=True, validators=[one_line])
     # How the part of a cross-border ride driven outside Austria is taxed (docs/operations/invoices.md).
     foreign_route_vat = models.CharField(
         _("VAT on the route abroad"),
@@ -133,24 +143,28 @@ class OperatorProfile(models.Model):
         _("supervisory authority"),
         max_length=200,
         blank=True,
+        validators=[one_line],
         help_text=_("The trade authority, e.g. Magistratisches Bezirksamt für den 1. Bezirk."),
     )
     chamber = models.CharField(
         _("chamber membership"),
         max_length=200,
         blank=True,
+        validators=[one_line],
         help_text=_("E.g. Wirtschaftskammer Wien, Fachgruppe der Personenbeförderungsgewerbe mit PKW."),
     )
     trade_regulations = models.CharField(
         _("applicable trade law"),
         max_length=300,
         blank=True,
+        validators=[one_line],
         default="Gewerbeordnung 1994, Gelegenheitsverkehrs-Gesetz 1996: www.ris.bka.gv.at",
     )
     business_purpose = models.CharField(
         _("business purpose"),
         max_length=200,
         blank=True,
+        validators=[one_line],
         default="Personenbeförderung mit Personenkraftwagen",
         help_text=_("What the company does (§25 MedienG)."),
     )

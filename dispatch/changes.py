@@ -1,7 +1,9 @@
-"""Staff change a ride: its pickup time (the lead time is checked again, and an assigned driver's and
-vehicle's other rides) and, while no vehicle is assigned, its class. The ride is priced again with
-today's tariffs; a difference is refunded or charged through the payment provider, or settled by staff
-outside it and recorded as such."""
+"""Staff change a ride: its pickup time (the lead time is checked again unless staff move it at short
+notice, a pickup that has passed only as a past ride recorded; an assigned driver's and vehicle's other
+rides) and, while no vehicle is assigned, its class. The ride is priced again with today's tariffs, or at
+a price staff set by hand with its reason (kept through later changes until staff with the permission
+change or remove it); a difference is refunded or charged through the payment provider, or settled by
+staff outside it and recorded as such."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,15 +14,15 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import history, selectors
 from booking import tasks as booking_tasks
-from booking.checkout import ensure_bookable
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
-from dispatch import assignment, job_links, windows
+from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
 from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents
+from pricing.quote import PriceByHand, Quote, price_by_hand_of, with_price_by_hand
 
 CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED)
 
@@ -34,8 +36,20 @@ class Change:
 
 
 def change_ride(
-    pk: int, *, pickup: datetime, vehicle_class: str, through_provider: bool, actor: str, user=None
+    pk: int,
+    *,
+    pickup: datetime,
+    vehicle_class: str,
+    through_provider: bool,
+    actor: str,
+    user=None,
+    short_notice: bool = False,
+    past_ride: bool = False,
+    price_by_hand: PriceByHand | None = None,
+    tariff_price: bool = False,
 ) -> Change:
+    """`price_by_hand` sets the price staff agreed (with its reason); `tariff_price` removes one set before;
+    neither keeps the booking's price set by hand, if it has one, on the new ride."""
     with transaction.atomic():
         driver_id = Booking.objects.filter(pk=pk).values_list("driver_id", flat=True).first()
         if driver_id:  # the driver first, in the order assignments lock them
@@ -49,6 +63,13 @@ def change_ride(
                 )
             )
         _ensure_changeable(booking, pickup, vehicle_class)
+        if pickup != booking.pickup_at:
+            on_account = booking.company_account if booking.payment_method == PaymentMethod.ACCOUNT else None
+            staff_pickups.ensure_pickup(
+                pickup, short_notice=short_notice, past_ride=past_ride, account=on_account
+            )
+        kept = price_by_hand_of(booking.quote)
+        chosen = price_by_hand or (None if tariff_price else kept)
         quote = pricing.quote_price(
             vehicle_class=vehicle_class,
             distance_km=booking.distance_km,
@@ -57,6 +78,8 @@ def change_ride(
             duration_hours=booking.duration_hours,
             tour_slug=booking.tour_slug or None,
         )
+        if chosen is not None:
+            quote = with_price_by_hand(quote, chosen)
         difference = to_cents(quote.price) - booking.amount_cents
         if difference and booking.status == BookingStatus.PENDING_PAYMENT and booking.provider_session_id:
             raise DomainError(
@@ -69,6 +92,7 @@ def change_ride(
                 )
             )
         summary = _describe(booking, pickup, vehicle_class, quote.price)
+        summary = _with_staff_choices(summary, booking, pickup, quote, kept, short_notice, past_ride)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
         if booking.duration_s:
             booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s)
@@ -104,7 +128,6 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
             code="class_mismatch",
             field="vehicle_class",
         )
-    ensure_bookable(pickup)
     if booking.driver_id or booking.vehicle_id:
         assignment.ensure_free(booking, windows.ride_window(booking, pickup), booking.driver, booking.vehicle)
 
@@ -125,6 +148,31 @@ def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> 
     before, after = history.eur(to_cents(booking.quote.price)), history.eur(to_cents(price))
     parts.append(history.said("price {before} → {after}", before=before, after=after))
     return history.said("Changed: {changes}", changes=parts)
+
+
+def _with_staff_choices(
+    summary: history.Said,
+    booking: Booking,
+    pickup: datetime,
+    quote: Quote,
+    kept: PriceByHand | None,
+    short_notice: bool,
+    past_ride: bool,
+) -> history.Said:
+    """The change's words with what staff chose beyond the rules: a pickup moved at short notice or into the
+    past, a price set by hand (old → new, and why) or removed."""
+    parts = [*summary.params["changes"]]
+    moved = pickup != booking.pickup_at
+    if moved and past_ride:
+        parts.append(history.said("recorded as a past ride (its pickup had passed)"))
+    elif moved and short_notice:
+        parts.append(history.said("at short notice (the lead time was not applied)"))
+    chosen = price_by_hand_of(quote)
+    if chosen != kept and chosen is not None:
+        parts.append(history.said("price set by hand, reason: {reason}", reason=chosen.reason))
+    elif chosen != kept:
+        parts.append(history.said("the price set by hand is removed: the tariff's price applies"))
+    return history.said(summary.message, changes=parts)
 
 
 def _settle(

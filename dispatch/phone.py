@@ -2,6 +2,8 @@
 the customer pays through a payment link e-mailed to them, or staff mark it paid by invoice or cash, or put
 it on a company's account."""
 
+from dataclasses import replace
+
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -10,7 +12,6 @@ from booking import tasks as booking_tasks
 from booking.checkout import (
     BookingRequest,
     PricedRide,
-    ensure_bookable,
     open_payment_page,
     price_the_ride,
     store_booking,
@@ -18,8 +19,11 @@ from booking.checkout import (
 from booking.models import Booking, BookingChannel, PaymentMethod
 from business.models import CompanyAccount
 from chauffeur.errors import DomainError
+from dispatch import staff_pickups
 from payments import payment_updates
 from payments.providers import payment_provider
+from pricing.money import to_cents
+from pricing.quote import PriceByHand, price_by_hand_of, with_price_by_hand, without_price_by_hand
 
 NO_PROVIDER = "none"  # a booking paid outside the payment provider
 
@@ -31,11 +35,24 @@ class PhonePayment(models.TextChoices):
     ACCOUNT = PaymentMethod.ACCOUNT.value, _("on a company's account (its monthly invoice)")
 
 
-def quote(ride: BookingRequest, *, short_notice: bool = False) -> PricedRide:
-    """What the booking would cost, with the same checks as booking it; nothing is stored."""
-    if not short_notice:
-        ensure_bookable(ride.pickup)
-    return price_the_ride(ride)
+def quote(
+    ride: BookingRequest,
+    *,
+    short_notice: bool = False,
+    past_ride: bool = False,
+    price_by_hand: PriceByHand | None = None,
+    company_account: CompanyAccount | None = None,
+) -> PricedRide:
+    """What the booking would cost, with the same checks as booking it; nothing is stored. A price set by
+    hand replaces the tariff's (dispatch/staff_pickups.py says which pickups staff may give)."""
+    if ride.pickup is not None:
+        staff_pickups.ensure_pickup(
+            ride.pickup, short_notice=short_notice, past_ride=past_ride, account=company_account
+        )
+    priced = price_the_ride(ride)
+    if price_by_hand is None:
+        return priced
+    return replace(priced, quote=with_price_by_hand(priced.quote, price_by_hand))
 
 
 def book_by_phone(
@@ -46,20 +63,29 @@ def book_by_phone(
     user,
     actor: str,
     company_account: CompanyAccount | None = None,
+    past_ride: bool = False,
+    price_by_hand: PriceByHand | None = None,
 ) -> Booking:
-    """Store the booking at the server's price and start its payment. `short_notice` takes a pickup inside
-    the lead time (staff know a driver is free); the history says so. On a company's account staff may
-    choose any active account (they vouch for the traveller); the history names who did it."""
+    """Store the booking at the server's price, or at the price staff set by hand with its reason, and start
+    its payment. `short_notice` takes a pickup inside the lead time (staff know a driver is free),
+    `past_ride` one that has passed (a ride driven without a booking); the history says so. On a company's
+    account staff may choose any active account (they vouch for the traveller); the history names who did
+    it."""
     if payment == PhonePayment.LINK and not ride.email:
         raise DomainError(_("A payment link needs the customer's e-mail address."), field="email")
     if payment == PhonePayment.ACCOUNT and (company_account is None or not company_account.active):
         raise DomainError(_("Choose an active company account."), field="company_account")
     provider = payment_provider() if payment == PhonePayment.LINK else None
-    priced = quote(ride, short_notice=short_notice)
+    on_account_of = company_account if payment == PhonePayment.ACCOUNT else None
+    priced = quote(
+        ride, short_notice=short_notice, past_ride=past_ride, price_by_hand=price_by_hand,
+        company_account=on_account_of,
+    )  # fmt: skip
+    booked = _booked(short_notice=short_notice, past_ride=past_ride, priced=priced)
     if payment == PhonePayment.ACCOUNT:
         with transaction.atomic():
             booking = store_booking(ride, priced, on_account.PROVIDER_NAME, channel=BookingChannel.PHONE)
-            _record_booked(booking, short_notice, actor)
+            _record_booked(booking, booked, actor)
             if not company_account.allows(booking.email):
                 vouched = history.said(
                     "Put on the account of {company} by staff, though its bookers do not list {email}.",
@@ -72,7 +98,7 @@ def book_by_phone(
     booking = store_booking(
         ride, priced, provider.name if provider else NO_PROVIDER, channel=BookingChannel.PHONE
     )
-    _record_booked(booking, short_notice, actor)
+    _record_booked(booking, booked, actor)
     if provider is None:
         return payment_updates.mark_paid(booking.pk, method=payment, user=user, actor=actor)
     session = open_payment_page(provider, booking)  # a provider failure leaves it pending, and is raised
@@ -82,10 +108,28 @@ def book_by_phone(
     return booking
 
 
-def _record_booked(booking: Booking, short_notice: bool, actor: str) -> None:
-    booked = (
-        history.said("Booked by phone at short notice (the lead time was not applied).")
-        if short_notice
-        else history.said("Booked by phone.")
-    )
-    history.record(booking, history.Kind.CHANGE, booked, actor=actor)
+def _booked(*, short_notice: bool, past_ride: bool, priced: PricedRide) -> list[history.Said]:
+    """What the history says of the booking: how it was taken, and a price set by hand with its reason."""
+    if past_ride:
+        booked = [history.said("Booked by phone as a past ride (its pickup had passed).")]
+    elif short_notice:
+        booked = [history.said("Booked by phone at short notice (the lead time was not applied).")]
+    else:
+        booked = [history.said("Booked by phone.")]
+    by_hand = price_by_hand_of(priced.quote)
+    if by_hand is not None:
+        tariff = without_price_by_hand(priced.quote).price
+        booked.append(
+            history.said(
+                "Price set by hand: {price} instead of the tariff's {tariff}. Reason: {reason}",
+                price=history.eur(to_cents(by_hand.amount)),
+                tariff=history.eur(to_cents(tariff)),
+                reason=by_hand.reason,
+            )
+        )
+    return booked
+
+
+def _record_booked(booking: Booking, booked: list[history.Said], actor: str) -> None:
+    for said in booked:
+        history.record(booking, history.Kind.CHANGE, said, actor=actor)

@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class PaymentsConfig(AppConfig):
     name = "payments"
     verbose_name = _("Payments")
+
+    def ready(self) -> None:
+        from company.seller import details_complete
+        from payments import tasks
+
+        details_complete.connect(
+            tasks.seller_details_complete, dispatch_uid="payments.seller_details_complete"
+        )

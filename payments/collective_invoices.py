@@ -4,6 +4,7 @@ listing its rides on account of that month, numbered in the same gapless series 
 (payments.tasks.issue_collective_invoices), which also e-mails each invoice's PDF once through the queue."""
 
 import calendar
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
 from business.models import CompanyAccount
+from company import seller
 from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from company.services import operator_branding
 from jobs import delivery
@@ -27,7 +29,9 @@ from payments import collective_invoice_pdf, tasks
 from payments.invoices import NUMBER_FORMAT, next_number, seller_details
 from payments.models import CollectiveInvoiceLine, Invoice, Surcharge
 from pricing.money import CURRENCY, from_cents, to_cent, to_cents
+from pricing.quote import price_by_hand_of, without_price_by_hand
 
+logger = logging.getLogger(__name__)
 VIENNA = ZoneInfo("Europe/Vienna")
 INVOICED_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
 # Owed after the ride and not asked for through a payment link: billed with the ride.
@@ -88,6 +92,12 @@ def billed_refusal(booking: Booking) -> str | None:
     ).format(reference=booking.reference, number=invoice.number)
 
 
+def issued_for(account: CompanyAccount, pickup: datetime) -> Invoice | None:
+    """The account's collective invoice of the Vienna month a pickup falls in, if it is issued: a ride of
+    that month put on the account now would be billed by none (the invoice is never changed)."""
+    return _existing(account, month_of(timezone.localtime(pickup, VIENNA).date()))
+
+
 def issue_month(month: date) -> list[Invoice]:
     """Every company's collective invoice for the month that is still missing (a month without a ride
     gets none); the invoices issued now."""
@@ -102,7 +112,9 @@ def issue_month(month: date) -> list[Invoice]:
 
 def issue(account: CompanyAccount, month: date) -> tuple[Invoice | None, bool]:
     """The account's collective invoice for the month and whether it was issued now: the one it has, else
-    a new one if the month has rides to list, else None. Its e-mail is queued in the same transaction."""
+    a new one if the month has rides to list, else None. Its e-mail is queued in the same transaction.
+    While the seller's legal details are missing none is issued: its rides are marked as waiting, and
+    payments/waiting_documents.py issues it once the details are complete."""
     month = month_of(month)
     try:
         with transaction.atomic():
@@ -114,6 +126,15 @@ def issue(account: CompanyAccount, month: date) -> tuple[Invoice | None, bool]:
                 return existing, False
             bookings = list(uninvoiced(account.pk, month))
             if not bookings:
+                return None, False
+            if not seller.complete():
+                waiting = Booking.objects.filter(pk__in=[booking.pk for booking in bookings])
+                waiting.filter(documents_waiting_since__isnull=True).update(
+                    documents_waiting_since=timezone.now()
+                )
+                logger.warning(
+                    "%s's collective invoice for %s waits for the seller's legal details", account, month
+                )
                 return None, False
             invoice = _create(account, month, bookings)
             tasks.send_collective_invoice.enqueue(invoice.pk)
@@ -180,6 +201,15 @@ def _line(booking: Booking) -> _Line:
         ]
     else:
         sublines = [{"label": presentation.service(booking), "amount": str(from_cents(booking.amount_cents))}]
+        if (
+            by_hand := price_by_hand_of(booking.quote)
+        ) is not None:  # the tariff's price, then the difference
+            tariff = without_price_by_hand(booking.quote).price
+            sublines = [
+                {"label": presentation.service(booking), "amount": str(tariff)},
+                {"label": _("Price adjustment: {reason}").format(reason=by_hand.reason),
+                 "amount": str(by_hand.amount - tariff)},
+            ]  # fmt: skip
         owed = Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PENDING, reason__in=OWED_AFTER_RIDE, payment_url=""
         ).order_by("pk")

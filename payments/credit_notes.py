@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
+from company.models import PROFILE_ID, OperatorProfile
 from payments import cross_border, invoices, numbering
 from payments.models import CreditNote, CreditNoteYear, Invoice, Refund, RefundStatus
 from pricing.money import from_cents
@@ -36,8 +37,9 @@ REASON_LINES = {
 
 def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
     """The credit note of a refund that is done (SUCCEEDED): issued now in the caller's transaction, or the
-    one it has. None while the refund is not done, and for money never invoiced: a booking on a company
-    account, one paid before invoices existed, money through a withdrawn payment link given back.
+    one it has. None while the refund is not done, while the booking's documents wait for the seller's legal
+    details, and for money never invoiced: a booking on a company account, one paid before invoices
+    existed, money through a withdrawn payment link given back.
     The traveller gets it by e-mail; a cancellation's refund done at once (`just_made`) rides with the
     cancellation's own e-mail instead."""
     if refund.status != RefundStatus.SUCCEEDED:
@@ -50,6 +52,10 @@ def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
     booking = refund.booking
     if booking.payment_method == PaymentMethod.ACCOUNT:
         return None  # on the company's collective invoice, corrected there
+    if invoices.waits(booking):  # issued with the invoices it corrects (payments/waiting_documents.py)
+        invoices.hold(booking)
+        logger.debug("%s: its credit note waits for the seller's legal details", booking.reference)
+        return None
     corrected = corrected_invoice(refund)
     if corrected is None:
         return None
@@ -127,11 +133,12 @@ def _snapshot(
     base = corrected.content
     with translation.override(corrected.language):
         line = str(REASON_LINES[CreditNote.Reason(reason)])
+        if reason == CreditNote.Reason.PRICE_CHANGE:
+            line = invoices.with_reason_by_hand(line, booking)
         reason_shown = str(CreditNote.Reason(reason).label)
     content = {
         key: base.get(key)
         for key in (
-            "seller",
             "buyer",
             "reference",
             "service",
@@ -141,6 +148,8 @@ def _snapshot(
             "pickup_at",
         )
     }
+    with translation.override(corrected.language):  # the seller as it is now, its details complete
+        content["seller"] = invoices.seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
     fee = booking.cancellation_fee_cents if reason == CreditNote.Reason.CANCELLATION else None
     content.update(
         kind="credit_note",

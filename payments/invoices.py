@@ -4,41 +4,80 @@ invoice and a rolled-back payment leaves neither an invoice nor a used number.
 
 Numbers are "YYYY-NNNNNN": the calendar year in Vienna, then the year's consecutive number, gapless. The
 year's counter row is locked for the rest of the payment's transaction, so no two workers draw the same
-number; a transaction that rolls back gives its number back before anyone else can draw it."""
+number; a transaction that rolls back gives its number back before anyone else can draw it.
+
+No invoice names a seller without its legal details (company/seller.py): while the operator profile lacks
+one, a booking's documents wait, in order (its ride invoice's content fixed as it was when paid), and
+payments/waiting_documents.py issues them once the details are complete."""
 
 import logging
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
+from company import seller
 from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from payments import cross_border, numbering
 from payments.models import Invoice, InvoiceYear, Surcharge
 from pricing.money import from_cents, to_cents
+from pricing.quote import price_by_hand_of
 
 logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
 
 
-def issue(booking: Booking) -> Invoice:
+def waits(booking: Booking) -> bool:
+    """Whether the booking's next document must wait: the seller's legal details are missing, or documents
+    of the booking issued before it still wait (they are issued in order)."""
+    return booking.documents_waiting_since is not None or not seller.complete()
+
+
+def hold(booking: Booking) -> None:
+    """Mark the booking's documents as waiting (in the caller's transaction, which holds its row lock)."""
+    now = timezone.now()
+    Booking.objects.filter(pk=booking.pk).update(
+        documents_waiting_since=Coalesce(F("documents_waiting_since"), now)
+    )
+    booking.documents_waiting_since = booking.documents_waiting_since or now
+
+
+def issue(booking: Booking) -> Invoice | None:
     """The booking's invoice: issued now if it has none, else the one it has (a replayed payment gets no
-    second invoice). Call inside the transaction that makes the booking paid, holding its row lock."""
+    second invoice). Call inside the transaction that makes the booking paid, holding its row lock. None
+    while it must wait: its content is kept as it is now, and issued unchanged but for the number, the date
+    and the seller when the seller's details are complete."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
     existing = Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
     if existing is not None:
         return existing
+    language = "de" if booking.locale == "de" else "en"
+    if waits(booking):
+        if booking.invoice_draft is None:
+            booking.invoice_draft = snapshot(booking, number="", issued_at=timezone.now(), language=language)
+            Booking.objects.filter(pk=booking.pk).update(invoice_draft=booking.invoice_draft)
+        hold(booking)
+        logger.debug("%s: its invoice waits for the seller's legal details", booking.reference)
+        return None
     issued_at = timezone.now()
     year = timezone.localtime(issued_at).year
     sequence = _next_number(year)
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
-    quote = booking.quote
-    language = "de" if booking.locale == "de" else "en"
-    content = snapshot(booking, number=number, issued_at=issued_at, language=language)
+    if booking.invoice_draft is not None:  # as it was when paid; numbered, dated and signed now
+        content = {**booking.invoice_draft, "number": number, "issued_at": issued_at.isoformat()}
+        language = content["language"]
+        with translation.override(language):
+            content["seller"] = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
+        booking.invoice_draft = None
+        Booking.objects.filter(pk=booking.pk).update(invoice_draft=None)
+    else:
+        content = snapshot(booking, number=number, issued_at=issued_at, language=language)
     return Invoice.objects.create(
         number=number,
         year=year,
@@ -49,8 +88,8 @@ def issue(booking: Booking) -> Invoice:
         # The snapshot's: a ride across the border may carry VAT on its Austrian share only.
         net_cents=to_cents(Decimal(content["net"])),
         vat_cents=to_cents(Decimal(content["vat"])),
-        gross_cents=to_cents(quote.price),
-        currency=quote.currency,
+        gross_cents=to_cents(Decimal(content["gross"])),
+        currency=content["currency"],
         content=content,
     )
 
@@ -59,7 +98,7 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     """The supplementary invoice of a price difference, waiting time or no-show fee that became paid (call
     in that transaction, booking row-locked): numbered in the invoices' series. None for a booking on a
     company account (its rides go on the month's collective invoice) or one whose ride was never invoiced
-    (paid before invoices existed); a replay finds the one it has."""
+    (paid before invoices existed), and while it must wait (`waits`); a replay finds the one it has."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
     if surcharge.status != Surcharge.Status.PAID or booking.payment_method == PaymentMethod.ACCOUNT:
@@ -67,6 +106,10 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     existing = Invoice.objects.filter(surcharge=surcharge).first()
     if existing is not None:
         return existing
+    if waits(booking):
+        hold(booking)
+        logger.debug("%s: its supplementary invoice waits for the seller's legal details", booking.reference)
+        return None
     ride = for_booking(booking)
     if ride is None:
         logger.warning(
@@ -85,6 +128,8 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     )
     with translation.override(ride.language):
         label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
+        if surcharge.reason == Surcharge.Reason.CHANGE:
+            label = with_reason_by_hand(label, booking)
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
     gross = from_cents(surcharge.amount_cents)
     content.update(
@@ -119,6 +164,14 @@ SURCHARGE_LINES = {
     Surcharge.Reason.WAITING: _("Waiting time beyond what was included"),
     Surcharge.Reason.NO_SHOW: _("No-show fee"),
 }
+
+
+def with_reason_by_hand(label: str, booking: Booking) -> str:
+    """A price difference's line, with the reason staff gave when they set the price by hand."""
+    by_hand = price_by_hand_of(booking.quote)
+    if by_hand is None:
+        return label
+    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=by_hand.reason)
 
 
 def _next_number(year: int) -> int:

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django_tasks import task
 
-from payments import after_ride, collective_invoices, payment_updates, refunds, surcharges
+from payments import after_ride, collective_invoices, payment_updates, refunds, surcharges, waiting_documents
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
 
@@ -59,3 +59,16 @@ def issue_collective_invoices() -> list[str]:
 @task()
 def send_collective_invoice(invoice_id: int) -> None:
     collective_invoices.deliver(invoice_id)
+
+
+@task()
+def issue_waiting_documents() -> list[str]:
+    """Scheduled (JOBS_WAITING_DOCUMENTS_SECONDS), and enqueued when staff save a profile whose legal details
+    are complete: the invoices and credit notes that waited for them (payments/waiting_documents.py)."""
+    return waiting_documents.issue_waiting()
+
+
+def seller_details_complete(sender, **kwargs) -> None:
+    """company.seller.details_complete (connected in payments/apps.py): issue what waited, in the job queue,
+    enqueued in the transaction that saved the profile."""
+    issue_waiting_documents.enqueue()

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from chauffeur.admin import NamesChanges
 from chauffeur.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
 from chauffeur.admin_versions import MovesSharedVersion
+from chauffeur.validators import one_line
 from pricing import services
 from pricing.bands import band_errors
 from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
@@ -87,8 +88,22 @@ class TariffAdmin(RepricesOnSave):
         return False  # a class without tariff cannot be priced: deactivate the vehicle class instead
 
 
+class NamesOnOneLine:
+    """A ModelAdmin mixin: the names invoices print (a class's, a tour's) refuse line breaks, on the page and
+    in the editable list."""
+
+    one_line_fields: tuple[str, ...] = ()
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None and db_field.name in self.one_line_fields:
+            field.validators.append(one_line)
+        return field
+
+
 @admin.register(VehicleClass)
-class VehicleClassAdmin(LabelsEditableList, RepricesOnSave):
+class VehicleClassAdmin(NamesOnOneLine, LabelsEditableList, RepricesOnSave):
+    one_line_fields = ("display_name",)
     list_display = ["code", "display_name", "passengers", "luggage", "order", "active"]
     list_editable = ["display_name", "passengers", "luggage", "order", "active"]
 
@@ -102,7 +117,8 @@ class TourPriceInline(LabelledTabularInline):
 
 
 @admin.register(Tour)
-class TourAdmin(LabelsEditableList, RepricesOnSave):
+class TourAdmin(NamesOnOneLine, LabelsEditableList, RepricesOnSave):
+    one_line_fields = ("name_de", "name_en")
     list_display = ["slug", "name_en", "name_de", "included_hours", "area_radius_km", "order", "active"]
     list_editable = ["order", "active"]
     prepopulated_fields = {"slug": ["name_en"]}

@@ -2,7 +2,7 @@
 price. Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap.
 The limits of what can be priced live here, and every door's declaration reads them."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
@@ -92,6 +92,70 @@ class Quote:
                 for line in record["lines"]
             ),
         )
+
+
+# A price staff set by hand (a negotiated or corrected price): its own line, the difference to the tariff's
+# price, so the lines still sum to the total; the reason is printed with it.
+PRICE_BY_HAND = "price_by_hand"
+MIN_PRICE_BY_HAND, MAX_PRICE_BY_HAND = Decimal("1.00"), Decimal("99999.99")
+MAX_REASON_LENGTH = 150
+
+
+@dataclass(frozen=True)
+class PriceByHand:
+    amount: Decimal  # gross EUR, the whole price
+    reason: str  # why, in the staff's words (printed on the invoice)
+
+
+def with_price_by_hand(quote: Quote, price: PriceByHand) -> Quote:
+    """The tariff's quote at the price staff set: its lines, then the difference as a line of its own; net and
+    VAT of the new price at the tariff's rate."""
+    amount = price.amount
+    if amount != to_cent(amount) or not MIN_PRICE_BY_HAND <= amount <= MAX_PRICE_BY_HAND:
+        raise DomainError(
+            format_lazy(
+                _("A price set by hand is between {least} and {most} euros, in whole cents."),
+                least=MIN_PRICE_BY_HAND,
+                most=MAX_PRICE_BY_HAND,
+            ),
+            field="price",
+        )
+    amount = to_cent(amount)  # 90 typed is 90.00, as every price is stored
+    reason = " ".join(price.reason.split())
+    if not reason or len(reason) > MAX_REASON_LENGTH:
+        raise DomainError(
+            format_lazy(
+                _("Give the reason for the price (at most {count} characters)."), count=MAX_REASON_LENGTH
+            ),
+            field="price_reason",
+        )
+    tariff = without_price_by_hand(quote)
+    params = {"reason": reason, "tariff": str(tariff.price)}
+    line = PriceLine(PRICE_BY_HAND, f"Price set by staff: {reason}", amount - tariff.price, params)
+    return _repriced(quote, amount, (*tariff.lines, line))
+
+
+def price_by_hand_of(quote: Quote) -> PriceByHand | None:
+    """The price staff set by hand on this quote, if any."""
+    for line in quote.lines:
+        if line.code == PRICE_BY_HAND:
+            return PriceByHand(quote.price, line.params.get("reason", ""))
+    return None
+
+
+def without_price_by_hand(quote: Quote) -> Quote:
+    """The quote at the tariff's price again (as it was before staff set one)."""
+    line = next((line for line in quote.lines if line.code == PRICE_BY_HAND), None)
+    if line is None:
+        return quote
+    lines = tuple(item for item in quote.lines if item.code != PRICE_BY_HAND)
+    return _repriced(quote, Decimal(line.params["tariff"]), lines)
+
+
+def _repriced(quote: Quote, price: Decimal, lines: tuple[PriceLine, ...]) -> Quote:
+    """The quote at another gross price: net and VAT of that price at the quote's rate."""
+    net = to_cent(price / (1 + quote.vat_rate))
+    return replace(quote, price=price, net=net, vat=price - net, lines=lines)
 
 
 def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:

@@ -39,8 +39,17 @@ class Served:
     env: dict[str, str]
 
 
+# The seller's legal details an operator fills in before the first booking (invoices wait without them).
+SELLER_DETAILS = (
+    "from company.models import OperatorProfile; OperatorProfile.objects.filter(id=1).update("
+    "legal_name='Wiener Chauffeur GmbH', street_address='Kärntner Ring 1', postcode='1010', city='Wien', "
+    "vat_id='ATU12345678')"
+)
+
+
 @contextmanager
-def back_office(folder: Path) -> Iterator[Served]:
+def back_office(folder: Path, *, seller_details: bool = True) -> Iterator[Served]:
+    """`seller_details=False`: the operator profile as a fresh install has it, its invoices waiting."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {
@@ -50,7 +59,8 @@ def back_office(folder: Path) -> Iterator[Served]:
         "PUBLIC_BASE_URL": base,
         "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
     }
-    for step in (("migrate", "--noinput"), ("demo_data",),
+    details = [("shell", "--no-imports", "-c", SELLER_DETAILS)] if seller_details else []
+    for step in (("migrate", "--noinput"), *details, ("demo_data",),
                  ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test")):  # fmt: skip
         done = manage(*step, **env)
         assert done.returncode == 0, done.stdout + done.stderr

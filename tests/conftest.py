@@ -23,6 +23,41 @@ def fresh_cache():
     versions.forget()
 
 
+# The seller's legal details every invoice names (company/seller.py): a fresh install lacks them and its
+# invoices wait, so every test that uses the database starts with them filled in, unless it asks for the
+# profile as the migrations seed it (`seeded_profile`).
+SELLER_DETAILS = {
+    "legal_name": "Wiener Chauffeur GmbH", "street_address": "Kärntner Ring 1", "postcode": "1010",
+    "city": "Wien", "vat_id": "ATU12345678",
+}  # fmt: skip
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+
+
+@pytest.fixture(autouse=True)
+def seller_details(request):
+    if "seeded_profile" in request.fixturenames:
+        return
+    if not (request.node.get_closest_marker("django_db") or DATABASE_FIXTURES & set(request.fixturenames)):
+        return
+    request.getfixturevalue("_django_db_helper")  # the database this test uses, set up before the profile
+    from company.models import PROFILE_ID, OperatorProfile
+    from company.services import DEFAULT_NAME
+
+    OperatorProfile.objects.update_or_create(
+        id=PROFILE_ID, defaults=SELLER_DETAILS, create_defaults={"name": DEFAULT_NAME, **SELLER_DETAILS}
+    )
+
+
+@pytest.fixture
+def seeded_profile(db):
+    """The operator profile as a fresh install has it: its name, no legal details."""
+    from company.models import PROFILE_ID, OperatorProfile
+
+    OperatorProfile.objects.filter(id=PROFILE_ID).update(
+        **{**dict.fromkeys(SELLER_DETAILS, ""), "city": "Wien"}
+    )
+
+
 def clear_shared_cache() -> None:
     """Through a Redis client of its own with a patient timeout: the service's 50 ms timeouts and its
     breaker are for production, and one slow answer on a busy machine must not fail the next tests."""

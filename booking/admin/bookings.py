@@ -111,24 +111,36 @@ class BookingAdmin(admin.ModelAdmin):
         """A phone booking: the server prices it; "Quote" shows the price without storing anything."""
         if not self.has_add_permission(request):
             raise PermissionDenied
+        self.ensure_staff_choices_allowed(request)
         form = PhoneBookingForm(
             request.POST or None,
             initial={"payment": PhonePayment.LINK},
             may_record_payment=self.has_record_payment_permission(request),
+            may_set_price=self.has_set_price_permission(request),
+            may_record_past=self.has_record_past_ride_permission(request),
         )
         priced = None
         if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            choices = {
+                "short_notice": data["short_notice"],
+                "past_ride": data.get("past_ride", False),
+                "price_by_hand": form.price_by_hand(),
+            }
             try:
                 if "_quote" in request.POST:
-                    priced = phone.quote(form.ride(), short_notice=form.cleaned_data["short_notice"])
+                    on_account = (
+                        data.get("company_account") if data["payment"] == PhonePayment.ACCOUNT else None
+                    )
+                    priced = phone.quote(form.ride(), company_account=on_account, **choices)
                 else:
                     booking = phone.book_by_phone(
                         ride=form.ride(),
-                        payment=form.cleaned_data["payment"],
-                        short_notice=form.cleaned_data["short_notice"],
+                        payment=data["payment"],
                         user=request.user,
                         actor=history.staff(request.user),
-                        company_account=form.cleaned_data.get("company_account"),
+                        company_account=data.get("company_account"),
+                        **choices,
                     )
                     self.message_user(request, phone_booked(booking), messages.SUCCESS)
                     return redirect(reverse("admin:booking_booking_change", args=[booking.pk]))
@@ -154,6 +166,24 @@ class BookingAdmin(admin.ModelAdmin):
 
     def has_record_payment_permission(self, request, obj=None):
         return request.user.has_perm(f"{self.opts.app_label}.record_payment")
+
+    # Beyond the tariff and the clock (Booking.Meta.permissions): a price set by hand, a past ride recorded.
+    def has_set_price_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.set_price")
+
+    def has_record_past_ride_permission(self, request, obj=None):
+        return request.user.has_perm(f"{self.opts.app_label}.record_past_ride")
+
+    def ensure_staff_choices_allowed(self, request) -> None:
+        """A form sent with a price set by hand or a past ride by staff whose form offers neither: refused
+        (403), as the form would silently leave them out."""
+        if request.method != "POST":
+            return
+        priced = request.POST.get("price", "").strip() or request.POST.get("price_reason", "").strip()
+        if priced and not self.has_set_price_permission(request):
+            raise PermissionDenied
+        if request.POST.get("past_ride") and not self.has_record_past_ride_permission(request):
+            raise PermissionDenied
 
     @admin.action(description=_("Mark as completed (ride done)"), permissions=["change"])
     def mark_completed(self, request, queryset):
@@ -215,6 +245,8 @@ class BookingAdmin(admin.ModelAdmin):
             "change": self.has_change_permission(request, booking),
             "refund": self.has_refund_permission(request, booking),
             "record_payment": self.has_record_payment_permission(request, booking),
+            "set_price": self.has_set_price_permission(request, booking),
+            "record_past_ride": self.has_record_past_ride_permission(request, booking),
         }
         page = page_context(booking, may=may)
         context = {
@@ -236,6 +268,8 @@ class BookingAdmin(admin.ModelAdmin):
         settled_by_staff = action == "change" and not request.POST.get("through_provider")
         if settled_by_staff and not self.has_record_payment_permission(request, booking):
             raise PermissionDenied  # staff take or hand over the difference themselves
+        if action == "change":
+            self.ensure_staff_choices_allowed(request)
         try:
             self.message_user(request, handler(request, booking), messages.SUCCESS)
         except Invalid as invalid:
@@ -348,7 +382,15 @@ def _note(request, booking: Booking) -> str:
 
 
 def _change(request, booking: Booking) -> str:
-    data = valid(ChangeForm(request.POST, booking=booking))
+    may_set_price = request.user.has_perm("booking.set_price")
+    form = ChangeForm(
+        request.POST,
+        booking=booking,
+        may_set_price=may_set_price,
+        may_record_past=request.user.has_perm("booking.record_past_ride"),
+    )
+    data = valid(form)
+    by_hand = form.price_by_hand() if may_set_price else None
     change = changes.change_ride(
         booking.pk,
         pickup=data["pickup"],
@@ -356,6 +398,10 @@ def _change(request, booking: Booking) -> str:
         through_provider=data["through_provider"],
         actor=history.staff(request.user),
         user=request.user,
+        short_notice=data["short_notice"],
+        past_ride=data.get("past_ride", False),
+        price_by_hand=by_hand,
+        tariff_price=may_set_price and by_hand is None,  # the field cleared: the tariff's price again
     )
     settled = f"; {change.settlement.shown()}" if change.settlement else ""
     return f"{booking.reference}: {change.summary.shown()}{settled}."
@@ -463,7 +509,12 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "can_change_ride": can_change and booking.status in changes.CHANGEABLE,
         "can_refund": may["refund"] and refundable > 0,
         "assign_form": AssignForm(booking=booking),
-        "change_form": ChangeForm(booking=booking, may_settle=may["record_payment"]),
+        "change_form": ChangeForm(
+            booking=booking,
+            may_settle=may["record_payment"],
+            may_set_price=may["set_price"],
+            may_record_past=may["record_past_ride"],
+        ),
         "refund_form": RefundForm(),  # never filled in: staff type the amount they mean
         "mark_paid_form": MarkPaidForm(),
         "note_form": NoteForm(),

@@ -12,10 +12,12 @@ from booking.models import BOOKING_TYPES, Booking
 from business.models import CompanyAccount
 from chauffeur.admin_labels import LabelledSplitDateTime
 from chauffeur.phones import PhoneNumberField
+from chauffeur.validators import one_line
 from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
+from payments.admin.forms import EuroField
 from pricing.models import Tour, VehicleClass
-from pricing.quote import MAX_HOURLY_HOURS, MIN_HOURLY_HOURS
+from pricing.quote import MAX_HOURLY_HOURS, MAX_REASON_LENGTH, MIN_HOURLY_HOURS, PriceByHand, price_by_hand_of
 
 # The admin's date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15), each labelled.
 STAFF_DATETIME = LabelledSplitDateTime()
@@ -35,7 +37,68 @@ class AssignForm(forms.Form):
         self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}
 
 
-class ChangeForm(forms.Form):
+# What staff choose beyond the lead time and the tariff, each on purpose: the fields of the change form and
+# the phone form, offered by permission (StaffChoices.offer).
+def short_notice_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
+    )
+
+
+def past_ride_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        label=_("Record a past ride: the pickup time has passed (a ride already driven)"),
+        required=False,
+        help_text=_("Never onto a company's month whose collective invoice is issued."),
+    )
+
+
+def price_field() -> EuroField:
+    return EuroField(
+        label=_("Price set by hand (EUR)"),
+        required=False,
+        help_text=_("Empty: the tariff's price. A negotiated or corrected price, printed with its reason."),
+    )
+
+
+def price_reason_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Reason for the price"),
+        max_length=MAX_REASON_LENGTH,
+        required=False,
+        validators=[one_line],
+        help_text=_("Printed on the invoice, e.g. “Agreed fixed price for the congress”."),
+    )
+
+
+class StaffChoices(forms.Form):
+    """The staff-choice fields, offered as a user's permissions allow (after the form's own), read back."""
+
+    short_notice = short_notice_field()
+    past_ride = past_ride_field()
+    price = price_field()
+    price_reason = price_reason_field()
+
+    def offer(self, *, may_set_price: bool, may_record_past: bool) -> None:
+        for name in ("short_notice", "past_ride", "price", "price_reason"):
+            self.fields[name] = self.fields.pop(name)  # last, after the form's own fields
+        if not may_set_price:
+            del self.fields["price"], self.fields["price_reason"]
+        if not may_record_past:
+            del self.fields["past_ride"]
+
+    def clean_staff_choices(self, data: dict) -> None:
+        if data.get("price") is not None and not (data.get("price_reason") or "").strip():
+            self.add_error("price_reason", _("Give the reason for the price set by hand."))
+        if data.get("price") is None and (data.get("price_reason") or "").strip():
+            self.add_error("price", _("Enter the price the reason is for, or clear the reason."))
+
+    def price_by_hand(self) -> PriceByHand | None:
+        data = self.cleaned_data
+        return PriceByHand(data["price"], data["price_reason"]) if data.get("price") is not None else None
+
+
+class ChangeForm(StaffChoices):
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     through_provider = forms.TypedChoiceField(
@@ -50,25 +113,43 @@ class ChangeForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args, booking: Booking, may_settle: bool = True, **kwargs):
+    def __init__(
+        self,
+        *args,
+        booking: Booking,
+        may_settle: bool = True,
+        may_set_price: bool = False,
+        may_record_past: bool = False,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
         if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
             self.fields["through_provider"].choices = self.fields["through_provider"].choices[:1]
+        self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
+        by_hand = price_by_hand_of(booking.quote)  # kept until staff change or clear it
         self.initial = {
             "pickup": booking.pickup_at,
             "vehicle_class": booking.vehicle_class,
             "through_provider": "1",
+            "price": str(by_hand.amount) if by_hand else "",
+            "price_reason": by_hand.reason if by_hand else "",
         }
 
+    def clean(self):
+        data = super().clean()
+        self.clean_staff_choices(data)
+        return data
 
-class PhoneBookingForm(forms.Form):
+
+class PhoneBookingForm(StaffChoices):
     """A booking staff take by phone; its field names are the domain's, so a refusal lands on its field."""
 
-    origin = forms.CharField(label=_("From"), max_length=500)
-    destination = forms.CharField(label=_("To"), max_length=500)
+    # Name and places are printed on the invoice, each on a line of its own.
+    origin = forms.CharField(label=_("From"), max_length=500, validators=[one_line])
+    destination = forms.CharField(label=_("To"), max_length=500, validators=[one_line])
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
@@ -76,11 +157,11 @@ class PhoneBookingForm(forms.Form):
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
     tour_name = forms.ChoiceField(label=_("Tour"), required=False)
-    name = forms.CharField(label=_("Customer's name"), max_length=200)
+    name = forms.CharField(label=_("Customer's name"), max_length=200, validators=[one_line])
     phone = PhoneNumberField(label=_("Phone"))
     email = forms.EmailField(label=_("E-mail"), required=False)
     locale = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="de")
-    flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False)
+    flight_number = forms.CharField(label=_("Flight"), max_length=20, required=False, validators=[one_line])
     notes = forms.CharField(
         label=_("Notes for the driver"),
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -103,12 +184,17 @@ class PhoneBookingForm(forms.Form):
     billing_vat_id = forms.CharField(
         label=_("Customer's VAT id (UID, optional)"), max_length=20, required=False
     )
-    short_notice = forms.BooleanField(
-        label=_("Short notice: accept a pickup inside the lead time (a driver is free)"), required=False
-    )
 
-    def __init__(self, *args, may_record_payment: bool = True, **kwargs):
+    def __init__(
+        self,
+        *args,
+        may_record_payment: bool = True,
+        may_set_price: bool = False,
+        may_record_past: bool = False,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
+        self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
         self.fields["vehicle_class"].choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
@@ -125,6 +211,7 @@ class PhoneBookingForm(forms.Form):
             self.add_error("duration_hours", _("An hourly hire needs its hours."))
         if data.get("payment") == PhonePayment.ACCOUNT and not data.get("company_account"):
             self.add_error("company_account", _("Choose the company account the ride goes on."))
+        self.clean_staff_choices(data)
         return data
 
     def clean_billing_vat_id(self) -> str:

@@ -3,42 +3,44 @@ Each cell either is allowed (the page answers 200, the action has its effect) or
 answers with the refusal shown) with nothing changed in the database. The table below is the whole
 specification: a role not named in a row's `allowed` is refused."""
 
+import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
 from access.models import ApiToken
 from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
+from business.models import CompanyAccount
 from company.models import PROFILE_ID, OperatorProfile
 from fleet.models import Driver, Vehicle
-from payments.models import Refund
+from payments import collective_invoices
+from payments.models import AccountPayment, Invoice, Refund
 from pricing.models import Tariff, Tour, VehicleClass
+from pricing.services import quote_price
 from tests.admin_forms import change_form_data
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
-VIEW_ALL = [
-    "view_booking", "view_apitoken", "view_driver", "view_vehicle", "view_tariff", "view_tour",
-    "view_vehicleclass", "view_leadtimepolicy", "view_cancellationpolicy", "view_operatorprofile",
-    "view_ratingsnapshot",
-]  # fmt: skip
-ROLES: dict[str, list[str] | None] = {
-    "viewer": VIEW_ALL,
-    "dispatcher": [*VIEW_ALL, "add_booking", "change_booking", "change_driver", "change_vehicle"],
-    "accountant": ["view_booking", "refund_booking", "record_payment"],
-    "token_manager": ["view_apitoken", "add_apitoken", "change_apitoken"],
+# The staff guide's roles (chauffeur/roles.py, made by `manage.py staff_roles`) by the name the cells use.
+ROLES: dict[str, str | None] = {
+    "viewer": "Viewer",
+    "dispatcher": "Dispatcher",
+    "accountant": "Accountant",
+    "token_manager": "Token manager",
     "superuser": None,
 }
 EVERYONE_WHO_SEES_BOOKINGS = {"viewer", "dispatcher", "accountant", "superuser"}
 READERS = {"viewer", "dispatcher", "superuser"}
+ACCOUNTS = {"accountant", "superuser"}
 
 
 @dataclass
@@ -133,12 +135,14 @@ def assign(world: World) -> Send:
     return lambda client: client.post(url, {"driver": karl.pk, "vehicle": sedan.pk})
 
 
-def change_ride(*, settled_by_staff: bool) -> Callable[[World], Send]:
+def change_ride(
+    *, settled_by_staff: bool, pickup: datetime | None = None, **extra
+) -> Callable[[World], Send]:
     def prepare(world: World) -> Send:
-        pickup = (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0)
+        moved = pickup or (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0)
         data = {
-            "pickup_0": pickup.strftime("%d.%m.%Y"), "pickup_1": "11:00", "vehicle_class": "executive",
-            "through_provider": "" if settled_by_staff else "1",
+            "pickup_0": moved.strftime("%d.%m.%Y"), "pickup_1": moved.strftime("%H:%M"),
+            "vehicle_class": "executive", "through_provider": "" if settled_by_staff else "1", **extra,
         }  # fmt: skip
         url = f"/admin/booking/booking/{world.paid().pk}/do/change/"
         return lambda client: client.post(url, data)
@@ -146,15 +150,50 @@ def change_ride(*, settled_by_staff: bool) -> Callable[[World], Send]:
     return prepare
 
 
-def phone_booking(payment: str) -> Callable[[World], Send]:
-    pickup = timezone.localtime() + timedelta(days=2)
+def phone_booking(payment: str, *, days: int = 2, **extra) -> Callable[[World], Send]:
+    pickup = timezone.localtime() + timedelta(days=days)
     data = {
         "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
         "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "name": "Franz Gruber",
         "phone": "+43 660 9876543", "email": "franz@example.com", "locale": "de", "payment": payment,
-        "_book": "Book",
+        "_book": "Book", **extra,
     }  # fmt: skip
     return lambda world: lambda client: client.post("/admin/booking/booking/add/", data)
+
+
+def an_account() -> CompanyAccount:
+    address = {
+        "street_address": "Ring 1",
+        "postcode": "1010",
+        "city": "Wien",
+        "billing_email": "ap@acme.example",
+    }
+    return CompanyAccount.objects.create(name="Acme Handels GmbH", **address)
+
+
+def a_collective_invoice() -> Invoice:
+    """Last month's collective invoice of a company account, 74 EUR open."""
+    account = an_account()
+    last_month = collective_invoices.previous_month(timezone.localdate())
+    Booking.objects.create(
+        reference="CB-ACCT01", origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
+        quote_record=quote_price(vehicle_class="executive", distance_km=Decimal("21.8")).as_record(),
+        amount_cents=7400, booking_data={}, payment_provider="account", payment_method="account",
+        company_account=account, status="completed", paid_at=timezone.now(),
+        pickup_at=datetime.combine(last_month.replace(day=10), time(9), tzinfo=timezone.get_current_timezone()),
+    )  # fmt: skip
+    return collective_invoices.issue(account, last_month)[0]
+
+
+def transfer_received(world: World) -> Send:
+    url = f"/admin/payments/invoice/{a_collective_invoice().pk}/payment/"
+    data = {"amount": "74,00", "received_on": timezone.localdate().isoformat(), "note": "Transfer"}
+    return lambda client: client.post(url, data)
+
+
+def transfer_page(world: World) -> Send:
+    url = f"/admin/payments/invoice/{a_collective_invoice().pk}/payment/"
+    return lambda client: client.get(url)
 
 
 def list_action(model: str, action: str, make: Callable[[World], object]) -> Callable[[World], Send]:
@@ -178,6 +217,13 @@ def edit(path: Callable[[], str], **changes) -> Callable[[World], Send]:
 
 def a_token(world=None) -> ApiToken:
     return ApiToken.objects.first() or issue_token(name="Hotel concierge", scopes=["booking.read"])[0]
+
+
+def issue_for_account(world: World) -> Send:
+    account = an_account()
+    data = {"name": "Acme travel desk", "scopes": ["booking.write"], "company_account": account.pk,
+            "expires_at_0": "", "expires_at_1": "", "rate_limit": ""}  # fmt: skip
+    return lambda client: client.post("/admin/access/apitoken/add/", data)
 
 
 def a_driver() -> Driver:
@@ -220,6 +266,33 @@ CELLS: dict[str, Cell] = {
     "change ride (settled by staff)": Cell(
         {"superuser"}, change_ride(settled_by_staff=True), only(Booking, "pickup_at")
     ),
+    "change ride at short notice": Cell(
+        {"dispatcher", "superuser"},
+        change_ride(
+            settled_by_staff=False,
+            pickup=(timezone.localtime() + timedelta(minutes=40)).replace(second=0, microsecond=0),
+            short_notice="on",
+        ),
+        only(Booking, "pickup_at"),
+    ),
+    "change ride: a price set by hand": Cell(
+        {"superuser"},
+        change_ride(settled_by_staff=False, price="90,00", price_reason="Agreed congress price"),
+        only(Booking, "amount_cents"),
+    ),
+    "change ride: a past ride recorded": Cell(
+        {"superuser"},
+        change_ride(settled_by_staff=False, pickup=timezone.localtime() - timedelta(days=1), past_ride="on"),
+        only(Booking, "pickup_at"),
+    ),
+    "phone booking: a price set by hand": Cell(
+        {"superuser"},
+        phone_booking("link", price="90,00", price_reason="Agreed congress price"),
+        only(Booking, "reference"),
+    ),
+    "phone booking: a past ride recorded": Cell(
+        {"superuser"}, phone_booking("link", days=-1, past_ride="on"), only(Booking, "reference")
+    ),
     "phone booking (payment link)": Cell(
         {"dispatcher", "superuser"}, phone_booking("link"), only(Booking, "reference")
     ),
@@ -247,6 +320,16 @@ CELLS: dict[str, Cell] = {
     ),
     "refund (confirmed twice)": Cell({"accountant", "superuser"}, refund_twice, only(Refund, "amount_cents")),
     "refund paid back": Cell({"accountant", "superuser"}, paid_back, only(Refund, "status")),
+    # --- money: reports, documents, company accounts
+    "monthly revenue": Cell(EVERYONE_WHO_SEES_BOOKINGS, get("/admin/revenue/")),
+    "export for the accountant": Cell(ACCOUNTS, get("/admin/accounting-export/")),
+    "invoice list": Cell(ACCOUNTS, get("/admin/payments/invoice/")),
+    "credit note list": Cell(ACCOUNTS, get("/admin/payments/creditnote/")),
+    "company account list": Cell({*READERS, "accountant"}, get("/admin/business/companyaccount/")),
+    "collective invoice: the transfer form": Cell(ACCOUNTS, transfer_page),
+    "collective invoice: a transfer recorded": Cell(
+        ACCOUNTS, transfer_received, only(AccountPayment, "amount_cents")
+    ),
     # --- API tokens
     "token list": Cell({*READERS, "token_manager"}, get("/admin/access/apitoken/")),
     "token page": Cell(
@@ -259,6 +342,9 @@ CELLS: dict[str, Cell] = {
         {"token_manager", "superuser"},
         edit(lambda: f"/admin/access/apitoken/{a_token().pk}/change/", name="Renamed"),
         only(ApiToken, "name"),
+    ),
+    "token issued, tied to a company account": Cell(
+        {"token_manager", "superuser"}, issue_for_account, only(ApiToken, "company_account")
     ),
     "token revoke (list action)": Cell(
         {"token_manager", "superuser"},
@@ -316,14 +402,13 @@ def world(make_booking, admin_client) -> World:
 
 
 def signed_in(client: Client, role: str) -> Client:
-    permissions = ROLES[role]
-    if permissions is None:
+    group = ROLES[role]
+    if group is None:
         user = User.objects.create_superuser(role, password="pw")
     else:
+        call_command("staff_roles", stdout=io.StringIO())
         user = User.objects.create_user(role, password="pw", is_staff=True)
-        found = Permission.objects.filter(codename__in=permissions)
-        assert sorted(found.values_list("codename", flat=True)) == sorted(permissions)
-        user.user_permissions.set(found)
+        user.groups.add(Group.objects.get(name=group))
     client.force_login(user)
     return client
 
@@ -376,3 +461,20 @@ def test_the_booking_page_offers_each_role_its_own_actions(client, world, role, 
     assert set(re.findall(r'<button type="submit"[^>]* id="([\w-]+)"', html)) == offered
     settle = 'name="through_provider" value=""'
     assert (settle in html) == (role == "superuser")  # settling by staff needs record_payment too
+
+
+def test_staff_roles_makes_the_guides_groups_and_resets_them_to_their_permissions():
+    said = io.StringIO()
+    call_command("staff_roles", stdout=said)
+    assert said.getvalue().splitlines()[0].startswith("Created 'Viewer': ")
+    accountant = Group.objects.get(name="Accountant")
+    assert accountant.permissions.filter(codename="view_invoice").exists()  # the export for the accountant
+    accountant.permissions.clear()
+    money = Permission.objects.filter(codename__in=["refund_booking", "record_payment"])
+    Group.objects.get(name="Viewer").permissions.add(*money)
+    call_command("staff_roles", stdout=(said := io.StringIO()))
+    assert "Reset 'Accountant': 9 permissions." in said.getvalue()
+    assert sorted(Group.objects.values_list("name", flat=True)) == [
+        "Accountant", "Dispatcher", "Token manager", "Viewer"]  # fmt: skip
+    assert {p.codename for p in Group.objects.get(name="Accountant").permissions.all()} >= {"view_invoice"}
+    assert not Group.objects.get(name="Viewer").permissions.filter(codename="refund_booking").exists()

@@ -133,6 +133,22 @@ def change_ride(visit: Visit) -> None:
     visit.check()
 
 
+def price_by_hand(visit: Visit) -> None:
+    """The change form with a price set by hand and its reason, settled by staff: the page's price lines and
+    history show the reason; short notice and a past ride are offered beside it."""
+    booking_page(visit)
+    page = visit.page
+    assert page.locator("#change-form input[name=short_notice]").count() == 1
+    assert page.locator("#change-form input[name=past_ride]").count() == 1
+    page.fill("#change-form input[name=price]", "60,00")
+    page.fill("#change-form input[name=price_reason]", "Corrected: waited at the hotel")
+    page.check('#change-form input[name=through_provider][value=""]')
+    page.click("#change-ride")
+    page.wait_for_selector(".messagelist .success")
+    visit.check()
+    assert "Corrected: waited at the hotel" in page.locator("#content").inner_text()
+
+
 def job_page(visit: Visit) -> None:
     """A job's page (demo_data's bookings queued their e-mails; no worker runs here): ids are UUIDs."""
     visit.open("/admin/jobs/job/")
@@ -287,6 +303,7 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "booking page with the ride's day": ride_day,
     "phone booking": phone_booking,
     "change ride": change_ride,
+    "change ride: a price set by hand": price_by_hand,
     "refund": refund,
     "invoices": opens("/admin/payments/invoice/"),
     "invoice": opens_first_row("/admin/payments/invoice/"),  # read only

@@ -37,7 +37,9 @@ def h1(page: str) -> str:
         ("/de/privacy", "Datenschutzerklärung", "Ihre Rechte"),
     ],
 )
-def test_a_fresh_install_shows_each_text_in_both_languages_as_a_template(client, path, title, words):
+def test_a_fresh_install_shows_each_text_in_both_languages_as_a_template(
+    client, path, title, words, seeded_profile
+):
     response = client.get(path)
     assert response.status_code == 200
     page = response.content.decode()
