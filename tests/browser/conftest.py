@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.back_office import SELLER_DETAILS
 from tests.processes import ROOT, free_port, gunicorn, manage
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -95,8 +96,9 @@ def live_service(
         "CORS_ALLOWED_ORIGINS": f"http://127.0.0.1:{website_port}",
         **env,
     }
-    migrated = manage("migrate", "--noinput", **env)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    for step in (("migrate", "--noinput"), ("shell", "--no-imports", "-c", SELLER_DETAILS)):
+        done = manage(*step, **env)
+        assert done.returncode == 0, done.stdout + done.stderr
     with gunicorn(tmp, env, port=port, workers=workers):
         yield Service(base=base, database=tmp / "db.sqlite3")
 
