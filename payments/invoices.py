@@ -11,6 +11,7 @@ one, a booking's documents wait, in order (its ride invoice's content fixed as i
 payments/waiting_documents.py issues them once the details are complete."""
 
 import logging
+from datetime import datetime
 from decimal import Decimal
 
 from django.db import transaction
@@ -38,13 +39,14 @@ def waits(booking: Booking) -> bool:
     return booking.documents_waiting_since is not None or not seller.complete()
 
 
-def hold(booking: Booking) -> None:
-    """Mark the booking's documents as waiting (in the caller's transaction, which holds its row lock)."""
-    now = timezone.now()
+def hold(booking: Booking, *, since: datetime | None = None) -> None:
+    """Mark the booking's documents as waiting (in the caller's transaction, which holds its row lock), from
+    `since` (default now): a refund's credit note waits from the refund's own time, so it is found again."""
+    since = since or timezone.now()
     Booking.objects.filter(pk=booking.pk).update(
-        documents_waiting_since=Coalesce(F("documents_waiting_since"), now)
+        documents_waiting_since=Coalesce(F("documents_waiting_since"), since)
     )
-    booking.documents_waiting_since = booking.documents_waiting_since or now
+    booking.documents_waiting_since = booking.documents_waiting_since or since
 
 
 def issue(booking: Booking) -> Invoice | None:
