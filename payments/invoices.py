@@ -31,6 +31,8 @@ from pricing.quote import price_by_hand_of
 
 logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
+# What a price difference records of the price set by hand it is for (Surcharge.details): its reason.
+PRICE_BY_HAND_REASON = "price_by_hand_reason"
 
 
 def waits(booking: Booking) -> bool:
@@ -131,7 +133,7 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     with translation.override(ride.language):
         label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
         if surcharge.reason == Surcharge.Reason.CHANGE:
-            label = with_reason_by_hand(label, booking)
+            label = with_reason_by_hand(label, booking, surcharge.details.get(PRICE_BY_HAND_REASON))
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
     gross = from_cents(surcharge.amount_cents)
     content.update(
@@ -168,12 +170,15 @@ SURCHARGE_LINES = {
 }
 
 
-def with_reason_by_hand(label: str, booking: Booking) -> str:
-    """A price difference's line, with the reason staff gave when they set the price by hand."""
-    by_hand = price_by_hand_of(booking.quote)
-    if by_hand is None:
+def with_reason_by_hand(label: str, booking: Booking, reason: str | None = None) -> str:
+    """A price difference's line, with the reason staff gave when they set the price by hand: `reason`, as
+    recorded with the difference ("" for none), else the booking's price's own."""
+    if reason is None:
+        by_hand = price_by_hand_of(booking.quote)
+        reason = by_hand.reason if by_hand else ""
+    if not reason:
         return label
-    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=by_hand.reason)
+    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=reason)
 
 
 def _next_number(year: int) -> int:

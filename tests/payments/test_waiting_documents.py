@@ -219,3 +219,28 @@ def test_a_refund_while_the_details_are_missing_after_the_invoice_was_issued_get
     assert note.content["seller"]["vat_id"] == "ATU12345678"
     booking.refresh_from_db()
     assert booking.documents_waiting_since is None and documents.balance(booking).adds_up
+
+
+def test_supplementary_invoices_that_waited_print_the_reason_of_their_own_price_set_by_hand(
+    paid_in_cash, admin_client, django_capture_on_commit_callbacks
+):
+    """Staff set the price by hand twice, each difference collected by them, while the details were missing:
+    each supplementary invoice, issued later, names the reason of the price it was paid for, not the
+    latest."""
+    booking = paid_in_cash()
+    for price, reason in (("116.00", "Agreed congress price"), ("130.00", "Luggage van")):
+        with django_capture_on_commit_callbacks(execute=True):
+            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
+                                through_provider=False, actor=STAFF,
+                                price_by_hand=PriceByHand(Decimal(price), reason))  # fmt: skip
+
+    complete_the_profile(admin_client, django_capture_on_commit_callbacks)
+
+    lines = [
+        (invoice.gross_cents, [line["label"] for line in invoice.content["lines"]])
+        for invoice in Invoice.objects.filter(kind=Invoice.Kind.SUPPLEMENTARY).order_by("sequence")
+    ]
+    assert lines == [
+        (4200, ["Price difference after a change of the ride (price set by hand: Agreed congress price)"]),
+        (1400, ["Price difference after a change of the ride (price set by hand: Luggage van)"]),
+    ]
