@@ -1,4 +1,4 @@
-from datetime import date
+from datetime import date, timedelta
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -100,10 +100,20 @@ class IdempotentCheckoutOperation(Operation):
             return Answer(made.body, status=made.status)
         answer = idempotency.once(
             door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run,
-            anew_when_spent=self.anew_when_spent,
+            anew_when_spent=self.anew_when_spent, keep_for=_kept_for(request),
         )  # fmt: skip
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         return Answer(answer.body, status=answer.status, headers=headers)
+
+
+def _kept_for(request: Request) -> timedelta:
+    """How long an answer is replayed: a day; the booking page's "check your e-mail" on account only as long
+    as the one-time link it mailed lives, so a retry once the link died mails a new one (to an address an
+    account allows; every address's answer alike, as ever)."""
+    data = request.data if isinstance(request.data, dict) else {}
+    if data.get("paymentMethod") == "account" and not isinstance(request.auth, ApiToken):
+        return on_account.LINK_LIFETIME
+    return idempotency.KEEP_FOR
 
 
 IDEMPOTENCY_KEY = OpenApiParameter(

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
+from django.db.models import Sum
+
 from booking import cancellation, history, ride
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod, RideState, RideStep
 from chauffeur.errors import DomainError
 from dispatch import waiting
-from payments import refunds, surcharges
+from payments import after_ride, refunds, surcharges
 from payments import tasks as payment_tasks
 from payments.models import Surcharge
 from pricing import services as pricing
@@ -100,6 +102,8 @@ def void(booking: Booking, undone: RideStep, *, actor: str) -> None:
             history.said("What went back after the no-show stays refunded: if the ride goes on, settle it."),
             actor=actor,
         )
+    if undone.state == RideState.NO_SHOW:
+        _ask_again(booking, actor=actor)
     if undone.state == RideState.NO_SHOW or any(each.changed for each in billed):
         correction = {
             "kind": "no_show" if undone.state == RideState.NO_SHOW else "waiting",
@@ -108,6 +112,32 @@ def void(booking: Booking, undone: RideStep, *, actor: str) -> None:
             "back_by_staff": str(from_cents(sum(each.back_by_staff_cents for each in billed))),
         }
         booking_tasks.send_charge_withdrawn.enqueue(booking.pk, undone.pk, correction)
+
+
+def _ask_again(booking: Booking, *, actor: str) -> None:
+    """A no-show withdrew the open price differences (its fee was taken of the whole price): once it is
+    undone, the ride's price that is neither kept nor asked is asked again, as staff's change asked it
+    (a payment link for a booking paid by checkout, else owed for staff to collect). What went back beyond
+    the fee stays refunded (staff settle it, as the history says)."""
+    if booking.payment_method == PaymentMethod.ACCOUNT:
+        return  # the company's collective invoice bills the price
+    beyond_the_fee = booking.refunds.filter(reason=after_ride.BEYOND_THE_FEE, status__in=refunds.COMMITTED)
+    kept = (
+        refunds.refundable_cents(booking)
+        + (beyond_the_fee.aggregate(total=Sum("amount_cents"))["total"] or 0)
+        - sum(surcharges.kept_cents(booking, reason) for reason in surcharges.RIDE_CHARGES)
+    )
+    open_ = booking.surcharges.filter(reason=Surcharge.Reason.CHANGE, status=Surcharge.Status.PENDING)
+    missing = booking.amount_cents - kept - (open_.aggregate(total=Sum("amount_cents"))["total"] or 0)
+    if missing <= 0:
+        return
+    before = booking.amount_cents - missing  # why, on the traveller's link and page
+    if _online(booking):
+        surcharges.request_payment(booking, missing, actor=actor, price_before_cents=before)
+    else:
+        why = {"price_before": before, "price_after": booking.amount_cents, "paid": booking.received_cents}
+        surcharges.owe(booking, missing, reason=Surcharge.Reason.CHANGE, online=False, actor=actor,
+                       details=why)  # fmt: skip
 
 
 def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> dict | None:

@@ -22,6 +22,7 @@ from payments.models import Refund, Surcharge
 logger = logging.getLogger(__name__)
 ACTOR = "billing after the ride"
 PROVIDER_FAILED = "Billing after the ride: the payment provider failed ({error}); it is tried again."
+BEYOND_THE_FEE = "No-show: what was paid beyond the fee."  # the refund's reason
 
 
 def settle(booking_id: int, step_id: int, statement: dict, keep_cents: int | None) -> None:
@@ -49,7 +50,7 @@ def _give_back_beyond(booking_id: int, step_id: int, keep_cents: int) -> bool:
             return False
         back = refunds.refundable_cents(booking) - keep_cents
         if back > 0:
-            refunds.refund(booking, back, reason="No-show: what was paid beyond the fee.", actor=ACTOR)
+            refunds.refund(booking, back, reason=BEYOND_THE_FEE, actor=ACTOR)
     return True
 
 

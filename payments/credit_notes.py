@@ -53,7 +53,7 @@ def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
     if booking.payment_method == PaymentMethod.ACCOUNT:
         return None  # on the company's collective invoice, corrected there
     if invoices.waits(booking):  # issued with the invoices it corrects (payments/waiting_documents.py)
-        invoices.hold(booking)
+        invoices.hold(booking, since=refund.updated_at)  # waiting_documents finds refunds from then on
         logger.debug("%s: its credit note waits for the seller's legal details", booking.reference)
         return None
     corrected = corrected_invoice(refund)

@@ -11,6 +11,7 @@ one, a booking's documents wait, in order (its ride invoice's content fixed as i
 payments/waiting_documents.py issues them once the details are complete."""
 
 import logging
+from datetime import datetime
 from decimal import Decimal
 
 from django.db import transaction
@@ -30,6 +31,8 @@ from pricing.quote import price_by_hand_of
 
 logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
+# What a price difference records of the price set by hand it is for (Surcharge.details): its reason.
+PRICE_BY_HAND_REASON = "price_by_hand_reason"
 
 
 def waits(booking: Booking) -> bool:
@@ -38,13 +41,14 @@ def waits(booking: Booking) -> bool:
     return booking.documents_waiting_since is not None or not seller.complete()
 
 
-def hold(booking: Booking) -> None:
-    """Mark the booking's documents as waiting (in the caller's transaction, which holds its row lock)."""
-    now = timezone.now()
+def hold(booking: Booking, *, since: datetime | None = None) -> None:
+    """Mark the booking's documents as waiting (in the caller's transaction, which holds its row lock), from
+    `since` (default now): a refund's credit note waits from the refund's own time, so it is found again."""
+    since = since or timezone.now()
     Booking.objects.filter(pk=booking.pk).update(
-        documents_waiting_since=Coalesce(F("documents_waiting_since"), now)
+        documents_waiting_since=Coalesce(F("documents_waiting_since"), since)
     )
-    booking.documents_waiting_since = booking.documents_waiting_since or now
+    booking.documents_waiting_since = booking.documents_waiting_since or since
 
 
 def issue(booking: Booking) -> Invoice | None:
@@ -129,7 +133,7 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     with translation.override(ride.language):
         label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
         if surcharge.reason == Surcharge.Reason.CHANGE:
-            label = with_reason_by_hand(label, booking)
+            label = with_reason_by_hand(label, booking, surcharge.details.get(PRICE_BY_HAND_REASON))
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
     gross = from_cents(surcharge.amount_cents)
     content.update(
@@ -166,12 +170,15 @@ SURCHARGE_LINES = {
 }
 
 
-def with_reason_by_hand(label: str, booking: Booking) -> str:
-    """A price difference's line, with the reason staff gave when they set the price by hand."""
-    by_hand = price_by_hand_of(booking.quote)
-    if by_hand is None:
+def with_reason_by_hand(label: str, booking: Booking, reason: str | None = None) -> str:
+    """A price difference's line, with the reason staff gave when they set the price by hand: `reason`, as
+    recorded with the difference ("" for none), else the booking's price's own."""
+    if reason is None:
+        by_hand = price_by_hand_of(booking.quote)
+        reason = by_hand.reason if by_hand else ""
+    if not reason:
         return label
-    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=by_hand.reason)
+    return str(_("{line} (price set by hand: {reason})")).format(line=label, reason=reason)
 
 
 def _next_number(year: int) -> int:

@@ -12,10 +12,11 @@ from django.db import transaction
 
 from booking import history
 from booking.models import Booking, CancellationPolicy, RideState
-from dispatch import ride_day
+from dispatch import changes, ride_day
 from payments import documents, invoices, refunds, surcharges
 from payments.models import CreditNote, Refund, Surcharge
 from payments.providers.base import RefundState
+from pricing.quote import PriceByHand
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import after_ride_mails, move, no_show, payment_texts, ride_with_wait
 from tests.queued import run_pending_jobs
@@ -144,6 +145,51 @@ def test_an_undone_no_show_tells_the_traveller_the_fee_no_longer_applies(
         in (correction.body)
     )
     assert stripe.refunded == {}  # the ride's own payment stays: the ride goes on
+
+
+def raised_by_hand(booking: Booking, *, through_provider: bool, capture) -> Booking:
+    """Staff raise the ride's price by hand from 74 to 116 EUR: 42 EUR asked of the traveller."""
+    with capture(execute=True):
+        changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
+                            through_provider=through_provider, actor="eva (staff)",
+                            price_by_hand=PriceByHand(Decimal("116.00"), "Agreed congress price"))  # fmt: skip
+    booking.refresh_from_db()
+    return booking
+
+
+def test_an_undone_no_show_asks_again_the_price_difference_it_withdrew(
+    client, fleet, paid_at_stripe, stripe, django_capture_on_commit_callbacks
+):
+    """The no-show's fee was taken of the whole 116 EUR, so it withdrew the 42 EUR link of the raise; undone,
+    the ride goes on at 116 EUR with 74 paid: the 42 EUR are asked again, through a new link, not lost."""
+    capture = django_capture_on_commit_callbacks
+    booking = paid_at_stripe(distance_km=Decimal("21.8"))
+    booking = raised_by_hand(booking, through_provider=True, capture=capture)
+    booking = no_show(booking, fleet["karl"], capture=capture)
+    assert not Surcharge.objects.filter(reason="change", status="pending").exists()
+    mail.outbox.clear()
+    booking = undo(booking, capture)
+    [again] = Surcharge.objects.filter(status="pending")
+    assert (again.reason, again.amount_cents, again.details["price_before"]) == ("change", 4200, 7400)
+    assert again.provider_session_id in stripe.open_sessions()
+    [link] = [message for message in mail.outbox if again.payment_url in message.body]
+    assert link.to == ["anna@example.com"] and "went from €74.00 to €116.00" in link.body
+    stripe.pay(client, again.provider_session_id)
+    booking.refresh_from_db()
+    assert (booking.amount_cents, booking.received_cents) == (11600, 11600)
+
+
+def test_an_undone_no_show_of_a_ride_paid_by_invoice_owes_the_difference_for_staff_to_collect(
+    fleet, assigned, django_capture_on_commit_callbacks, sandbox
+):
+    capture = django_capture_on_commit_callbacks
+    booking = assigned(payment_method="invoice", payment_provider="none", distance_km=Decimal("21.8"))
+    booking = raised_by_hand(booking, through_provider=True, capture=capture)
+    booking = undo(no_show(booking, fleet["karl"], capture=capture), capture)
+    [again] = Surcharge.objects.filter(status="pending")
+    assert (again.reason, again.amount_cents, again.method) == ("change", 4200, "manual")
+    assert not again.payment_url
+    assert "Owed for price difference: 42.00 EUR; to be collected by staff." in payment_texts(booking)
 
 
 def test_an_undone_no_show_gives_back_its_fee_paid_online(

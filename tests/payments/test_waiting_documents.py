@@ -20,8 +20,9 @@ from booking.models import Booking, PaymentMethod
 from business.models import CompanyAccount
 from company.models import PROFILE_ID, OperatorProfile
 from dispatch import changes
-from payments import collective_invoices, invoice_pdf, payment_updates, tasks
+from payments import collective_invoices, documents, invoice_pdf, payment_updates, tasks
 from payments.models import CreditNote, Invoice
+from pricing.quote import PriceByHand
 from tests.business.conftest import vienna
 from tests.company.test_operator_profile import CHANGE, profile_form
 from tests.conftest import SELLER_DETAILS
@@ -193,3 +194,53 @@ def test_a_collective_invoice_waits_and_is_issued_once_the_details_are_complete(
     assert invoice.content["seller"]["vat_id"] == "ATU12345678"
     assert Booking.objects.get(pk=ride.pk).documents_waiting_since is None
     assert [message.to for message in mail.outbox] == [["ap@acme.example"]]
+
+
+def test_a_refund_while_the_details_are_missing_after_the_invoice_was_issued_gets_its_credit_note_later(
+    paid_in_cash, admin_client, django_capture_on_commit_callbacks
+):
+    """An invoice issued while the profile was complete (or before an update asked for the details); a UID
+    cleared since; staff lower the price by hand and pay 14 EUR back: its credit note waits, and is issued
+    once the details are complete again, so the documents still add up to what was kept."""
+    OperatorProfile.objects.filter(id=PROFILE_ID).update(**SELLER_DETAILS)
+    booking = paid_in_cash()
+    invoice = Invoice.objects.get()
+    OperatorProfile.objects.filter(id=PROFILE_ID).update(vat_id="")
+    with django_capture_on_commit_callbacks(execute=True):
+        changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
+                            through_provider=False, actor=STAFF,
+                            price_by_hand=PriceByHand(Decimal("60.00"), "Agreed congress price"))  # fmt: skip
+    assert not CreditNote.objects.exists()
+
+    complete_the_profile(admin_client, django_capture_on_commit_callbacks)
+
+    note = CreditNote.objects.get()
+    assert (note.invoice, note.gross_cents) == (invoice, 1400)
+    assert note.content["seller"]["vat_id"] == "ATU12345678"
+    booking.refresh_from_db()
+    assert booking.documents_waiting_since is None and documents.balance(booking).adds_up
+
+
+def test_supplementary_invoices_that_waited_print_the_reason_of_their_own_price_set_by_hand(
+    paid_in_cash, admin_client, django_capture_on_commit_callbacks
+):
+    """Staff set the price by hand twice, each difference collected by them, while the details were missing:
+    each supplementary invoice, issued later, names the reason of the price it was paid for, not the
+    latest."""
+    booking = paid_in_cash()
+    for price, reason in (("116.00", "Agreed congress price"), ("130.00", "Luggage van")):
+        with django_capture_on_commit_callbacks(execute=True):
+            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
+                                through_provider=False, actor=STAFF,
+                                price_by_hand=PriceByHand(Decimal(price), reason))  # fmt: skip
+
+    complete_the_profile(admin_client, django_capture_on_commit_callbacks)
+
+    lines = [
+        (invoice.gross_cents, [line["label"] for line in invoice.content["lines"]])
+        for invoice in Invoice.objects.filter(kind=Invoice.Kind.SUPPLEMENTARY).order_by("sequence")
+    ]
+    assert lines == [
+        (4200, ["Price difference after a change of the ride (price set by hand: Agreed congress price)"]),
+        (1400, ["Price difference after a change of the ride (price set by hand: Luggage van)"]),
+    ]

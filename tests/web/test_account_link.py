@@ -94,6 +94,32 @@ def test_sixty_requests_for_one_victim_in_a_minute_send_five_mails(
     assert len(mailoutbox) == 5 and Booking.objects.count() == 5
 
 
+def test_the_page_retrying_with_its_key_is_answered_alike_and_mails_anew_once_the_link_died(
+    client, company, mailoutbox, django_capture_on_commit_callbacks
+):
+    """The booking page sends the same Idempotency-Key for the same form: a retry while the mailed link lives
+    is the first answer again (no second mail); once the link died, its booking expiring, a retry is a new
+    request (a new link to a booker, still nothing to a stranger), never "check your e-mail" for a link
+    that cannot come."""
+
+    def book(email: str):
+        data = page_ride(email=email, locale="en")
+        body = {"amount": server_amount(client, data), "bookingData": data, "paymentMethod": "account"}
+        with django_capture_on_commit_callbacks(execute=True):
+            return post(client, body, HTTP_IDEMPOTENCY_KEY=f"page-{email}")
+
+    answers = [book(email) for email in ("anna@beispiel.at", "mallory@elsewhere.at") for _ in range(2)]
+    assert [(answer.status_code, answer.headers.get("Idempotent-Replayed")) for answer in answers] == [
+        (202, None), (202, "true"), (202, None), (202, "true")]  # fmt: skip
+    assert [message.to for message in mailoutbox] == [["anna@beispiel.at"]]
+    with time_machine.travel(timezone.now() + timedelta(minutes=31)):
+        later = [book(email) for email in ("anna@beispiel.at", "mallory@elsewhere.at")]
+    assert {(answer.status_code, answer.content) for answer in later} == {(202, b'{"status":"check_email"}')}
+    assert [answer.headers.get("Idempotent-Replayed") for answer in later] == [None, None]  # alike
+    assert [message.to for message in mailoutbox] == [["anna@beispiel.at"]] * 2
+    assert mailed_link(mailoutbox[1:], "anna@beispiel.at") != mailed_link(mailoutbox, "anna@beispiel.at")
+
+
 def test_the_job_holds_the_booking_not_the_link(
     client, company, mailoutbox, django_capture_on_commit_callbacks
 ):
