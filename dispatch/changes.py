@@ -18,7 +18,7 @@ from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
-from payments import collective_invoices, credit_notes, refunds, surcharges
+from payments import collective_invoices, credit_notes, invoices, refunds, surcharges
 from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents
@@ -191,7 +191,7 @@ def _settle(
             return None
         made = refunds.refund(
             booking, amount, reason=credit_notes.PRICE_CHANGE_REFUND, actor=actor, requested_by=user,
-            manual=not through_provider,
+            manual=not through_provider, details=invoices.reason_by_hand(booking),
         )  # fmt: skip
         if all(refund.method == Refund.Method.PROVIDER for refund in made):
             return history.said("{amount} refunded through the payment provider", amount=history.eur(amount))

@@ -134,7 +134,9 @@ def _snapshot(
     with translation.override(corrected.language):
         line = str(REASON_LINES[CreditNote.Reason(reason)])
         if reason == CreditNote.Reason.PRICE_CHANGE:
-            line = invoices.with_reason_by_hand(line, booking)
+            line = invoices.with_reason_by_hand(
+                line, booking, refund.details.get(invoices.PRICE_BY_HAND_REASON)
+            )
         reason_shown = str(CreditNote.Reason(reason).label)
     content = {
         key: base.get(key)

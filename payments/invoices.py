@@ -170,6 +170,14 @@ SURCHARGE_LINES = {
 }
 
 
+def reason_by_hand(booking: Booking) -> dict:
+    """What a price difference or its refund records of the price staff set by hand it is for ("" for the
+    tariff's price): its supplementary invoice or credit note prints it, also when issued later
+    (payments/waiting_documents.py)."""
+    by_hand = price_by_hand_of(booking.quote)
+    return {PRICE_BY_HAND_REASON: by_hand.reason if by_hand else ""}
+
+
 def with_reason_by_hand(label: str, booking: Booking, reason: str | None = None) -> str:
     """A price difference's line, with the reason staff gave when they set the price by hand: `reason`, as
     recorded with the difference ("" for none), else the booking's price's own."""

@@ -51,6 +51,8 @@ class Refund(models.Model):
     )
     # The one-time key of the staff form that asked for it: the same form sent twice refunds once.
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+    # What its credit note prints besides the amount, fixed when it is made (a price set by hand's reason).
+    details = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

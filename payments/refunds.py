@@ -84,12 +84,20 @@ def provider_payments(booking: Booking) -> list[tuple[str, int]]:
 
 
 def refund(
-    booking: Booking, amount_cents: int, *, reason: str, actor: str, requested_by=None, manual: bool = False
+    booking: Booking,
+    amount_cents: int,
+    *,
+    reason: str,
+    actor: str,
+    requested_by=None,
+    manual: bool = False,
+    details: dict | None = None,
 ) -> list[Refund]:
     """Give back `amount_cents` of a booking the caller holds row-locked (inside its transaction): through
     the provider to the payments it came with, newest first, unless staff say they paid it back themselves
-    (`manual`); what came in outside the provider is owed by staff. A provider failure raises PaymentError,
-    and the caller's transaction keeps nothing."""
+    (`manual`); what came in outside the provider is owed by staff. `details`: what its credit note prints
+    besides (invoices.reason_by_hand). A provider failure raises PaymentError, and the caller's transaction
+    keeps nothing."""
     available = refundable_cents(booking)
     if amount_cents < 1 or amount_cents > available:
         raise DomainError(
@@ -111,7 +119,9 @@ def refund(
         for intent, open_cents in provider_payments(booking):
             piece = min(left, open_cents)
             made.append(
-                _through_provider(booking, intent, piece, reason=reason, actor=actor, by=requested_by)
+                _through_provider(
+                    booking, intent, piece, reason=reason, actor=actor, by=requested_by, details=details or {}
+                )
             )
             left -= piece
             if not left:
@@ -127,6 +137,7 @@ def refund(
                 method=Refund.Method.MANUAL,
                 reason=reason,
                 requested_by=requested_by,
+                details=details or {},
             ),
             just_made=True,
         )
@@ -145,7 +156,7 @@ def refund(
 
 
 def _through_provider(
-    booking: Booking, intent: str, amount_cents: int, *, reason: str, actor: str, by
+    booking: Booking, intent: str, amount_cents: int, *, reason: str, actor: str, by, details: dict
 ) -> Refund:
     provider = payment_provider()
     if provider.name != booking.payment_provider:
@@ -174,7 +185,7 @@ def _through_provider(
     created = Refund.objects.create(
         booking=booking, amount_cents=state.amount_cents, currency=booking.currency, status=state.status,
         provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
-        failure_reason=state.failure_reason or "", surcharge=paid_with(booking, intent),
+        failure_reason=state.failure_reason or "", surcharge=paid_with(booking, intent), details=details,
     )  # fmt: skip
     _recorded(created, just_made=True)
     history.record(

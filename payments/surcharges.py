@@ -20,10 +20,8 @@ from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
 from pricing.money import CURRENCY, from_cents
-from pricing.quote import price_by_hand_of
 
 logger = logging.getLogger(__name__)
-PRICE_BY_HAND_REASON = invoices.PRICE_BY_HAND_REASON
 
 
 def request_payment(
@@ -32,7 +30,11 @@ def request_payment(
     """Open a payment page for the difference and e-mail it, saying why (after the commit). Call with the
     booking row-locked; a provider failure raises PaymentError and the caller's transaction keeps nothing.
     `price_before_cents`: the price before the change (the booking holds the new one)."""
-    details = {"price_after": booking.amount_cents, "paid": booking.received_cents, **_by_hand(booking)}
+    details = {
+        "price_after": booking.amount_cents,
+        "paid": booking.received_cents,
+        **invoices.reason_by_hand(booking),
+    }
     if price_before_cents is not None:
         details["price_before"] = price_before_cents
     surcharge = Surcharge.objects.create(
@@ -51,13 +53,6 @@ def request_payment(
     )
     booking_tasks.send_payment_link.enqueue(booking.pk, url, str(from_cents(amount_cents)), surcharge.pk)
     return surcharge
-
-
-def _by_hand(booking: Booking) -> dict:
-    """The reason of the price staff set by hand that a difference is for ("" for the tariff's price): its
-    supplementary invoice prints it, also when issued later (payments/waiting_documents.py)."""
-    by_hand = price_by_hand_of(booking.quote)
-    return {PRICE_BY_HAND_REASON: by_hand.reason if by_hand else ""}
 
 
 DESCRIPTIONS = {
@@ -264,7 +259,8 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
     """Staff collected the difference themselves (cash, card terminal, invoice). Booking row-locked."""
     surcharge = Surcharge.objects.create(
         booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
-        method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user, details=_by_hand(booking),
+        method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
+        details=invoices.reason_by_hand(booking),
     )  # fmt: skip
     invoices.issue_supplementary(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))

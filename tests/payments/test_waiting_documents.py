@@ -244,3 +244,29 @@ def test_supplementary_invoices_that_waited_print_the_reason_of_their_own_price_
         (4200, ["Price difference after a change of the ride (price set by hand: Agreed congress price)"]),
         (1400, ["Price difference after a change of the ride (price set by hand: Luggage van)"]),
     ]
+
+
+def test_credit_notes_that_waited_print_the_reason_of_their_own_price_set_by_hand(
+    paid_in_cash, admin_client, django_capture_on_commit_callbacks
+):
+    """Staff lower the price by hand twice, each time paying the difference back, while the UID is missing:
+    each credit note, issued later, names the reason of the price it gave money back for, not the latest."""
+    OperatorProfile.objects.filter(id=PROFILE_ID).update(**SELLER_DETAILS)
+    booking = paid_in_cash()
+    OperatorProfile.objects.filter(id=PROFILE_ID).update(vat_id="")
+    for price, reason in (("60.00", "Agreed congress price"), ("50.00", "Late by 40 minutes")):
+        with django_capture_on_commit_callbacks(execute=True):
+            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
+                                through_provider=False, actor=STAFF,
+                                price_by_hand=PriceByHand(Decimal(price), reason))  # fmt: skip
+    assert not CreditNote.objects.exists()
+
+    complete_the_profile(admin_client, django_capture_on_commit_callbacks)
+
+    lines = [
+        (note.gross_cents, [line["label"] for line in note.content["lines"]])
+        for note in CreditNote.objects.order_by("sequence")
+    ]
+    assert [cents for cents, _ in lines] == [1400, 1000]
+    assert "price set by hand: Agreed congress price" in lines[0][1][0]
+    assert "price set by hand: Late by 40 minutes" in lines[1][1][0]
