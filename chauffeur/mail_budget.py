@@ -19,8 +19,7 @@ WINDOW_SECONDS = 3600
 def spend(address: str) -> int | None:
     """Counts one mail to `address`; None when it may go, else the seconds until one more may. The shared
     cache down: not counted (each door's own limits still hold), and a warning is logged."""
-    normalised = address.strip().lower()
-    digest = hashlib.sha256(normalised.encode()).hexdigest()[:32]  # no address in the cache's keys
+    digest = hashlib.sha256(mailbox(address).encode()).hexdigest()[:32]  # no address in the cache's keys
     try:
         count = sliding_window.hit(
             f"mail-to:{digest}", limit=settings.ANONYMOUS_MAILS_PER_RECIPIENT, window=WINDOW_SECONDS
@@ -32,6 +31,13 @@ def spend(address: str) -> int | None:
         return None
     logger.warning("Mail to a recipient refused: %d anonymous mails in the last hour", count.count)
     return max(count.reset, 1)
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, as far as one can tell: `victim+1@x` and `Victim+2@X` land in
+    `victim@x` at most providers, so they share one count."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    return f"{local.split('+', 1)[0] or local}@{domain}" if local else address.strip().lower()
 
 
 def may_mail(address: str) -> bool:

@@ -21,6 +21,17 @@ def test_each_address_has_its_own_budget(settings):
     assert 3500 < mail_budget.spend("anna@example.com") <= 3600
 
 
+def test_plus_addresses_of_one_mailbox_share_its_budget(settings):
+    """`victim+1@…`, `victim+2@…` reach victim's mailbox: counting them apart would let a sender multiply
+    the budget by the tags it invents."""
+    settings.ANONYMOUS_MAILS_PER_RECIPIENT = 2
+    assert mail_budget.may_mail("victim+1@example.com") and mail_budget.may_mail("Victim+2@Example.com")
+    assert not mail_budget.may_mail("victim@example.com")
+    assert not mail_budget.may_mail("victim+3@example.com")
+    assert mail_budget.may_mail("other+1@example.com")  # another mailbox of the same domain
+    assert mail_budget.mailbox("+tag@example.com") == "+tag@example.com"  # no local part left: as given
+
+
 def test_on_account_links_and_sign_in_codes_share_the_budget(
     client,
     company,  # noqa: F811
