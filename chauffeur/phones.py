@@ -79,6 +79,14 @@ def shown(stored: str) -> str:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
 
 
+def dial_link(stored: str) -> str:
+    """`tel:+436641234567` for a phone to tap; "" for one kept from before that is no number."""
+    number = parsed(stored)
+    if number is None:
+        return ""
+    return "tel:" + phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
 def may_text(stored: str) -> bool:
     """Whether a text message may go to this number: a valid mobile number in a country of SMS_COUNTRIES,
     outside the costly ranges. False for a blank or unparsable one (kept from before numbers were checked)."""

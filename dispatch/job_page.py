@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import calendar, history, ride
 from booking.models import Booking, BookingStatus, RideState
+from chauffeur import phones
 from chauffeur.api import sliding_window
 from chauffeur.api.clients import client_address
 from chauffeur.errors import DomainError
@@ -193,9 +194,7 @@ def _job(booking: Booking, key: str) -> Job:
     return Job(
         booking=booking,
         progress=progress,
-        phone_href="tel:" + "".join(ch for ch in booking.phone if ch.isdigit() or ch == "+")
-        if booking.phone
-        else "",
+        phone_href=phones.dial_link(booking.phone),
         moves=[move.state for move in upcoming if move.open(now)],
         early_start=any(move.early_start(now) for move in upcoming),
         possible_from=[

@@ -14,6 +14,12 @@ def phone(number) -> str:
 
 
 @register.filter
+def dial_link(number) -> str:
+    """`{{ booking.phone|dial_link }}`: a `tel:` link to tap; "" for an old number that is none."""
+    return phones.dial_link(number or "")
+
+
+@register.filter
 def money(amount, currency: str = "EUR") -> str:
     return "" if amount in (None, "") else l10n.money(amount, currency)
 

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from booking import cancellation, ride
-from booking.models import RideState
+from booking.models import Booking, RideState
 from dispatch import assignment, job_links, job_page
 from dispatch.models import RideDayPolicy
 from jobs.models import Job
@@ -61,15 +61,23 @@ def snapshot(booking):
     )
 
 
+def test_a_phone_kept_from_before_numbers_were_checked_is_shown_but_not_dialled(client, job):
+    booking, key = job
+    Booking.objects.filter(pk=booking.pk).update(phone="call the hotel")
+    page = client.get(url(key)).content.decode()
+    assert "call the hotel" in page and 'id="passenger-phone"' not in page and "tel:call" not in page
+
+
 def test_the_page_shows_the_job_in_german_for_a_chauffeur_who_speaks_it_first(client, job):
     booking, key = job
+    Booking.objects.filter(pk=booking.pk).update(phone="+43123456789")
     response = client.get(url(key))
     assert response.status_code == 200
     page = response.content.decode()
     assert '<html lang="de">' in page
     assert f"Fahrt {booking.reference}" in page and "Auftrag annehmen" in page
     for shown in ("Hotel Sacher", "Flughafen Wien, Schwechat", "Anna Berger", "OS 88", "Child seat, please",
-                  "W-1000A (E-Class)", 'href="tel:+431234"'):  # fmt: skip
+                  "W-1000A (E-Class)", '<a href="tel:+43123456789" id="passenger-phone">+43 1 23456789</a>'):  # fmt: skip
         assert shown in page, shown
     assert "https://www.google.com/maps/search/?api=1&amp;query=Hotel+Sacher" in page
     assert (
