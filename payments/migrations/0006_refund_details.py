@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('payments', '0005_refund_surcharge_details_checkout_booking'),
+        ("payments", "0005_refund_surcharge_details_checkout_booking"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='refund',
-            name='details',
+            model_name="refund",
+            name="details",
             field=models.JSONField(blank=True, default=dict, editable=False),
         ),
     ]
