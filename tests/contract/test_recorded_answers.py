@@ -3,9 +3,12 @@ time with fixed tokens, must answer byte for byte what recorded_answers.json hol
 and the body. `RECORD=1 pytest tests/contract/test_recorded_answers.py` rewrites the recording; review its
 diff as an API change.
 
-Only values made at random in this run are replaced, each by a placeholder naming what it is: a booking's
-reference, its sandbox checkout session and payment intent (derived from the reference), and the sandbox's
-random client secret of the legacy card flow. Nothing else is normalised."""
+Only values made at random in this run are replaced, each by a placeholder naming what it is and the step
+that made it: a booking's reference and what derives from it (its sandbox checkout session and payment
+intent, its manage link's signature), its database id inside a page cursor (PostgreSQL's sequences are
+not rolled back), and the sandbox's random client secret of the legacy card flow. Nothing else is
+normalised. Where PostgreSQL answers differently from SQLite (a stored idempotent answer comes back in
+jsonb's key order), the recording holds its answer under "postgresql"."""
 
 import contextlib
 import difflib
@@ -56,15 +59,14 @@ CLIENT_SECRET = re.compile(r"sbx_pi_[0-9a-f]{24}_secret_[0-9a-f]{24}")
 # A page cursor: the last booking's pickup in microseconds and its database id, which PostgreSQL's
 # sequences (not rolled back with a test) make differ from run to run.
 CURSOR = re.compile(r"\b(\d{13,17}|x)_(\d+)\b")
-MANAGE_SALT = "booking.manage-page"
-OWN_ANSWERS = (
-    "postgresql",
-)  # backends whose differences from SQLite's answers are recorded apart  # the customer's page link signs the (random) reference
+MANAGE_SALT = "booking.manage-page"  # the customer's page link signs the (random) reference
+# Backends whose differences from SQLite's answers are recorded apart, under their name.
+OWN_ANSWERS = ("postgresql",)
 
 
 @dataclass
 class Ask:
-    """One request. `path` and `body` may name earlier bookings' placeholders (e.g. <reference: legacy checkout>)."""
+    """One request; its path, query and body may name earlier steps' placeholders (see Placeholders)."""
 
     name: str
     method: str
@@ -93,11 +95,19 @@ class Pay:
     booking_made_by: str  # the step that stored it
 
 
+def get(name, path, query=None, **details) -> Ask:
+    return Ask(name, "GET", path, query, **details)
+
+
+def post(name, path, body, **details) -> Ask:
+    return Ask(name, "POST", path, body=body, **details)
+
+
 def rpc(name, method, params=None, *, caller="agent", request_id=1, headers=None, path=MCP) -> Ask:
     message = {"jsonrpc": "2.0", "id": request_id, "method": method}
     if params is not None:
         message["params"] = params
-    return Ask(name, "POST", path, body=message, caller=caller, headers=headers or {})
+    return post(name, path, message, caller=caller, headers=headers or {})
 
 
 def tool(name, tool_name, arguments, *, caller="agent") -> Ask:
@@ -112,218 +122,447 @@ def modern(name, method, params=None, *, caller="agent") -> Ask:
 
 
 def ride(**changes) -> dict:
-    return {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": PICKUP, "vehicleClass": "executive",
-            "name": "Anna Berger", "email": "anna@example.com", "locale": "de", **changes}  # fmt: skip
+    return {
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "pickupDatetime": PICKUP,
+        "vehicleClass": "executive",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "locale": "de",
+        **changes,
+    }
 
 
 ROUTE = {"from": "Hotel Sacher", "to": "Flughafen Wien"}
 AMOUNT = 7400  # the seeded executive tariff for the route above: 30 + 21.8 km × 2.00, rounded up
 NO_PROVIDER = {"PAYMENT_PROVIDER": "none"}
+LEGACY_CHECKOUT, CHECKOUT = "/api/create-checkout-session", "/api/v1/checkout"
 
 LEGACY = [
-    Ask("legacy distance", "GET", "/api/calculate-distance", ROUTE),
-    Ask("legacy distance with pickup and place ids", "GET", "/api/calculate-distance",
-        {**ROUTE, "fromPlaceId": "offline:hotel-sacher", "toPlaceId": "offline:vie", "pickupDatetime": PICKUP}),
-    Ask("legacy distance without to", "GET", "/api/calculate-distance", {"from": "Hotel Sacher"}),
-    Ask("legacy distance to an unknown place", "GET", "/api/calculate-distance",
-        {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"}),
-    Ask("legacy places", "GET", "/api/places-autocomplete", {"input": "Sacher"}),
-    Ask("legacy places too short", "GET", "/api/places-autocomplete", {"input": "S"}),
-    Ask("legacy rating", "GET", "/api/google-rating"),
-    Ask("legacy checkout", "POST", "/api/create-checkout-session", body={"amount": AMOUNT, "bookingData": ride()}),
-    Ask("legacy checkout minimal booking data", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ROUTE}),
-    Ask("legacy checkout hourly", "POST", "/api/create-checkout-session",
-        body={"amount": 19500, "bookingData": ride(bookingType="hourly", durationHours=3)}),
-    Ask("legacy checkout tour with extras", "POST", "/api/create-checkout-session", body={"amount": 24900,
-        "bookingData": ride(tourName="Vienna City Tour", waterChoice="still", flightNumber="OS 123",
-                            notes="Child seat", flightData={"arr": "10:05"}, phone="+43 660 1234567")}),
-    Ask("legacy checkout wrong amount", "POST", "/api/create-checkout-session",
-        body={"amount": 100, "bookingData": ride()}),
-    Ask("legacy checkout without amount", "POST", "/api/create-checkout-session", body={"bookingData": ride()}),
-    Ask("legacy checkout without from", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": {"to": "Flughafen Wien"}}),
-    Ask("legacy checkout within the lead time", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)}),
-    Ask("legacy checkout not JSON", "POST", "/api/create-checkout-session", body="{not json"),
-    Ask("legacy checkout without a payment provider", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ride()}, settings=NO_PROVIDER),
-    Ask("legacy checkout idempotent", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ride(name="Berta Idem")}, headers={"Idempotency-Key": "replay-1"}),
-    Ask("legacy checkout idempotent replayed", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ride(name="Berta Idem")}, headers={"Idempotency-Key": "replay-1"}),
-    Ask("legacy checkout idempotent key reused for another body", "POST", "/api/create-checkout-session",
-        body={"amount": AMOUNT, "bookingData": ride(name="Other")}, headers={"Idempotency-Key": "replay-1"}),
-    Ask("legacy payment intent", "POST", "/api/create-payment-intent", body={"amount": 5000}),
-    Ask("legacy payment intent without a payment provider", "POST", "/api/create-payment-intent",
-        body={"amount": 5000}, settings=NO_PROVIDER),
-    Ask("legacy payment intent zero", "POST", "/api/create-payment-intent", body={"amount": 0}),
-    Ask("legacy session data", "GET", "/api/get-session-data", {"session_id": "<session: legacy checkout>"}),
-    Ask("legacy session data hourly", "GET", "/api/get-session-data", {"session_id": "<session: legacy checkout hourly>"}),
-    Ask("legacy session data tour", "GET", "/api/get-session-data",
-        {"session_id": "<session: legacy checkout tour with extras>"}),
-    Ask("legacy session data unknown", "GET", "/api/get-session-data", {"session_id": "sbx_cs_unknown"}),
-    Ask("legacy session data without session", "GET", "/api/get-session-data"),
-    Ask("legacy unknown path", "GET", "/api/nothing-here"),
+    get("legacy distance", "/api/calculate-distance", ROUTE),
+    get(
+        "legacy distance with pickup and place ids",
+        "/api/calculate-distance",
+        {
+            **ROUTE,
+            "fromPlaceId": "offline:hotel-sacher",
+            "toPlaceId": "offline:vie-airport",
+            "pickupDatetime": PICKUP,
+        },
+    ),
+    get("legacy distance without to", "/api/calculate-distance", {"from": "Hotel Sacher"}),
+    get(
+        "legacy distance to an unknown place",
+        "/api/calculate-distance",
+        {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"},
+    ),
+    get("legacy places", "/api/places-autocomplete", {"input": "Sacher"}),
+    get("legacy places too short", "/api/places-autocomplete", {"input": "S"}),
+    get("legacy rating", "/api/google-rating"),
+    post("legacy checkout", LEGACY_CHECKOUT, {"amount": AMOUNT, "bookingData": ride()}),
+    post("legacy checkout minimal booking data", LEGACY_CHECKOUT, {"amount": AMOUNT, "bookingData": ROUTE}),
+    post(
+        "legacy checkout hourly",
+        LEGACY_CHECKOUT,
+        {"amount": 19500, "bookingData": ride(bookingType="hourly", durationHours=3)},
+    ),
+    post(
+        "legacy checkout tour with extras",
+        LEGACY_CHECKOUT,
+        {
+            "amount": 24900,
+            "bookingData": ride(
+                tourName="Vienna City Tour",
+                waterChoice="still",
+                flightNumber="OS 123",
+                notes="Child seat",
+                flightData={"arr": "10:05"},
+                phone="+43 660 1234567",
+            ),
+        },
+    ),
+    post("legacy checkout wrong amount", LEGACY_CHECKOUT, {"amount": 100, "bookingData": ride()}),
+    post("legacy checkout without amount", LEGACY_CHECKOUT, {"bookingData": ride()}),
+    post(
+        "legacy checkout without from",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": {"to": "Flughafen Wien"}},
+    ),
+    post(
+        "legacy checkout within the lead time",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)},
+    ),
+    post("legacy checkout not JSON", LEGACY_CHECKOUT, "{not json"),
+    post(
+        "legacy checkout without a payment provider",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride()},
+        settings=NO_PROVIDER,
+    ),
+    post(
+        "legacy checkout idempotent",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Berta Idem")},
+        headers={"Idempotency-Key": "replay-1"},
+    ),
+    post(
+        "legacy checkout idempotent replayed",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Berta Idem")},
+        headers={"Idempotency-Key": "replay-1"},
+    ),
+    post(
+        "legacy checkout idempotent key reused for another body",
+        LEGACY_CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Other")},
+        headers={"Idempotency-Key": "replay-1"},
+    ),
+    post("legacy payment intent", "/api/create-payment-intent", {"amount": 5000}),
+    post(
+        "legacy payment intent without a payment provider",
+        "/api/create-payment-intent",
+        {"amount": 5000},
+        settings=NO_PROVIDER,
+    ),
+    post("legacy payment intent zero", "/api/create-payment-intent", {"amount": 0}),
+    get("legacy session data", "/api/get-session-data", {"session_id": "<session: legacy checkout>"}),
+    get(
+        "legacy session data hourly",
+        "/api/get-session-data",
+        {"session_id": "<session: legacy checkout hourly>"},
+    ),
+    get(
+        "legacy session data tour",
+        "/api/get-session-data",
+        {"session_id": "<session: legacy checkout tour with extras>"},
+    ),
+    get("legacy session data unknown", "/api/get-session-data", {"session_id": "sbx_cs_unknown"}),
+    get("legacy session data without session", "/api/get-session-data"),
+    get("legacy unknown path", "/api/nothing-here"),
     Ask("legacy wrong method", "DELETE", "/api/calculate-distance"),
-]  # fmt: skip
+]
 
 V1 = [
-    Ask("v1 catalog", "GET", "/api/v1"),
-    Ask("v1 route", "GET", "/api/v1/distance", ROUTE),
-    Ask("v1 route with pickup", "GET", "/api/v1/distance", {**ROUTE, "pickupDatetime": PICKUP}),
-    Ask("v1 route not found", "GET", "/api/v1/distance", {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"}),
-    Ask("v1 route without to", "GET", "/api/v1/distance", {"from": "Hotel Sacher"}),
-    Ask("v1 places", "GET", "/api/v1/places", {"input": "Flughafen"}),
-    Ask("v1 places in German", "GET", "/api/v1/places", {"input": "Bahnhof", "locale": "de"}),
-    Ask("v1 places too short", "GET", "/api/v1/places", {"input": " a "}),
-    Ask("v1 quote", "GET", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "20"}),
-    Ask("v1 quote outside Zone A with waiting", "GET", "/api/v1/price",
-        {"vehicleClass": "first", "distanceKm": "123.4", "inZoneA": "false", "waitMinutes": "20"}),
-    Ask("v1 quote long distance van", "GET", "/api/v1/price", {"vehicleClass": "business-van", "distanceKm": "250"}),
-    Ask("v1 quote minimum fare", "GET", "/api/v1/price", {"vehicleClass": "first", "distanceKm": "3"}),
-    Ask("v1 quote hourly", "GET", "/api/v1/price",
-        {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "2.2"}),
-    Ask("v1 quote hourly too short", "GET", "/api/v1/price",
-        {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "1.5"}),
-    Ask("v1 quote tour", "GET", "/api/v1/price",
-        {"vehicleClass": "first", "distanceKm": "0", "tourSlug": "wachau-valley", "waitMinutes": "1"}),
-    Ask("v1 quote unknown tour", "GET", "/api/v1/price",
-        {"vehicleClass": "first", "distanceKm": "0", "tourSlug": "moon"}),
-    Ask("v1 quote unknown class", "GET", "/api/v1/price", {"vehicleClass": "limousine", "distanceKm": "20"}),
-    Ask("v1 quote negative distance", "GET", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "-1"}),
-    Ask("v1 quote not a number", "GET", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "far"}),
-    Ask("v1 lead time available", "GET", "/api/v1/availability", {"pickupDatetime": PICKUP}),
-    Ask("v1 lead time too soon", "GET", "/api/v1/availability", {"pickupDatetime": TOO_SOON}),
-    Ask("v1 lead time booked at night", "GET", "/api/v1/availability",
-        {"pickupDatetime": "2026-11-21T07:00:00+01:00", "bookingDatetime": "2026-11-20T23:30:00+01:00"}),
-    Ask("v1 lead time in the past", "GET", "/api/v1/availability", {"pickupDatetime": "2026-11-19T10:00:00"}),
-    Ask("v1 lead time too far ahead", "GET", "/api/v1/availability", {"pickupDatetime": "2028-01-01T10:00:00Z"}),
-    Ask("v1 lead time not a date", "GET", "/api/v1/availability", {"pickupDatetime": "soon"}),
-    Ask("v1 rating", "GET", "/api/v1/rating"),
-    Ask("v1 checkout", "POST", "/api/v1/checkout", body={"amount": AMOUNT, "bookingData": ride()}, caller="agent"),
-    Ask("v1 checkout van", "POST", "/api/v1/checkout", caller="agent",
-        body={"amount": 9300, "bookingData": ride(vehicleClass="business-van", flightNumber="OS 123")}),
-    Ask("v1 checkout idempotent", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(name="Carl Idem")}, headers={"Idempotency-Key": "replay-2"}),
-    Ask("v1 checkout idempotent replayed", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(name="Carl Idem")}, headers={"Idempotency-Key": "replay-2"}),
-    Ask("v1 checkout idempotent key reused for another body", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(name="Other")}, headers={"Idempotency-Key": "replay-2"}),
-    Ask("v1 checkout without a token", "POST", "/api/v1/checkout", body={"amount": AMOUNT, "bookingData": ride()}),
-    Ask("v1 checkout with an unknown token", "POST", "/api/v1/checkout",
-        body={"amount": AMOUNT, "bookingData": ride()}, caller=f"Bearer {UNKNOWN_TOKEN}"),
-    Ask("v1 checkout with a malformed authorization", "POST", "/api/v1/checkout",
-        body={"amount": AMOUNT, "bookingData": ride()}, caller="Basic dXNlcjpwYXNz"),
-    Ask("v1 checkout with a read token", "POST", "/api/v1/checkout",
-        body={"amount": AMOUNT, "bookingData": ride()}, caller="reader"),
-    Ask("v1 checkout wrong amount", "POST", "/api/v1/checkout", body={"amount": 7300, "bookingData": ride()},
-        caller="writer"),
-    Ask("v1 checkout invalid booking data", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(vehicleClass="limousine", email="not-an-address")}),
-    Ask("v1 checkout within the lead time", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)}),
-    Ask("v1 checkout route not found", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride(to="Xyzzy Nowhere 999")}),
-    Ask("v1 checkout not JSON", "POST", "/api/v1/checkout", body="[1,", caller="writer"),
-    Ask("v1 checkout without a payment provider", "POST", "/api/v1/checkout", caller="writer",
-        body={"amount": AMOUNT, "bookingData": ride()}, settings=NO_PROVIDER),
-    Ask("v1 read by its token", "GET", "/api/v1/bookings/<reference: v1 checkout>", caller="agent"),
+    get("v1 catalog", "/api/v1"),
+    get("v1 route", "/api/v1/distance", ROUTE),
+    get("v1 route with pickup", "/api/v1/distance", {**ROUTE, "pickupDatetime": PICKUP}),
+    get("v1 route not found", "/api/v1/distance", {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"}),
+    get("v1 route without to", "/api/v1/distance", {"from": "Hotel Sacher"}),
+    get("v1 places", "/api/v1/places", {"input": "Flughafen"}),
+    get("v1 places in German", "/api/v1/places", {"input": "Bahnhof", "locale": "de"}),
+    get("v1 places too short", "/api/v1/places", {"input": " a "}),
+    get("v1 quote", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "20"}),
+    get(
+        "v1 quote outside Zone A with waiting",
+        "/api/v1/price",
+        {"vehicleClass": "first", "distanceKm": "123.4", "inZoneA": "false", "waitMinutes": "20"},
+    ),
+    get("v1 quote long distance van", "/api/v1/price", {"vehicleClass": "business-van", "distanceKm": "250"}),
+    get("v1 quote minimum fare", "/api/v1/price", {"vehicleClass": "first", "distanceKm": "3"}),
+    get(
+        "v1 quote hourly",
+        "/api/v1/price",
+        {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "2.2"},
+    ),
+    get(
+        "v1 quote hourly too short",
+        "/api/v1/price",
+        {"vehicleClass": "executive", "distanceKm": "0", "bookingType": "hourly", "durationHours": "1.5"},
+    ),
+    get(
+        "v1 quote tour",
+        "/api/v1/price",
+        {"vehicleClass": "first", "distanceKm": "0", "tourSlug": "wachau-valley", "waitMinutes": "1"},
+    ),
+    get(
+        "v1 quote unknown tour",
+        "/api/v1/price",
+        {"vehicleClass": "first", "distanceKm": "0", "tourSlug": "moon"},
+    ),
+    get("v1 quote unknown class", "/api/v1/price", {"vehicleClass": "limousine", "distanceKm": "20"}),
+    get("v1 quote negative distance", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "-1"}),
+    get("v1 quote not a number", "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "far"}),
+    get("v1 lead time available", "/api/v1/availability", {"pickupDatetime": PICKUP}),
+    get("v1 lead time too soon", "/api/v1/availability", {"pickupDatetime": TOO_SOON}),
+    get(
+        "v1 lead time booked at night",
+        "/api/v1/availability",
+        {"pickupDatetime": "2026-11-21T07:00:00+01:00", "bookingDatetime": "2026-11-20T23:30:00+01:00"},
+    ),
+    get("v1 lead time in the past", "/api/v1/availability", {"pickupDatetime": "2026-11-19T10:00:00"}),
+    get("v1 lead time too far ahead", "/api/v1/availability", {"pickupDatetime": "2028-01-01T10:00:00Z"}),
+    get("v1 lead time not a date", "/api/v1/availability", {"pickupDatetime": "soon"}),
+    get("v1 rating", "/api/v1/rating"),
+    post("v1 checkout", CHECKOUT, {"amount": AMOUNT, "bookingData": ride()}, caller="agent"),
+    post(
+        "v1 checkout van",
+        CHECKOUT,
+        {"amount": 9300, "bookingData": ride(vehicleClass="business-van", flightNumber="OS 123")},
+        caller="agent",
+    ),
+    post(
+        "v1 checkout idempotent",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Carl Idem")},
+        caller="writer",
+        headers={"Idempotency-Key": "replay-2"},
+    ),
+    post(
+        "v1 checkout idempotent replayed",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Carl Idem")},
+        caller="writer",
+        headers={"Idempotency-Key": "replay-2"},
+    ),
+    post(
+        "v1 checkout idempotent key reused for another body",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(name="Other")},
+        caller="writer",
+        headers={"Idempotency-Key": "replay-2"},
+    ),
+    post("v1 checkout without a token", CHECKOUT, {"amount": AMOUNT, "bookingData": ride()}),
+    post(
+        "v1 checkout with an unknown token",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride()},
+        caller=f"Bearer {UNKNOWN_TOKEN}",
+    ),
+    post(
+        "v1 checkout with a malformed authorization",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride()},
+        caller="Basic dXNlcjpwYXNz",
+    ),
+    post(
+        "v1 checkout with a read token", CHECKOUT, {"amount": AMOUNT, "bookingData": ride()}, caller="reader"
+    ),
+    post("v1 checkout wrong amount", CHECKOUT, {"amount": 7300, "bookingData": ride()}, caller="writer"),
+    post(
+        "v1 checkout invalid booking data",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(vehicleClass="limousine", email="not-an-address")},
+        caller="writer",
+    ),
+    post(
+        "v1 checkout within the lead time",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)},
+        caller="writer",
+    ),
+    post(
+        "v1 checkout route not found",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride(to="Xyzzy Nowhere 999")},
+        caller="writer",
+    ),
+    post("v1 checkout not JSON", CHECKOUT, "[1,", caller="writer"),
+    post(
+        "v1 checkout without a payment provider",
+        CHECKOUT,
+        {"amount": AMOUNT, "bookingData": ride()},
+        caller="writer",
+        settings=NO_PROVIDER,
+    ),
+    get("v1 read by its token", "/api/v1/bookings/<reference: v1 checkout>", caller="agent"),
     Pay("v1 checkout"),
-    Ask("v1 read paid by its token", "GET", "/api/v1/bookings/<reference: v1 checkout>", caller="agent"),
-    Ask("v1 read by e-mail", "GET", "/api/v1/bookings/<reference: v1 checkout van>", {"email": "anna@example.com"}),
-    Ask("v1 read with a wrong e-mail", "GET", "/api/v1/bookings/<reference: v1 checkout van>", {"email": "eve@example.com"}),
-    Ask("v1 read by another token", "GET", "/api/v1/bookings/<reference: v1 checkout van>", caller="reader"),
-    Ask("v1 read with a write-only token", "GET", "/api/v1/bookings/<reference: v1 checkout van>", caller="writer"),
-    Ask("v1 read unknown booking", "GET", "/api/v1/bookings/CB-NONE00", caller="agent"),
-    Ask("v1 list", "GET", "/api/v1/bookings", caller="agent"),
-    Ask("v1 list all a page at a time", "GET", "/api/v1/bookings", {"when": "all", "limit": "1"}, caller="agent"),
-    Ask("v1 list all, next page", "GET", "/api/v1/bookings",
-        {"when": "all", "limit": "1", "cursor": "1795424400000000_<id: v1 checkout van>"}, caller="agent"),
-    Ask("v1 list past", "GET", "/api/v1/bookings", {"when": "past"}, caller="agent"),
-    Ask("v1 list bad when", "GET", "/api/v1/bookings", {"when": "someday"}, caller="agent"),
-    Ask("v1 list without a token", "GET", "/api/v1/bookings"),
-    Ask("v1 list with a write-only token", "GET", "/api/v1/bookings", caller="writer"),
-    Ask("v1 cancel with a read token", "POST", "/api/v1/bookings/<reference: v1 checkout>/cancel", body={}, caller="reader"),
-    Ask("v1 cancel paid", "POST", "/api/v1/bookings/<reference: v1 checkout>/cancel", body={}, caller="agent"),
-    Ask("v1 cancel again", "POST", "/api/v1/bookings/<reference: v1 checkout>/cancel", body={}, caller="agent"),
-    Ask("v1 cancel unpaid by e-mail", "POST", "/api/v1/bookings/<reference: v1 checkout van>/cancel",
-        body={"email": "anna@example.com"}),
-    Ask("v1 cancel unknown booking", "POST", "/api/v1/bookings/CB-NONE00/cancel", body={}, caller="agent"),
-    Ask("v1 unknown path", "GET", "/api/v1/nothing-here"),
+    get("v1 read paid by its token", "/api/v1/bookings/<reference: v1 checkout>", caller="agent"),
+    get("v1 read by e-mail", "/api/v1/bookings/<reference: v1 checkout van>", {"email": "anna@example.com"}),
+    get(
+        "v1 read with a wrong e-mail",
+        "/api/v1/bookings/<reference: v1 checkout van>",
+        {"email": "eve@example.com"},
+    ),
+    get("v1 read by another token", "/api/v1/bookings/<reference: v1 checkout van>", caller="reader"),
+    get("v1 read with a write-only token", "/api/v1/bookings/<reference: v1 checkout van>", caller="writer"),
+    get("v1 read unknown booking", "/api/v1/bookings/CB-NONE00", caller="agent"),
+    get("v1 list", "/api/v1/bookings", caller="agent"),
+    get("v1 list all a page at a time", "/api/v1/bookings", {"when": "all", "limit": "1"}, caller="agent"),
+    get(
+        "v1 list all, next page",
+        "/api/v1/bookings",
+        {"when": "all", "limit": "1", "cursor": "1795424400000000_<id: v1 checkout van>"},
+        caller="agent",
+    ),
+    get("v1 list past", "/api/v1/bookings", {"when": "past"}, caller="agent"),
+    get("v1 list bad when", "/api/v1/bookings", {"when": "someday"}, caller="agent"),
+    get("v1 list without a token", "/api/v1/bookings"),
+    get("v1 list with a write-only token", "/api/v1/bookings", caller="writer"),
+    post(
+        "v1 cancel with a read token", "/api/v1/bookings/<reference: v1 checkout>/cancel", {}, caller="reader"
+    ),
+    post("v1 cancel paid", "/api/v1/bookings/<reference: v1 checkout>/cancel", {}, caller="agent"),
+    post("v1 cancel again", "/api/v1/bookings/<reference: v1 checkout>/cancel", {}, caller="agent"),
+    post(
+        "v1 cancel unpaid by e-mail",
+        "/api/v1/bookings/<reference: v1 checkout van>/cancel",
+        {"email": "anna@example.com"},
+    ),
+    post("v1 cancel unknown booking", "/api/v1/bookings/CB-NONE00/cancel", {}, caller="agent"),
+    get("v1 unknown path", "/api/v1/nothing-here"),
     Ask("v1 wrong method", "DELETE", "/api/v1/price"),
-    Ask("v1 rate limit first", "GET", "/api/v1/price", {"vehicleClass": "first", "distanceKm": "20"},
-        caller="limited"),
-    Ask("v1 rate limit exceeded", "GET", "/api/v1/price", {"vehicleClass": "first", "distanceKm": "20"},
-        caller="limited", keep_rate_window=True),
-]  # fmt: skip
+    get(
+        "v1 rate limit first",
+        "/api/v1/price",
+        {"vehicleClass": "first", "distanceKm": "20"},
+        caller="limited",
+    ),
+    get(
+        "v1 rate limit exceeded",
+        "/api/v1/price",
+        {"vehicleClass": "first", "distanceKm": "20"},
+        caller="limited",
+        keep_rate_window=True,
+    ),
+]
 
 MCP_ASKS = [
-    Ask("mcp metadata", "GET", MCP),
-    Ask("mcp metadata with underscore names", "GET", MCP, {"toolNames": "underscore"}),
-    Ask("mcp event stream refused", "GET", MCP, headers={"Accept": "text/event-stream"}),
-    rpc("mcp initialize", "initialize",
-        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "replay", "version": "1"}}),
-    rpc("mcp initialize unknown version", "initialize",
-        {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "replay", "version": "1"}}),
-    Ask("mcp initialized notification", "POST", MCP, body={"jsonrpc": "2.0", "method": "notifications/initialized"},
-        caller="agent", headers={"MCP-Protocol-Version": "2025-06-18"}),
+    get("mcp metadata", MCP),
+    get("mcp metadata with underscore names", MCP, {"toolNames": "underscore"}),
+    get("mcp event stream refused", MCP, headers={"Accept": "text/event-stream"}),
+    rpc(
+        "mcp initialize",
+        "initialize",
+        {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "replay", "version": "1"},
+        },
+    ),
+    rpc(
+        "mcp initialize unknown version",
+        "initialize",
+        {
+            "protocolVersion": "1999-01-01",
+            "capabilities": {},
+            "clientInfo": {"name": "replay", "version": "1"},
+        },
+    ),
+    post(
+        "mcp initialized notification",
+        MCP,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        caller="agent",
+        headers={"MCP-Protocol-Version": "2025-06-18"},
+    ),
     rpc("mcp ping", "ping", headers={"MCP-Protocol-Version": "2025-06-18"}),
     rpc("mcp tools/list", "tools/list", headers={"MCP-Protocol-Version": "2025-06-18"}),
     rpc("mcp tools/list underscore", "tools/list", path=f"{MCP}?toolNames=underscore"),
     modern("mcp server/discover", "server/discover"),
-    modern("mcp modern tools/call", "tools/call", {"name": "booking.calculate_price",
-                                                   "arguments": {"distanceKm": 20, "vehicleClass": "first"}}),
-    Ask("mcp batch", "POST", MCP, caller="agent", body=[
-        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "booking.check_availability", "arguments": {"pickupDatetime": PICKUP}}}]),
+    modern(
+        "mcp modern tools/call",
+        "tools/call",
+        {"name": "booking.calculate_price", "arguments": {"distanceKm": 20, "vehicleClass": "first"}},
+    ),
+    post(
+        "mcp batch",
+        MCP,
+        [
+            {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "booking.check_availability", "arguments": {"pickupDatetime": PICKUP}},
+            },
+        ],
+        caller="agent",
+    ),
     tool("mcp route", "booking.estimate_distance", {**ROUTE, "pickupDatetime": PICKUP}),
     tool("mcp route underscore name", "booking_estimate_distance", ROUTE),
-    tool("mcp route not found", "booking.estimate_distance", {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"}),
+    tool(
+        "mcp route not found",
+        "booking.estimate_distance",
+        {"from": "Hotel Sacher", "to": "Xyzzy Nowhere 999"},
+    ),
     tool("mcp route without to", "booking.estimate_distance", {"from": "Hotel Sacher"}),
     tool("mcp lead time", "booking.check_availability", {"pickupDatetime": PICKUP}),
-    tool("mcp lead time night rule", "booking.check_availability",
-         {"pickupDatetime": "2026-11-21T07:00:00+01:00", "bookingDatetime": "2026-11-20T23:30:00+01:00"}),
+    tool(
+        "mcp lead time night rule",
+        "booking.check_availability",
+        {"pickupDatetime": "2026-11-21T07:00:00+01:00", "bookingDatetime": "2026-11-20T23:30:00+01:00"},
+    ),
     tool("mcp quote", "booking.calculate_price", {"distanceKm": 21.8, "vehicleClass": "executive"}),
-    tool("mcp quote hourly", "booking.calculate_price",
-         {"distanceKm": 0, "vehicleClass": "business-van", "bookingType": "hourly", "durationHours": 3.1}),
-    tool("mcp quote outside Zone A", "booking.calculate_price",
-         {"distanceKm": 80, "vehicleClass": "first", "inZoneA": False, "waitMinutes": 31}),
+    tool(
+        "mcp quote hourly",
+        "booking.calculate_price",
+        {"distanceKm": 0, "vehicleClass": "business-van", "bookingType": "hourly", "durationHours": 3.1},
+    ),
+    tool(
+        "mcp quote outside Zone A",
+        "booking.calculate_price",
+        {"distanceKm": 80, "vehicleClass": "first", "inZoneA": False, "waitMinutes": 31},
+    ),
     tool("mcp quote invalid", "booking.calculate_price", {"distanceKm": -1, "vehicleClass": "limousine"}),
-    tool("mcp quote unknown tour", "booking.calculate_price",
-         {"distanceKm": 0, "vehicleClass": "first", "tourSlug": "moon"}),
+    tool(
+        "mcp quote unknown tour",
+        "booking.calculate_price",
+        {"distanceKm": 0, "vehicleClass": "first", "tourSlug": "moon"},
+    ),
     tool("mcp places", "places.autocomplete", {"input": "Sacher"}),
     tool("mcp places too short", "places.autocomplete", {"input": "S"}),
     tool("mcp checkout", "booking.create_checkout", {"amount": AMOUNT, "bookingData": ride(locale="en")}),
-    tool("mcp checkout repeated", "booking.create_checkout", {"amount": AMOUNT, "bookingData": ride(locale="en")}),
+    tool(
+        "mcp checkout repeated",
+        "booking.create_checkout",
+        {"amount": AMOUNT, "bookingData": ride(locale="en")},
+    ),
     tool("mcp checkout wrong amount", "booking.create_checkout", {"amount": 1, "bookingData": ride()}),
-    tool("mcp checkout missing pickup", "booking.create_checkout",
-         {"amount": AMOUNT, "bookingData": {**ROUTE, "vehicleClass": "executive"}}),
-    tool("mcp checkout with a field it does not take", "booking.create_checkout",
-         {"amount": AMOUNT, "bookingData": ride(waterChoice="still")}),
-    tool("mcp checkout within the lead time", "booking.create_checkout",
-         {"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)}),
-    tool("mcp checkout with a read token", "booking.create_checkout",
-         {"amount": AMOUNT, "bookingData": ride()}, caller="reader"),
+    tool(
+        "mcp checkout missing pickup",
+        "booking.create_checkout",
+        {"amount": AMOUNT, "bookingData": {**ROUTE, "vehicleClass": "executive"}},
+    ),
+    tool(
+        "mcp checkout with a field it does not take",
+        "booking.create_checkout",
+        {"amount": AMOUNT, "bookingData": ride(waterChoice="still")},
+    ),
+    tool(
+        "mcp checkout within the lead time",
+        "booking.create_checkout",
+        {"amount": AMOUNT, "bookingData": ride(pickupDatetime=TOO_SOON)},
+    ),
+    tool(
+        "mcp checkout with a read token",
+        "booking.create_checkout",
+        {"amount": AMOUNT, "bookingData": ride()},
+        caller="reader",
+    ),
     tool("mcp read", "booking.get_booking", {"reference": "<reference: mcp checkout>"}),
     tool("mcp read unknown", "booking.get_booking", {"reference": "CB-NONE00"}),
     tool("mcp list", "booking.list_bookings", {"when": "all"}),
     tool("mcp list with a write-only token", "booking.list_bookings", {"when": "all"}, caller="writer"),
     tool("mcp cancel", "booking.cancel_booking", {"reference": "<reference: mcp checkout>"}),
-    tool("mcp read a booking made through REST", "booking.get_booking", {"reference": "<reference: v1 checkout>"}),
+    tool(
+        "mcp read a booking made through REST",
+        "booking.get_booking",
+        {"reference": "<reference: v1 checkout>"},
+    ),
     tool("mcp cancel unknown", "booking.cancel_booking", {"reference": "CB-NONE00"}),
-    tool("mcp cancel with a read token", "booking.cancel_booking", {"reference": "<reference: mcp checkout>"}, caller="reader"),
+    tool(
+        "mcp cancel with a read token",
+        "booking.cancel_booking",
+        {"reference": "<reference: mcp checkout>"},
+        caller="reader",
+    ),
     tool("mcp unknown tool", "booking.teleport", {}),
     rpc("mcp unknown method", "resources/list"),
     rpc("mcp without a token", "tools/list", caller=None),
     rpc("mcp with an unknown token", "tools/list", caller=f"Bearer {UNKNOWN_TOKEN}"),
-    Ask("mcp not JSON", "POST", MCP, body="{", caller="agent"),
-    Ask("mcp not JSON content", "POST", MCP, body="ping", caller="agent", headers={"Content-Type": "text/plain"}),
-    Ask("mcp not JSON-RPC", "POST", MCP, body={"hello": "world"}, caller="agent"),
-    Ask("mcp foreign origin", "POST", MCP, body={"jsonrpc": "2.0", "id": 1, "method": "ping"}, caller="agent",
-        headers={"Origin": "https://evil.example"}),
-]  # fmt: skip
+    post("mcp not JSON", MCP, "{", caller="agent"),
+    post("mcp not JSON content", MCP, "ping", caller="agent", headers={"Content-Type": "text/plain"}),
+    post("mcp not JSON-RPC", MCP, {"hello": "world"}, caller="agent"),
+    post(
+        "mcp foreign origin",
+        MCP,
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        caller="agent",
+        headers={"Origin": "https://evil.example"},
+    ),
+]
 
 STEPS = [*LEGACY, *V1, *MCP_ASKS]
 
@@ -419,9 +658,12 @@ def pay(client, step: str, placeholders: Placeholders) -> None:
 def store_tokens() -> None:
     for name, (plain, scopes, rate_limit) in TOKENS.items():
         ApiToken.objects.create(
-            name=f"replay {name}", prefix=plain[:PREFIX_LENGTH], digest=digest_of(plain), scopes=scopes,
+            name=f"replay {name}",
+            prefix=plain[:PREFIX_LENGTH],
+            digest=digest_of(plain),
+            scopes=scopes,
             rate_limit=rate_limit,
-        )  # fmt: skip
+        )
 
 
 def replay(client, capture_commits) -> list[dict]:
