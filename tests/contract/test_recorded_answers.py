@@ -139,6 +139,22 @@ AMOUNT = 7400  # the seeded executive tariff for the route above: 30 + 21.8 km Ã
 NO_PROVIDER = {"PAYMENT_PROVIDER": "none"}
 LEGACY_CHECKOUT, CHECKOUT = "/api/create-checkout-session", "/api/v1/checkout"
 
+
+def idempotent_checkouts(surface, path, key, customer, **details) -> list[Ask]:
+    """A checkout with an Idempotency-Key, the same again (the first answer replayed), and the key reused
+    for another body."""
+
+    def checkout(step, name):
+        body = {"amount": AMOUNT, "bookingData": ride(name=name)}
+        return post(f"{surface} checkout {step}", path, body, headers={"Idempotency-Key": key}, **details)
+
+    return [
+        checkout("idempotent", customer),
+        checkout("idempotent replayed", customer),
+        checkout("idempotent key reused for another body", "Other"),
+    ]
+
+
 LEGACY = [
     get("legacy distance", "/api/calculate-distance", ROUTE),
     get(
@@ -201,24 +217,7 @@ LEGACY = [
         {"amount": AMOUNT, "bookingData": ride()},
         settings=NO_PROVIDER,
     ),
-    post(
-        "legacy checkout idempotent",
-        LEGACY_CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Berta Idem")},
-        headers={"Idempotency-Key": "replay-1"},
-    ),
-    post(
-        "legacy checkout idempotent replayed",
-        LEGACY_CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Berta Idem")},
-        headers={"Idempotency-Key": "replay-1"},
-    ),
-    post(
-        "legacy checkout idempotent key reused for another body",
-        LEGACY_CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Other")},
-        headers={"Idempotency-Key": "replay-1"},
-    ),
+    *idempotent_checkouts("legacy", LEGACY_CHECKOUT, "replay-1", "Berta Idem"),
     post("legacy payment intent", "/api/create-payment-intent", {"amount": 5000}),
     post(
         "legacy payment intent without a payment provider",
@@ -302,27 +301,7 @@ V1 = [
         {"amount": 9300, "bookingData": ride(vehicleClass="business-van", flightNumber="OS 123")},
         caller="agent",
     ),
-    post(
-        "v1 checkout idempotent",
-        CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Carl Idem")},
-        caller="writer",
-        headers={"Idempotency-Key": "replay-2"},
-    ),
-    post(
-        "v1 checkout idempotent replayed",
-        CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Carl Idem")},
-        caller="writer",
-        headers={"Idempotency-Key": "replay-2"},
-    ),
-    post(
-        "v1 checkout idempotent key reused for another body",
-        CHECKOUT,
-        {"amount": AMOUNT, "bookingData": ride(name="Other")},
-        caller="writer",
-        headers={"Idempotency-Key": "replay-2"},
-    ),
+    *idempotent_checkouts("v1", CHECKOUT, "replay-2", "Carl Idem", caller="writer"),
     post("v1 checkout without a token", CHECKOUT, {"amount": AMOUNT, "bookingData": ride()}),
     post(
         "v1 checkout with an unknown token",
