@@ -88,7 +88,7 @@ def once(
                 )
             if record.status_code is not None:
                 if (spent := _spent(record)) is None:
-                    return Answer(record.status_code, record.response, replayed=True)
+                    return Answer(record.status_code, json.loads(record.response or "null"), replayed=True)
                 if not anew_when_spent:
                     raise KeySpent(
                         f"The booking this Idempotency-Key made ({spent.reference}) is "
@@ -134,7 +134,7 @@ def _first(record: IdempotentCheckout, run: Callable[[], Made]) -> Answer:
         record.delete()  # not kept: a retry runs again
         raise
     IdempotentCheckout.objects.filter(pk=record.pk).update(
-        status_code=made.status, response=made.body, booking_id=made.booking_id
+        status_code=made.status, response=json.dumps(made.body), booking_id=made.booking_id
     )
     return Answer(made.status, made.body, replayed=False)
 

@@ -7,8 +7,8 @@ Only values made at random in this run are replaced, each by a placeholder namin
 that made it: a booking's reference and what derives from it (its sandbox checkout session and payment
 intent, its manage link's signature), its database id inside a page cursor (PostgreSQL's sequences are
 not rolled back), and the sandbox's random client secret of the legacy card flow. Nothing else is
-normalised. Where PostgreSQL answers differently from SQLite (a stored idempotent answer comes back in
-jsonb's key order), the recording holds its answer under "postgresql"."""
+normalised. Every backend must give SQLite's answers; a legitimate difference would be recorded apart,
+under the backend's name."""
 
 import contextlib
 import difflib
