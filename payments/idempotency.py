@@ -88,7 +88,7 @@ def once(
                 )
             if record.status_code is not None:
                 if (spent := _spent(record)) is None:
-                    return Answer(record.status_code, json.loads(record.response or "null"), replayed=True)
+                    return Answer(record.status_code, json.loads(record.response), replayed=True)
                 if not anew_when_spent:
                     raise KeySpent(
                         f"The booking this Idempotency-Key made ({spent.reference}) is "

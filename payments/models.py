@@ -146,7 +146,7 @@ class IdempotentCheckout(models.Model):
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's JSON body.")
     status_code = models.PositiveSmallIntegerField(null=True)
     # The answer's JSON as sent: PostgreSQL's jsonb would reorder its keys, and a replay is the same bytes.
-    response = models.TextField(null=True)
+    response = models.TextField(default="")
     # The booking the first answer made: a replay never hands out a booking that can no longer be paid.
     booking = models.ForeignKey(
         "booking.Booking", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

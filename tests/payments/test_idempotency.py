@@ -71,7 +71,7 @@ def test_a_claim_whose_request_died_stops_blocking_retries_after_a_minute(client
     first = checkout(client, V1, body, "order-4714", **writer).json()
     # As a worker killed mid-request leaves it: claimed, never answered.
     IdempotentCheckout.objects.update(
-        status_code=None, response=None, created_at=timezone.now() - timedelta(seconds=61)
+        status_code=None, response="", created_at=timezone.now() - timedelta(seconds=61)
     )
     retried = checkout(client, V1, body, "order-4714", **writer)
     assert retried.status_code == 201 and "Idempotent-Replayed" not in retried
