@@ -76,7 +76,7 @@ class DeadlineThreadWorker(ThreadWorker):
         super().load_wsgi()
         from django.db.backends.signals import connection_created
 
-        connection_created.connect(self.watch_database, weak=False)
+        connection_created.connect(self.watch_database, weak=False, dispatch_uid="request-deadline")
         app = self.wsgi
 
         def claiming(environ, start_response):
