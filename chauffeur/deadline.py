@@ -109,7 +109,9 @@ class DeadlineThreadWorker(ThreadWorker):
     def watch_database(self, sender, connection, **kwargs) -> None:
         """connection_created, in the thread that opened it (Django's connections belong to one thread)."""
         if self.checkpoint not in connection.execute_wrappers:  # a reconnect keeps the wrapper's list
-            connection.execute_wrappers.append(self.checkpoint)
+            # First, and so outermost: `with connection.execute_wrapper(...)` pops the list's last entry, and
+            # may be the block in which this connection opened.
+            connection.execute_wrappers.insert(0, self.checkpoint)
         opened = self.databases.setdefault(threading.get_ident(), [])
         if connection not in opened:
             opened.append(connection)
@@ -117,8 +119,7 @@ class DeadlineThreadWorker(ThreadWorker):
     def checkpoint(self, execute, sql, params, many, context):
         """Before each database statement: an expired request stops here, before anything is sent."""
         request = self.in_flight.get(threading.get_ident())
-        closing = isinstance(sql, str) and sql.startswith(CLOSING)
-        if request is not None and request.state in (EXPIRED, TIMED_OUT) and not closing:
+        if request is not None and request.state in (EXPIRED, TIMED_OUT) and not _closes_savepoint(sql):
             raise WorkerTimeout(f"request still running after its {self.cfg.timeout} s deadline")
         return execute(sql, params, many, context)
 
@@ -242,6 +243,10 @@ def deadline_answer(environ: dict) -> bytes:
     head = [f"HTTP/1.1 {response.status_code} {response.reason_phrase}"]
     head += [f"{name}: {value}" for name, value in response.items()]
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def _closes_savepoint(sql) -> bool:
+    return isinstance(sql, str) and sql.startswith(CLOSING)
 
 
 def _shutdown(sock: socket.socket) -> None:

@@ -44,8 +44,11 @@ def _insert(marker: str) -> None:
 
 def write_then_overrun(request: HttpRequest) -> JsonResponse:
     """In one transaction: a row, then busy (`how=spin`) or blocked (`how=block`) for `seconds`, then a
-    second row (`then=insert`) or straight to the COMMIT (`then=commit`)."""
-    _probe_table()
+    second row (`then=insert`) or straight to the COMMIT (`then=commit`). Its database connection opens
+    inside a `connection.execute_wrapper` block of its own, whose exit must not remove the deadline's check."""
+    connection.close()
+    with connection.execute_wrapper(lambda execute, *args: execute(*args)):
+        _probe_table()
     marker, seconds = request.GET["marker"], float(request.GET["seconds"])
     with transaction.atomic():
         _insert(marker)

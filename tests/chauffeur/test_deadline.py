@@ -100,7 +100,9 @@ def test_an_inner_block_cut_at_its_deadline_rolls_back_to_its_savepoint_when_the
 
 
 def test_a_request_that_never_reaches_a_statement_is_answered_for_and_the_worker_recycled(tmp_path):
-    options = ("--timeout", "2", "--threads", "1")
+    # Two threads, as deployed: the other one closes the connection the first worker_pid call left behind,
+    # which with one thread would wait behind the stuck request until the graceful stop.
+    options = ("--timeout", "2", "--threads", "2")
     with gunicorn(tmp_path, deadline_env(tmp_path), *options, workers=1) as (base, log):
         before = worker_pid(base)
         answer, took = timed(lambda: requests.get(f"{base}{TEST_VIEWS}/spin?seconds=60", timeout=30))
