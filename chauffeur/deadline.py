@@ -1,22 +1,25 @@
 """gunicorn's threaded worker (keep-alive) with a per-request deadline of our own.
 
 A gthread worker's main loop keeps telling the arbiter it is alive while a request hangs, so gunicorn's
-`timeout` never ends that request. Here a watchdog thread per worker does: a request still running
-`timeout` seconds after it started is
+`timeout` never ends that request. Here a watchdog thread per worker does, without raising anything into
+a request's thread (an exception that lands at an arbitrary bytecode can skip the rest of a `finally`, or
+fire after a COMMIT and before its on_commit hooks). A request still running `timeout` seconds after it
+started is
 
-1. interrupted: WorkerTimeout is raised into its thread. Running Python code, the request unwinds through
-   Django's and DRF's handlers, answers in its surface's format, and the thread serves the next request;
-2. answered by the watchdog, when the thread is still blocked a moment later (a socket read, a libpq connect:
-   C code, where no exception arrives). The watchdog writes the same answer handler500 writes, closes that
+1. expired: its next database statement raises WorkerTimeout in its own thread, before the statement is
+   sent. That is a point where any database error may already arise: an atomic block rolls back (its row
+   locks go with it), the request answers in its surface's format, and the thread serves the next request;
+2. answered by the watchdog, when it has not answered a moment later (blocked in C, such as a socket read
+   or a libpq connect, or busy without a query). The watchdog cuts the thread's PostgreSQL connections, so
+   nothing that thread does later can commit, writes the same answer handler500 writes, closes that client
    connection, and recycles the worker: it stops accepting, lets its other requests finish (at most
-   graceful_timeout) and exits, and the arbiter starts a fresh one. A thread stuck in C cannot be freed.
+   graceful_timeout) and exits, and the arbiter starts a fresh one.
 
 Each request claims its answer under one lock when its headers go out (start_response), and the watchdog
 claims it under the same lock before writing: exactly one of them answers. A stuck thread that wakes up
 later writes into a connection already shut down, which fails like a client that went away."""
 
 import contextlib
-import ctypes
 import errno
 import io
 import os
@@ -26,27 +29,24 @@ import time
 
 from gunicorn.workers.gthread import ThreadWorker
 
-STUCK_GRACE = 1.0  # seconds an interrupted request has to answer before the watchdog answers for it
-# Two prototypes of one C function: raise an exception class in a thread, or (NULL) clear a pending one.
-_raise_in = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi)
-)
-_clear_in = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi)
-)
+STUCK_GRACE = 1.0  # seconds an expired request has to answer before the watchdog answers for it
 
 
 class WorkerTimeout(Exception):
-    """Raised into a request that outlived `timeout` (e.g. a database that stopped answering mid-query)."""
+    """A request outlived `timeout`: raised in its own thread at its next database statement (and by the
+    sync worker's abort hook)."""
 
 
-RUNNING, INTERRUPTED, ANSWERING, TIMED_OUT = range(4)
+RUNNING, EXPIRED, ANSWERING, TIMED_OUT = range(4)
+# What Django's inner atomic blocks send on their way out: refusing a rollback to the savepoint would
+# leave the inner block's writes for an outer block that catches the error to commit.
+CLOSING = ("ROLLBACK TO SAVEPOINT ", "RELEASE SAVEPOINT ")
 
 
 class InFlight:
     """One request a thread is serving, as the watchdog sees it."""
 
-    __slots__ = ("conn", "environ", "interrupted_at", "started", "state", "thread_id")
+    __slots__ = ("conn", "environ", "expired_at", "started", "state", "thread_id")
 
     def __init__(self, thread_id: int, conn, started: float, req) -> None:
         self.thread_id = thread_id
@@ -54,7 +54,7 @@ class InFlight:
         self.started = started
         self.environ: dict = {"REQUEST_METHOD": req.method, "PATH_INFO": req.path}  # the app's, once it runs
         self.state = RUNNING
-        self.interrupted_at = 0.0
+        self.expired_at = 0.0
 
 
 class DeadlineThreadWorker(ThreadWorker):
@@ -63,7 +63,10 @@ class DeadlineThreadWorker(ThreadWorker):
         self.in_flight: dict[int, InFlight] = {}  # by thread id: a thread serves one request at a time
         self.claims = threading.Lock()
         self.abandoned: set[int] = set()  # ids of connections the watchdog answered for a stuck thread
-        self.recycling = False
+        self.databases: dict[int, list] = {}  # by thread id: the Django connections that thread opened
+        self.recycling = False  # the main thread's
+        self.recycle_asked = False  # the watchdog's
+        self.answering = threading.Lock()  # held by the watchdog while it answers for stuck requests
         if self.deadline:
             tick = min(0.5, self.deadline / 10)
             threading.Thread(target=self.watch, args=(tick,), name="deadline", daemon=True).start()
@@ -71,6 +74,9 @@ class DeadlineThreadWorker(ThreadWorker):
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
+        from django.db.backends.signals import connection_created
+
+        connection_created.connect(self.watch_database, weak=False, dispatch_uid="request-deadline")
         app = self.wsgi
 
         def claiming(environ, start_response):
@@ -90,12 +96,6 @@ class DeadlineThreadWorker(ThreadWorker):
 
         self.wsgi = claiming
 
-    def handle(self, conn):
-        try:
-            return super().handle(conn)
-        except WorkerTimeout:  # raised into the thread just as its request ended: nothing left to answer
-            return False
-
     def handle_request(self, req, conn):
         thread_id = threading.get_ident()
         request = InFlight(thread_id, conn, time.monotonic(), req)
@@ -105,11 +105,26 @@ class DeadlineThreadWorker(ThreadWorker):
         finally:
             with self.claims:
                 del self.in_flight[thread_id]
-                if request.interrupted_at:  # an exception still pending would hit the next request
-                    _clear_in(thread_id, None)
+
+    def watch_database(self, sender, connection, **kwargs) -> None:
+        """connection_created, in the thread that opened it (Django's connections belong to one thread)."""
+        if self.checkpoint not in connection.execute_wrappers:  # a reconnect keeps the wrapper's list
+            # First, and so outermost: `with connection.execute_wrapper(...)` pops the list's last entry, and
+            # may be the block in which this connection opened.
+            connection.execute_wrappers.insert(0, self.checkpoint)
+        opened = self.databases.setdefault(threading.get_ident(), [])
+        if connection not in opened:
+            opened.append(connection)
+
+    def checkpoint(self, execute, sql, params, many, context):
+        """Before each database statement: an expired request stops here, before anything is sent."""
+        request = self.in_flight.get(threading.get_ident())
+        if request is not None and request.state in (EXPIRED, TIMED_OUT) and not _closes_savepoint(sql):
+            raise WorkerTimeout(f"request still running after its {self.cfg.timeout} s deadline")
+        return execute(sql, params, many, context)
 
     def handle_error(self, req, client, addr, exc):
-        if isinstance(exc, WorkerTimeout):  # the watchdog answered, or the request was cut before the app
+        if isinstance(exc, WorkerTimeout):  # the watchdog answered already
             self.log.debug("Request deadline: no second answer (%s)", exc)
             return
         super().handle_error(req, client, addr, exc)
@@ -133,9 +148,8 @@ class DeadlineThreadWorker(ThreadWorker):
         with self.claims:
             for request in list(self.in_flight.values()):
                 if request.state == RUNNING and now - request.started > self.deadline:
-                    request.state, request.interrupted_at = INTERRUPTED, now
-                    _raise_in(request.thread_id, WorkerTimeout)
-                elif request.state == INTERRUPTED and now - request.interrupted_at > STUCK_GRACE:
+                    request.state, request.expired_at = EXPIRED, now
+                elif request.state == EXPIRED and now - request.expired_at > STUCK_GRACE:
                     request.state = TIMED_OUT
                     stuck.append(request)
                 elif request.state == ANSWERING and now - request.started > self.deadline + STUCK_GRACE * 2:
@@ -143,19 +157,33 @@ class DeadlineThreadWorker(ThreadWorker):
                     # kill would; the blocked send fails and frees the thread.
                     request.state = TIMED_OUT
                     _shutdown(request.conn.sock)
-        for request in stuck:
-            self.answer_for(request, now)
+        if stuck:
+            with self.answering:
+                self.answer_for(stuck, now)
 
-    def answer_for(self, request: InFlight, now: float) -> None:
+    def answer_for(self, stuck: list[InFlight], now: float) -> None:
+        for request in stuck:
+            self.log.error(
+                "Request deadline: %s %s still blocked %.1f s after it started (timeout %s s); answered for "
+                "it, recycling the worker",
+                request.environ.get("REQUEST_METHOD", "?"),
+                request.environ.get("PATH_INFO", "?"),
+                now - request.started,
+                self.cfg.timeout,
+            )
+            self.cut_databases(request.thread_id)
+        if not self.recycle_asked:
+            # Stop accepting before the clients hear back, so that their next requests wait for a worker
+            # with a free thread, not behind a stuck one. A later stuck request is left to the graceful stop.
+            self.recycle_asked = True
+            stopped = threading.Event()
+            self.method_queue.defer(self.recycle, [request.conn for request in stuck], stopped)
+            stopped.wait(STUCK_GRACE)
+        for request in stuck:
+            self.send_answer(request)
+
+    def send_answer(self, request: InFlight) -> None:
         path = request.environ.get("PATH_INFO", "?")
-        self.log.error(
-            "Request deadline: %s %s still blocked %.1f s after it started (timeout %s s); answered for "
-            "it, recycling the worker",
-            request.environ.get("REQUEST_METHOD", "?"),
-            path,
-            now - request.started,
-            self.cfg.timeout,
-        )
         sock = request.conn.sock
         try:
             sock.settimeout(STUCK_GRACE)  # a client that does not read cannot hold the watchdog
@@ -166,19 +194,35 @@ class DeadlineThreadWorker(ThreadWorker):
         except Exception:
             self.log.exception("Request deadline: no answer for %s", path)
         _shutdown(sock)
-        self.method_queue.defer(self.recycle, request.conn)
 
-    def recycle(self, conn) -> None:
-        """On the main thread: count the answered connection out (so the graceful stop does not wait for
-        its thread), stop accepting, and exit once the other requests are done."""
-        self.abandoned.add(id(conn))
-        self.nr_conns -= 1
+    def cut_databases(self, thread_id: int) -> None:
+        """Shut down the sockets of a stuck thread's PostgreSQL connections: a read it is blocked in fails,
+        and so does any later COMMIT, so the server rolls its transaction back. shutdown() on a duplicate
+        descriptor reaches the shared socket and frees nothing the thread still uses."""
+        for connection in self.databases.get(thread_id, ()):
+            raw = connection.connection
+            if connection.vendor != "postgresql" or raw is None or raw.closed:
+                continue
+            try:
+                with socket.socket(fileno=os.dup(raw.fileno())) as sock:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except Exception as error:  # closed in between: nothing left to cut
+                self.log.warning("Request deadline: a database connection could not be cut: %s", error)
+
+    def recycle(self, conns: list, stopped: threading.Event) -> None:
+        """On the main thread: count the answered connections out (so the graceful stop does not wait for
+        their threads), stop accepting, and exit once the other requests are done."""
+        self.abandoned.update(id(conn) for conn in conns)
+        self.nr_conns -= len(conns)
         self.recycling = True
         self.alive = False
+        self.set_accept_enabled(False)
+        stopped.set()
 
     def run(self) -> None:
         super().run()
         if self.recycling:
+            self.answering.acquire(timeout=10)  # an answer the watchdog is writing goes out first
             # A thread still blocked in C would keep the interpreter from exiting; nothing of it is needed.
             self.log.info("Worker recycled after a request deadline (pid: %s)", self.pid)
             _flush_logs(self.log)
@@ -199,6 +243,10 @@ def deadline_answer(environ: dict) -> bytes:
     head = [f"HTTP/1.1 {response.status_code} {response.reason_phrase}"]
     head += [f"{name}: {value}" for name, value in response.items()]
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def _closes_savepoint(sql) -> bool:
+    return isinstance(sql, str) and sql.startswith(CLOSING)
 
 
 def _shutdown(sock: socket.socket) -> None:

@@ -127,7 +127,7 @@ def _evalsha(connection: AbstractConnection, keys: list[str], args: list) -> lis
             connection.read_response()
             connection.send_packed_command([script], check_health=False)
             return connection.read_response()
-    except BaseException:  # an error, a timeout, or the request deadline's interrupt mid-answer
+    except BaseException:  # an error, a timeout, or a sync worker's abort mid-answer
         connection.disconnect()
         raise
 

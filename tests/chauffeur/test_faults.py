@@ -200,8 +200,9 @@ def test_a_database_that_never_answers_fails_requests_in_their_format_within_sec
 
 
 def test_a_request_outliving_the_worker_timeout_still_answers_in_its_format(tmp_path):
-    # A hang no client timeout ends (here a connect timeout longer than gunicorn's): the worker_abort hook
-    # turns gunicorn's timeout into an exception the API answers. A short --timeout keeps the test quick.
+    # A hang no client timeout ends (here a connect timeout longer than gunicorn's, so no statement is ever
+    # reached): the request deadline answers for each request and recycles its worker. A short --timeout
+    # keeps the test quick; each answer may wait for a fresh worker's boot, so the bound is the sync one's.
     url_without_timeout = "postgres://u@127.0.0.1:{port}/d?connect_timeout=60"
     with (
         silent_listener() as (port, _),
@@ -209,7 +210,7 @@ def test_a_request_outliving_the_worker_timeout_still_answers_in_its_format(tmp_
             tmp_path, production_env(url_without_timeout.format(port=port)), "--timeout", "2", any_answer=True
         ) as (base, _),
     ):
-        assert_every_surface_answers_in_its_format(base, bound=8, database_down=False)
+        assert_every_surface_answers_in_its_format(base, bound=20, database_down=False)
 
 
 # --- Stripe: slower than the client waits ----------------------------------------------------------------
