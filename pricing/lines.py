@@ -3,7 +3,7 @@ key, its amount and its VAT rate. The pages, the API's price, the invoices and c
 the quote engine's lines become them in `Quote.priced_lines` (pricing/quote.py), a charge after the ride or a
 price difference in payments/priced_lines.py."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -37,15 +37,3 @@ class PricedLine:
     @property
     def amount_cents(self) -> int:
         return to_cents(self.amount)
-
-
-def total(lines: Iterable[PricedLine]) -> Decimal:
-    return sum((line.amount for line in lines), Decimal("0"))
-
-
-def gross_by_vat_rate(lines: Iterable[PricedLine]) -> dict[Decimal, Decimal]:
-    """The lines' gross per VAT rate, lowest rate first."""
-    gross: dict[Decimal, Decimal] = {}
-    for line in lines:
-        gross[line.vat_rate] = gross.get(line.vat_rate, Decimal("0")) + line.amount
-    return dict(sorted(gross.items()))
