@@ -15,8 +15,9 @@ from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.l10n import money
 from payments.models import Surcharge
 from pricing import services as pricing
+from pricing.lines import LineKind, PricedLine
 from pricing.money import from_cents
-from pricing.quote import PriceLine, Quote
+from pricing.quote import Quote
 
 # A booking's state as its traveller reads it on the pages (never the bare code).
 STATUS_WORDS = {
@@ -71,8 +72,12 @@ NUMBER_PARAMS = {"km", "hours"}
 
 @dataclass(frozen=True)
 class Line:
+    """A priced line as its reader reads it: worded, with what it is and its VAT rate."""
+
     label: str
     amount: Decimal
+    kind: LineKind | None = None
+    vat_rate: Decimal | None = None
 
 
 def status_words(booking: Booking) -> str:
@@ -189,8 +194,10 @@ def service(booking: Booking) -> str:
 
 
 def price_lines(booking: Booking, *, detailed: bool = False) -> list[Line]:
-    """The booking's price, line by line, in the active language; a rounding of nothing is left out.
-    `detailed` (staff) words each line with its numbers where the stored line has them."""
+    """The booking's price, line by line (its quote's priced lines: the fare, extras, waiting booked, a price
+    set by hand), in the active language; a rounding of nothing is left out. The pages, the e-mails, the
+    admin and the ride's invoice read these. `detailed` (staff) words each line with its numbers where the
+    stored line has them."""
     values = {
         "km": number(booking.distance_km),
         "hours": number(booking.duration_hours),
@@ -202,13 +209,13 @@ def price_lines(booking: Booking, *, detailed: bool = False) -> list[Line]:
 def quote_lines(quote: Quote, *, values: dict | None = None, detailed: bool = True) -> list[Line]:
     """A quote's lines in the active language; `values` fill the short labels of lines without params."""
     return [
-        Line(line_label(line, values or {}, detailed=detailed), line.amount)
-        for line in quote.lines
+        Line(line_label(line, values or {}, detailed=detailed), line.amount, line.kind, line.vat_rate)
+        for line in quote.priced_lines
         if not (line.code == "rounding" and line.amount == 0)
     ]
 
 
-def line_label(line: PriceLine, values: dict, *, detailed: bool) -> str:
+def line_label(line: PricedLine, values: dict, *, detailed: bool) -> str:
     if detailed:
         try:
             return str(DETAILED_LABELS[line.code]).format(**_worded(line))
@@ -222,7 +229,7 @@ def line_label(line: PriceLine, values: dict, *, detailed: bool) -> str:
         return line.label
 
 
-def _worded(line: PriceLine) -> dict:
+def _worded(line: PricedLine) -> dict:
     """A line's params as the reader writes them: 2,00 € and 21,8 in German."""
     worded = {}
     for key, value in line.params.items():

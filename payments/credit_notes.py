@@ -12,12 +12,11 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext_lazy as _
 
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from company.models import PROFILE_ID, OperatorProfile
-from payments import cross_border, invoices, numbering
+from payments import cross_border, invoices, numbering, priced_lines
 from payments.models import CreditNote, CreditNoteYear, Invoice, Refund, RefundStatus
 from pricing.money import from_cents
 
@@ -27,12 +26,6 @@ NUMBER_FORMAT = "G-{year}-{sequence:06d}"
 PRICE_CHANGE_REFUND = "Price difference after a change."
 # The reason booking/cancellation.py gives its refund: the cancellation e-mail carries its credit note.
 CANCELLATION_REFUND = "Cancellation under the policy."
-
-REASON_LINES = {
-    CreditNote.Reason.CANCELLATION: _("Cancellation: refund of what the cancellation fee does not keep"),
-    CreditNote.Reason.PRICE_CHANGE: _("Price change of the ride: refund of the difference"),
-    CreditNote.Reason.REFUND: _("Refund"),
-}
 
 
 def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
@@ -131,11 +124,12 @@ def _snapshot(
 ) -> dict:  # fmt: skip
     """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language."""
     base = corrected.content
+    credit = priced_lines.of_credit(refund, reason, corrected)
     with translation.override(corrected.language):
-        line = str(REASON_LINES[CreditNote.Reason(reason)])
+        label = str(priced_lines.CREDIT_LABELS[CreditNote.Reason(credit.code)])
         if reason == CreditNote.Reason.PRICE_CHANGE:
-            line = invoices.with_reason_by_hand(
-                line, booking, refund.details.get(invoices.PRICE_BY_HAND_REASON)
+            label = invoices.with_reason_by_hand(
+                label, booking, refund.details.get(invoices.PRICE_BY_HAND_REASON)
             )
         reason_shown = str(CreditNote.Reason(reason).label)
     content = {
@@ -162,7 +156,7 @@ def _snapshot(
         reason=reason,
         reason_shown=reason_shown,
         fee_kept=str(from_cents(fee)) if fee else None,
-        lines=[{"label": line, "amount": str(from_cents(refund.amount_cents))}],
+        lines=[priced_lines.printed(priced_lines.worded(credit, label))],
         net=str(from_cents(net_cents)),
         vat=str(from_cents(vat_cents)),
         vat_rate=base["vat_rate"],

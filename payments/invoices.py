@@ -24,7 +24,7 @@ from booking import presentation
 from booking.models import Booking, PaymentMethod
 from company import seller
 from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
-from payments import cross_border, numbering
+from payments import cross_border, numbering, priced_lines
 from payments.models import Invoice, InvoiceYear, Surcharge
 from pricing.money import from_cents, to_cents
 from pricing.quote import price_by_hand_of
@@ -130,15 +130,16 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     content["cross_border"], net_cents, vat_cents = cross_border.portion(
         ride.content.get("cross_border"), surcharge.amount_cents, rate
     )
+    charge = priced_lines.of_charge(surcharge, rate)
     with translation.override(ride.language):
-        label = str(SURCHARGE_LINES[Surcharge.Reason(surcharge.reason)])
+        label = str(priced_lines.CHARGE_LABELS[Surcharge.Reason(charge.code)])
         if surcharge.reason == Surcharge.Reason.CHANGE:
             label = with_reason_by_hand(label, booking, surcharge.details.get(PRICE_BY_HAND_REASON))
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
-    gross = from_cents(surcharge.amount_cents)
+    gross = charge.amount
     content.update(
         kind=Invoice.Kind.SUPPLEMENTARY.value,
-        lines=[{"label": label, "amount": str(gross)}],
+        lines=[priced_lines.printed(priced_lines.worded(charge, label))],
         net=str(from_cents(net_cents)),
         vat=str(from_cents(vat_cents)),
         vat_rate=str(rate),
@@ -161,13 +162,6 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
         currency=surcharge.currency,
         content=content,
     )
-
-
-SURCHARGE_LINES = {
-    Surcharge.Reason.CHANGE: _("Price difference after a change of the ride"),
-    Surcharge.Reason.WAITING: _("Waiting time beyond what was included"),
-    Surcharge.Reason.NO_SHOW: _("No-show fee"),
-}
 
 
 def reason_by_hand(booking: Booking) -> dict:
@@ -202,9 +196,7 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
     or a profile changed later does not change an issued invoice), amounts as exact text, moments in ISO."""
     quote = booking.quote
     with translation.override(language):
-        lines = [
-            {"label": line.label, "amount": str(line.amount)} for line in presentation.price_lines(booking)
-        ]
+        lines = [priced_lines.printed(line) for line in presentation.price_lines(booking)]
         service = presentation.service(booking)
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown

@@ -11,6 +11,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from chauffeur.errors import DomainError
+from pricing.lines import LineKind, PricedLine
 from pricing.money import CURRENCY, round_up, to_cent
 from pricing.snapshot import PricingSnapshot, TariffRates, TourOffer
 
@@ -61,6 +62,14 @@ class Quote:
     lines: tuple[PriceLine, ...]
     currency: str = CURRENCY
 
+    @property
+    def priced_lines(self) -> tuple[PricedLine, ...]:
+        """The quote's lines as priced lines, in the engine's order, at the quote's VAT rate."""
+        return tuple(
+            PricedLine(LINE_KINDS[line.code], line.code, line.amount, self.vat_rate, line.label, line.params)
+            for line in self.lines
+        )
+
     def as_record(self) -> dict:
         """The quote as stored with a booking: JSON in the engine's own names, amounts as exact text."""
         return {
@@ -99,6 +108,20 @@ class Quote:
 PRICE_BY_HAND = "price_by_hand"
 MIN_PRICE_BY_HAND, MAX_PRICE_BY_HAND = Decimal("1.00"), Decimal("99999.99")
 MAX_REASON_LENGTH = 150
+
+# What each of the engine's lines is; every code a quote was ever stored with is here.
+LINE_KINDS = {
+    "base_fare": LineKind.FARE,
+    "distance": LineKind.FARE,
+    "minimum_fare": LineKind.FARE,
+    "hourly": LineKind.FARE,
+    "distance_minimum": LineKind.FARE,
+    "tour": LineKind.FARE,
+    "rounding": LineKind.FARE,
+    "outside_zone_a": LineKind.EXTRA,
+    "waiting": LineKind.WAITING,
+    PRICE_BY_HAND: LineKind.ADJUSTMENT,
+}
 
 
 @dataclass(frozen=True)

@@ -84,4 +84,6 @@ class PriceOutput(Declaration):
     vatRate = serializers.FloatField(source="vat_rate", help_text="0.1 = 10 %.")
     vehicleClass = serializers.CharField(source="vehicle_class")
     bookingType = serializers.CharField(source="booking_type")
-    lines = PriceLineOutput(many=True, help_text="They sum to priceEur; the last one is the rounding.")
+    lines = PriceLineOutput(
+        many=True, source="priced_lines", help_text="They sum to priceEur; the last one is the rounding."
+    )
