@@ -10,13 +10,13 @@ from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django_tasks import task
 
 from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
 from payments import refunds, surcharges
-from payments import tasks as payment_tasks
 from payments.models import ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
@@ -244,7 +244,7 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
             ),
             actor=provider_actor(booking),
         )
-        payment_tasks.give_back_late_payment.enqueue(booking.pk)
+        give_back_late_payment.enqueue(booking.pk)
         return
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
@@ -257,6 +257,7 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
 LATE_PAYMENT_REFUND = "Paid after the booking was cancelled: given back."
 
 
+@task()
 def give_back_late_payment(booking_id: int) -> None:
     """Give back what a cancelled booking received after its cancellation, beyond its cancellation fee (a
     job; a provider failure is tried again). A booking staff reinstated meanwhile keeps its money; one
