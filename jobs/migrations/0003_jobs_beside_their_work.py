@@ -11,6 +11,8 @@ MOVED = {
     "payments.tasks.close_surcharge_page": "payments.surcharges.close_surcharge_page",
     "payments.tasks.give_back_late_payment": "payments.payment_updates.give_back_late_payment",
     "payments.tasks.send_collective_invoice": "payments.collective_invoices.send_collective_invoice",
+    "booking.tasks.send_credit_note": "payments.mails.send_credit_note",
+    "booking.tasks.send_invoice": "payments.mails.send_invoice",
 }
 
 
