@@ -17,6 +17,7 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
 from payments import refunds, surcharges
+from payments import selectors as payment_selectors
 from payments.models import ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
@@ -70,10 +71,10 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
 
 def _apply_session_news(event: PaymentEvent) -> Booking | None:
     target = target_status(event.type, event.session)
-    found = selectors.surcharge_for_session(event.session.session_id)
+    found = payment_selectors.surcharge_for_session(event.session.session_id)
     if found is not None:  # the payment page of a price difference, not of the booking itself
         booking = selectors.locked_booking(found.booking_id)  # the booking first, as staff's paths lock
-        surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
+        surcharge = payment_selectors.locked_surcharge_for_session(event.session.session_id)
         paid = target == BookingStatus.PAID
         surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
         return booking

@@ -16,6 +16,7 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
 from chauffeur.errors import DomainError
 from payments import collective_invoices, invoices, refunds
+from payments import selectors as payment_selectors
 from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
@@ -313,7 +314,7 @@ def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
         return False
     with transaction.atomic():
         booking = selectors.locked_booking(surcharge.booking_id)
-        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        locked = payment_selectors.locked_surcharge_for_session(surcharge.provider_session_id)
         apply_session_news(
             locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
         )
