@@ -16,7 +16,7 @@ from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
-from payments import refunds, surcharges
+from payments import invoices, refunds, surcharges
 from payments import selectors as payment_selectors
 from payments.models import ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
@@ -185,9 +185,20 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    transitions.apply(
-        booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
-    )
+    actor, intent = provider_actor(booking), session.payment_intent_id
+    if target == BookingStatus.PAID:
+        move_to_paid(booking, actor=actor, payment_intent_id=intent)
+    else:
+        transitions.apply(booking, target, actor=actor, payment_intent_id=intent)
+
+
+def move_to_paid(booking: Booking, *, actor: str, payment_intent_id: str | None = None) -> None:
+    """A locked booking is paid, with its invoice in the same transaction: no payment without its invoice,
+    no invoice without it. A ride on account has none of its own: its company's collective invoice lists
+    it."""
+    transitions.apply(booking, BookingStatus.PAID, actor=actor, payment_intent_id=payment_intent_id)
+    if booking.payment_method != PaymentMethod.ACCOUNT:
+        invoices.issue(booking)
 
 
 def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
@@ -198,7 +209,7 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
         # The method first: a booking that waited on account (its link unused) is paid now like any other,
         # money received and invoiced, not left at nothing received for a collective invoice never listing it.
         booking.payment_method, booking.marked_paid_by = method, user
-        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        move_to_paid(booking, actor=actor)
         booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
     return booking
 
