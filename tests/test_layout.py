@@ -36,8 +36,8 @@ FORBIDDEN = {
     "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
 }
 # Booking's own rules never call on dispatch; only its admin page (which hosts the dispatch board, the
-# phone booking and the change of a ride as its sub-pages) and the demo-data command do.
-MAY_USE_DISPATCH = (Path("booking/admin"), Path("booking/management"))
+# phone booking and the change of a ride as its sub-pages) does.
+MAY_USE_DISPATCH = (Path("booking/admin"),)
 EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
 
 
