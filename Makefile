@@ -74,9 +74,10 @@ $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
 	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
-lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format --check)
+lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format --check) and who imports whom (lint-imports)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 test: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
 	$(BIN)/python -m pytest

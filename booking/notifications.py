@@ -24,8 +24,8 @@ from company.models import CONTROL_CHARACTERS
 from company.services import operator_branding
 from fleet.models import Driver
 from jobs import delivery
-from payments import credit_notes, invoice_pdf, invoices
-from payments.models import CreditNote, Invoice, RefundStatus
+from payments import invoice_pdf, invoices
+from payments.models import CANCELLATION_REFUND, CreditNote, RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -138,14 +138,6 @@ CHARGE_WITHDRAWN = Mail(
         OPERATOR: "Charge after the ride withdrawn {reference}",
     },
     "emails/charge_withdrawn",
-)
-CREDIT_NOTE = Mail(
-    {
-        "en": "Credit note for your booking {reference}",
-        "de": "Gutschrift zu Ihrer Buchung {reference}",
-    },
-    "emails/credit_note",
-    operator_copy=False,
 )
 DRIVER_JOB = Mail(
     {"en": "Job {reference}", "de": "Fahrt {reference}"}, "emails/driver_job", operator_copy=False
@@ -272,38 +264,6 @@ def send_charge_withdrawn(booking_id: int, correction: dict) -> bool:
     return send(CHARGE_WITHDRAWN, Booking.objects.get(pk=booking_id), correction=shown)
 
 
-def send_credit_note(credit_note_id: int) -> bool:
-    """Money went back: the traveller gets its credit note (PDF), issued with the refund."""
-    note = CreditNote.objects.select_related("booking", "invoice").get(pk=credit_note_id)
-    booking = note.booking
-    if not booking.email:
-        return False
-    message = compose(
-        CREDIT_NOTE, booking, booking.email, customer_locale(booking), credit_note=note, credited=note.gross
-    )
-    message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
-    return _deliver(message)
-
-
-INVOICE_ISSUED = Mail(
-    {"en": "Invoice for your booking {reference}", "de": "Rechnung zu Ihrer Buchung {reference}"},
-    "emails/invoice",
-    operator_copy=False,
-)
-
-
-def send_invoice(invoice_id: int) -> bool:
-    """An invoice issued after the confirmation went out (it waited for the seller's legal details): the
-    traveller gets it (PDF) on its own."""
-    invoice = Invoice.objects.select_related("booking").get(pk=invoice_id)
-    booking = invoice.booking
-    if not booking.email:
-        return False
-    message = compose(INVOICE_ISSUED, booking, booking.email, customer_locale(booking), issued=invoice)
-    message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
-    return _deliver(message)
-
-
 def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
     """A driver's mail, in German when German is the first language they speak, else in English. The job
     carries its calendar entry, and the link to the job page when one is given."""
@@ -315,7 +275,7 @@ def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
         entry = calendar.ride_event(booking, locale=locale, for_chauffeur=True, link=job_url)
         if entry is not None:
             message.attach(calendar.file_name(booking), entry, calendar.MEDIA_TYPE)
-    return _deliver(message)
+    return deliver(message)
 
 
 def send(mail: Mail, booking: Booking, **extra) -> bool:
@@ -330,9 +290,9 @@ def send(mail: Mail, booking: Booking, **extra) -> bool:
             attach_invoice(message, booking)
         if mail.credit_notes:
             attach_cancellation_credit_notes(message, booking)
-        delivered = _deliver(message)
+        delivered = deliver(message)
     if settings.OPERATOR_EMAIL and mail.operator_copy:
-        _deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
+        deliver(compose(mail, booking, settings.OPERATOR_EMAIL, OPERATOR, **extra))
     return delivered
 
 
@@ -354,7 +314,7 @@ def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
 def attach_cancellation_credit_notes(message: EmailMultiAlternatives, booking: Booking) -> None:
     """The credit notes of the cancellation's refund done at once (payments/credit_notes.py mails those of
     a refund done later on their own)."""
-    notes = CreditNote.objects.filter(booking=booking, refund__reason=credit_notes.CANCELLATION_REFUND)
+    notes = CreditNote.objects.filter(booking=booking, refund__reason=CANCELLATION_REFUND)
     for note in notes.order_by("pk"):
         message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
 
@@ -416,7 +376,7 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
     the operator decides with the provider."""
     booking = Booking.objects.get(pk=booking_id)
     if settings.OPERATOR_EMAIL:
-        _deliver(
+        deliver(
             EmailMultiAlternatives(
                 one_line(
                     f"{topic} to check for {state_in_english(booking.status)} booking {booking.reference}"
@@ -480,7 +440,7 @@ class AsMailed:
         return str(self._booking)
 
 
-def _deliver(message: EmailMessage) -> bool:
+def deliver(message: EmailMessage) -> bool:
     if delivery.current_scope() is not None:  # in a job: once per job, and a failure retries the job
         delivery.send_once(message)
         return True
@@ -516,7 +476,7 @@ def mail_to(template: str, subject: str, address: str, locale: str, **context) -
             {"locale": locale, "operator": operator, "legal_links": legal.links(locale), **context},
         )
     reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
-    return _deliver(
+    return deliver(
         EmailMultiAlternatives(
             one_line(subject), text, _sender(), [address], reply_to=[reply_to] if reply_to else None
         )

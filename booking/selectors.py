@@ -9,7 +9,6 @@ from datetime import datetime
 from django.db.models import QuerySet, Sum
 
 from booking.models import Booking, BookingStatus
-from payments.models import Surcharge
 
 # A ride is on (and its confirmation due) in these states.
 PAID_STATES = (BookingStatus.PAID, BookingStatus.CONFIRMED, BookingStatus.COMPLETED)
@@ -69,20 +68,6 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
     return found
 
 
-def locked_surcharge_for_session(session_id: str) -> Surcharge | None:
-    """The price difference a payment session was opened for, row-locked; None for a booking's own. Call
-    holding its booking's lock (the booking first): find the booking by `surcharge_for_session`."""
-    if not storable(session_id):
-        return None
-    return Surcharge.objects.select_for_update().filter(provider_session_id=session_id).first()
-
-
-def surcharge_for_session(session_id: str) -> Surcharge | None:
-    if not storable(session_id):
-        return None
-    return Surcharge.objects.select_related("booking").filter(provider_session_id=session_id).first()
-
-
 def awaiting_confirmation() -> QuerySet[Booking]:
     return Booking.objects.filter(status__in=PAID_STATES, confirmation_sent_at__isnull=True)
 
@@ -107,10 +92,3 @@ def refunds_total(booking: Booking, statuses) -> int:
     if prefetched is not None:
         return sum(refund.amount_cents for refund in prefetched if refund.status in statuses)
     return booking.refunds.filter(status__in=statuses).aggregate(total=Sum("amount_cents"))["total"] or 0
-
-
-def unpaid_surcharges_since(cutoff: datetime) -> QuerySet[Surcharge]:
-    """Payment pages of price differences opened before `cutoff` and not paid yet."""
-    return Surcharge.objects.filter(
-        status=Surcharge.Status.PENDING, provider_session_id__isnull=False, created_at__lt=cutoff
-    ).select_related("booking")

@@ -69,13 +69,6 @@ def send_charge_withdrawn(booking_id: int, step_id: int, correction: dict) -> No
 
 
 @task()
-def send_credit_note(credit_note_id: int) -> None:
-    # Scoped by the credit note: it goes out once, however often queued.
-    with delivery.scope(f"credit-note:{credit_note_id}"):
-        notifications.send_credit_note(credit_note_id)
-
-
-@task()
 def alert_operator(booking_id: int, reason: str, topic: str = "Payment") -> None:
     notifications.alert_operator(booking_id, reason, topic=topic)
 
@@ -109,10 +102,3 @@ def send_traveller_reminder(booking_id: int, pickup_iso: str) -> None:
     """The traveller's reminder before the pickup (dispatch/reminders.py enqueues it once per pickup time)."""
     with delivery.scope(f"reminder:{booking_id}:{pickup_iso}"):
         ride_messages.send_traveller_reminder(booking_id, pickup_iso)
-
-
-@task()
-def send_invoice(invoice_id: int) -> None:
-    # Scoped by the invoice: it goes out once, however often queued.
-    with delivery.scope(f"invoice:{invoice_id}"):
-        notifications.send_invoice(invoice_id)

@@ -11,7 +11,6 @@ from booking import history, selectors, tasks
 from booking.models import Booking, PaymentMethod
 from booking.models import BookingStatus as Status
 from chauffeur.errors import DomainError
-from payments import invoices
 
 ALLOWED = {
     Status.PENDING_PAYMENT: {Status.PAID, Status.CANCELLED, Status.EXPIRED, Status.PAYMENT_FAILED},
@@ -78,10 +77,6 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     )
     history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
-        # In this transaction: no payment without its invoice, no invoice without it. A ride on account
-        # has none of its own: its company's collective invoice lists it.
-        if booking.payment_method != PaymentMethod.ACCOUNT:
-            invoices.issue(booking)
         tasks.send_confirmation.enqueue(booking.pk)
 
 

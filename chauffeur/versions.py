@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from django.core.cache import cache
+from django_tasks import task
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -57,9 +58,14 @@ class SharedVersion:
                 if copy.version is self:
                     copy.drop()
             logger.warning("%s not moved: the shared cache is unreachable; a job retries", self.key)
-            from chauffeur import tasks  # the job queue's tasks import this module
+            move_shared_version.enqueue(self.key)
 
-            tasks.move_shared_version.enqueue(self.key)
+
+@task()
+def move_shared_version(key: str) -> None:
+    """The job `announce` queues: raises while the shared cache is still unreachable, so the worker retries
+    with its backoff."""
+    shared_version(key).bump()
 
 
 class KeptCopy(Generic[T]):

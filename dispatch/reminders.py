@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django_tasks import task
 from django_tasks.base import Task
 
 from booking import notifications, ride_messages
@@ -64,8 +65,6 @@ def remind_travellers(now: datetime, policy: RideDayPolicy) -> int:
 
 def remind_drivers(now: datetime, policy: RideDayPolicy) -> int:
     """From `driver_reminder_time` (Vienna) until midnight: each chauffeur with confirmed rides tomorrow."""
-    from dispatch import tasks  # its job; dispatch/tasks.py imports this module
-
     local = timezone.localtime(now)
     if local.time() < policy.driver_reminder_time:
         return 0
@@ -76,7 +75,7 @@ def remind_drivers(now: datetime, policy: RideDayPolicy) -> int:
         .order_by("pk")
     )
     return sum(
-        _once(f"driver:{driver.pk}:{tomorrow.isoformat()}", tasks.send_driver_reminder, driver.pk,
+        _once(f"driver:{driver.pk}:{tomorrow.isoformat()}", send_driver_reminder, driver.pk,
               tomorrow.isoformat())
         for driver in drivers
     )  # fmt: skip
@@ -113,6 +112,7 @@ def next_day_rides(day: date):
     ).order_by("pickup_at")
 
 
+@task()
 def send_driver_reminder(driver_id: int, day_iso: str) -> bool:
     """One mail listing the chauffeur's rides of `day_iso` as they are when it is sent, in their language
     (German when it is the first they speak); none when no ride is left. Whether it went out."""

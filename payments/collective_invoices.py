@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
@@ -25,7 +26,7 @@ from company import seller
 from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from company.services import operator_branding
 from jobs import delivery
-from payments import collective_invoice_pdf, tasks
+from payments import collective_invoice_pdf
 from payments.invoices import NUMBER_FORMAT, next_number, seller_details
 from payments.models import CollectiveInvoiceLine, Invoice, Surcharge
 from pricing.money import CURRENCY, from_cents, to_cent, to_cents
@@ -137,7 +138,7 @@ def issue(account: CompanyAccount, month: date) -> tuple[Invoice | None, bool]:
                 )
                 return None, False
             invoice = _create(account, month, bookings)
-            tasks.send_collective_invoice.enqueue(invoice.pk)
+            send_collective_invoice.enqueue(invoice.pk)
             return invoice, True
     except IntegrityError:  # a worker without the account's lock (or a line taken meanwhile): its row wins
         return _existing(account, month), False
@@ -288,6 +289,11 @@ def _snapshot(account, month, lines, *, number, issued_at, due_on) -> dict:
         "gross": str(sum((Decimal(rate["gross"]) for rate in breakdown), Decimal("0.00"))),
         "currency": currency,
     }
+
+
+@task()
+def send_collective_invoice(invoice_id: int) -> None:
+    deliver(invoice_id)
 
 
 def deliver(invoice_id: int) -> None:

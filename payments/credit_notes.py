@@ -13,19 +13,22 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone, translation
 
-from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from company.models import PROFILE_ID, OperatorProfile
-from payments import cross_border, invoices, numbering, priced_lines
-from payments.models import CreditNote, CreditNoteYear, Invoice, Refund, RefundStatus
+from payments import cross_border, invoices, mails, numbering, priced_lines
+from payments.models import (
+    CANCELLATION_REFUND,
+    PRICE_CHANGE_REFUND,
+    CreditNote,
+    CreditNoteYear,
+    Invoice,
+    Refund,
+    RefundStatus,
+)
 from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "G-{year}-{sequence:06d}"
-# The reason dispatch/changes.py gives the refund of a lower price after a staff change.
-PRICE_CHANGE_REFUND = "Price difference after a change."
-# The reason booking/cancellation.py gives its refund: the cancellation e-mail carries its credit note.
-CANCELLATION_REFUND = "Cancellation under the policy."
 
 
 def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
@@ -82,7 +85,7 @@ def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
         ),
     )  # fmt: skip
     if not (just_made and refund.reason == CANCELLATION_REFUND):
-        booking_tasks.send_credit_note.enqueue(note.pk)  # the traveller's copy, after the commit
+        mails.send_credit_note.enqueue(note.pk)  # the traveller's copy, after the commit
     return note
 
 

@@ -20,6 +20,12 @@ class RefundStatus(models.TextChoices):
     CANCELED = "canceled", _("canceled")
 
 
+# The reason dispatch/changes.py gives the refund of a lower price after a staff change.
+PRICE_CHANGE_REFUND = "Price difference after a change."
+# The reason booking/cancellation.py gives its refund: the cancellation e-mail carries its credit note.
+CANCELLATION_REFUND = "Cancellation under the policy."
+
+
 class Refund(models.Model):
     """Money given back for a booking: through the payment provider (its state follows the provider's
     refund events) or by staff outside it (cash, bank transfer), recorded as done."""

@@ -10,13 +10,14 @@ from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django_tasks import task
 
 from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.errors import DomainError
-from payments import refunds, surcharges
-from payments import tasks as payment_tasks
+from payments import invoices, refunds, surcharges
+from payments import selectors as payment_selectors
 from payments.models import ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
@@ -70,10 +71,10 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
 
 def _apply_session_news(event: PaymentEvent) -> Booking | None:
     target = target_status(event.type, event.session)
-    found = selectors.surcharge_for_session(event.session.session_id)
+    found = payment_selectors.surcharge_for_session(event.session.session_id)
     if found is not None:  # the payment page of a price difference, not of the booking itself
         booking = selectors.locked_booking(found.booking_id)  # the booking first, as staff's paths lock
-        surcharge = selectors.locked_surcharge_for_session(event.session.session_id)
+        surcharge = payment_selectors.locked_surcharge_for_session(event.session.session_id)
         paid = target == BookingStatus.PAID
         surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
         return booking
@@ -184,9 +185,20 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    transitions.apply(
-        booking, target, actor=provider_actor(booking), payment_intent_id=session.payment_intent_id
-    )
+    actor, intent = provider_actor(booking), session.payment_intent_id
+    if target == BookingStatus.PAID:
+        move_to_paid(booking, actor=actor, payment_intent_id=intent)
+    else:
+        transitions.apply(booking, target, actor=actor, payment_intent_id=intent)
+
+
+def move_to_paid(booking: Booking, *, actor: str, payment_intent_id: str | None = None) -> None:
+    """A locked booking is paid, with its invoice in the same transaction: no payment without its invoice,
+    no invoice without it. A ride on account has none of its own: its company's collective invoice lists
+    it."""
+    transitions.apply(booking, BookingStatus.PAID, actor=actor, payment_intent_id=payment_intent_id)
+    if booking.payment_method != PaymentMethod.ACCOUNT:
+        invoices.issue(booking)
 
 
 def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
@@ -197,7 +209,7 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
         # The method first: a booking that waited on account (its link unused) is paid now like any other,
         # money received and invoiced, not left at nothing received for a collective invoice never listing it.
         booking.payment_method, booking.marked_paid_by = method, user
-        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        move_to_paid(booking, actor=actor)
         booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
     return booking
 
@@ -244,7 +256,7 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
             ),
             actor=provider_actor(booking),
         )
-        payment_tasks.give_back_late_payment.enqueue(booking.pk)
+        give_back_late_payment.enqueue(booking.pk)
         return
     logger.error(
         "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
@@ -257,6 +269,7 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
 LATE_PAYMENT_REFUND = "Paid after the booking was cancelled: given back."
 
 
+@task()
 def give_back_late_payment(booking_id: int) -> None:
     """Give back what a cancelled booking received after its cancellation, beyond its cancellation fee (a
     job; a provider failure is tried again). A booking staff reinstated meanwhile keeps its money; one

@@ -9,6 +9,7 @@ from django.utils import timezone
 from booking import selectors, transitions
 from booking.models import BookingStatus
 from payments import idempotency, payment_updates
+from payments import selectors as payment_selectors
 from payments.providers import payment_provider
 
 
@@ -31,7 +32,7 @@ def reconcile_pending(*, older_than: timedelta) -> Reconciled:
     )
     differences = sum(
         payment_updates.reconcile_surcharge(surcharge, payment_provider)
-        for surcharge in selectors.unpaid_surcharges_since(cutoff)
+        for surcharge in payment_selectors.unpaid_surcharges_since(cutoff)
     )
     unpayable = list(selectors.never_given_a_payment_page(cutoff))
     for booking in unpayable:

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django_tasks import task
 
 from booking import history, selectors
 from booking import tasks as booking_tasks
@@ -16,7 +17,6 @@ from booking.models import Booking, PaymentMethod
 from chauffeur import l10n
 from chauffeur.errors import DomainError
 from payments import credit_notes
-from payments import tasks as payment_tasks
 from payments.models import Refund, RefundStatus, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import ChargeRefunds, PaymentError, PaymentProvider, RefundRequest, RefundState
@@ -231,7 +231,7 @@ def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, 
         said = history.said("Refund of {amount} paid for {what}: asked of the payment provider. {reason}",
                             amount=amount, what=what, reason=reason)  # fmt: skip
         history.record(booking, history.Kind.REFUND, said, actor=actor)
-        payment_tasks.send_refund.enqueue(asked.pk)
+        send_refund.enqueue(asked.pk)
     else:
         _owed_by_staff(booking, asked, actor=actor, why="it was not paid online")
     return asked
@@ -283,6 +283,12 @@ def send(refund_id: int) -> None:
     except PaymentError as error:
         _tell_staff_once(refund_id, error)
         raise  # the queue tries again after its backoff
+
+
+@task()
+def send_refund(refund_id: int) -> None:
+    """A refund recorded here (money paid for a charge that no longer holds), sent to the provider."""
+    send(refund_id)
 
 
 def _owed_by_staff(booking: Booking, asked: Refund, *, actor: str, why: str) -> None:

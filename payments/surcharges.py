@@ -9,13 +9,14 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_tasks import task
 
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
 from chauffeur.errors import DomainError
 from payments import collective_invoices, invoices, refunds
-from payments import tasks as payment_tasks
+from payments import selectors as payment_selectors
 from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
@@ -252,7 +253,7 @@ def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Sa
     )
     history.record(booking, history.Kind.PAYMENT, waived, actor=actor)
     if owed.provider_session_id:
-        payment_tasks.close_surcharge_page.enqueue(owed.pk)
+        close_surcharge_page.enqueue(owed.pk)
 
 
 def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:
@@ -284,8 +285,13 @@ def waive_open(booking: Booking, *, actor: str) -> int:
             actor=actor,
         )
         if surcharge.provider_session_id:
-            payment_tasks.close_surcharge_page.enqueue(surcharge.pk)
+            close_surcharge_page.enqueue(surcharge.pk)
     return waived
+
+
+@task()
+def close_surcharge_page(surcharge_id: int) -> None:
+    close_page(surcharge_id)
 
 
 def close_page(surcharge_id: int) -> None:
@@ -308,7 +314,7 @@ def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
         return False
     with transaction.atomic():
         booking = selectors.locked_booking(surcharge.booking_id)
-        locked = selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        locked = payment_selectors.locked_surcharge_for_session(surcharge.provider_session_id)
         apply_session_news(
             locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
         )

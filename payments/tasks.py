@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django_tasks import task
 
-from payments import after_ride, collective_invoices, payment_updates, refunds, surcharges, waiting_documents
+from payments import after_ride, collective_invoices, payment_updates, waiting_documents
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
 
@@ -19,26 +19,9 @@ def close_checkout(booking_id: int) -> None:
 
 
 @task()
-def close_surcharge_page(surcharge_id: int) -> None:
-    surcharges.close_page(surcharge_id)
-
-
-@task()
 def settle_after_ride(booking_id: int, step_id: int, statement: dict, keep_cents: int | None = None) -> None:
     """The provider's part of billing after the ride (payments/after_ride.py); retried when it fails."""
     after_ride.settle(booking_id, step_id, statement, keep_cents)
-
-
-@task()
-def send_refund(refund_id: int) -> None:
-    """A refund recorded here (money paid for a charge that no longer holds), sent to the provider."""
-    refunds.send(refund_id)
-
-
-@task()
-def give_back_late_payment(booking_id: int) -> None:
-    """Money that arrived for a booking cancelled meanwhile goes back through the provider."""
-    payment_updates.give_back_late_payment(booking_id)
 
 
 @task()
@@ -54,11 +37,6 @@ def issue_collective_invoices() -> list[str]:
     that was down missed, and find nothing otherwise."""
     month = collective_invoices.previous_month(timezone.localdate(timezone=collective_invoices.VIENNA))
     return [invoice.number for invoice in collective_invoices.issue_month(month)]
-
-
-@task()
-def send_collective_invoice(invoice_id: int) -> None:
-    collective_invoices.deliver(invoice_id)
 
 
 @task()

@@ -12,10 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking import selectors
-from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
 from company import seller
-from payments import collective_invoices, credit_notes, invoices
+from payments import collective_invoices, credit_notes, invoices, mails
 from payments.models import Refund, RefundStatus, Surcharge
 
 logger = logging.getLogger(__name__)
@@ -51,7 +50,7 @@ def _issue_for(pk: int) -> list[str]:
         if ride is not None:
             issued.append(ride.number)
             if booking.confirmation_sent_at is not None:  # else the confirmation carries it
-                booking_tasks.send_invoice.enqueue(ride.pk)
+                mails.send_invoice.enqueue(ride.pk)
         for surcharge in Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PAID, invoice__isnull=True
         ).order_by("paid_at", "pk"):

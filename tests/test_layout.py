@@ -5,6 +5,7 @@ import ast
 import re
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,8 +36,8 @@ FORBIDDEN = {
     "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
 }
 # Booking's own rules never call on dispatch; only its admin page (which hosts the dispatch board, the
-# phone booking and the change of a ride as its sub-pages) and the demo-data command do.
-MAY_USE_DISPATCH = (Path("booking/admin"), Path("booking/management"))
+# phone booking and the change of a ride as its sub-pages) does.
+MAY_USE_DISPATCH = (Path("booking/admin"),)
 EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
 
 
@@ -71,22 +72,79 @@ def test_the_layout_names_every_app():
     assert {path.parent.name for path in ROOT.glob("*/apps.py")} | {"chauffeur"} == set(APPS)
 
 
-def python_lines(app: str) -> int:
-    """Lines of an app's Python, its migrations left out (tests live under tests/, outside the apps)."""
-    return sum(
-        len(path.read_text(encoding="utf-8").splitlines())
-        for path in (ROOT / app).rglob("*.py")
-        if "migrations" not in path.parts
-    )
+def module_graph() -> grimp.ImportGraph:
+    """Every import between our modules, those inside functions and relative ones included. grimp finds
+    the apps on sys.path, where pytest's root (this checkout) comes before installed packages."""
+    return grimp.build_graph(*APPS, cache_dir=None)
 
 
-def test_no_app_holds_more_than_35_percent_of_the_code():
-    # Issue 26: an app that grows past a third of the code mixes things that change apart; split it.
-    lines = {app: python_lines(app) for app in APPS}
-    total = sum(lines.values())
-    shares = {app: round(100 * count / total, 1) for app, count in sorted(lines.items(), key=lambda i: -i[1])}
-    print(f"\n{total} lines: {shares}")
-    assert {app: share for app, share in shares.items() if share > 35} == {}
+def circles(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
+    """One circle per group of modules that import each other (strongly connected), from the group's first
+    module back to it."""
+    found = []
+    for group in strongly_connected(graph):
+        first = min(group)
+        for following in sorted(graph.find_modules_directly_imported_by(first) & group):
+            chain = graph.find_shortest_chain(importer=following, imported=first)
+            if chain:
+                found.append((first, *chain))
+                break
+    return sorted(found)
+
+
+def strongly_connected(graph: grimp.ImportGraph) -> list[set[str]]:
+    """Tarjan's groups of more than one module, without recursion (the graph is deeper than Python's stack)."""
+    index: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = lowest[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, following = work[-1]
+            step = next(following, None)
+            if step is None:
+                work.pop()
+                if work:
+                    lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[module])
+                if lowest[module] == index[module]:
+                    group = set(stack[stack.index(module) :])
+                    del stack[stack.index(module) :]
+                    on_stack -= group
+                    if len(group) > 1:
+                        groups.append(group)
+            elif step not in index:
+                index[step] = lowest[step] = len(index)
+                stack.append(step)
+                on_stack.add(step)
+                work.append((step, iter(sorted(graph.find_modules_directly_imported_by(step)))))
+            elif step in on_stack:
+                lowest[module] = min(lowest[module], index[step])
+    return groups
+
+
+def test_no_module_imports_itself_through_others():
+    # A circle means neither module can be read, tested or moved without the other.
+    found = [" -> ".join(circle) for circle in circles(module_graph())]
+    assert not found, "modules that import themselves through others:\n" + "\n".join(found)
+
+
+def test_a_circle_is_found_and_named():
+    graph = grimp.ImportGraph()
+    for importer, imported in [
+        ("a.one", "a.two"),
+        ("a.two", "a.three"),
+        ("a.three", "a.one"),
+        ("a.four", "a.one"),
+    ]:
+        graph.add_import(importer=importer, imported=imported)
+    assert circles(graph) == [("a.one", "a.two", "a.three", "a.one")]
 
 
 def test_the_agent_endpoint_has_no_models():

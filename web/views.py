@@ -25,6 +25,7 @@ from chauffeur.api.problems import Problem
 from chauffeur.errors import DomainError
 from chauffeur.i18n import language_links, supported
 from payments import documents, invoices, payment_updates
+from payments import selectors as payment_selectors
 from payments.models import Surcharge
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
@@ -202,7 +203,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     page of its own, which returns to the customer's booking page."""
     provider = _sandbox()
     booking = selectors.booking_for_session(session_id, provider=provider.name)
-    surcharge = None if booking is not None else selectors.surcharge_for_session(session_id)
+    surcharge = None if booking is not None else payment_selectors.surcharge_for_session(session_id)
     if surcharge is not None:
         booking = surcharge.booking
     if booking is None:

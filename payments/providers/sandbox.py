@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import selectors
 from booking.models import Booking
+from payments import selectors as payment_selectors
 from payments.models import Refund
 from payments.providers.base import (
     CheckoutRequest,
@@ -55,7 +56,7 @@ class SandboxProvider:
     def expire_session(self, session_id: str) -> SessionState:
         """The sandbox keeps no sessions of its own: its page is open while the booking awaits payment (a
         price difference's while its link is pending), and the caller's move out of that state closes it."""
-        surcharge = selectors.surcharge_for_session(session_id)
+        surcharge = payment_selectors.surcharge_for_session(session_id)
         if surcharge is not None:
             paid = surcharge.paid_at is not None
             return SessionState(

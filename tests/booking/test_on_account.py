@@ -5,13 +5,14 @@ refusal stores nothing. And the customer's billing address and UID on the invoic
 import io
 
 import pytest
+from django.db import transaction
 from jsonschema import Draft202012Validator, FormatChecker
 from pypdf import PdfReader
 
-from booking import cancellation, transitions
+from booking import cancellation, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from business.models import CompanyAccount
-from payments import invoice_pdf
+from payments import invoice_pdf, payment_updates
 from payments.models import Invoice, Refund
 from tests.agents.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.booking.test_checkout import ride, server_amount
@@ -211,7 +212,8 @@ def test_the_v1_billing_address_and_uid_reach_the_invoice_pdf(client, writer):
     assert response.status_code == 201, response.content
     booking = Booking.objects.get()
     assert (booking.billing_address, booking.billing_vat_id) == (ADDRESS, "ATU12345678")
-    transitions.move(booking.pk, BookingStatus.PAID, actor="test")
+    with transaction.atomic():  # as a payment moves it: paid, with its invoice
+        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
     text = pdf_text(Invoice.objects.get(booking=booking))
     assert "Kärntner Straße 1" in text and "1010 Wien" in text and "ATU12345678" in text
 
@@ -220,7 +222,8 @@ def test_the_agent_billing_address_reaches_the_invoice_pdf(client, agent):
     arguments = checkout_arguments(client, agent, billingAddress=ADDRESS, billingVatId="DE123456789")
     assert tool_result(call(client, agent, "booking.create_checkout", arguments))["isError"] is False
     booking = Booking.objects.get()
-    transitions.move(booking.pk, BookingStatus.PAID, actor="test")
+    with transaction.atomic():  # as a payment moves it: paid, with its invoice
+        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
     text = pdf_text(Invoice.objects.get(booking=booking))
     assert "Beispiel GmbH" in text and "Kärntner Straße 1" in text and "DE123456789" in text
 

@@ -182,7 +182,7 @@ def test_the_first_of_the_month_in_vienna_issues_last_months_invoices_and_mails_
             run_pending_jobs()
     assert len(mail.outbox) == 2 and Invoice.objects.count() == 2
     # The mail job queued again (staff's "run again") sends nothing more either.
-    tasks.send_collective_invoice.enqueue(Invoice.objects.get(number="2026-000001").pk)
+    collective_invoices.send_collective_invoice.enqueue(Invoice.objects.get(number="2026-000001").pk)
     run_pending_jobs()
     assert len(mail.outbox) == 2
 

@@ -7,17 +7,19 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 from django.utils import timezone
 
 from access import tokens
-from booking import links, transitions
+from booking import links, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from chauffeur.private_answers import PRIVATE, PrivateAnswersMiddleware
 from dispatch import job_links
 from fleet.models import Driver
+from payments import payment_updates
 from payments.models import Invoice
 from tests.agents.mcp import call
 from tests.booking.conftest import make_booking  # noqa: F401 (a fixture)
@@ -42,7 +44,8 @@ def world(make_booking):  # noqa: F811
         phone="+436641234567", provider_session_id="cs_test_private",
         pickup_at=timezone.now() + timedelta(days=2), duration_s=1455, channel="api", api_token_id=api_token.pk,
     )  # fmt: skip
-    transitions.move(booking.pk, BookingStatus.PAID, actor="test")
+    with transaction.atomic():
+        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
     driver = Driver.objects.create(name="Karl Huber", phone="+436601112223", email="karl@chauffeur.test")
     _link, key = job_links.issue(booking, driver)
     waiting = make_booking(

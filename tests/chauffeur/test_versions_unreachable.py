@@ -12,7 +12,7 @@ from tests.admin_forms import change_form_data
 from tests.queued import run_pending_jobs
 
 URL = "/admin/booking/leadtimepolicy/1/change/"
-JOB = "chauffeur.tasks.move_shared_version"
+JOB = "chauffeur.versions.move_shared_version"
 
 
 def test_a_policy_saved_while_the_cache_is_down_stands_and_its_version_moves_once_the_cache_is_back(

@@ -284,7 +284,7 @@ def test_money_for_a_booking_staff_reinstated_before_its_refund_ran_stays(
     Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.CANCELLED, cancellation_fee_cents=0)
     deliver(client, event("checkout.session.completed"))  # its refund job waits
     Booking.objects.filter(pk=booking.pk).update(status=BookingStatus.PAID)  # reinstated meanwhile
-    payment_updates.give_back_late_payment(booking.pk)
+    payment_updates.give_back_late_payment.call(booking.pk)
     assert not Booking.objects.get().refunds.exists()
 
 

@@ -9,14 +9,15 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import transaction
 from django.utils import timezone
 from pypdf import PdfReader
 
-from booking import transitions
+from booking import selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from business.models import CompanyAccount
 from jobs.models import Job
-from payments import invoice_pdf
+from payments import invoice_pdf, payment_updates
 from payments.models import Invoice
 from tests.booking.test_checkout import server_amount
 from tests.web.test_page_checkout import page_ride, post
@@ -218,7 +219,8 @@ def test_the_page_billing_address_reaches_the_invoice_pdf(client):
     response = post(client, {"amount": server_amount(client, data), "bookingData": data})
     assert response.status_code == 201, response.content
     booking = Booking.objects.get()
-    transitions.move(booking.pk, BookingStatus.PAID, actor="test")
+    with transaction.atomic():  # as a payment moves it: paid, with its invoice
+        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
     invoice = Invoice.objects.get(booking=booking)
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(invoice_pdf.render(invoice))).pages)
     assert "Kärntner Straße 1" in text and "ATU12345678" in text
