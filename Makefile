@@ -74,10 +74,12 @@ $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
 	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
-lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format --check) and who imports whom (lint-imports)
+# mypy's Django plugin loads chauffeur.settings, which wants a secret key outside development (DJANGO_DEBUG).
+lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom (lint-imports) and types (mypy)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	DJANGO_DEBUG=true $(BIN)/mypy
 
 test: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
 	$(BIN)/python -m pytest
@@ -111,4 +113,4 @@ bench: $(VENV)/.installed-test ## Load the project and its peers side by side (P
 	$(BIN)/python benchmarks/run.py
 
 clean: ## Remove the venv, node_modules, the SQLite database, the built docs and caches
-	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -6,6 +6,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -138,7 +139,7 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
         return ", ".join(token.scopes)
 
     @admin.display(description=_("state"))
-    def state(self, token: ApiToken) -> str:
+    def state(self, token: ApiToken) -> str | Promise:
         if token.revoked_at:
             return _("revoked")
         return _("active") if tokens.is_live(token) else _("expired")

@@ -81,6 +81,7 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     unknown, expired or revoked one. Looked up once per request, however many doors ask, and again if the
     shared token version moved meanwhile (the rate limiter identifies a caller before its round trip
     brings the versions along)."""
+    version: object
     try:
         version = tokens.TOKENS.current()
     except Exception:  # the shared cache is down: tokens.authenticate reads the database
@@ -95,7 +96,7 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
             found = InvalidToken(resource=challenged)
         if isinstance(found, ApiToken):
             tokens.record_use(found)
-        request._api_token = (version, found)
+        request._api_token = (version, found)  # type: ignore[attr-defined]  # a per-request memo, read with getattr
     if isinstance(found, InvalidToken):
         raise found
     return found

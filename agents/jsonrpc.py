@@ -89,7 +89,7 @@ def decode(request: HttpRequest) -> object:
             document = strict_json.loads(request.body)
         except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             document = UNREADABLE
-        request._jsonrpc_document = document
+        request.__dict__["_jsonrpc_document"] = document
     return document
 
 

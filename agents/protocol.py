@@ -47,6 +47,7 @@ class Caller:
 
 def answer(message: jsonrpc.Message, caller: Caller) -> dict:
     """The result of one request; an RpcError when the request itself is refused."""
+    assert message.method is not None  # noqa: S101  (views._answer answers requests only)
     modern = caller.revision.modern
     method = (MODERN_METHODS if modern else LEGACY_METHODS).get(message.method)
     if method is None:
@@ -94,7 +95,9 @@ def _ping(params: dict, caller: Caller) -> dict:
 
 
 def _list_tools(params: dict, caller: Caller) -> dict:
-    listed = {"tools": [tool.listing(underscore=caller.underscore_names) for tool in tools.TOOLS]}
+    listed: dict[str, object] = {
+        "tools": [tool.listing(underscore=caller.underscore_names) for tool in tools.TOOLS]
+    }
     if caller.revision.modern:
         listed.update(ttlMs=LIST_TTL_MS, cacheScope="public")
     return listed

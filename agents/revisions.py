@@ -86,6 +86,7 @@ def unsupported(version: object) -> RpcError:
 def check_envelope(message: jsonrpc.Message, headers: Mapping[str, str]) -> None:
     """A 2026-07-28 request: the required `_meta` fields (Basic › General fields › _meta), and headers that
     agree with the body (Transports › Streamable HTTP › Server Validation)."""
+    assert message.method is not None  # noqa: S101  (views._answer checks requests only)
     meta = message.params.get("_meta")
     meta = meta if isinstance(meta, dict) else {}
     missing = [key for key in (VERSION_KEY, CAPABILITIES_KEY) if key not in meta]

@@ -4,6 +4,7 @@ operation that validates with the same declaration."""
 
 import functools
 from decimal import Decimal
+from typing import Literal
 
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
@@ -15,17 +16,20 @@ REF_PREFIX = "#/components/schemas/"
 
 
 @functools.cache
-def json_schema(serializer_class: type[serializers.Serializer], direction: str) -> dict:
+def json_schema(
+    serializer_class: type[serializers.Serializer], direction: Literal["request", "response"]
+) -> dict:
     """`direction` is "request" (what a caller sends) or "response" (what it gets back). Input objects
     refuse unknown members, as the tools do (a misspelt argument must not be silently ignored)."""
     mapper = InputRulesSchema()  # the mapping /openapi.json uses, input rules included
     mapper.registry = ComponentRegistry()
     mapper.method, mapper.path = "POST", "/api/mcp"
     mapper.view = APIView()
-    mapper.view.request = None
+    mapper.view.request = None  # type: ignore[assignment]  # a schema built outside any request
     root = mapper.resolve_serializer(serializer_class(), direction).schema
     components = {name: component.schema for (name, _kind), component in mapper.registry._components.items()}
     schema = _inline(root, components, strict=direction == "request")
+    assert isinstance(schema, dict)  # noqa: S101  (an object's schema stays one)
     schema.pop("description", None)  # a serializer's docstring speaks to developers, not to agents
     return schema
 

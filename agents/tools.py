@@ -5,9 +5,10 @@ same output declaration, so `structuredContent` is the v1 response and no rule e
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.utils.functional import lazy
+from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from rest_framework import serializers
 
@@ -43,11 +44,11 @@ from pricing.serializers import PriceInput, PriceOutput
 class Tool:
     name: str
     title: str
-    description: str  # or a lazy text, written out when listed
+    description: str | Promise  # a lazy text is written out when listed
     input: type[serializers.Serializer]
     output: type[Declaration]
     scope: str
-    run: Callable[[serializers.Serializer, ApiToken], object]  # input, caller → what `output` renders
+    run: Callable[[Any, ApiToken], object]  # an `input` instance, caller → what `output` renders
     v1_operation: str  # the REST operation whose response `structuredContent` equals
     read_only: bool = True
     destructive: bool = False  # cancels what a customer booked

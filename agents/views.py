@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.http.request import HttpHeaders
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
@@ -35,7 +35,7 @@ class McpView(View):
         # which wraps `dispatch` anew on every request.
         return csrf_exempt(super().as_view(**initkwargs))
 
-    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
         try:
             _check_origin(request)  # on every method (Transports › Streamable HTTP › Security)
             if _token_comes_first(request):
@@ -86,7 +86,7 @@ class McpView(View):
                 request_id
             )
 
-    def options(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def options(self, request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
         response = super().options(request, *args, **kwargs)
         del response["Content-Type"]  # no body
         return response
@@ -95,7 +95,7 @@ class McpView(View):
         return self._not_allowed(f"{request.method} is not supported here (no sessions to end).").reply()
 
     def _not_allowed(self, reason: str) -> RpcError:
-        allow = ", ".join(self._allowed_methods())  # what OPTIONS lists too
+        allow = ", ".join(self._allowed_methods())  # type: ignore[attr-defined]  # View's, what OPTIONS lists too
         headers = {"Allow": allow}
         return RpcError(jsonrpc.INVALID_REQUEST, f"{reason} Use {allow}.", status=405, headers=headers)
 
@@ -106,7 +106,7 @@ def _answer(
     """One message's answer; None for a message that expects none."""
     try:
         message = jsonrpc.parse(document)
-        if not message.expects_answer:
+        if not message.expects_answer or message.id is None:
             return None  # notifications and responses: 202, nothing to say
         if in_batch and message.method == "initialize":  # 2025-03-26, Basic › Lifecycle › Initialization
             raise RpcError(jsonrpc.INVALID_REQUEST, "Invalid request: initialize may not be in a batch.")

@@ -87,7 +87,10 @@ class IdempotentCheckoutOperation(Operation):
 
     def post(self, request: Request) -> Answer:
         def run() -> idempotency.Made:
-            result = checkout(self.validated(request), request)
+            valid = self.validated(request)
+            if not isinstance(valid, CheckoutInput):  # every checkout door declares one
+                raise TypeError(f"{type(valid).__name__} is not a CheckoutInput")
+            result = checkout(valid, request)
             if isinstance(result, on_account.LinkRequested):  # the booking page on account: alike for all
                 return idempotency.Made(202, AccountLinkOutput(result).data, None)
             return idempotency.Made(
@@ -272,7 +275,7 @@ class BookingOperation(Operation):
 def lifecycle_schema(scope: str, parameters_extra=(), **kwargs):
     return extend_schema(
         tags=["booking"],
-        auth=[{"bearerAuth": [scope]}, {}],
+        auth=[{"bearerAuth": [scope]}, {}],  # type: ignore[list-item]  # security requirements, not names
         parameters=[
             OpenApiParameter("reference", str, OpenApiParameter.PATH, description=REFERENCE_PATH),
             *parameters_extra,
@@ -302,7 +305,9 @@ class BookingListApi(Operation):
         responses={200: OpenApiResponse(BookingListOutput, description="A page of your bookings.")},
     )
     def get(self, request: Request) -> Answer:
-        page = listing.list_bookings(token=request.auth, **self.validated(request).validated_data)
+        token = request.auth
+        assert isinstance(token, ApiToken)  # noqa: S101  (the permission let only a token in)
+        page = listing.list_bookings(token=token, **self.validated(request).validated_data)
         return Answer(BookingListOutput.write(page))
 
 

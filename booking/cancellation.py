@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.functional import lazy
+from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -60,7 +60,8 @@ def free_until(rules: CancellationRules, pickup: datetime | None) -> datetime | 
 
 def fee_percent(rules: CancellationRules, *, pickup: datetime | None, at: datetime) -> Decimal:
     """The share of the price kept when cancelling at `at`. A ride without a pickup time is always free."""
-    if pickup is None or at < free_until(rules, pickup):
+    deadline = free_until(rules, pickup)  # None exactly when pickup is
+    if pickup is None or deadline is None or at < deadline:
         return Decimal("0")
     return rules.late_fee_percent if at < pickup else HUNDRED
 
@@ -86,7 +87,7 @@ class CancellationTerms:
     fee_cents: int  # kept of what was paid
     refund_cents: int  # given back
     free_until: datetime | None
-    refusal: str | None  # why cancelling is not possible, when it is not
+    refusal: str | Promise | None  # why cancelling is not possible, when it is not
 
 
 def terms(

@@ -343,7 +343,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "manage_url": links.manage_url(booking.reference),
             # a ride on account: the company whose monthly collective invoice lists it
             "on_account": booking.company_account.name
-            if booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account_id
+            if booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account is not None
             else "",
             # the customer's copy says it carries the invoice (send() attaches it)
             "invoice": invoices.for_booking(booking) if mail.invoice and audience != OPERATOR else None,

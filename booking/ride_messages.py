@@ -31,7 +31,7 @@ REMINDER = notifications.Mail(
     "emails/ride_reminder",
     operator_copy=False,
 )
-NEWS = {RideState.ON_THE_WAY: ON_THE_WAY, RideState.ARRIVED: ARRIVED}
+NEWS: dict[str, notifications.Mail] = {RideState.ON_THE_WAY: ON_THE_WAY, RideState.ARRIVED: ARRIVED}
 # Who is reminded: rides paid for or confirmed (not cancelled, not done).
 REMINDED = (BookingStatus.PAID, BookingStatus.CONFIRMED)
 
@@ -70,6 +70,7 @@ def vehicle_shown(booking: Booking) -> str:
 
 def news_text(booking: Booking, state: str) -> str:
     driver, vehicle = booking.driver, booking.vehicle
+    assert driver is not None  # noqa: S101  (send_ride_news sends no news without a chauffeur)
     with translation.override(notifications.customer_locale(booking)):
         values = {
             "operator": operator_branding().name,
@@ -98,6 +99,7 @@ def news_text(booking: Booking, state: str) -> str:
 
 
 def reminder_text(booking: Booking) -> str:
+    assert booking.pickup_at is not None  # noqa: S101  (a reminder is of a pickup time)
     with translation.override(notifications.customer_locale(booking)):
         values = {
             "operator": operator_branding().name,
@@ -115,4 +117,5 @@ def reminder_text(booking: Booking) -> str:
 
 def pickup_key(booking: Booking) -> str:
     """The pickup time as reminders know it (a changed time is a new reminder), in UTC."""
+    assert booking.pickup_at is not None  # noqa: S101  (reminders look for rides by their pickup time)
     return booking.pickup_at.astimezone(UTC).isoformat()

@@ -179,7 +179,8 @@ class CheckoutInput(Declaration):
         data = dict(self.validated_data["bookingData"])
         for informational in ("estimatedArrival", "distanceKm", "priceEur"):
             data.pop(informational, None)
-        declared = self.fields["bookingData"].fields
+        nested = self.fields["bookingData"]
+        declared = nested.fields if isinstance(nested, serializers.Serializer) else {}  # always one
         submitted = {key: value for key, value in self.initial_data["bookingData"].items() if key in declared}
         return BookingRequest(**data, submitted=submitted)
 
@@ -213,15 +214,15 @@ class AgentBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
 
     # Section 4.4: the website's tour and water choices and its raw flight data are not taken from agents.
 
-    waterChoice = None
-    tourName = None
-    flightData = None
+    waterChoice = None  # type: ignore[assignment]  # None drops the inherited field (DRF)
+    tourName = None  # type: ignore[assignment]  # None drops the inherited field (DRF)
+    flightData = None  # type: ignore[assignment]  # None drops the inherited field (DRF)
 
 
 class AgentCheckoutInput(V1CheckoutInput):
     """The booking.create_checkout tool's input: the v1 checkout payload with a stricter ride."""
 
-    bookingData = AgentBookingDataInput()
+    bookingData = AgentBookingDataInput()  # type: ignore[assignment]  # a stricter ride in the parent's place
 
 
 class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
@@ -256,7 +257,7 @@ TERMS_REQUIRED = "Accept the terms and conditions to book."
 class PageCheckoutInput(V1CheckoutInput):
     """The input of the page checkout (POST /api/page/checkout): the traveller must have ticked the terms."""
 
-    bookingData = PageBookingDataInput()
+    bookingData = PageBookingDataInput()  # type: ignore[assignment]  # the page's ride in the parent's place
     termsAccepted = AcceptanceField(
         help_text="true: the traveller ticked that they accept the terms and conditions (/en/terms).",
         error_messages={"required": TERMS_REQUIRED, "null": TERMS_REQUIRED, "not_accepted": TERMS_REQUIRED},
@@ -552,7 +553,7 @@ class RideQuoteInput(DistanceInput, PriceInput):
     """The route's fields and the ride's kind, from the distance and price declarations; the class, the
     distance and the Zone A flag are the operation's to find."""
 
-    vehicleClass = distanceKm = inZoneA = waitMinutes = None
+    vehicleClass = distanceKm = inZoneA = waitMinutes = None  # type: ignore[assignment]  # None drops the inherited field (DRF)
 
 
 class ClassQuoteOutput(Declaration):

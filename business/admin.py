@@ -98,7 +98,7 @@ class CompanyAccountAdmin(admin.ModelAdmin):
         cached = getattr(account, "_standing_totals", None)
         if cached is None:
             cached = account_payments.totals(Invoice.objects.filter(company_account=account))
-            account._standing_totals = cached
+            account._standing_totals = cached  # type: ignore[attr-defined]  # a memo for this change list's row
         return cached
 
     @admin.display(description=_("Collective invoices"))

@@ -5,7 +5,7 @@ GET's Content-Length, are final before the body goes."""
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
 
 class HeadWithoutBodyMiddleware:
@@ -15,8 +15,8 @@ class HeadWithoutBodyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if request.method == "HEAD":
-            if response.streaming:
+            if isinstance(response, StreamingHttpResponse):
                 response.streaming_content = []  # a file stays open until the server closes the response
-            else:
+            elif isinstance(response, HttpResponse):
                 response.content = b""
         return response

@@ -3,7 +3,7 @@ cookie, then Accept-Language); the APIs and the health check keep LANGUAGE_CODE,
 so their messages stay those their clients were written against (settings.UNTRANSLATED_PATHS)."""
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
@@ -20,7 +20,7 @@ class PageLocaleMiddleware(LocaleMiddleware):
             return
         super().process_request(request)
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if untranslated(request.path_info):
             return response
         return super().process_response(request, response)

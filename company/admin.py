@@ -15,11 +15,11 @@ from company.models import PROFILE_ID, LegalText, OperatorProfile
 
 COLOUR = forms.TextInput(attrs={"type": "color"})
 # The legal details the imprint and the invoices name.
-LEGAL_FIELDS = [
+LEGAL_FIELDS = (
     "legal_name", "street_address", "postcode", "city", "country", "company_register_number",
     "company_register_court", "vat_id", "supervisory_authority", "chamber", "trade_regulations",
     "business_purpose",
-]  # fmt: skip
+)  # fmt: skip
 
 
 class OperatorProfileForm(forms.ModelForm):
@@ -172,7 +172,8 @@ class LegalTextAdmin(admin.ModelAdmin):
     def get_changeform_initial_data(self, request: HttpRequest) -> dict:
         """A new version starts from the current one of its kind (`?kind=terms`)."""
         initial = super().get_changeform_initial_data(request)
-        now = legal.current(initial.get("kind", "")) if initial.get("kind") else None
+        kind = initial.get("kind")  # a text: the initial data are the query's last values
+        now = legal.current(kind) if kind and isinstance(kind, str) else None
         if now is not None:
             initial.update(body_de=now.body_de, body_en=now.body_en)
         return initial

@@ -19,10 +19,10 @@ def missing(profile: OperatorProfile | None = None) -> list[str]:
     without a profile."""
     if profile is None:
         profile = OperatorProfile.objects.filter(id=PROFILE_ID).first()
-    fields = {name: OperatorProfile._meta.get_field(name) for name in REQUIRED}
+    fields = {field.name: field for field in OperatorProfile._meta.concrete_fields}
     return [
-        str(field.verbose_name)
-        for name, field in fields.items()
+        str(fields[name].verbose_name)
+        for name in REQUIRED
         if not profile or not getattr(profile, name).strip()
     ]
 

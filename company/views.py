@@ -5,6 +5,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
@@ -12,7 +13,7 @@ from chauffeur.seo import page_links
 from company import legal, services
 
 YEAR = 365 * 24 * 3600
-DESCRIPTIONS = {
+DESCRIPTIONS: dict[str, Promise] = {  # by the URL's kind: Kind's members are its texts
     legal.Kind.IMPRINT: _("Imprint: the company behind this chauffeur service, its register and authority."),
     legal.Kind.TERMS: _("Terms and conditions for booking a chauffeur: contract, price and cancellation."),
     legal.Kind.PRIVACY: _("Privacy notice: which data a booking needs, why, who receives it, your rights."),

@@ -15,7 +15,7 @@ from booking.presentation import class_name
 from chauffeur.errors import DomainError
 from dispatch import job_links
 from dispatch import tasks as dispatch_tasks
-from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window
+from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window, scheduled_window
 from fleet.models import Driver, Vehicle
 
 ASSIGNABLE = (BookingStatus.PAID, BookingStatus.CONFIRMED)  # confirmed: a reassignment
@@ -29,7 +29,9 @@ def clash(
         status=BookingStatus.CONFIRMED, pickup_at__lt=window.end, pickup_at__gte=window.start - LONGEST_RIDE
     ).exclude(pk=exclude.pk)
     rides = rides.filter(driver=driver) if driver is not None else rides.filter(vehicle=vehicle)
-    return next((ride for ride in rides.order_by("pickup_at") if ride_window(ride).overlaps(window)), None)
+    return next(
+        (ride for ride in rides.order_by("pickup_at") if scheduled_window(ride).overlaps(window)), None
+    )
 
 
 def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, vehicle: Vehicle | None) -> None:
@@ -38,7 +40,7 @@ def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, veh
         ("vehicle", vehicle and clash(window, exclude=booking, vehicle=vehicle)),
     ):
         if found:
-            other = ride_window(found)
+            other = scheduled_window(found)
             raise DomainError(
                 format_lazy(
                     _("{busy} is on {other} from {start} to {end}, which overlaps this ride ({from_}–{to})."),

@@ -70,6 +70,7 @@ def change_ride(
             )
         kept = price_by_hand_of(booking.quote)
         chosen = price_by_hand or (None if tariff_price else kept)
+        assert booking.distance_km is not None  # noqa: S101  (_ensure_changeable refused a ride without one)
         quote = pricing.quote_price(
             vehicle_class=vehicle_class,
             distance_km=booking.distance_km,
@@ -129,7 +130,7 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
             field="vehicle_class",
         )
     if booking.driver_id or booking.vehicle_id:
-        assignment.ensure_free(booking, windows.ride_window(booking, pickup), booking.driver, booking.vehicle)
+        assignment.ensure_free(booking, windows.window_at(booking, pickup), booking.driver, booking.vehicle)
 
 
 def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:

@@ -85,7 +85,7 @@ def follow_change(booking: Booking) -> int:
 
 def live(booking: Booking) -> list[JobLink]:
     """The links to this job that still open it (the booking's page lists them)."""
-    if booking.status not in OPEN_STATES:
+    if booking.status not in OPEN_STATES or booking.driver_id is None:  # a link is for a driver
         return []
     return list(
         JobLink.objects.filter(

@@ -200,7 +200,7 @@ def _job(booking: Booking, key: str) -> Job:
         possible_from=[
             str(ride_day.possible_from(move.state, move.opens_at, now))
             for move in upcoming
-            if not move.open(now)
+            if move.opens_at is not None and not move.open(now)
         ],
         steps=steps,
         calendar_url=_page_path(key, None, None) + "calendar.ics",

@@ -82,18 +82,18 @@ def book_by_phone(
         company_account=on_account_of,
     )  # fmt: skip
     booked = _booked(short_notice=short_notice, past_ride=past_ride, priced=priced)
-    if payment == PhonePayment.ACCOUNT:
+    if on_account_of is not None:
         with transaction.atomic():
             booking = store_booking(ride, priced, on_account.PROVIDER_NAME, channel=BookingChannel.PHONE)
             _record_booked(booking, booked, actor)
-            if not company_account.allows(booking.email):
+            if not on_account_of.allows(booking.email):
                 vouched = history.said(
                     "Put on the account of {company} by staff, though its bookers do not list {email}.",
-                    company=company_account.name,
+                    company=on_account_of.name,
                     email=booking.email or "-",
                 )
                 history.record(booking, history.Kind.PAYMENT, vouched, actor=actor)
-            on_account.book_by_staff(booking, company_account, actor=actor)
+            on_account.book_by_staff(booking, on_account_of, actor=actor)
         return booking
     booking = store_booking(
         ride, priced, provider.name if provider else NO_PROVIDER, channel=BookingChannel.PHONE

@@ -2,6 +2,7 @@
 each ride's state, the chauffeurs late to set off, the no-shows and the waiting beyond what is included
 (the admin's dispatch board and its CSV export read these)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
@@ -59,7 +60,7 @@ class Lane:
     days: list[list[Booking]]
 
 
-def board(found: QuerySet[Booking], days: list[date], drivers) -> list[Lane]:
+def board(found: Iterable[Booking], days: list[date], drivers) -> list[Lane]:
     """The rides per driver and day: unassigned first, then every active driver (with or without rides)."""
     index = {day: position for position, day in enumerate(days)}
     lanes: dict[object, list[list[Booking]]] = {None: [[] for _ in days]}

@@ -54,7 +54,9 @@ def remind_travellers(now: datetime, policy: RideDayPolicy) -> int:
     for booking in Booking.objects.filter(
         status__in=ride_messages.REMINDED, pickup_at__gt=now, pickup_at__lte=now + ahead
     ).order_by("pickup_at"):
-        if booking.created_at > booking.pickup_at - ahead:
+        if (
+            booking.pickup_at is None or booking.created_at > booking.pickup_at - ahead
+        ):  # None: never, filtered
             continue
         pickup = ride_messages.pickup_key(booking)
         enqueued += _once(

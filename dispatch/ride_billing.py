@@ -76,9 +76,11 @@ def settle(booking: Booking, *, actor: str) -> None:
     """Bill the ride that just ended (booking row-locked, inside the move's transaction): nothing unless
     its last move is "completed" or "no-show"."""
     progress = ride.progress(booking)
-    if not progress.finished:
-        return
     step = booking.ride_steps.filter(undone_at__isnull=True).order_by("at", "pk").last()
+    if not progress.finished or step is None:  # a finished ride has its last step
+        return
+    statement: dict | None
+    keep: int | None
     if progress.state == RideState.NO_SHOW:
         statement, keep = _no_show(booking, actor=actor), cancellation.no_show_fee(booking).fee_cents
     else:

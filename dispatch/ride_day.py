@@ -175,24 +175,26 @@ def at_time(moment: datetime, now: datetime) -> str:
 def _too_early(
     booking: Booking, progress: ride.RideProgress, move: NextMove, now: datetime
 ) -> RideMoveRefused:
-    if move.early_start(now):
+    pickup, opens = booking.pickup_at, move.opens_at
+    if move.early_start(now) and pickup is not None:  # an early start opens before a pickup time
         return RideMoveRefused(
             format_lazy(
                 _("This ride is on {day} at {time}. Confirm to start now."),
-                day=l10n.day(booking.pickup_at),
-                time=timezone.localtime(booking.pickup_at).strftime("%H:%M"),
+                day=l10n.day(pickup),
+                time=timezone.localtime(pickup).strftime("%H:%M"),
             ),
             code=CONFIRM_EARLY_START,
         )
+    assert opens is not None  # noqa: S101  (a move without a time is open, never early)
     if move.state == RideState.NO_SHOW:
         return RideMoveRefused(
             format_lazy(
                 _("A no-show can be recorded from {time}, after the included waiting time."),
-                time=at_time(move.opens_at, now),
+                time=at_time(opens, now),
             ),
             code="ride_too_early",
         )
-    return RideMoveRefused(possible_from(move.state, move.opens_at, now), code="ride_too_early")
+    return RideMoveRefused(possible_from(move.state, opens, now), code="ride_too_early")
 
 
 def _refusal(progress: ride.RideProgress, target: str):

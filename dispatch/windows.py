@@ -35,4 +35,17 @@ def ride_duration(booking: Booking) -> timedelta:
 
 def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow | None:
     start = pickup or booking.pickup_at
-    return None if start is None else RideWindow(start, start + ride_duration(booking))
+    return None if start is None else window_at(booking, start)
+
+
+def window_at(booking: Booking, pickup: datetime) -> RideWindow:
+    """The booking's ride were it picked up at `pickup`."""
+    return RideWindow(pickup, pickup + ride_duration(booking))
+
+
+def scheduled_window(booking: Booking) -> RideWindow:
+    """The window of a ride found by its pickup time (a board's, a clash's): it has one."""
+    window = ride_window(booking)
+    if window is None:
+        raise ValueError(f"{booking.reference} has no pickup time")
+    return window

@@ -269,7 +269,7 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
     )
     for reference, paid_at, method, received, difference in paid:
         own = received - difference
-        if own <= 0:
+        if own <= 0 or paid_at is None:  # None: never, the query asked for a time
             continue
         account = (
             accounts.provider
@@ -282,6 +282,8 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
         "pk", "method", "booking__reference", "booking__payment_method", "paid_at", "amount_cents"
     )
     for pk, method, reference, booking_method, paid_at, cents in surcharges:
+        if paid_at is None:  # never: the query asked for a time
+            continue
         account = money_account(method, booking_method, accounts)
         yield payment(
             account, reference, paid_at, cents, f"Zahlung Preisdifferenz {reference}/{pk}", accounts

@@ -106,7 +106,7 @@ def issue_month(month: date) -> list[Invoice]:
     issued = []
     for account in CompanyAccount.objects.filter(pk__in=account_ids).order_by("pk"):
         invoice, created = issue(account, month)
-        if created:
+        if created and invoice is not None:  # a created one is there
             issued.append(invoice)
     return issued
 
@@ -197,6 +197,7 @@ def _line(booking: Booking) -> _Line:
     """One ride (or cancellation) as printed, in the active language: the price and what is owed after the
     ride as sub-lines, or the cancellation fee."""
     if booking.status == BookingStatus.CANCELLED:
+        assert booking.cancellation_fee_cents is not None  # noqa: S101  (billable: cancellations with a fee)
         sublines = [
             {"label": _("Cancellation fee"), "amount": str(from_cents(booking.cancellation_fee_cents))}
         ]

@@ -79,7 +79,7 @@ def once(
     deadline = time.monotonic() + WAIT_FOR_TWIN_SECONDS
     while True:
         record, claimed = _claim({"door": door, "caller": caller, "key": key}, digest, keep_for)
-        if claimed:
+        if claimed and record is not None:  # a claim comes with its record
             return _first(record, run)
         if record is not None:
             if record.fingerprint != digest:

@@ -58,7 +58,7 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
             return None
         booking = None
         if event.session is not None:
-            booking = _apply_session_news(event)
+            booking = _apply_session_news(event, event.session)
         elif event.refund is not None:
             booking = refunds.apply_refund_news(event.refund, actor=PROVIDER_NEWS)
         elif event.charge is not None and provider is not None:
@@ -69,41 +69,45 @@ def apply_event(event: PaymentEvent, provider: Callable[[], PaymentProvider] | N
         return booking
 
 
-def _apply_session_news(event: PaymentEvent) -> Booking | None:
-    target = target_status(event.type, event.session)
-    found = payment_selectors.surcharge_for_session(event.session.session_id)
+def _apply_session_news(event: PaymentEvent, session: SessionState) -> Booking | None:
+    target = target_status(event.type, session)
+    found = payment_selectors.surcharge_for_session(session.session_id)
+    booking: Booking | None
     if found is not None:  # the payment page of a price difference, not of the booking itself
         booking = selectors.locked_booking(found.booking_id)  # the booking first, as staff's paths lock
-        surcharge = payment_selectors.locked_surcharge_for_session(event.session.session_id)
+        surcharge = payment_selectors.locked_surcharge_for_session(session.session_id)
+        assert surcharge is not None  # noqa: S101  (found just now; a price difference is never deleted)
         paid = target == BookingStatus.PAID
-        surcharges.apply_session_news(surcharge, booking, paid, event.session, actor=provider_actor(booking))
+        surcharges.apply_session_news(surcharge, booking, paid, session, actor=provider_actor(booking))
         return booking
-    booking = selectors.locked_booking_for_session(event.session.session_id, event.session.reference)
+    booking = selectors.locked_booking_for_session(session.session_id, session.reference)
     if booking is None:
         logger.warning("Payment event %s names no known booking", event.event_id)
         return None
     if target is not None:
-        _settle(booking, target, event.session)
+        _settle(booking, target, session)
     return booking
 
 
 def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
     """Ask the provider about a booking still waiting for payment (a late webhook loses nothing). If the
     provider cannot answer, the stored booking is what we know."""
-    if not _awaiting_payment(booking):
+    session_id = booking.provider_session_id
+    if not _awaiting_payment(booking) or not session_id:  # awaiting payment: it has a session
         return booking
-    if not _may_ask_now(booking.provider_session_id):
+    if not _may_ask_now(session_id):
         return booking  # asked moments ago: a reloaded page must not become a stream of provider calls
-    return _settle_by_provider(booking, lambda: provider().retrieve_session(booking.provider_session_id))
+    return _settle_by_provider(booking, lambda: provider().retrieve_session(session_id))
 
 
 def abandon(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
     """The traveller cancelled on the checkout page: close that page at the provider, so nobody pays a
     booking they walked away from, and the booking expires. Money that arrived meanwhile pays it instead.
     If the provider cannot answer, the booking stays pending (`reconcile_payments` settles it later)."""
-    if not _awaiting_payment(booking):
+    session_id = booking.provider_session_id
+    if not _awaiting_payment(booking) or not session_id:  # awaiting payment: it has a session
         return booking
-    return _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+    return _settle_by_provider(booking, lambda: provider().expire_session(session_id))
 
 
 def close_checkout(booking_id: int, provider: Callable[[], PaymentProvider]) -> None:
@@ -111,8 +115,9 @@ def close_checkout(booking_id: int, provider: Callable[[], PaymentProvider]) -> 
     nobody pays for a cancelled ride. Money that arrived first is recorded and the operator alerted
     (`_settle`); if the provider cannot answer, `reconcile_payments` hears of a late payment instead."""
     booking = Booking.objects.get(pk=booking_id)
-    if booking.provider_session_id and not booking.money_received:
-        _settle_by_provider(booking, lambda: provider().expire_session(booking.provider_session_id))
+    session_id = booking.provider_session_id
+    if session_id and not booking.money_received:
+        _settle_by_provider(booking, lambda: provider().expire_session(session_id))
 
 
 def _awaiting_payment(booking: Booking) -> bool:
@@ -142,6 +147,7 @@ def _apply_session(booking: Booking, session: SessionState) -> Booking:
 
 def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProvider]) -> bool:
     """Ask the provider about the payment page of a price difference still unpaid; whether it was paid."""
+    assert surcharge.provider_session_id is not None  # noqa: S101  (unpaid_surcharges_since lists pages)
     try:
         session = provider().retrieve_session(surcharge.provider_session_id)
     except PaymentError:

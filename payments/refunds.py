@@ -25,7 +25,7 @@ from pricing.money import CURRENCY, from_cents
 logger = logging.getLogger(__name__)
 
 # How far along a refund is; news of an earlier stage never overwrites a later one.
-STAGE = {
+STAGE: dict[str, int] = {
     RefundStatus.PENDING: 0,
     RefundStatus.REQUIRES_ACTION: 0,
     RefundStatus.SUCCEEDED: 1,

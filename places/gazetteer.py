@@ -78,7 +78,8 @@ class Gazetteer:
         }
         # Indexes: exact forms, and sorted forms and form words for prefix look-ups by bisection.
         self._exact: dict[str, set[int]] = {}
-        forms, words = [], []
+        forms: list[tuple[str, int]] = []
+        words: list[tuple[str, int]] = []
         for index, place in enumerate(places):
             for form in place.forms:
                 self._exact.setdefault(form, set()).add(index)

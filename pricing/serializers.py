@@ -72,7 +72,7 @@ class PriceLineOutput(Declaration):
         help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, distance_minimum (an hourly "
         "hire costs at least the same ride by distance), tour, waiting or rounding"
     )
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
     amountEur = euros(source="amount")
 
 

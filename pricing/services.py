@@ -19,7 +19,7 @@ def quote_price(
     *,
     vehicle_class: str,
     distance_km: Decimal,
-    booking_type: BookingType = BookingType.DISTANCE,
+    booking_type: BookingType | str = BookingType.DISTANCE,  # a stored value is taken as its BookingType
     in_zone_a: bool = True,
     wait_minutes: int = 0,
     duration_hours: Decimal | None = None,

@@ -232,9 +232,10 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
 
 
 def _sandbox() -> SandboxProvider:
-    if settings.PAYMENT_PROVIDER != "sandbox":
+    provider = payment_provider() if settings.PAYMENT_PROVIDER == "sandbox" else None
+    if not isinstance(provider, SandboxProvider):
         raise Http404("The sandbox is not the active payment provider.")
-    return payment_provider()
+    return provider
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

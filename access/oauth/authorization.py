@@ -2,6 +2,7 @@
 one-time code, or with access_denied; always with `state` and `iss` (RFC 9207)."""
 
 import secrets
+from collections.abc import Sequence
 from datetime import timedelta
 
 from authlib.common.urls import add_params_to_uri
@@ -76,7 +77,7 @@ def deny(request: HttpRequest, pending: PendingAuthorization) -> str:
     return _redirect(pending, [("error", "access_denied"), ("error_description", "The request was denied.")])
 
 
-def error_redirect(redirect_uri: str, state: str, params: list[tuple[str, str]]) -> str:
+def error_redirect(redirect_uri: str, state: str, params: Sequence[tuple[str, str]]) -> str:
     """An authorization error's redirect (RFC 6749 §4.1.2.1) with the issuer (RFC 9207)."""
     return add_params_to_uri(redirect_uri, [*params, *_state(state), ("iss", resources.issuer())])
 

@@ -102,7 +102,9 @@ def check_url(url: str) -> str | None:
         return None
     try:
         port = parts.port or 443
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)}
+        addresses = {
+            str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+        }
     except (OSError, ValueError, UnicodeError):
         raise ClientMetadataError("The client ID URL's host cannot be resolved.") from None
     for address in addresses:
@@ -137,6 +139,8 @@ def fetch(url: str, *, address: str | None = None) -> tuple[object, int | None]:
     session = requests.Session()
     if address is not None:
         parts = urlsplit(url)
+        if not parts.hostname:  # check_url, which gave the address, refused such a URL already
+            raise ClientMetadataError("The client ID URL must name a host and carry no credentials.")
         host = f"[{address}]" if ":" in address else address
         headers["Host"] = parts.netloc
         session.mount("https://", _PinnedAddress(parts.hostname))

@@ -163,6 +163,7 @@ def _issue(grant: OAuthGrant, scopes: list[str]) -> IssuedTokens:
 def _token_name(grant: OAuthGrant) -> str:
     name = f"OAuth: {grant.client.name} for {grant.traveller_email or 'the agency'}"
     max_length = ApiToken._meta.get_field("name").max_length
+    assert max_length is not None  # noqa: S101  (a CharField's)
     return name if len(name) <= max_length else name[: max_length - 1] + "…"
 
 
@@ -171,6 +172,7 @@ def revoke_token(*, client: OAuthClient, token: str) -> None:
     revokes means to be cut off (a logout), and a refresh token left alive would mint new access tokens.
     Unknown tokens, and those of other clients, change nothing (the answer does not tell them apart)."""
     digest = tokens.digest_of(token)
+    found: RefreshToken | ApiToken | None
     if token.startswith(REFRESH_PREFIX):
         found = (
             RefreshToken.objects.select_related("grant").filter(digest=digest, grant__client=client).first()
@@ -179,5 +181,5 @@ def revoke_token(*, client: OAuthClient, token: str) -> None:
         found = ApiToken.objects.select_related("grant").filter(digest=digest, grant__client=client).first()
     else:
         found = None
-    if found is not None:
+    if found is not None and found.grant is not None:  # the filter asked for a grant
         revoke_grant(found.grant, actor=f"client {client.client_id}")

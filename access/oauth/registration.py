@@ -7,6 +7,7 @@ another client with another ID and secret."""
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from authlib.oauth2.rfc7591 import ClientMetadataClaims
 from joserfc.errors import InvalidClaimError
@@ -62,7 +63,7 @@ def register_client(*, metadata: object, address: str) -> Registration:
     return Registration(client=client, client_secret=secret, document={**document, **kept})
 
 
-def _validated(metadata: dict) -> dict[str, object]:
+def _validated(metadata: dict) -> dict[str, Any]:
     metadata_rules.refuse_invisible_characters(metadata)
     uris = metadata_rules.redirect_uris(metadata.get("redirect_uris"))
     grants, responses = metadata_rules.grant_and_response_types(metadata)
@@ -72,7 +73,7 @@ def _validated(metadata: dict) -> dict[str, object]:
         raise MetadataError(
             f"token_endpoint_auth_method must be one of {', '.join(discovery.TOKEN_ENDPOINT_AUTH_METHODS)}."
         )
-    kept: dict[str, object] = {
+    kept: dict[str, Any] = {
         "redirect_uris": uris,
         "token_endpoint_auth_method": method,
         "grant_types": grants,

@@ -79,6 +79,7 @@ def _ask(request: HttpRequest) -> HttpResponse:
     request.session[ASKED_KEY] = email
     if request.session.session_key is None:
         request.session.save()  # the code belongs to this browser's session: it needs its key now
+    assert request.session.session_key is not None  # noqa: S101  (save() gave it one)
     asked = travellers.request_code(
         email=email,
         session_key=request.session.session_key,

@@ -38,7 +38,7 @@ class ClientRedirect(HttpResponseRedirectBase):
         def __contains__(self, scheme: str) -> bool:
             return scheme.lower() not in UNSAFE_SCHEMES
 
-    allowed_schemes = _Schemes()
+    allowed_schemes = _Schemes()  # type: ignore[assignment]  # Django only asks `scheme in allowed_schemes`
 
 
 @never_cache
@@ -56,7 +56,10 @@ def authorize(request: HttpRequest) -> HttpResponse:
     except UnverifiedRedirect as reason:
         return error_page(request, str(reason))
     except OAuth2Error as refusal:
-        params = [(name, value) for name, value in refusal.get_body() if name != "state"]
+        # authlib lists a description or URI only when it has one: every value is a text
+        params = [
+            (name, value) for name, value in refusal.get_body() if name != "state" and value is not None
+        ]
         return ClientRedirect(authorization.error_redirect(refusal.redirect_uri, refusal.state or "", params))
     pendings.keep(request, pending)
     forget_destination(request)
@@ -135,7 +138,8 @@ def _consent_page(request: HttpRequest, client: OAuthClient, pending, *, travell
     # allowed, or the browser stops at our page instead of following the code back to the client.
     # The origin in A-labels: a header must be ASCII, or Django encodes it (RFC 2047) and browsers drop it.
     client_origin = hosts.origin(pending.redirect_uri)
-    response._csp_update = {"form-action": ["'self'", *([client_origin] if client_origin else [])]}
+    form_action = ["'self'", *([client_origin] if client_origin else [])]
+    response._csp_update = {"form-action": form_action}  # type: ignore[attr-defined]  # django-csp reads it
     return response
 
 

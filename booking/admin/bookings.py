@@ -287,7 +287,7 @@ class BookingAdmin(admin.ModelAdmin):
 
 
 def phone_booked(booking: Booking) -> str:
-    if booking.company_account_id:
+    if booking.company_account is not None:
         paid = _("on account of %s (its monthly invoice)") % booking.company_account.name
     elif booking.paid_at:
         paid = _("marked paid by %s") % booking.get_payment_method_display()

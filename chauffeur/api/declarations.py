@@ -15,7 +15,7 @@ DRF's own loops over every declaration."""
 
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models.manager import BaseManager
@@ -28,6 +28,10 @@ from rest_framework.utils.serializer_helpers import BindingDict
 
 
 class Declaration(serializers.Serializer):
+    # Built once per class, on first use (_plans, _compile), and read through the class's own __dict__.
+    _compiled_plans: ClassVar["_Plans"]
+    _compiled_fields: ClassVar[BindingDict]
+
     @property
     def fields(self) -> BindingDict:
         return _compile(type(self))
@@ -36,6 +40,7 @@ class Declaration(serializers.Serializer):
         answer = {}
         read = instance.__getitem__ if isinstance(instance, Mapping) else instance.__getattribute__
         for name, first, rest, field, write in _plans(type(self)).output:
+            value: Any
             try:
                 if first is _DRF:
                     value = _DRF
@@ -67,7 +72,8 @@ class Declaration(serializers.Serializer):
         if not isinstance(data, Mapping):
             message = self.error_messages["invalid"].format(datatype=type(data).__name__)
             raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]}, code="invalid")
-        validated, errors = {}, {}
+        validated: dict[str, Any] = {}
+        errors: dict[str, Any] = {}
         plain_data = not html.is_html_input(data)
         for name, field, check, plain_read, plain_run in _plans(type(self)).input:
             try:
@@ -145,10 +151,18 @@ def _writer(field: serializers.Field) -> Callable[[Any], Any]:
         return int
     if method is serializers.FloatField.to_representation:
         return float
-    if method is serializers.DecimalField.to_representation and not _writes_text(field):
+    if (
+        method is serializers.DecimalField.to_representation
+        and isinstance(field, serializers.DecimalField)
+        and not _writes_text(field)
+    ):
         quantize = field.quantize
         return lambda value: quantize(value if isinstance(value, Decimal) else Decimal(str(value).strip()))
-    if method is serializers.ListSerializer.to_representation:
+    if (
+        method is serializers.ListSerializer.to_representation
+        and isinstance(field, serializers.ListSerializer)
+        and field.child is not None  # always: a ListSerializer requires one
+    ):
         child = field.child.to_representation
 
         def write_each(items: Any) -> list:

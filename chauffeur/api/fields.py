@@ -171,7 +171,7 @@ def json_size(value: object) -> int:
     return len(text.encode(errors="surrogatepass"))
 
 
-def too_large(max_bytes: int) -> str:
+def too_large(max_bytes: int | str) -> str:
     return f"Larger than {max_bytes} bytes as JSON (UTF-8)."
 
 

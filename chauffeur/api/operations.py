@@ -40,6 +40,7 @@ class Operation(APIView):
         read.version, read.versioning_scheme = None, None
         # Made once per class: this instance is set up (it has `head`), as every plain read's is.
         self.headers = dict(self._once("read_headers", lambda: self.default_response_headers))
+        assert request.method is not None  # noqa: S101  (_plain_read_renderer: GET or HEAD)
         try:
             query_of(request)  # where DRF's negotiation reads it: too many parameters is refused here
             response = getattr(self, request.method.lower())(read, *args, **kwargs)

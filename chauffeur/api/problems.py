@@ -228,15 +228,12 @@ def classify(exc: Exception, declaration: type[serializers.Serializer] | None = 
     """The single mapping from an exception to what the caller is told. Unknown exceptions never leak.
     A domain error names a domain field; `declaration`, the operation's input, gives the caller's name."""
     if isinstance(exc, DomainError):
-        field = wire_name(declaration, exc.field) if declaration and exc.field else exc.field
-        named = {"detail": f"Invalid value for {field}: {exc.detail}", "errors": {field: [exc.detail]}}
-        return Problem(
-            exc.code,
-            **(named if exc.field else {"detail": exc.detail}),
-            status=exc.status,
-            hint=exc.hint,
-            extra=exc.extra,
-        )
+        if exc.field:
+            field = wire_name(declaration, exc.field) if declaration else exc.field
+            detail, errors = f"Invalid value for {field}: {exc.detail}", {field: [exc.detail]}
+        else:
+            detail, errors = exc.detail, None
+        return Problem(exc.code, detail, status=exc.status, hint=exc.hint, errors=errors, extra=exc.extra)
     if isinstance(exc, drf.ValidationError):
         errors = bounded(flatten_errors(exc.detail))
         return Problem("invalid_request", _validation_summary(errors), errors=errors)
@@ -289,8 +286,8 @@ def flatten_errors(detail: object, prefix: str = "") -> dict[str, list[str]]:
         for index, item in enumerate(detail):
             flat.update(flatten_errors(item, f"{prefix}[{index}]"))
         return flat
-    messages = detail if isinstance(detail, list) else [detail]
-    return {prefix or "request": [str(message) for message in messages]}
+    leaves: list[object] = detail if isinstance(detail, list) else [detail]
+    return {prefix or "request": [str(message) for message in leaves]}
 
 
 def bounded(errors: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -320,7 +317,7 @@ def _validation_summary(errors: dict[str, list[str]]) -> str:
     return "Invalid values for " + ", ".join(fields) + "."
 
 
-def problem_exception_handler(exc: Exception, context: dict) -> JsonResponse:
+def problem_exception_handler(exc: Exception, context: dict) -> HttpResponse:
     """DRF's EXCEPTION_HANDLER: the surface decides the format, the classification is shared."""
     request = context.get("request")
     problem = classify(exc, getattr(context.get("view"), "input_serializer", None))

@@ -23,7 +23,7 @@ def query_of(request: HttpRequest | Request) -> dict[str, str]:
             except UnicodeDecodeError:
                 text = raw.decode("iso-8859-1")
         try:
-            query = request._query = _parsed(text, settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
+            query = request.__dict__["_query"] = _parsed(text, settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
         except ValueError as exc:
             raise TooManyFieldsSent(
                 "The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS."

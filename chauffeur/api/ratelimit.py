@@ -89,7 +89,7 @@ def count_more(request: HttpRequest, extra: int) -> Usage | None:
     except AuthenticationFailed:  # the token died since the door let it in: its next request hears 401
         return None
     if usage is not None and not usage.exceeded:
-        request._rate_limit_usage = usage
+        request._rate_limit_usage = usage  # type: ignore[attr-defined]  # a per-request memo, read with getattr
     return usage
 
 

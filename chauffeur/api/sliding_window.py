@@ -11,6 +11,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import caches
@@ -80,14 +81,14 @@ class Count:
     read: dict[str, int | None] = field(default_factory=dict)  # the integer values of `read` keys
 
 
-def hit(key: str, *, limit: int, window: int, read: list[str] = (), cost: int = 1) -> Count:
+def hit(key: str, *, limit: int, window: int, read: Sequence[str] = (), cost: int = 1) -> Count:
     """Count `cost` hits for `key` unless they would make more than `limit` in the last `window` seconds
     (then none is counted), and read the integers stored under the cache keys `read`. Raises the cache
     backend's own error when the shared cache cannot be reached (the caller fails open)."""
     return hit_all([Window(key, limit, window)], read=read, cost=cost)[0]
 
 
-def hit_all(windows: list[Window], *, read: list[str] = (), cost: int = 1) -> list[Count]:
+def hit_all(windows: list[Window], *, read: Sequence[str] = (), cost: int = 1) -> list[Count]:
     """`hit` for several logs at once (a client counted both alone and with its address): the hits are
     counted in all of them or, when any one is full, in none. One Count per window, in their order."""
     backend = caches["default"]
@@ -123,7 +124,8 @@ def _evalsha(connection: AbstractConnection, keys: list[str], args: list) -> lis
             connection.send_packed_command([script], check_health=False)
             return connection.read_response()
         except NoScriptError:  # a fresh or flushed server: load the script once, on the same connection
-            connection.send_packed_command([pack_command(("SCRIPT", "LOAD", SCRIPT))], check_health=False)
+            load = pack_command(("SCRIPT", "LOAD", SCRIPT))  # type: ignore[arg-type]  # hiredis's stub takes a 1-tuple
+            connection.send_packed_command([load], check_health=False)
             connection.read_response()
             connection.send_packed_command([script], check_health=False)
             return connection.read_response()

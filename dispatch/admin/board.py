@@ -75,7 +75,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
 
 
 def card(booking: Booking, policy: RideDayPolicy, now: datetime) -> dict:
-    window = windows.ride_window(booking)
+    window = windows.scheduled_window(booking)
     watched = planning.watch(booking, policy, now)
     return {
         "ride": booking,
@@ -121,7 +121,7 @@ def export_view(request: HttpRequest) -> HttpResponse:
 
 
 def row(ride: Booking) -> list[str]:
-    window = windows.ride_window(ride)
+    window = windows.scheduled_window(ride)
     price = number_format(ride.quote.price, 2, use_l10n=True)  # a number: 74,00 in German, 74.00 in English
     texts = [
         ride.reference,

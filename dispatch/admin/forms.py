@@ -1,6 +1,8 @@
 """The dispatch forms of the staff booking page (assign, change the ride) and of the phone booking: each
 validates one action and calls one service."""
 
+from typing import TypeVar
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import get_language
@@ -19,6 +21,22 @@ from payments.admin.forms import EuroField
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MAX_REASON_LENGTH, MIN_HOURLY_HOURS, PriceByHand, price_by_hand_of
 
+_Field = TypeVar("_Field", bound=forms.Field)
+
+
+def field_of(form: forms.BaseForm, name: str, kind: type[_Field]) -> _Field:
+    """The form's own copy of a declared field, as the kind it was declared."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field
+
+
+THROUGH_PROVIDER = [
+    ("1", _("charged or refunded through the payment provider")),
+    ("", _("settled by staff (cash, invoice, card terminal)")),
+]
+
 # The admin's date and time fields (calendar, clock), in Vienna's format (23.11.2026 14:15), each labelled.
 STAFF_DATETIME = LabelledSplitDateTime()
 
@@ -29,9 +47,9 @@ class AssignForm(forms.Form):
 
     def __init__(self, *args, booking: Booking, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["driver"].queryset = Driver.objects.filter(active=True)
+        field_of(self, "driver", forms.ModelChoiceField).queryset = Driver.objects.filter(active=True)
         # Only vehicles of the booked class are offered; the service refuses any other all the same.
-        self.fields["vehicle"].queryset = Vehicle.objects.filter(
+        field_of(self, "vehicle", forms.ModelChoiceField).queryset = Vehicle.objects.filter(
             active=True, vehicle_class__code=booking.vehicle_class
         ).select_related("vehicle_class")
         self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}
@@ -103,10 +121,7 @@ class ChangeForm(StaffChoices):
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     through_provider = forms.TypedChoiceField(
         label=_("A price difference is"),
-        choices=[
-            ("1", _("charged or refunded through the payment provider")),
-            ("", _("settled by staff (cash, invoice, card terminal)")),
-        ],
+        choices=THROUGH_PROVIDER,
         coerce=bool,
         initial="1",
         widget=forms.RadioSelect,
@@ -123,11 +138,11 @@ class ChangeForm(StaffChoices):
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
-        self.fields["vehicle_class"].choices = [
+        field_of(self, "vehicle_class", forms.ChoiceField).choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
         if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
-            self.fields["through_provider"].choices = self.fields["through_provider"].choices[:1]
+            field_of(self, "through_provider", forms.ChoiceField).choices = THROUGH_PROVIDER[:1]
         self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
         by_hand = price_by_hand_of(booking.quote)  # kept until staff change or clear it
         self.initial = {
@@ -195,13 +210,15 @@ class PhoneBookingForm(StaffChoices):
     ):
         super().__init__(*args, **kwargs)
         self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
-        self.fields["vehicle_class"].choices = [
+        field_of(self, "vehicle_class", forms.ChoiceField).choices = [
             (item.code, item.display_name) for item in VehicleClass.objects.filter(active=True)
         ]
         if not may_record_payment:  # invoice and cash mark the booking paid: a money permission of its own
-            self.fields["payment"].choices = [(PhonePayment.LINK.value, PhonePayment.LINK.label)]
+            field_of(self, "payment", forms.ChoiceField).choices = [
+                (PhonePayment.LINK.value, PhonePayment.LINK.label)
+            ]
         german = get_language() == "de"
-        self.fields["tour_name"].choices = [("", _("no tour"))] + [
+        field_of(self, "tour_name", forms.ChoiceField).choices = [("", _("no tour"))] + [
             (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
 

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -69,7 +69,7 @@ def last_month(today: date) -> dict[str, str]:
     return {"first": f"{last.replace(day=1):%Y-%m-%d}", "last": f"{last:%Y-%m-%d}"}
 
 
-def accounting_export_view(request: HttpRequest) -> HttpResponse:
+def accounting_export_view(request: HttpRequest) -> HttpResponseBase:
     if not may_export(request.user):
         raise PermissionDenied
     form = PeriodForm({**last_month(timezone.localdate()), **request.GET.dict()})

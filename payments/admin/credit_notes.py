@@ -43,7 +43,7 @@ class CreditNoteAdmin(IssuedDocumentAdmin):
 
     @admin.display(description=_("booking"), ordering="booking__reference")
     def booking_link(self, note: CreditNote) -> str:
-        if note.booking_id is None:
+        if note.booking is None:
             return "—"
         url = reverse("admin:booking_booking_change", args=[note.booking_id])
         return format_html('<a href="{}">{}</a>', url, note.booking.reference)

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -72,16 +73,16 @@ class InvoiceAdmin(IssuedDocumentAdmin):
 
     @admin.display(description=_("booking or company"), ordering="booking__reference")
     def booking_link(self, invoice: Invoice) -> str:
-        if invoice.company_account_id is not None:
+        if invoice.company_account is not None:
             url = reverse("admin:business_companyaccount_change", args=[invoice.company_account_id])
             return format_html('<a href="{}">{}</a>', url, invoice.company_account.name)
-        if invoice.booking_id is None:
+        if invoice.booking is None:
             return "–"
         url = reverse("admin:booking_booking_change", args=[invoice.booking_id])
         return format_html('<a href="{}">{}</a>', url, invoice.booking.reference)
 
     @admin.display(description=_("open"))
-    def standing_shown(self, invoice: Invoice) -> str:
+    def standing_shown(self, invoice: Invoice) -> str | Promise:
         """A collective invoice's state and what is still open."""
         if invoice.kind != Invoice.Kind.COLLECTIVE:
             return "–"

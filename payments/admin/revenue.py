@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import formats, timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -25,7 +26,7 @@ from payments.revenue import Figures, Revenue
 from pricing.money import round_up
 
 # The channels as the accountant names them (the booking's own labels say how, not where from).
-CHANNEL_NAMES = {
+CHANNEL_NAMES: dict[str, Promise] = {
     BookingChannel.WEBSITE: gettext_lazy("web"),
     BookingChannel.PHONE: gettext_lazy("phone"),
     BookingChannel.AGENT: gettext_lazy("agent"),
@@ -52,8 +53,8 @@ class MonthField(forms.CharField):
     def __init__(self, **kwargs):
         super().__init__(widget=forms.TextInput(attrs={"type": "month"}), **kwargs)
 
-    def to_python(self, value) -> date | None:
-        text = super().to_python(value).strip()
+    def to_python(self, value) -> date | None:  # type: ignore[override]  # text in, a month's date out
+        text = (super().to_python(value) or "").strip()  # CharField's empty value is "" here
         if not text:
             return None
         for pattern in self.PATTERNS:
@@ -185,8 +186,8 @@ def chart(revenue: Revenue, channels: list[tuple[str, str]]) -> dict:
         [(code, name, revenue.by_channel.get((month, code), empty).gross) for code, name in channels]
         for month in revenue.months
     ]
-    top = max([sum(v for *_, v in stack if v > 0) for stack in stacks] + [Decimal(0)])
-    bottom = min([sum(v for *_, v in stack if v < 0) for stack in stacks] + [Decimal(0)])
+    top = max([sum((v for *_, v in stack if v > 0), Decimal(0)) for stack in stacks] + [Decimal(0)])
+    bottom = min([sum((v for *_, v in stack if v < 0), Decimal(0)) for stack in stacks] + [Decimal(0)])
     step = nice_step(top - bottom)
     top = round_up(top, step) if top or bottom else step
     bottom = -round_up(-bottom, step)

@@ -50,7 +50,7 @@ class SandboxProvider:
         booking = self._booking(session_id)
         paid = booking.money_received
         return self._state(
-            booking, "complete" if paid else "open" if selectors.payable(booking) else "expired"
+            session_id, booking, "complete" if paid else "open" if selectors.payable(booking) else "expired"
         )
 
     def expire_session(self, session_id: str) -> SessionState:
@@ -69,7 +69,7 @@ class SandboxProvider:
                 currency=surcharge.currency.lower(),
             )
         booking = self._booking(session_id)
-        return self._state(booking, "complete" if booking.money_received else "expired")
+        return self._state(session_id, booking, "complete" if booking.money_received else "expired")
 
     def _booking(self, session_id: str) -> Booking:
         booking = selectors.booking_for_session(session_id, provider=self.name)
@@ -77,9 +77,10 @@ class SandboxProvider:
             raise PaymentError(_("The sandbox knows no such checkout session."))
         return booking
 
-    def _state(self, booking: Booking, status: str) -> SessionState:
+    def _state(self, session_id: str, booking: Booking, status: str) -> SessionState:
+        """`booking` is the one found by `session_id`."""
         return SessionState(
-            session_id=booking.provider_session_id,
+            session_id=session_id,
             reference=booking.reference,
             status=status,
             payment_status="paid" if booking.money_received else "unpaid",
@@ -122,6 +123,7 @@ class SandboxProvider:
                 | Q(payment_intent_id="", booking__payment_intent_id=payment_intent_id),
                 provider_refund_id__startswith=REFUND_PREFIX,
             ).select_related("booking")
+            if refund.provider_refund_id is not None  # always: the filter asked for the sandbox's ids
         ]
 
     def parse_webhook(self, payload: bytes, signature: str) -> PaymentEvent:
@@ -145,6 +147,8 @@ class SandboxProvider:
 
     def booking_paid(self, booking: Booking) -> PaymentEvent:
         """The Pay button of a booking's own page."""
+        if booking.provider_session_id is None:  # no checkout: nothing to pay on
+            raise PaymentError(_("The sandbox knows no such checkout session."))
         return self.pay_event(
             session_id=booking.provider_session_id, reference=booking.reference,
             amount_cents=booking.amount_cents, currency=booking.currency,

@@ -10,6 +10,9 @@ from contextlib import contextmanager
 import stripe
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from stripe import RequestOptions
+from stripe.params import PaymentIntentCreateParams, RefundCreateParams
+from stripe.params.checkout import SessionCreateParams
 
 from payments.providers.base import (
     ChargeRefunds,
@@ -65,7 +68,7 @@ class StripeProvider:
 
     def create_checkout_session(self, request: CheckoutRequest) -> CheckoutSession:
         reference_metadata = {"reference": request.reference}
-        params: dict = {
+        params: SessionCreateParams = {
             "mode": "payment",
             "line_items": [
                 {
@@ -114,13 +117,13 @@ class StripeProvider:
     def create_payment_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str
     ) -> PaymentIntent:
-        params = {
+        params: PaymentIntentCreateParams = {
             "amount": amount_cents,
             "currency": currency,
             "automatic_payment_methods": {"enabled": True},
             "metadata": {"flow": "legacy-card"},
         }
-        options = {"idempotency_key": idempotency_key} if idempotency_key else {}
+        options: RequestOptions = {"idempotency_key": idempotency_key} if idempotency_key else {}
         with _asking("payment intent"):
             intent = self.client.v1.payment_intents.create(params, options)
         with _reading("payment intent"):
@@ -128,7 +131,7 @@ class StripeProvider:
             return PaymentIntent(intent_id=_text(data["id"]), client_secret=_text(data["client_secret"]))
 
     def create_refund(self, request: RefundRequest) -> RefundState:
-        params = {
+        params: RefundCreateParams = {
             "payment_intent": request.payment_intent_id,
             "amount": request.amount_cents,
             "metadata": {"reference": request.reference},

@@ -12,7 +12,7 @@ OFFLINE_ID_PREFIX = "offline:"  # place ids of the built-in gazetteer; they mean
 
 
 def is_google_place_id(place_id: str | None) -> bool:
-    return bool(place_id) and not place_id.startswith(OFFLINE_ID_PREFIX)
+    return bool(place_id and not place_id.startswith(OFFLINE_ID_PREFIX))
 
 
 class PlacesError(DomainError):

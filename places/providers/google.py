@@ -225,7 +225,8 @@ def _lat_lng(location: dict) -> LatLng:
 def _polyline(encoded: str) -> tuple[LatLng, ...]:
     """Google's encoded polyline format (five decimals; developers.google.com/maps/documentation/utilities/
     polylinealgorithm); empty when the answer has none."""
-    points, index, lat, lng = [], 0, 0, 0
+    points: list[LatLng] = []
+    index, lat, lng = 0, 0, 0
     while index < len(encoded):
         deltas = []
         for _coordinate in (0, 1):
@@ -270,7 +271,7 @@ def _text(value) -> str:
     return value
 
 
-def _reasons(response: requests.Response) -> set[str]:
+def _reasons(response: requests.Response) -> set[str | None]:
     """The `reason`s of a Google error body (google.rpc.ErrorInfo), empty when there are none."""
     try:
         details = response.json()["error"]["details"]

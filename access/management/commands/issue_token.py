@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -8,7 +10,8 @@ from access.tokens import issue_token
 def find_company_account(named: str):
     """The active company account with this id or name (case-insensitive); CommandError otherwise. The
     model is read through the token's field: access imports no other app."""
-    accounts = ApiToken._meta.get_field("company_account").related_model.objects
+    account_model: Any = ApiToken._meta.get_field("company_account").related_model  # its class is not ours
+    accounts = account_model.objects
     found = list(accounts.filter(pk=int(named)) if named.isdigit() else accounts.filter(name__iexact=named))
     if not found:
         raise CommandError(f"No company account {named!r} (give its id or its exact name).")
