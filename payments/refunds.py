@@ -329,12 +329,6 @@ def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
     return refund
 
 
-def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
-    """`refund` for a caller that holds no lock (the admin): all of it, or nothing, in one transaction."""
-    with transaction.atomic():
-        return refund(selectors.locked_booking(pk), amount_cents, **details)
-
-
 def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
     """Staff paid an owed refund back outside the provider (cash, bank transfer)."""
     with transaction.atomic():

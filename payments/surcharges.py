@@ -151,12 +151,11 @@ RIDE_CHARGES = (Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW)
 @dataclass(frozen=True)
 class Billed:
     """What `bill` did for a cause: what was kept of it before, what it asks now, what it withdrew (open
-    amounts: `withdrawn_links`, those with a payment page the traveller got), and what goes back."""
+    amounts), and what goes back."""
 
     kept_cents: int
     owed_cents: int
     withdrawn_cents: int
-    withdrawn_links: int
     back_cents: int
     back_by_staff_cents: int
 
@@ -196,11 +195,11 @@ def bill(
     )
     kept = kept_cents(booking, reason)
     if kept + sum(owed.amount_cents for owed in open_charges) == due_cents:
-        return Billed(kept, 0, 0, 0, 0, 0)
-    withdrawn = links = 0
+        return Billed(kept, 0, 0, 0, 0)
+    withdrawn = 0
     for owed in open_charges:
         _waive(booking, owed, actor=actor, because=because)
-        withdrawn, links = withdrawn + owed.amount_cents, links + bool(owed.provider_session_id)
+        withdrawn += owed.amount_cents
     owed_cents = max(0, due_cents - kept)
     if owed_cents:
         owe(booking, owed_cents, reason=reason, online=online, actor=actor, details=details)
@@ -218,7 +217,7 @@ def bill(
         made = refunds.give_back_charge(booking, paid, piece, reason=_sentence(because), actor=actor)
         back += piece
         by_staff += piece if made.method == Refund.Method.MANUAL else 0
-    return Billed(kept, owed_cents, withdrawn, links, back, by_staff)
+    return Billed(kept, owed_cents, withdrawn, back, by_staff)
 
 
 def _sentence(because: history.Said) -> str:
