@@ -176,12 +176,6 @@ def _returned_cents(paid) -> int:
     return back.aggregate(total=Sum("amount_cents"))["total"] or 0
 
 
-def charged_cents(booking: Booking, reason: str) -> int:
-    """What a cause asks of the traveller or keeps: its open amounts and what it keeps paid."""
-    open_ = booking.surcharges.filter(reason=reason, status=Surcharge.Status.PENDING)
-    return (open_.aggregate(total=Sum("amount_cents"))["total"] or 0) + kept_cents(booking, reason)
-
-
 def bill(
     booking: Booking, reason: str, due_cents: int, *, online: bool, actor: str, because: history.Said,
     details: dict | None = None,

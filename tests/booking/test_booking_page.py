@@ -15,7 +15,7 @@ from booking.models import Booking, BookingEvent
 from fleet.models import Driver, Vehicle
 from payments.models import Refund, Surcharge
 from pricing.models import Tariff, VehicleClass
-from pricing.services import tariffs_changed
+from pricing.services import TARIFFS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -204,7 +204,7 @@ def test_a_pickup_inside_the_lead_time_is_refused(staff, paid):
 def test_new_tariffs_make_a_difference_refunded_through_the_provider(staff, paid):
     booking = paid()
     Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=Decimal("20.00"))
-    tariffs_changed()
+    TARIFFS.announce()
     said, _ = change(staff, booking)
     assert said[0].endswith("price €74.00 → €64.00; €10.00 refunded through the payment provider.")
     refund = Refund.objects.get()

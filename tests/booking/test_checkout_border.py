@@ -44,7 +44,7 @@ def test_a_ride_all_in_austria_stores_null(client):
 
 def test_a_tour_stores_the_share_staff_entered(client):
     Tour.objects.filter(slug="vienna-city-tour").update(austria_share=Decimal("0.600"))
-    pricing.tariffs_changed()
+    pricing.TARIFFS.announce()
     assert book(client, TOUR_PRICE, tourName="Vienna City Tour").austria_share == Decimal("0.600")
 
 

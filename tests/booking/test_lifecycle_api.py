@@ -11,10 +11,9 @@ from django.utils import timezone
 from access.models import ApiToken
 from booking.models import Booking, BookingChannel, BookingEvent
 from payments.models import Refund
-from payments.payment_updates import apply_event
-from payments.providers import payment_provider
 from tests.booking.test_checkout import V1, post, ride, server_amount
 from tests.conftest import PROBLEM_JSON, assert_problem, bearer
+from tests.payments.sandbox import pay_in_the_sandbox
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -28,7 +27,7 @@ def book(client, token: dict, **changes) -> str:
 
 def pay(reference: str) -> None:
     booking = Booking.objects.get(reference=reference)
-    apply_event(payment_provider().booking_paid(booking))
+    pay_in_the_sandbox(booking)
 
 
 def url(reference: str, action: str = "") -> str:

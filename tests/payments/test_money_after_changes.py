@@ -84,10 +84,10 @@ def test_a_second_change_asks_for_what_is_owed_in_one_new_link(
     change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
     # Staff lower the first class's price: 116 -> 100; the customer now owes 26, not 42 + (-16).
     from pricing.models import Tariff
-    from pricing.services import tariffs_changed
+    from pricing.services import TARIFFS
 
     Tariff.objects.filter(vehicle_class__code="first").update(base_fare=Decimal("14.00"))
-    tariffs_changed()
+    TARIFFS.announce()
     changed = changes.change_ride(
         booking.pk, pickup=booking.pickup_at + timedelta(hours=1), vehicle_class="first",
         through_provider=True, actor=STAFF,

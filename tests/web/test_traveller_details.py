@@ -18,7 +18,7 @@ from booking import links, notifications
 from booking.models import Booking
 from pricing.models import Tour
 from pricing.money import to_cents
-from pricing.services import quote_price, tariffs_changed
+from pricing.services import TARIFFS, quote_price
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -167,7 +167,7 @@ def test_the_embedded_form_adds_no_heading_to_the_host_page(client):
 
 def test_a_one_hour_tour_is_one_hour_in_both_languages(client):
     Tour.objects.filter(slug="vienna-city-tour").update(included_hours=Decimal("1"))
-    tariffs_changed()
+    TARIFFS.announce()
     english, german = client.get("/en/").content.decode(), client.get("/de/").content.decode()
     assert "Vienna City Tour (1 hour)" in english and "1 hour ·" in text_of(english)
     assert "Wiener Stadtrundfahrt (1 Stunde)" in german and "1 Stunde ·" in text_of(german)
