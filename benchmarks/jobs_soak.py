@@ -175,8 +175,11 @@ def main() -> int:
     }
     emails = [f"soak{number}@example.com" for number in range(bookings)]
     flapper = Flapper(mail_server, args.up, args.down)
-    print(f"soak: {bookings} bookings, {args.workers} workers, {connection.vendor} ({tmp}), "
-          f"mail server up {args.up} s / down {args.down} s", flush=True)  # fmt: skip
+    print(
+        f"soak: {bookings} bookings, {args.workers} workers, {connection.vendor} ({tmp}), "
+        f"mail server up {args.up} s / down {args.down} s",
+        flush=True,
+    )
 
     with ExitStack() as running:
         for number in range(args.workers):
@@ -221,16 +224,22 @@ def main() -> int:
     print(f"workers                      {args.workers}")
     print(f"database                     {connection.vendor}")
     print(f"jobs                         {len(jobs)} ({len(confirmations)} confirmations), {dict(states)}")
-    print(f"wall time                    {wall:.1f} s (creation {created - started:.1f} s; "
-          f"first booking to empty queue)")  # fmt: skip
+    print(
+        f"wall time                    {wall:.1f} s (creation {created - started:.1f} s; "
+        f"first booking to empty queue)"
+    )
     print(f"jobs/s                       {states['SUCCESSFUL'] / wall:.2f}")
     if lags:
-        print(f"enqueue-to-sent lag          p50 {statistics.median(lags):.2f} s, "
-              f"p99 {percentile(lags, 0.99):.2f} s, max {max(lags):.2f} s")  # fmt: skip
+        print(
+            f"enqueue-to-sent lag          p50 {statistics.median(lags):.2f} s, "
+            f"p99 {percentile(lags, 0.99):.2f} s, max {max(lags):.2f} s"
+        )
     print(f"attempts                     {attempts}, retries {attempts - len(jobs)} (failed attempts rerun)")
     print(f'creation retries             {locked} ("database is locked" while the workers wrote)')
-    print(f"mail server                  {flapper.outages} outages, down {flapper.down_seconds:.1f} s "
-          f"= {flapper.down_seconds / wall:.0%} of the wall time")  # fmt: skip
+    print(
+        f"mail server                  {flapper.outages} outages, down {flapper.down_seconds:.1f} s "
+        f"= {flapper.down_seconds / wall:.0%} of the wall time"
+    )
     print(f"mails accepted               {len(mail_server.recorder.accepted)}")
     print(f"missing                      {len(missing)} {missing[:10]}")
     print(f"duplicated                   {len(duplicated)} {dict(list(duplicated.items())[:10])}")

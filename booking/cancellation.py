@@ -142,9 +142,12 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
         if now.refund_cents:
             refunds.refund(
-                booking, now.refund_cents, reason=credit_notes.CANCELLATION_REFUND, actor=actor,
+                booking,
+                now.refund_cents,
+                reason=credit_notes.CANCELLATION_REFUND,
+                actor=actor,
                 requested_by=requested_by,
-            )  # fmt: skip
+            )
         tasks.send_cancellation.enqueue(booking.pk)
         if checkout_open:
             payment_tasks.close_checkout.enqueue(booking.pk)

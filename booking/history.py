@@ -49,9 +49,13 @@ def record(booking: Booking, kind: str, text: str | Said, *, actor: str) -> Book
     """`text` is `said(...)`; a plain string (a staff note) is kept as typed."""
     if isinstance(text, Said):
         return BookingEvent.objects.create(
-            booking=booking, kind=kind, text=str(text), message=text.message, params=text.params,
+            booking=booking,
+            kind=kind,
+            text=str(text),
+            message=text.message,
+            params=text.params,
             actor=actor[:150],
-        )  # fmt: skip
+        )
     return BookingEvent.objects.create(booking=booking, kind=kind, text=text, actor=actor[:150])
 
 

@@ -78,6 +78,10 @@ def portion(entry: dict | None, gross_cents: int, rate: Decimal) -> tuple[dict |
         vat = vat_of(gross_cents, rate)
         return entry, gross_cents - vat, vat
     parts = split(from_cents(gross_cents), share=Decimal(entry["share"]), vat_rate=rate)
-    part = {**entry, "austria_gross": str(parts.austria_gross), "austria_net": str(parts.austria_net),
-            "abroad": str(parts.abroad)}  # fmt: skip
+    part = {
+        **entry,
+        "austria_gross": str(parts.austria_gross),
+        "austria_net": str(parts.austria_net),
+        "abroad": str(parts.abroad),
+    }
     return part, to_cents(parts.net), to_cents(parts.vat)

@@ -91,9 +91,13 @@ def owe(
     a payment page is opened for it later (payments/after_ride.py); else staff collect it or waive it.
     `details`: why (the minutes waited, the no-show fee's terms), for the traveller's page."""
     surcharge = Surcharge.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, reason=reason,
-        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL, details=details or {},
-    )  # fmt: skip
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        reason=reason,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
+        details=details or {},
+    )
     what, amount = history.surcharge_reason(reason), history.eur(amount_cents)
     owed = (
         history.said("Owed for {what}: {amount}; a payment link follows by e-mail.", what=what, amount=amount)
@@ -177,9 +181,15 @@ def _returned_cents(paid) -> int:
 
 
 def bill(
-    booking: Booking, reason: str, due_cents: int, *, online: bool, actor: str, because: history.Said,
+    booking: Booking,
+    reason: str,
+    due_cents: int,
+    *,
+    online: bool,
+    actor: str,
+    because: history.Said,
     details: dict | None = None,
-) -> Billed:  # fmt: skip
+) -> Billed:
     """Bring what a cause charges to `due_cents` (booking row-locked): one charge per cause, never a second
     full one. What is asked or paid for it already counts; an open amount that no longer fits is withdrawn
     and the difference asked anew; what was paid beyond `due_cents` goes back (`refunds.give_back_charge`:
@@ -251,10 +261,15 @@ def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Sa
 def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:
     """Staff collected the difference themselves (cash, card terminal, invoice). Booking row-locked."""
     surcharge = Surcharge.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
-        method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        status=Surcharge.Status.PAID,
+        method=Refund.Method.MANUAL,
+        paid_at=timezone.now(),
+        created_by=user,
         details=invoices.reason_by_hand(booking),
-    )  # fmt: skip
+    )
     invoices.issue_supplementary(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
     _received(booking, amount_cents, collected, actor=actor)
@@ -348,9 +363,11 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
     try:
         with transaction.atomic():
             refunds.refund(
-                booking, surcharge.amount_cents, actor=actor,
+                booking,
+                surcharge.amount_cents,
+                actor=actor,
                 reason="Paid through a withdrawn payment link: given back.",
-            )  # fmt: skip
+            )
     except DomainError as error:
         reason = (
             f"{_eur(surcharge.amount_cents)} arrived through a withdrawn payment link and could not be "
