@@ -10,9 +10,21 @@ from tests.imports import top_level_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = (
-    "chauffeur", "pricing", "places", "booking", "payments", "dispatch", "web", "fleet", "access", "agents",
-    "company", "jobs", "sms", "business",
-)  # fmt: skip
+    "chauffeur",
+    "pricing",
+    "places",
+    "booking",
+    "payments",
+    "dispatch",
+    "web",
+    "fleet",
+    "access",
+    "agents",
+    "company",
+    "jobs",
+    "sms",
+    "business",
+)
 DOORS = {"web", "agents"}  # the traveller pages and MCP: nothing in the domain imports a door
 DOMAIN_BELOW_BOOKING = {"booking", "payments", "dispatch", *DOORS}
 

@@ -120,8 +120,11 @@ def test_underscore_aliases_call_the_same_tools(client, agent):
 
 
 def test_tools_call_accepts_meta(client, agent):
-    params = {"name": "booking.calculate_price", "arguments": VALID_ARGUMENTS["booking.calculate_price"],
-              "_meta": {"progressToken": "t1"}}  # fmt: skip
+    params = {
+        "name": "booking.calculate_price",
+        "arguments": VALID_ARGUMENTS["booking.calculate_price"],
+        "_meta": {"progressToken": "t1"},
+    }
     assert tool_result(rpc(client, agent, "tools/call", params))["isError"] is False
 
 

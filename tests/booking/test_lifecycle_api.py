@@ -45,12 +45,19 @@ def test_the_token_that_booked_it_reads_its_state_and_terms(client, agent):
         "unpaid",
     )
     assert (body["from"], body["to"], body["vehicleClass"], body["priceEur"]) == (
-        "Hotel Sacher", "Flughafen Wien", "executive", 74.0)  # fmt: skip
+        "Hotel Sacher",
+        "Flughafen Wien",
+        "executive",
+        74.0,
+    )
     assert body["driver"] is None and body["refundedEur"] == 0
     assert body["cancellation"] == {
-        "allowed": True, "feeEur": 0.0, "refundEur": 0.0, "refusal": None,
+        "allowed": True,
+        "feeEur": 0.0,
+        "refundEur": 0.0,
+        "refusal": None,
         "freeUntil": (timezone.localtime(Booking.objects.get().pickup_at) - timedelta(hours=24)).isoformat(),
-    }  # fmt: skip
+    }
     assert body["manageUrl"].startswith("https://chauffeur.test/booking/manage?booking=")
     stored = Booking.objects.get()
     assert (stored.channel, stored.api_token.name) == (BookingChannel.API, "test client")

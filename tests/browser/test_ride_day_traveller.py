@@ -24,10 +24,15 @@ SHOWN_TIME = re.compile(r"^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$|^\d{2}:\d{2}$")
 def on_the_service(service, code: str) -> str:
     """`code` run by manage.py shell on the served database (the live settings); what it prints."""
     done = manage(
-        "shell", "-c", textwrap.dedent(code),
-        DJANGO_SETTINGS_MODULE="tests.browser.live_settings", DATABASE_URL=f"sqlite:///{service.database}",
-        DJANGO_DEBUG="true", PAYMENT_PROVIDER="sandbox", PUBLIC_BASE_URL=service.base,
-    )  # fmt: skip
+        "shell",
+        "-c",
+        textwrap.dedent(code),
+        DJANGO_SETTINGS_MODULE="tests.browser.live_settings",
+        DATABASE_URL=f"sqlite:///{service.database}",
+        DJANGO_DEBUG="true",
+        PAYMENT_PROVIDER="sandbox",
+        PUBLIC_BASE_URL=service.base,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.strip()
 

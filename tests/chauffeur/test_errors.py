@@ -76,10 +76,19 @@ def test_a_crash_outside_drf_still_answers_in_the_api_format(client):
 
 
 DECISIONS_CODES = {
-    "invalid_request", "unauthorized", "insufficient_scope", "not_found", "rate_limited",
-    "route_not_found", "upstream_unavailable", "unknown_tour", "lead_time", "amount_mismatch",
-    "payment_provider_unavailable", "internal_error",
-}  # fmt: skip
+    "invalid_request",
+    "unauthorized",
+    "insufficient_scope",
+    "not_found",
+    "rate_limited",
+    "route_not_found",
+    "upstream_unavailable",
+    "unknown_tour",
+    "lead_time",
+    "amount_mismatch",
+    "payment_provider_unavailable",
+    "internal_error",
+}
 # Codes this service adds where the decisions are silent (docs/decisions.md §4, §8, §9).
 OUR_CODES = {
     "hire_too_short",

@@ -20,9 +20,17 @@ PNG = base64.b64decode(
 
 
 def profile_form(**changes) -> dict:
-    return {"name": "Wiener Chauffeur GmbH", "phone": "+43 1 234 56 78", "email": "office@chauffeur.example.com",
-            "website": "https://www.chauffeur.example.com", "brand_colour": "#7a1f2b",
-            "header_colour": "#f4e9d8", "country": "AT", "foreign_route_vat": "whole", **changes}  # fmt: skip
+    return {
+        "name": "Wiener Chauffeur GmbH",
+        "phone": "+43 1 234 56 78",
+        "email": "office@chauffeur.example.com",
+        "website": "https://www.chauffeur.example.com",
+        "brand_colour": "#7a1f2b",
+        "header_colour": "#f4e9d8",
+        "country": "AT",
+        "foreign_route_vat": "whole",
+        **changes,
+    }
 
 
 def test_the_admin_edits_the_one_profile_and_every_page_shows_it_at_once(admin_client, client):
@@ -71,9 +79,11 @@ def test_a_logo_is_uploaded_shown_and_served_with_its_type(admin_client, client)
 
 @pytest.mark.parametrize(
     ("content", "name"),
-    [(b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "logo.svg"),
-     (b"GIF-not-really" + b"\0" * 10, "logo.txt")],
-)  # fmt: skip
+    [
+        (b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "logo.svg"),
+        (b"GIF-not-really" + b"\0" * 10, "logo.txt"),
+    ],
+)
 def test_a_logo_that_is_not_a_plain_image_is_refused(admin_client, content, name):
     upload = SimpleUploadedFile(name, content)
     response = admin_client.post(CHANGE, {**profile_form(), "logo_file": upload})

@@ -140,5 +140,6 @@ def test_the_customer_and_the_agent_see_the_driver_once_confirmed(client, fleet,
     assert client.get(url, {"email": "anna@example.com"}).json()["driver"] is None
     assign(booking, fleet["karl"], fleet["sedan"])
     assert client.get(url, {"email": "anna@example.com"}).json()["driver"] == {
-        "name": "Karl Huber", "phone": "+43 660 1112223",
-    }  # fmt: skip
+        "name": "Karl Huber",
+        "phone": "+43 660 1112223",
+    }

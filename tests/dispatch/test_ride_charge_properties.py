@@ -53,13 +53,17 @@ def stripe_settings(settings):
 
 
 @settings(
-    max_examples=150, deadline=None, derandomize=True,
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(
-    start=st.sampled_from([0, 3, 4, 4]), board=st.integers(16, 75), steps=st.lists(STEPS, min_size=4, max_size=20),
+    start=st.sampled_from([0, 3, 4, 4]),
+    board=st.integers(16, 75),
+    steps=st.lists(STEPS, min_size=4, max_size=20),
     underpaid=st.booleans(),
-)  # fmt: skip
+)
 def test_no_sequence_of_moves_undos_and_payments_charges_a_cause_twice(
     start, board, steps, underpaid, fleet, ride, client, django_capture_on_commit_callbacks
 ):

@@ -82,8 +82,11 @@ def test_paid_waiting_undone_goes_back_and_completing_again_charges_it_once(
     booking = undo(booking, capture)  # "completed" undone: what was paid for the wait goes back
     [refund] = Refund.objects.all()
     assert (refund.surcharge, refund.amount_cents, refund.status, refund.method) == (
-        first, 1200, "succeeded", "provider",
-    )  # fmt: skip
+        first,
+        1200,
+        "succeeded",
+        "provider",
+    )
     assert stripe.refunded == {first.payment_intent_id: 1200}  # at Stripe, to the payment of the wait
     assert CreditNote.objects.get().invoice == first.invoice
     [correction] = corrections()
@@ -157,9 +160,14 @@ def test_an_undone_no_show_tells_the_traveller_the_fee_no_longer_applies(
 def raised_by_hand(booking: Booking, *, through_provider: bool, capture) -> Booking:
     """Staff raise the ride's price by hand from 74 to 116 EUR: 42 EUR asked of the traveller."""
     with capture(execute=True):
-        changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
-                            through_provider=through_provider, actor="eva (staff)",
-                            price_by_hand=PriceByHand(Decimal("116.00"), "Agreed congress price"))  # fmt: skip
+        changes.change_ride(
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class=booking.vehicle_class,
+            through_provider=through_provider,
+            actor="eva (staff)",
+            price_by_hand=PriceByHand(Decimal("116.00"), "Agreed congress price"),
+        )
     booking.refresh_from_db()
     return booking
 
@@ -280,8 +288,12 @@ def test_an_end_of_the_ride_undone_before_its_statement_went_out_sends_no_correc
 ):
     booking = assigned()
     pickup = booking.pickup_at
-    for state, minutes in [(RideState.ACCEPTED, -40), (RideState.ON_THE_WAY, -40), (RideState.ARRIVED, 0),
-                           (RideState.ON_BOARD, 31)]:  # fmt: skip
+    for state, minutes in [
+        (RideState.ACCEPTED, -40),
+        (RideState.ON_THE_WAY, -40),
+        (RideState.ARRIVED, 0),
+        (RideState.ON_BOARD, 31),
+    ]:
         move(booking, state, pickup + timedelta(minutes=minutes), fleet["karl"])
     move(booking, RideState.COMPLETED, pickup + timedelta(minutes=60), fleet["karl"])  # its jobs wait
     ride_day.undo_last(booking.pk, actor="eva (staff)")
@@ -302,14 +314,22 @@ def test_a_waiting_refund_made_at_the_providers_dashboard_is_the_same_refund(
     undo(booking, capture)
     with transaction.atomic():
         refunds.apply_refund_news(
-            RefundState(refund_id="re_dashboard", payment_intent_id=intent, amount_cents=1200, currency="eur",
-                        status="succeeded", reference=booking.reference),
+            RefundState(
+                refund_id="re_dashboard",
+                payment_intent_id=intent,
+                amount_cents=1200,
+                currency="eur",
+                status="succeeded",
+                reference=booking.reference,
+            ),
             actor="payment provider (webhook)",
-        )  # fmt: skip
+        )
     [refund] = Refund.objects.all()
     assert (refund.provider_refund_id, refund.status, refund.surcharge.payment_intent_id) == (
-        "re_dashboard", "succeeded", intent,
-    )  # fmt: skip
+        "re_dashboard",
+        "succeeded",
+        intent,
+    )
     assert charged_cents(booking, WAITING) == 0
     refunds.send(refund.pk)  # the queue's retry finds it done: nothing is sent twice
     assert stripe.refunded == {}

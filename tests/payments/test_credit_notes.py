@@ -37,9 +37,12 @@ YEAR = timezone.localtime().year
 @pytest.fixture(autouse=True)
 def operator(db):
     OperatorProfile.objects.filter(id=1).update(
-        legal_name="Wiener Chauffeur GmbH", street_address="Kärntner Ring 1", postcode="1010", city="Wien",
+        legal_name="Wiener Chauffeur GmbH",
+        street_address="Kärntner Ring 1",
+        postcode="1010",
+        city="Wien",
         vat_id="ATU12345678",
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture
@@ -67,10 +70,16 @@ def paid(make_booking, stripe):
             hour=11, minute=0, second=0, microsecond=0
         )
         values = {
-            "status": "paid", "paid_at": timezone.now(), "payment_provider": "stripe", "email": "anna@example.com",
-            "name": "Anna Berger", "distance_km": Decimal("21.8"), "duration_s": 1455, "in_zone_a": True,
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "payment_provider": "stripe",
+            "email": "anna@example.com",
+            "name": "Anna Berger",
+            "distance_km": Decimal("21.8"),
+            "duration_s": 1455,
+            "in_zone_a": True,
             "pickup_at": pickup,
-        }  # fmt: skip
+        }
         booking = make_booking(**{**values, **fields})
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
         Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
@@ -83,10 +92,15 @@ def paid(make_booking, stripe):
 def by_invoice(make_booking):
     def make(**fields) -> Booking:
         values = {
-            "status": "paid", "paid_at": timezone.now(), "payment_method": "invoice", "payment_provider": "none",
-            "email": "anna@example.com", "name": "Anna Berger", "distance_km": Decimal("21.8"),
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "payment_method": "invoice",
+            "payment_provider": "none",
+            "email": "anna@example.com",
+            "name": "Anna Berger",
+            "distance_km": Decimal("21.8"),
             "pickup_at": timezone.now() + timedelta(days=4),
-        }  # fmt: skip
+        }
         return invoiced(make_booking(**{**values, **fields}))
 
     return make
@@ -140,10 +154,18 @@ def test_a_full_refund_through_stripe_gets_a_credit_note_correcting_the_ride_inv
     assert stripe.refunded == {booking.payment_intent_id: 7400}
     text = pdf_text(note)
     for printed in (
-        f"Credit note G-{YEAR}-000001", f"Corrects invoice {ride.number} of", "Booking reference: CB-CRED01",
-        "Reason: refund", "Refund €74.00", "Net amount €67.27", "VAT 10 % €6.73", "Total credited €74.00",
-        "Wiener Chauffeur GmbH", "VAT id (UID): ATU12345678", "Anna Berger",
-    ):  # fmt: skip
+        f"Credit note G-{YEAR}-000001",
+        f"Corrects invoice {ride.number} of",
+        "Booking reference: CB-CRED01",
+        "Reason: refund",
+        "Refund €74.00",
+        "Net amount €67.27",
+        "VAT 10 % €6.73",
+        "Total credited €74.00",
+        "Wiener Chauffeur GmbH",
+        "VAT id (UID): ATU12345678",
+        "Anna Berger",
+    ):
         assert printed in text, printed
     balance = adds_up(booking)
     assert (balance.invoiced_cents, balance.credited_cents, balance.received_cents) == (7400, 7400, 7400)
@@ -158,16 +180,22 @@ def test_a_partial_refund_of_a_german_booking_prints_a_german_credit_note(admin_
     assert note.file_name == f"Gutschrift-G-{YEAR}-000001.pdf"
     text = pdf_text(note)
     for printed in (
-        f"Gutschrift G-{YEAR}-000001", f"Korrigiert Rechnung {ride.number} vom", "Buchungsnummer: CB-CRED02",
-        "Grund: Erstattung", "Nettobetrag 18,18 €", "USt 10 % 1,82 €", "Gutschrift gesamt 20,00 €",
+        f"Gutschrift G-{YEAR}-000001",
+        f"Korrigiert Rechnung {ride.number} vom",
+        "Buchungsnummer: CB-CRED02",
+        "Grund: Erstattung",
+        "Nettobetrag 18,18 €",
+        "USt 10 % 1,82 €",
+        "Gutschrift gesamt 20,00 €",
         "UID-Nummer: ATU12345678",
-    ):  # fmt: skip
+    ):
         assert printed in text, printed
     adds_up(booking)
     refund_page(admin_client, booking, "54.00")  # the rest: a second credit note, the next number
     assert list(CreditNote.objects.order_by("sequence").values_list("number", "gross_cents")) == [
-        (f"G-{YEAR}-000001", 2000), (f"G-{YEAR}-000002", 5400)
-    ]  # fmt: skip
+        (f"G-{YEAR}-000001", 2000),
+        (f"G-{YEAR}-000002", 5400),
+    ]
     assert adds_up(booking).kept_cents == 0
 
 
@@ -202,9 +230,14 @@ def test_a_refund_stripe_refuses_issues_nothing_and_uses_no_number(paid, stripe)
 
 def stripe_refund(refund_id: str, amount: int, status: str, intent: str, reference: str) -> dict:
     return {
-        "id": refund_id, "object": "refund", "amount": amount, "currency": "eur", "payment_intent": intent,
-        "status": status, "metadata": {"reference": reference},
-    }  # fmt: skip
+        "id": refund_id,
+        "object": "refund",
+        "amount": amount,
+        "currency": "eur",
+        "payment_intent": intent,
+        "status": status,
+        "metadata": {"reference": reference},
+    }
 
 
 @responses.activate
@@ -285,9 +318,12 @@ def test_staff_cancelling_refunds_all_with_a_cancellation_credit_note(admin_clie
 def change(booking, vehicle_class, capture, *, through_provider=True):
     with capture(execute=True):
         return changes.change_ride(
-            booking.pk, pickup=booking.pickup_at, vehicle_class=vehicle_class,
-            through_provider=through_provider, actor=STAFF,
-        )  # fmt: skip
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class=vehicle_class,
+            through_provider=through_provider,
+            actor=STAFF,
+        )
 
 
 def test_a_price_change_down_gets_a_price_change_credit_note(paid, django_capture_on_commit_callbacks):
@@ -318,9 +354,13 @@ def test_a_price_change_up_paid_online_gets_a_supplementary_invoice_and_back_dow
     assert extra.vat_cents == vat_of(up.difference_cents, Decimal("0.10"))
     text = pdf_text(extra)
     for printed in (
-        f"Invoice {YEAR}-000002", f"Supplementary to invoice {ride.number} of", "Booking reference: CB-CRED04",
-        "Price difference after a change of the ride €42.00", "Total amount €42.00", "VAT 10 % €3.82",
-    ):  # fmt: skip
+        f"Invoice {YEAR}-000002",
+        f"Supplementary to invoice {ride.number} of",
+        "Booking reference: CB-CRED04",
+        "Price difference after a change of the ride €42.00",
+        "Total amount €42.00",
+        "VAT 10 % €3.82",
+    ):
         assert printed in text, printed
     adds_up(booking)
 

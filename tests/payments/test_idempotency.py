@@ -147,8 +147,13 @@ def test_answers_stored_before_the_door_was_kept_stay_with_their_door():
         stored.create(caller="ip:10.0.0.1", key="a", fingerprint="f", status_code=200, response=legacy)
         stored.create(caller="ip:10.0.0.1", key="b", fingerprint="f", status_code=201, response=v1)
         stored.create(caller="token:7", key="c", fingerprint="f", status_code=201, response=v1)
-        stored.create(caller="token:7", key="mcp:booking.create_checkout:f", fingerprint="f", status_code=200,
-                      response=v1)  # fmt: skip
+        stored.create(
+            caller="token:7",
+            key="mcp:booking.create_checkout:f",
+            fingerprint="f",
+            status_code=200,
+            response=v1,
+        )
         stored.create(caller="token:7", key="d", fingerprint="f")  # a claim still running
     finally:
         migrate_to_latest()

@@ -73,9 +73,11 @@ def books(booking: Booking, stripe: FakeStripe) -> dict:
 
 
 @settings(
-    max_examples=200, deadline=None, derandomize=True,
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(steps=st.lists(STEPS, min_size=1, max_size=8))
 def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_money(
     steps, make_booking, client, django_capture_on_commit_callbacks
@@ -89,9 +91,15 @@ def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_mone
             hour=11, minute=0, second=0, microsecond=0
         )
         booking = make_booking(
-            status="paid", paid_at=timezone.now(), payment_provider="stripe", email="anna@example.com",
-            distance_km=Decimal("21.8"), duration_s=1455, in_zone_a=True, pickup_at=pickup,
-        )  # fmt: skip
+            status="paid",
+            paid_at=timezone.now(),
+            payment_provider="stripe",
+            email="anna@example.com",
+            distance_km=Decimal("21.8"),
+            duration_s=1455,
+            in_zone_a=True,
+            pickup_at=pickup,
+        )
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
         Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
         goodwill = 0

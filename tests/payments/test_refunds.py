@@ -30,26 +30,47 @@ def stripe(settings):
 @pytest.fixture
 def booking(make_booking):
     return make_booking(
-        reference="CB-7K3Q9X", status="paid", paid_at=timezone.now(), payment_provider="stripe",
-        provider_session_id="cs_test_a1", payment_intent_id=INTENT, email="anna@example.com",
-    )  # fmt: skip
+        reference="CB-7K3Q9X",
+        status="paid",
+        paid_at=timezone.now(),
+        payment_provider="stripe",
+        provider_session_id="cs_test_a1",
+        payment_intent_id=INTENT,
+        email="anna@example.com",
+    )
 
 
 def refund_object(refund_id: str = "re_1", amount: int = 3700, status: str = "pending", **more) -> dict:
     """Shaped like Stripe's Refund object (docs.stripe.com/api/refunds/object)."""
     return {
-        "id": refund_id, "object": "refund", "amount": amount, "balance_transaction": None,
-        "charge": "ch_1", "created": 1767225600, "currency": "eur", "destination_details": {"type": "card"},
-        "metadata": {"reference": "CB-7K3Q9X"}, "payment_intent": INTENT, "reason": None,
-        "receipt_number": None, "status": status, **more,
-    }  # fmt: skip
+        "id": refund_id,
+        "object": "refund",
+        "amount": amount,
+        "balance_transaction": None,
+        "charge": "ch_1",
+        "created": 1767225600,
+        "currency": "eur",
+        "destination_details": {"type": "card"},
+        "metadata": {"reference": "CB-7K3Q9X"},
+        "payment_intent": INTENT,
+        "reason": None,
+        "receipt_number": None,
+        "status": status,
+        **more,
+    }
 
 
 def charge_object(amount_refunded: int, **more) -> dict:
     return {
-        "id": "ch_1", "object": "charge", "amount": 7400, "amount_refunded": amount_refunded,
-        "currency": "eur", "payment_intent": INTENT, "refunded": amount_refunded == 7400, **more,
-    }  # fmt: skip
+        "id": "ch_1",
+        "object": "charge",
+        "amount": 7400,
+        "amount_refunded": amount_refunded,
+        "currency": "eur",
+        "payment_intent": INTENT,
+        "refunded": amount_refunded == 7400,
+        **more,
+    }
 
 
 def states() -> list[tuple[str, int, str]]:
@@ -65,8 +86,10 @@ def test_a_partial_refund_goes_to_stripe_with_an_idempotency_key(booking):
     [refund] = refunds.refund_booking(booking.pk, 3700, reason="Goodwill.", actor="anna (staff)")
     sent = responses.calls[0].request
     assert dict(parse_qsl(sent.body)) == {
-        "payment_intent": INTENT, "amount": "3700", "metadata[reference]": "CB-7K3Q9X",
-    }  # fmt: skip
+        "payment_intent": INTENT,
+        "amount": "3700",
+        "metadata[reference]": "CB-7K3Q9X",
+    }
     assert sent.headers["Idempotency-Key"] == "refund-CB-7K3Q9X-0-3700"
     assert (refund.provider_refund_id, refund.status, refund.method) == ("re_1", "pending", "provider")
     assert refunds.refundable_cents(booking) == 3700  # a pending refund is money promised back
@@ -179,8 +202,9 @@ def test_a_refunded_charge_before_its_refund_event_asks_stripe_for_the_refunds(c
     )
     deliver(client, event_payload("charge.refunded", charge_object(3700)))
     assert dict(parse_qsl(responses.calls[0].request.url.split("?")[1])) == {
-        "payment_intent": INTENT, "limit": "100",
-    }  # fmt: skip
+        "payment_intent": INTENT,
+        "limit": "100",
+    }
     deliver(client, event_payload("refund.created", refund_object(status="pending"), "evt_2"))
     assert states() == [("re_1", 3700, "succeeded")]
 

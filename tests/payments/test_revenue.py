@@ -70,19 +70,32 @@ def test_money_counts_in_the_vienna_month_it_moved(seeded):
     assert figures(revenue.by_class[JAN, "executive"]) == (1, price_a, 0, price_a, net_a, price_a - net_a)
     assert figures(revenue.by_channel[JAN, "website"]) == figures(revenue.by_class[JAN, "executive"])
     assert figures(revenue.by_class[FEB, "executive"]) == (
-        0, Decimal("10.00"), 0, Decimal("10.00"), Decimal("9.09"), Decimal("0.91")
-    )  # fmt: skip
+        0,
+        Decimal("10.00"),
+        0,
+        Decimal("10.00"),
+        Decimal("9.09"),
+        Decimal("0.91"),
+    )
     net_b = Decimal(early_february.quote_record["net"])
     assert figures(revenue.by_channel[FEB, "phone"]) == (1, price_b, 0, price_b, net_b, price_b - net_b)
     assert figures(revenue.by_class[MAR, "first"]) == (
-        0, 0, Decimal("20.00"), Decimal("-20.00"), Decimal("-18.18"), Decimal("-1.82")
-    )  # fmt: skip
+        0,
+        0,
+        Decimal("20.00"),
+        Decimal("-20.00"),
+        Decimal("-18.18"),
+        Decimal("-1.82"),
+    )
     assert figures(revenue.by_month[APR]) == (0, 0, 0, 0, 0, 0)  # an empty month is there, as zero
     assert figures(revenue.total) == (
-        2, price_a + 10 + price_b, Decimal("20.00"), price_a + price_b - 10,
+        2,
+        price_a + 10 + price_b,
+        Decimal("20.00"),
+        price_a + price_b - 10,
         net_a + Decimal("9.09") + net_b - Decimal("18.18"),
         price_a + price_b - 10 - (net_a + Decimal("9.09") + net_b - Decimal("18.18")),
-    )  # fmt: skip
+    )
     assert revenue.total.gross == sum(revenue.by_month[m].gross for m in revenue.months)
     assert revenue.total.net == sum(revenue.class_totals[c].net for c in revenue.classes)
     assert revenue.total.vat == sum(revenue.channel_totals[c].vat for c in revenue.channels)
@@ -119,11 +132,13 @@ def test_each_booking_is_split_at_its_own_rate_and_rounded_on_its_own(make_booki
     twenty.save()
     revenue = monthly_revenue(first=JAN, last=JAN)
     assert (revenue.by_channel[JAN, "api"].net, revenue.by_channel[JAN, "api"].vat) == (
-        Decimal("0.10"), Decimal("0.00")
-    )  # fmt: skip
+        Decimal("0.10"),
+        Decimal("0.00"),
+    )
     assert (revenue.by_channel[JAN, "agent"].net, revenue.by_channel[JAN, "agent"].vat) == (
-        Decimal("0.13"), Decimal("0.02")
-    )  # fmt: skip
+        Decimal("0.13"),
+        Decimal("0.02"),
+    )
 
 
 def test_the_database_sums_in_three_queries_however_many_bookings(make_booking, django_assert_num_queries):

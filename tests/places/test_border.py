@@ -21,11 +21,18 @@ ROUTES = "https://routes.test/directions/v2:computeRoutes"
 # Vienna → Bratislava airport by road as the maps draw it: A4 east, A6 at Bruckneudorf, the border at Kittsee
 # (the last point in Austria) and Jarovce (the first in Slovakia), then the D4 north to the airport.
 ROAD = [
-    (48.2085, 16.3721), (48.1910, 16.4130), (48.1380, 16.4890), (48.1110, 16.6140), (48.0630, 16.7340),
-    (48.0100, 16.8350), (48.0420, 16.9500), (48.0800, 17.0400),  # Kittsee
+    (48.2085, 16.3721),
+    (48.1910, 16.4130),
+    (48.1380, 16.4890),
+    (48.1110, 16.6140),
+    (48.0630, 16.7340),
+    (48.0100, 16.8350),
+    (48.0420, 16.9500),
+    (48.0800, 17.0400),  # Kittsee
     (48.0660, 17.1080),  # Jarovce
-    (48.1100, 17.1900), (48.1702, 17.2127),
-]  # fmt: skip
+    (48.1100, 17.1900),
+    (48.1702, 17.2127),
+]
 LAST_IN_AUSTRIA = 7
 ALL = Decimal("1.000")  # a share all in Austria, to three places
 
@@ -52,14 +59,20 @@ def legs(length) -> list[float]:
 @pytest.mark.parametrize(
     ("place", "lat", "lng", "inside"),
     [
-        ("Stephansplatz", 48.2085, 16.3721, True), ("Vienna airport", 48.1103, 16.5697, True),
-        ("Hainburg", 48.1466, 16.9420, True), ("Kittsee", 48.0916, 17.0697, True),
-        ("Graz", 47.0707, 15.4395, True), ("Innsbruck", 47.2692, 11.4041, True),
-        ("Bratislava old town", 48.1436, 17.1077, False), ("Bratislava airport", 48.1702, 17.2127, False),
-        ("Győr", 47.6875, 17.6504, False), ("Brno", 49.1951, 16.6068, False),
-        ("Munich", 48.1372, 11.5756, False), ("Ljubljana", 46.0569, 14.5058, False),
+        ("Stephansplatz", 48.2085, 16.3721, True),
+        ("Vienna airport", 48.1103, 16.5697, True),
+        ("Hainburg", 48.1466, 16.9420, True),
+        ("Kittsee", 48.0916, 17.0697, True),
+        ("Graz", 47.0707, 15.4395, True),
+        ("Innsbruck", 47.2692, 11.4041, True),
+        ("Bratislava old town", 48.1436, 17.1077, False),
+        ("Bratislava airport", 48.1702, 17.2127, False),
+        ("Győr", 47.6875, 17.6504, False),
+        ("Brno", 49.1951, 16.6068, False),
+        ("Munich", 48.1372, 11.5756, False),
+        ("Ljubljana", 46.0569, 14.5058, False),
     ],
-)  # fmt: skip
+)
 def test_hand_checked_places_lie_where_the_map_has_them(place, lat, lng, inside):
     assert border.in_austria(LatLng(lat, lng)) is inside, place
 
@@ -157,8 +170,10 @@ def test_googles_documented_polyline_example_decodes():
     from places.providers.google import _polyline
 
     assert [(p.lat, p.lng) for p in _polyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@")] == [
-        (38.5, -120.2), (40.7, -120.95), (43.252, -126.453),
-    ]  # fmt: skip
+        (38.5, -120.2),
+        (40.7, -120.95),
+        (43.252, -126.453),
+    ]
     assert _polyline("") == ()
 
 

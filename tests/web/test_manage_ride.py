@@ -203,8 +203,10 @@ def test_a_number_that_may_get_no_texts_is_refused_and_nothing_changes(browser, 
         {"action": "text_messages", "text_messages": "on", "csrfmiddlewaretoken": csrf(html)},
     )
     assert refused.status_code == 400
-    assert re.search(r'role="alert">Kurznachrichten gehen nur an Handynummern in Österreich, Deutschland',
-                     refused.content.decode())  # fmt: skip
+    assert re.search(
+        r'role="alert">Kurznachrichten gehen nur an Handynummern in Österreich, Deutschland',
+        refused.content.decode(),
+    )
     assert Booking.objects.get().text_messages is False and not BookingEvent.objects.exists()
 
 
