@@ -1,4 +1,4 @@
-"""The job queue's soak (issue 20): N paid bookings while the mail server flaps (down, refusing connections,
+"""The job queue's soak: N paid bookings while the mail server flaps (down, refusing connections,
 then up again, every few seconds), M real `run_worker` processes, a fresh database. When the queue is empty
 it checks that every confirmation reached the fake mail server exactly once and prints the figures; it exits
 non-zero if a mail is missing or duplicated.

@@ -51,8 +51,8 @@ LINE_LABELS = {
 }
 
 
-# The staff's wording, from a line's params (pricing.quote.PriceLine.params). A line stored before lines had
-# params lacks the numbers and falls back to the traveller's label above.
+# The staff's wording, from a line's params (pricing.quote.PriceLine.params). A stored line without params
+# lacks the numbers and falls back to the traveller's label above.
 DETAILED_LABELS = {
     "base_fare": _("Base fare"),
     "distance": _("Distance {km} km ({bands})"),

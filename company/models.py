@@ -129,7 +129,7 @@ class OperatorProfile(models.Model):
         validators=[one_line, vat_id_format],
         help_text=_("E.g. ATU12345678."),
     )
-    # Where companies on account transfer their collective invoice (issue 22).
+    # Where companies on account transfer their collective invoice.
     iban = models.CharField(
         _("IBAN"),
         max_length=34,

@@ -1,4 +1,4 @@
-"""Billing after the ride (issue 21): waiting beyond what the price includes, and the no-show fee.
+"""Billing after the ride: waiting beyond what the price includes, and the no-show fee.
 
 Worked out when the ride ends (the chauffeur's "completed" or "no-show"), in the move's own transaction,
 and recorded there without calling anyone: what the traveller owes (a pending Surcharge) and, in the

@@ -1,4 +1,4 @@
-"""Rides across the border on the invoice (issue 22; docs/operations/invoices.md "Rides across the border"):
+"""Rides across the border on the invoice (docs/operations/invoices.md "Rides across the border"):
 the share of the route in Austria, and, when staff chose it in the operator profile, Austrian VAT on that
 share only (UStG §3a (10): passenger transport is taxed where it is driven, pro rata by distance). The
 choice is written into the invoice's snapshot at issue: changing it later changes no issued invoice."""

@@ -1,4 +1,4 @@
-"""How much of a route lies in Austria (issue 22: the invoice of a ride across the border). Austria's outline
+"""How much of a route lies in Austria (the invoice of a ride across the border names it). Austria's outline
 is places/data/austria.geojson (Natural Earth, public domain; places/data/README.md); the route is the
 provider's polyline, or the straight line between its ends. The route is cut into pieces of at most 500 m,
 and each piece counts as Austrian when its middle lies in Austria: pure Python, no GEOS."""

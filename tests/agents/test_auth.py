@@ -133,7 +133,7 @@ def test_the_endpoint_is_rate_limited_per_token(client):
     assert tool_result(_autocomplete(client, bearer("booking.read")))["isError"] is False  # another token
 
 
-SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call (issue 27)
+SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call
     {
         "jsonrpc": "2.0",
         "id": 1,

@@ -1,4 +1,4 @@
-"""The share of the route in Austria stored with the booking at checkout (issue 22): from the route the
+"""The share of the route in Austria stored with the booking at checkout: from the route the
 checkout already estimated, a tour's from its staff setting, null for a ride all in Austria; no price
 changes."""
 

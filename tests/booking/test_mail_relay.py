@@ -1,4 +1,4 @@
-"""No mail relay (issue 25, finding 3): a booking nobody paid for was made with an address nobody proved,
+"""No mail relay: a booking nobody paid for was made with an address nobody proved,
 so cancelling or expiring it mails no one, through any door; and text a customer typed reaches a mailbox
 without a link we did not write, in the plain and the HTML part."""
 

@@ -136,7 +136,7 @@ def test_a_confirmation_is_marked_sent_only_once_delivered(paid, settings):
 
 
 def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_sends(paid):
-    """A worker killed between its claim and the mail (issue 25, finding 7): nothing counts as sent."""
+    """A worker killed between its claim and the mail: nothing counts as sent."""
     Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=1))
     assert notifications.send_confirmation(paid.pk) is False and mail.outbox == []  # still someone's
     Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=11))
@@ -147,7 +147,7 @@ def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_se
 
 
 def test_a_bad_operator_name_stored_before_does_not_stop_any_mail(make_booking, settings):
-    OperatorProfile.objects.update(  # from before the admin refused line breaks (issue 25, finding 8)
+    OperatorProfile.objects.update(  # from before the admin refused line breaks
         name="Wiener\r\nBcc: everyone@example.org", email="office@x.example\r\nBcc: y@z"
     )
     profile_changed()

@@ -1,4 +1,4 @@
-"""The ride's day in the booking's answers (issue 21): GET /api/v1/bookings/{reference} and MCP
+"""The ride's day in the booking's answers: GET /api/v1/bookings/{reference} and MCP
 booking.get_booking follow each move the chauffeur makes (dispatch/ride_day.py) with `ride` (its state and
 the time of each move) and show the car once the booking is confirmed; both answers match their published
 schemas (/openapi.json, the tool's outputSchema). The legacy session answer is left as it was."""

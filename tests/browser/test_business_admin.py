@@ -1,4 +1,4 @@
-"""The business customers' admin pages (issue 22) in a real Chromium, in English and German: the company
+"""The business customers' admin pages in a real Chromium, in English and German: the company
 list with its open and overdue amounts, a company's page (bookings on account, collective invoices, API
 tokens), the form's refusal of a booker that is neither an address nor a domain, the invoice list filtered
 to what is overdue, the payment form refusing too much and then recording the payment, and the index's

@@ -1,4 +1,4 @@
-"""The traveller's manage page with all of a booking's documents (issue 22): paid on the sandbox's page
+"""The traveller's manage page with all of a booking's documents: paid on the sandbox's page
 (the ride invoice), part of it given back by staff (a credit note); in German on a phone, in a real
 Chromium: every document linked, each link a PDF, no console error, no accessibility violation."""
 

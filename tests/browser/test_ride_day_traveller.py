@@ -1,4 +1,4 @@
-"""The traveller's manage page on the ride's day (issue 21), in a real Chromium on a 390×844 phone: booked and
+"""The traveller's manage page on the ride's day, in a real Chromium on a 390×844 phone: booked and
 paid as a traveller does, the ride assigned and then moved on by the chauffeur (dispatch/ride_day.py, run in
 a manage.py process on the served database, as the job page would), and the page follows each move by
 itself, without a reload: its script asks for the ride panel every 30 s (Playwright's clock stands in for

@@ -1,4 +1,4 @@
-"""The traveller form as a person meets it (issue 19), in a real Chromium, German and English: no "no route"
+"""The traveller form as a person meets it, in a real Chromium, German and English: no "no route"
 error while a place is still being typed, an hourly hire "as directed" booked and paid without a
 destination, a tour's own hours and description, plural words that fit their count, success and manage
 pages that repeat everything entered, the flight number asked for a pickup at an airport only, and an

@@ -1,4 +1,4 @@
-"""Company accounts with bookings on account (issue 22), as the onaccount door leaves them: payment method
+"""Company accounts with bookings on account, as the onaccount door leaves them: payment method
 ACCOUNT, the company set, no ride invoice."""
 
 from datetime import datetime

@@ -1,4 +1,4 @@
-"""What companies owe (issue 22; docs/operations/business.md): open until the recorded payments reach the
+"""What companies owe (docs/operations/business.md): open until the recorded payments reach the
 gross, overdue after the due date (Vienna), a payment above what is open refused with nothing recorded;
 and the admin's pages: the company list's totals, the company's page, the payment form, the invoice
 list's filter, the index's overdue total, the bookers' validation."""

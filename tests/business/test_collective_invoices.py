@@ -1,4 +1,4 @@
-"""The monthly collective invoice of a company account (issue 22; docs/operations/business.md): exactly the
+"""The monthly collective invoice of a company account (docs/operations/business.md): exactly the
 month's rides on account (Vienna), fees of cancellations, the owed waiting time; VAT per rate; numbered in
 the ride invoices' gapless series; issued once by the schedule on the 1st and e-mailed once with its PDF."""
 

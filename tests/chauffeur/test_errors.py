@@ -95,10 +95,10 @@ OUR_CODES = {
     "outside_tour_area",
     "idempotency_key_reused",
     "idempotency_conflict",
-    "idempotency_key_spent",  # issue 36: a key whose booking can no longer be paid
+    "idempotency_key_spent",  # a key whose booking can no longer be paid
     "not_cancellable",
     "account_not_allowed",
-    "email_not_yours",  # issue 23: a traveller's token checking out for another address
+    "email_not_yours",  # a traveller's token checking out for another address
     "invalid_phone",  # a phone no chauffeur can call (chauffeur/phones.py)
     "text_messages_unavailable",  # texts asked for a number that may get none
 }

@@ -1,4 +1,4 @@
-"""An outside tester's view (issue 26): the schemathesis CLI with all its checks, positive data acceptance
+"""An outside tester's view: the schemathesis CLI with all its checks, positive data acceptance
 included, against the service as production runs it (gunicorn, debug off, no payment provider configured)
 on the suite's own kind of database and cache. Zero failures: /openapi.json states every rule an input is
 checked by. Options the schema cannot carry are in schemathesis.toml beside this file."""

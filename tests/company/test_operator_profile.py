@@ -103,7 +103,7 @@ def test_contrast_is_measured_as_wcag_does():
     assert text_colour_on("#10232f") == "#ffffff" and text_colour_on("#f4e9d8") == "#111111"
 
 
-# --- header injection (issue 25, finding 8): the name and address go into every mail's From and Reply-To ----
+# --- header injection: the name and address go into every mail's From and Reply-To --------------------------
 
 
 ONE_LINE = "Enter it on one line, without line breaks or control characters."

@@ -142,7 +142,7 @@ def test_the_csv_export_is_the_filtered_list(admin_client, day):
     assert text.startswith("\ufeff")
     header, *rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     assert header[:4] == ["reference", "state", "pickup", "until"]
-    assert header[-3:] == ["price EUR", "payment", "ride state"]  # the ride state appended (issue 21)
+    assert header[-3:] == ["price EUR", "payment", "ride state"]  # the ride state last
     assert [row[0] for row in rows] == [day["driven"].reference, day["waiting"].reference]  # by pickup time
     driven = dict(zip(header, rows[0], strict=True))
     assert driven["pickup"] == at(0, 23, 0).strftime("%d.%m.%Y 23:00") and driven["until"].endswith("23:24")

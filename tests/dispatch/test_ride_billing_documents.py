@@ -1,4 +1,4 @@
-"""The documents of billing after the ride (issue 22): waiting time and a no-show fee paid get a
+"""The documents of billing after the ride: waiting time and a no-show fee paid get a
 supplementary invoice, what a no-show gives back gets a credit note, a waived charge gets nothing; the
 booking's documents add up to what was paid. The rides and Stripe are those of test_ride_billing.py."""
 

@@ -1,4 +1,4 @@
-"""Credit notes and supplementary invoices (issue 22; docs/operations/invoices.md): every refund that is done
+"""Credit notes and supplementary invoices (docs/operations/invoices.md): every refund that is done
 gets a credit note correcting the invoice whose money it gives back, every price difference paid gets a
 supplementary invoice, both in the transaction that moves the money, and a booking's documents always add
 up to what was paid: invoiced − credited == received − refunded. Stripe is faked at the HTTP boundary."""

@@ -1,4 +1,4 @@
-"""Invoices (issue 22; docs/operations/invoices.md): issued in the payment's transaction with a gapless number
+"""Invoices (docs/operations/invoices.md): issued in the payment's transaction with a gapless number
 per calendar year in Vienna, an immutable snapshot, a PDF in the booking's language; attached to the
 confirmation, linked from the manage page, listed in the admin and never changed."""
 

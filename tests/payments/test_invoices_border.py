@@ -1,4 +1,4 @@
-"""Rides across the border on the invoice (issue 22; payments/cross_border.py): the share of the route in
+"""Rides across the border on the invoice (payments/cross_border.py): the share of the route in
 Austria printed in both languages, and under the operator's "austria_only" setting Austrian VAT on that
 share only, in the PDF and in Invoice.net_cents/vat_cents; the setting is fixed at issue."""
 

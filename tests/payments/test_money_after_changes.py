@@ -1,4 +1,4 @@
-"""Money after staff change a paid ride (issue 25, findings 1 and 2), against a Stripe that keeps its own
+"""Money after staff change a paid ride, against a Stripe that keeps its own
 books (tests/payments/fake_stripe.py): a change back never refunds a difference that was only asked for,
 cancelling withdraws open payment links, money that still arrives through one goes back to its own
 payment, and the late-cancel fee is a share of what was paid, not of an unpaid price."""

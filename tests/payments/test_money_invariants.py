@@ -1,4 +1,4 @@
-"""The money invariants of issue 25 as a property: any sequence of staff changes (through the provider or
+"""The money invariants as a property: any sequence of staff changes (through the provider or
 collected by staff), payments of open links (some after their page failed to close), staff refunds and
 cancellations, in any order, against a Stripe that keeps its own books (tests/payments/fake_stripe.py):
 

@@ -1,4 +1,4 @@
-"""The payment models moved from `booking` to `payments` (issue 26) without losing a row: refunds, price
+"""The payment models moved from `booking` to `payments` without losing a row: refunds, price
 differences, processed provider events and idempotent checkouts written before the move are all there
 after it, with the same values; the staff permissions granted on them and the admin's log entries follow
 them to the new app label; every booking still opens in the admin with its refunds and differences."""

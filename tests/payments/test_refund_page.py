@@ -1,4 +1,4 @@
-"""Refunds from the staff booking page (issue 19, "Safe refunds"): nothing filled in for staff, a confirmation
+"""Refunds from the staff booking page: nothing filled in for staff, a confirmation
 that states booking, amount and method before money moves, 20,00 and 20.00 read alike in both languages,
 and a confirmation sent twice refunds once."""
 

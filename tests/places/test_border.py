@@ -1,4 +1,4 @@
-"""The share of a route in Austria (places/border.py; issue 22): Austria's outline from Natural Earth, the
+"""The share of a route in Austria (places/border.py): Austria's outline from Natural Earth, the
 route as the provider's polyline or the straight line, sampled every 500 m."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""The ride's day on the traveller's manage page (issue 21): the panel follows the chauffeur's moves
+"""The ride's day on the traveller's manage page: the panel follows the chauffeur's moves
 (dispatch/ride_day.py) in the page's language, with the chauffeur, their phone and the car once confirmed;
 the panel alone for the page's script; the ride's calendar entry; and the choice of text messages (CSRF,
 only with a phone number, a clear refusal otherwise)."""

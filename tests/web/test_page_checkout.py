@@ -182,7 +182,7 @@ def test_a_tour_is_booked_by_its_slug_at_its_fixed_price(client):
     )
 
 
-# --- "as directed": an hourly hire or a tour without a destination (issue 19) -------------------------
+# --- "as directed": an hourly hire or a tour without a destination ------------------------------------------
 
 
 def test_an_hourly_hire_without_a_destination_is_booked_by_the_hour_as_directed(client):

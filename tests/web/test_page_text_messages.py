@@ -1,4 +1,4 @@
-"""The booking page's optional "also send me text messages (SMS)" (issue 21): the page checkout stores the
+"""The booking page's optional "also send me text messages (SMS)": the page checkout stores the
 choice with the booking; only JSON true or false is taken; the v1 and agent checkouts do not take it."""
 
 import pytest

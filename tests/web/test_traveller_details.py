@@ -1,4 +1,4 @@
-"""What a traveller entered comes back to them (issue 19): the success and manage pages repeat every
+"""What a traveller entered comes back to them: the success and manage pages repeat every
 choice and detail, an hourly hire without a destination reads "as directed" everywhere it is shown, and
 the manage page puts the details first and the cancellation terms beside its Cancel button."""
 

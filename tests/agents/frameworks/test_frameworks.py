@@ -1,4 +1,4 @@
-"""Agent frameworks' own MCP clients against a live gunicorn (issue 27): fastmcp, langchain-mcp-adapters with
+"""Agent frameworks' own MCP clients against a live gunicorn: fastmcp, langchain-mcp-adapters with
 LangGraph's ToolNode, openai-agents, pydantic-ai, mcp-use, the Vercel AI SDK and mcp-remote. Each runs as a
 script (tests/agents/frameworks/clients/, tests/agents/node/vercel_ai.mjs) in the interpreter its packages
 live in, configured as docs/agents/clients.md says (`?toolNames=underscore`, the token in a header), and

@@ -1,7 +1,7 @@
 """Tools nobody here wrote, each completing the authorization flow against the live service with the
 traveller's browser of browser.py: the MCP conformance suite's authorization-server scenarios, the MCP
 Inspector's command line (its interactive OAuth with a loopback callback listener), and mcp-remote as the
-Claude Desktop entry of docs/agents/connect-assistant.md configures it (issue 27: a 401 now leads to the
+Claude Desktop entry of docs/agents/connect-assistant.md configures it (a 401 now leads to the
 OAuth flow; a 403 for a missing scope reaches the caller)."""
 
 import json
