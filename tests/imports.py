@@ -1,7 +1,16 @@
-"""What a source file imports, read from its syntax tree: every absolute import, function-level ones too."""
+"""The project's own packages, and what a source file imports, read from its syntax tree: every absolute
+import, function-level ones too."""
 
 import ast
+import tomllib
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+# The apps and the project package, as pyproject.toml installs them.
+PROJECT_PACKAGES = tuple(
+    pattern.rstrip("*") for pattern in PROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+)
 
 
 def top_level_imports(path: Path) -> set[str]:

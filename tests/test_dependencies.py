@@ -4,15 +4,12 @@ install it."""
 
 import re
 import sys
-import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
-from tests.imports import top_level_imports
+from tests.imports import PROJECT, PROJECT_PACKAGES, ROOT, top_level_imports
 
-ROOT = Path(__file__).resolve().parents[1]
-PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-APPS = {pattern.rstrip("*") for pattern in PROJECT["tool"]["setuptools"]["packages"]["find"]["include"]}
+APPS = set(PROJECT_PACKAGES)
 
 
 def normalized(name: str) -> str:

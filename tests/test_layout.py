@@ -6,25 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.imports import top_level_imports
+from tests.imports import PROJECT_PACKAGES, top_level_imports
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = (
-    "chauffeur",
-    "pricing",
-    "places",
-    "booking",
-    "payments",
-    "dispatch",
-    "web",
-    "fleet",
-    "access",
-    "agents",
-    "company",
-    "jobs",
-    "sms",
-    "business",
-)
+APPS = PROJECT_PACKAGES
 DOORS = {"web", "agents"}  # the traveller pages and MCP: nothing in the domain imports a door
 DOMAIN_BELOW_BOOKING = {"booking", "payments", "dispatch", *DOORS}
 
