@@ -27,6 +27,7 @@ from payments.models import AccountPayment, Invoice, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
 from tests.admin_forms import change_form_data
+from tests.booking.conftest import paid_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -51,19 +52,7 @@ class World:
     boss: Client
 
     def paid(self, **fields) -> Booking:
-        values = {
-            "status": "paid",
-            "paid_at": timezone.now(),
-            "payment_intent_id": "sbx_pi_1",
-            "duration_s": 1455,
-            "distance_km": Decimal("21.8"),
-            "in_zone_a": True,
-            "name": "Anna Berger",
-            "email": "anna@example.com",
-            "phone": "+43 660 1234567",
-            "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
-        }
-        return self.make_booking(**{**values, **fields})
+        return self.make_booking(**{**paid_ride(), **fields})
 
     def invoiced(self) -> Booking:
         """Paid by invoice: its refunds are made by staff, outside the payment provider."""

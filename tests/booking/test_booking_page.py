@@ -16,6 +16,7 @@ from fleet.models import Driver, Vehicle
 from payments.models import Refund, Surcharge
 from pricing.models import Tariff, VehicleClass
 from pricing.services import TARIFFS
+from tests.booking.conftest import paid_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -34,19 +35,7 @@ def staff(client):
 @pytest.fixture
 def paid(make_booking):
     def make(**fields) -> Booking:
-        values = {
-            "status": "paid",
-            "paid_at": timezone.now(),
-            "payment_intent_id": "sbx_pi_1",
-            "duration_s": 1455,
-            "distance_km": Decimal("21.8"),
-            "in_zone_a": True,
-            "name": "Anna Berger",
-            "email": "anna@example.com",
-            "phone": "+43 660 1234567",
-            "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
-        }
-        return make_booking(**{**values, **fields})
+        return make_booking(**{**paid_ride(), **fields})
 
     return make
 
