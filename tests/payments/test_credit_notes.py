@@ -26,6 +26,7 @@ from payments import documents, invoice_pdf, invoices, refunds, surcharges
 from payments.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError, Refund, Surcharge
 from payments.providers.base import PaymentError
 from pricing.money import vat_of
+from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
@@ -210,7 +211,7 @@ def test_a_refund_paid_back_by_staff_gets_its_credit_note_at_once(admin_client, 
 
 def test_an_owed_refund_gets_its_credit_note_when_staff_confirm_it_paid_back(by_invoice):
     booking = by_invoice()
-    [owed] = refunds.refund_booking(booking.pk, 1500, reason="", actor=STAFF)
+    [owed] = refund_booking(booking.pk, 1500, reason="", actor=STAFF)
     assert owed.status == "pending" and not CreditNote.objects.exists()  # nothing went back yet
     refunds.confirm_paid_back(owed.pk, actor=STAFF)
     note = CreditNote.objects.get()
@@ -222,7 +223,7 @@ def test_a_refund_stripe_refuses_issues_nothing_and_uses_no_number(paid, stripe)
     booking = paid()
     stripe.refusing_refunds = True
     with pytest.raises(PaymentError):
-        refunds.refund_booking(booking.pk, 7400, reason="", actor=STAFF)
+        refund_booking(booking.pk, 7400, reason="", actor=STAFF)
     assert not Refund.objects.exists() and not CreditNote.objects.exists()
     assert not CreditNoteYear.objects.exists()  # the number drawn went back with the transaction
     adds_up(booking)
@@ -247,13 +248,13 @@ def test_a_pending_refund_that_fails_gets_none_and_one_that_succeeds_gets_one(cl
     ref = booking.reference
     responses.post(f"{API}/v1/refunds", json=stripe_refund("re_1", 3000, "pending", "pi_7", ref))
     responses.post(f"{API}/v1/refunds", json=stripe_refund("re_2", 3000, "pending", "pi_7", ref))
-    refunds.refund_booking(booking.pk, 3000, reason="", actor=STAFF)
+    refund_booking(booking.pk, 3000, reason="", actor=STAFF)
     assert not CreditNote.objects.exists()  # pending: no money went back yet
     deliver(client, event_payload("refund.updated", stripe_refund("re_1", 3000, "failed", "pi_7", ref), "e1"))
     assert not CreditNote.objects.exists() and not CreditNoteYear.objects.exists()
     adds_up(booking)
 
-    refunds.refund_booking(booking.pk, 3000, reason="", actor=STAFF)
+    refund_booking(booking.pk, 3000, reason="", actor=STAFF)
     done = stripe_refund("re_2", 3000, "succeeded", "pi_7", ref)
     for event_id in ("e2", "e2", "e3"):  # replayed, and news saying the same again
         assert deliver(client, event_payload("refund.updated", done, event_id)).status_code == 200
@@ -408,7 +409,7 @@ def test_money_through_a_withdrawn_link_goes_back_without_documents(
 
 def test_a_booking_paid_before_invoices_gets_no_credit_note(make_booking, caplog):
     booking = make_booking(status="paid", paid_at=timezone.now(), payment_method="invoice")
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     assert Refund.objects.get().status == "succeeded" and not CreditNote.objects.exists()
     assert "has no invoice" in caplog.text
     assert not documents.balance(booking).adds_up  # its payment was never invoiced: staff see it
@@ -417,7 +418,7 @@ def test_a_booking_paid_before_invoices_gets_no_credit_note(make_booking, caplog
 def test_a_company_account_booking_gets_no_individual_documents(by_invoice):
     booking = by_invoice(payment_method="account")
     Invoice.objects.all()  # (its ride invoice here only stands for a collective one)
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     with transaction.atomic():
         owed = surcharges.record_paid(
             Booking.objects.select_for_update().get(pk=booking.pk), 500, actor=STAFF
@@ -436,7 +437,7 @@ def test_parallel_refunds_draw_consecutive_credit_note_numbers(by_invoice):
 
     def give_back(pk):
         try:
-            return refunds.refund_booking(pk, 1000, reason="", actor=STAFF, manual=True)[0].status
+            return refund_booking(pk, 1000, reason="", actor=STAFF, manual=True)[0].status
         finally:
             connections.close_all()
 
@@ -451,7 +452,7 @@ def test_parallel_refunds_draw_consecutive_credit_note_numbers(by_invoice):
 
 def test_an_issued_credit_note_refuses_to_change(by_invoice):
     booking = by_invoice()
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     note = CreditNote.objects.get()
     note.gross_cents = 1
     with pytest.raises(IssuedInvoiceError):
@@ -467,7 +468,7 @@ def test_an_issued_credit_note_refuses_to_change(by_invoice):
 def test_the_traveller_gets_the_credit_note_by_mail(by_invoice, django_capture_on_commit_callbacks):
     booking = by_invoice(locale="de")
     with django_capture_on_commit_callbacks(execute=True):
-        refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+        refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     note = CreditNote.objects.get()
     [message] = [m for m in mail.outbox if m.subject.startswith("Gutschrift")]
     assert (
@@ -483,7 +484,7 @@ def test_the_manage_page_lists_every_document_and_serves_only_its_own(by_invoice
     booking = by_invoice()
     with transaction.atomic():
         surcharges.record_paid(Booking.objects.select_for_update().get(pk=booking.pk), 500, actor=STAFF)
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     other = by_invoice()
     browser = Client()
     page = browser.get(
@@ -505,7 +506,7 @@ def test_the_admin_shows_credit_notes_supplementary_invoices_and_the_balance(adm
     booking = by_invoice()
     with transaction.atomic():
         surcharges.record_paid(Booking.objects.select_for_update().get(pk=booking.pk), 500, actor=STAFF)
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     note = CreditNote.objects.get()
     page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
     assert "Supplementary invoice" in page and note.number in page and "adds up" in page
@@ -518,7 +519,7 @@ def test_the_admin_shows_credit_notes_supplementary_invoices_and_the_balance(adm
 
 def test_staff_without_the_permission_get_no_credit_note(client, by_invoice):
     booking = by_invoice()
-    refunds.refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
+    refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     user = User.objects.create_user("otto", password="pw", is_staff=True)
     user.user_permissions.set(Permission.objects.filter(codename="view_booking"))
     client.force_login(user)

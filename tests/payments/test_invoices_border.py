@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from company.models import OperatorProfile
-from payments import accounting_export, cross_border, invoice_pdf, refunds, surcharges
+from payments import accounting_export, cross_border, invoice_pdf, surcharges
 from payments.models import CreditNote, Invoice, Surcharge
+from tests.payments.conftest import refund_booking
 from tests.payments.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -149,7 +150,7 @@ def test_the_split_adds_up_to_the_gross_to_the_cent(gross_cents, share_thousandt
 def test_a_credit_note_of_a_split_invoice_splits_its_vat_the_same_way(abroad):
     vat_setting(cross_border.AUSTRIA_ONLY)
     booking = abroad()
-    [refund] = refunds.refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
+    [refund] = refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
     note = CreditNote.objects.get(refund=refund)
     # 20.00 × 0.62 = 12.40 in Austria: net 11.27 + VAT 1.13; 7.60 abroad without Austrian VAT
     assert (note.gross_cents, note.net_cents, note.vat_cents) == (2000, 1887, 113)
@@ -185,7 +186,7 @@ def test_a_supplement_of_a_split_ride_is_split_and_a_whole_one_is_not(abroad):
 def test_the_accountants_export_books_the_part_abroad_without_vat_on_its_own_account(abroad):
     vat_setting(cross_border.AUSTRIA_ONLY)
     booking = abroad()
-    refunds.refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
+    refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
     today = timezone.localdate()
     entries = [
         entry

@@ -26,6 +26,7 @@ from dispatch import changes
 from payments import refunds
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
+from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import use_stripe
 
@@ -126,7 +127,7 @@ def run(step: tuple, pk: int, stripe: ExpireFails, client) -> int:
             stripe.losing_closings = step[1]
         elif kind == "refund":
             amount = min(step[1], refunds.refundable_cents(booking) or 1)
-            refunds.refund_booking(pk, amount, reason="Goodwill.", actor="staff", manual=step[2])
+            refund_booking(pk, amount, reason="Goodwill.", actor="staff", manual=step[2])
             return amount
         elif kind == "cancel":
             cancellation.cancel(pk, actor="staff" if step[1] else "the customer", by_staff=step[1])

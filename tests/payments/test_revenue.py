@@ -13,6 +13,7 @@ from payments import refunds
 from payments.models import Refund, RefundStatus, Surcharge
 from payments.revenue import Figures, monthly_revenue, split
 from pricing.services import current_snapshot
+from tests.payments.conftest import refund_booking
 
 pytestmark = pytest.mark.django_db
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -107,7 +108,7 @@ def test_money_counts_in_the_vienna_month_it_moved(seeded):
 def test_a_refund_counts_when_it_succeeded_not_when_it_was_asked(make_booking):
     booking = paid(make_booking, vienna(2026, 1, 10, 12), payment_method="invoice", payment_intent_id="")
     with time_machine.travel(vienna(2026, 1, 31, 23, 45), tick=False):
-        [owed] = refunds.refund_booking(booking.pk, 1100, reason="goodwill", actor="staff (eva)")
+        [owed] = refund_booking(booking.pk, 1100, reason="goodwill", actor="staff (eva)")
     assert owed.status == RefundStatus.PENDING  # owed by staff: nothing went back yet
     assert monthly_revenue(first=JAN, last=FEB).by_month[JAN].refunded == 0
     with time_machine.travel(vienna(2026, 2, 1, 0, 15), tick=False):
