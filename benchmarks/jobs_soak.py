@@ -5,7 +5,7 @@ non-zero if a mail is missing or duplicated.
 
     .venv/bin/python benchmarks/jobs_soak.py [--bookings 500] [--workers 2] [--database-url URL] [--quick]
 
-The workers, the fake mail server and the booking creation are the ones of tests/jobs/test_worker_process.py.
+The workers, the fake mail server and the booking creation are the ones of tests/jobs/worker_processes.py.
 """
 
 import argparse
@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.jobs.mailserver import MailServer, Recorder
-from tests.jobs.test_worker_process import SECRET, fresh_database, shell, worker
+from tests.jobs.worker_processes import SECRET, fresh_database, shell, worker
 from tests.processes import free_port, manage
 
 DEADLINE_SECONDS = 600  # the soak gives up on a queue that has not emptied by then
