@@ -99,8 +99,15 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
     form = ApiTokenForm
     # The state first: it is what staff look for, and the row stays readable on a 1366 px screen.
     list_display = [
-        "state", "name", "prefix", "scope_list", "oauth_grant", "expires_at", "last_used_at", "created_at",
-    ]  # fmt: skip
+        "state",
+        "name",
+        "prefix",
+        "scope_list",
+        "oauth_grant",
+        "expires_at",
+        "last_used_at",
+        "created_at",
+    ]
     list_display_links = ["name"]
     list_filter = [TokenStateFilter, TokenKindFilter]
     list_select_related = ["grant__client", "company_account"]

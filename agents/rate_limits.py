@@ -2,7 +2,7 @@
 token's billable messages (tools/call, and whatever is not listed below) count in its usual budget, while
 protocol housekeeping counts in a separate, generous one. A client that opens a session per call
 (langchain-mcp-adapters sends initialize, a notification and tools/list before each tools/call) then meets
-the limit at the same number of calls as one that keeps its session (issue 27, docs/agents/index.md)."""
+the limit at the same number of calls as one that keeps its session (docs/agents/index.md)."""
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig

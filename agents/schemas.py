@@ -53,10 +53,22 @@ def _inline(node: object, components: dict, strict: bool) -> object:
 
 
 UNKNOWN_ARGUMENT = "This tool does not take this argument."
-JSON_TYPES = {"string": str, "number": int | float, "integer": int, "boolean": bool, "object": dict,
-              "array": list}  # fmt: skip
-JSON_TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "a whole number",
-                   "boolean": "true or false", "object": "an object", "array": "an array"}  # fmt: skip
+JSON_TYPES = {
+    "string": str,
+    "number": int | float,
+    "integer": int,
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+}
+JSON_TYPE_WORDS = {
+    "string": "a string",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true or false",
+    "object": "an object",
+    "array": "an array",
+}
 
 
 OPTIONAL_NULL = "Optional arguments may be left out or sent as null: null is the same as leaving one out."

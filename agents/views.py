@@ -47,8 +47,9 @@ class McpView(View):
     def get(self, request: HttpRequest) -> HttpResponse:
         try:
             if _wants_event_stream(request):
-                raise self._not_allowed("This endpoint opens no event streams: POST JSON-RPC messages, each "
-                                        "answered in JSON.")  # fmt: skip
+                raise self._not_allowed(
+                    "This endpoint opens no event streams: POST JSON-RPC messages, each answered in JSON."
+                )
             return jsonrpc.reply(protocol.metadata(underscore_names=_underscore_names(request)))
         except RpcError as refusal:
             return refusal.reply()

@@ -182,8 +182,14 @@ async def _run(target: Target, rate: float, seconds: float, connections: int, ma
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 status = await pool.send()
-        except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
-                _ServerClosed):  # fmt: skip
+        except (
+            OSError,
+            TimeoutError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            ValueError,
+            _ServerClosed,
+        ):
             result.errors += 1
         else:
             result.statuses[status] += 1

@@ -1,11 +1,11 @@
-"""The job queue's soak (issue 20): N paid bookings while the mail server flaps (down, refusing connections,
+"""The job queue's soak: N paid bookings while the mail server flaps (down, refusing connections,
 then up again, every few seconds), M real `run_worker` processes, a fresh database. When the queue is empty
 it checks that every confirmation reached the fake mail server exactly once and prints the figures; it exits
 non-zero if a mail is missing or duplicated.
 
     .venv/bin/python benchmarks/jobs_soak.py [--bookings 500] [--workers 2] [--database-url URL] [--quick]
 
-The workers, the fake mail server and the booking creation are the ones of tests/jobs/test_worker_process.py.
+The workers, the fake mail server and the booking creation are the ones of tests/jobs/worker_processes.py.
 """
 
 import argparse
@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.jobs.mailserver import MailServer, Recorder
-from tests.jobs.test_worker_process import SECRET, fresh_database, shell, worker
+from tests.jobs.worker_processes import SECRET, fresh_database, shell, worker
 from tests.processes import free_port, manage
 
 DEADLINE_SECONDS = 600  # the soak gives up on a queue that has not emptied by then
@@ -175,8 +175,11 @@ def main() -> int:
     }
     emails = [f"soak{number}@example.com" for number in range(bookings)]
     flapper = Flapper(mail_server, args.up, args.down)
-    print(f"soak: {bookings} bookings, {args.workers} workers, {connection.vendor} ({tmp}), "
-          f"mail server up {args.up} s / down {args.down} s", flush=True)  # fmt: skip
+    print(
+        f"soak: {bookings} bookings, {args.workers} workers, {connection.vendor} ({tmp}), "
+        f"mail server up {args.up} s / down {args.down} s",
+        flush=True,
+    )
 
     with ExitStack() as running:
         for number in range(args.workers):
@@ -221,16 +224,22 @@ def main() -> int:
     print(f"workers                      {args.workers}")
     print(f"database                     {connection.vendor}")
     print(f"jobs                         {len(jobs)} ({len(confirmations)} confirmations), {dict(states)}")
-    print(f"wall time                    {wall:.1f} s (creation {created - started:.1f} s; "
-          f"first booking to empty queue)")  # fmt: skip
+    print(
+        f"wall time                    {wall:.1f} s (creation {created - started:.1f} s; "
+        f"first booking to empty queue)"
+    )
     print(f"jobs/s                       {states['SUCCESSFUL'] / wall:.2f}")
     if lags:
-        print(f"enqueue-to-sent lag          p50 {statistics.median(lags):.2f} s, "
-              f"p99 {percentile(lags, 0.99):.2f} s, max {max(lags):.2f} s")  # fmt: skip
+        print(
+            f"enqueue-to-sent lag          p50 {statistics.median(lags):.2f} s, "
+            f"p99 {percentile(lags, 0.99):.2f} s, max {max(lags):.2f} s"
+        )
     print(f"attempts                     {attempts}, retries {attempts - len(jobs)} (failed attempts rerun)")
     print(f'creation retries             {locked} ("database is locked" while the workers wrote)')
-    print(f"mail server                  {flapper.outages} outages, down {flapper.down_seconds:.1f} s "
-          f"= {flapper.down_seconds / wall:.0%} of the wall time")  # fmt: skip
+    print(
+        f"mail server                  {flapper.outages} outages, down {flapper.down_seconds:.1f} s "
+        f"= {flapper.down_seconds / wall:.0%} of the wall time"
+    )
     print(f"mails accepted               {len(mail_server.recorder.accepted)}")
     print(f"missing                      {len(missing)} {missing[:10]}")
     print(f"duplicated                   {len(duplicated)} {dict(list(duplicated.items())[:10])}")

@@ -232,9 +232,18 @@ class ServerSettings:
 
     def gunicorn_options(self) -> list[str]:
         """The Django peers' command-line options: the project's settings, gunicorn's own worker class."""
-        options = ["--worker-class", self.peer_worker_class, "--workers", str(self.workers),
-                   "--threads", str(self.threads), "--keep-alive", str(self.keepalive),
-                   "--timeout", str(self.timeout)]  # fmt: skip
+        options = [
+            "--worker-class",
+            self.peer_worker_class,
+            "--workers",
+            str(self.workers),
+            "--threads",
+            str(self.threads),
+            "--keep-alive",
+            str(self.keepalive),
+            "--timeout",
+            str(self.timeout),
+        ]
         return [*options, "--access-logfile", self.accesslog] if self.accesslog else options
 
     def uvicorn_options(self) -> list[str]:
@@ -315,8 +324,19 @@ def prepare_project() -> str:
     """Migrated database (seeded tariffs) and a read token whose own limit no run can reach."""
     env = project_environment()
     run([sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"], env)
-    issued = run([sys.executable, "manage.py", "issue_token", "benchmark", "--scope", "booking.read",
-                  "--rate-limit", "2000000000"], env)  # fmt: skip
+    issued = run(
+        [
+            sys.executable,
+            "manage.py",
+            "issue_token",
+            "benchmark",
+            "--scope",
+            "booking.read",
+            "--rate-limit",
+            "2000000000",
+        ],
+        env,
+    )
     return issued.strip().splitlines()[-1]
 
 
@@ -344,17 +364,34 @@ def define_servers(settings: ServerSettings, token: str, peer_token: str) -> lis
 
     mcp = Load(MCP_LABEL, "/api/mcp", "POST", MCP_CALL, {**MCP_HEADERS, "Authorization": f"Bearer {token}"})
     return [
-        Server(PROJECT, [*project, "chauffeur.wsgi"], project_environment(),
-               [*reads({"Authorization": f"Bearer {token}"}), mcp]),
+        Server(
+            PROJECT,
+            [*project, "chauffeur.wsgi"],
+            project_environment(),
+            [*reads({"Authorization": f"Bearer {token}"}), mcp],
+        ),
         Server(BARE, [*gunicorn, django_app], peer_environment("bare_django"), reads({})),
-        Server(DRF, [*gunicorn, django_app], peer_environment("drf_app"),
-               reads({"Authorization": f"Token {peer_token}"})),
+        Server(
+            DRF,
+            [*gunicorn, django_app],
+            peer_environment("drf_app"),
+            reads({"Authorization": f"Token {peer_token}"}),
+        ),
         # uvicorn with Nagle's algorithm off, as gunicorn has it (benchmarks/peers/uvicorn_nodelay.py)
-        Server(SDK, [sys.executable, "-m", "benchmarks.peers.uvicorn_nodelay", "benchmarks.peers.mcp_sdk:app",
-                     *settings.uvicorn_options()],
-               peer_environment("bare_django"), [Load(MCP_LABEL, "/mcp", "POST", MCP_CALL, MCP_HEADERS)],
-               uvicorn=True),
-    ]  # fmt: skip
+        Server(
+            SDK,
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.peers.uvicorn_nodelay",
+                "benchmarks.peers.mcp_sdk:app",
+                *settings.uvicorn_options(),
+            ],
+            peer_environment("bare_django"),
+            [Load(MCP_LABEL, "/mcp", "POST", MCP_CALL, MCP_HEADERS)],
+            uvicorn=True,
+        ),
+    ]
 
 
 @contextmanager
@@ -452,8 +489,17 @@ def wrk(base: str, load: Load, seconds: int) -> dict:
         "BENCH_BODY": load.body,
         "BENCH_HEADERS": "\n".join(f"{name}: {value}" for name, value in load.headers.items()),
     }
-    command = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "5s",
-               "-s", str(WRK_SCRIPT), base + load.path]  # fmt: skip
+    command = [
+        "wrk",
+        f"-t{THREADS}",
+        f"-c{CONNECTIONS}",
+        f"-d{seconds}s",
+        "--timeout",
+        "5s",
+        "-s",
+        str(WRK_SCRIPT),
+        base + load.path,
+    ]
     output = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60).stdout
     line = next((line for line in output.splitlines() if line.startswith("BENCH ")), None)
     if line is None:
@@ -549,9 +595,13 @@ def rss_kib(pid: int) -> int:
 
 def header(settings: ServerSettings) -> str:
     cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")), platform.processor() or "unknown CPU",
-    )  # fmt: skip
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown CPU",
+    )
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     return (
         f"make bench, {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}: {cpu}, {os.cpu_count()} cores, "
@@ -643,10 +693,13 @@ def fixed_rate_table(results: dict[tuple[str, str], FixedRateResult]) -> str:
         )
     worst_lag = max(result.lag_ms(99) for result in results.values())
     if worst_lag > CLIENT_LAG_WARNING_MS:
-        lines += ["", (
-            f"NOTE: the client itself started requests up to {worst_lag:.1f} ms late (p99 of a row): the "
-            "machine is short of CPU, so these latencies are not the servers' alone"
-        )]  # fmt: skip
+        lines += [
+            "",
+            (
+                f"NOTE: the client itself started requests up to {worst_lag:.1f} ms late (p99 of a row): the "
+                "machine is short of CPU, so these latencies are not the servers' alone"
+            ),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -685,11 +738,16 @@ def targets(
         result = steady[label, PROJECT]
         failed = result.non_2xx + result.errors
         met = result.latency_ms(99) < P99_TARGET_MS and failed == 0 and result.too_many_requests == 0
-        checks.append((met, (
-            f"{label} p99 < {P99_TARGET_MS:g} ms at {RATE:g} requests/s, no error, no 429: "
-            f"p99 {result.latency_ms(99):.1f} ms, {failed} non-2xx or errors, "
-            f"{result.too_many_requests} × 429"
-        )))  # fmt: skip
+        checks.append(
+            (
+                met,
+                (
+                    f"{label} p99 < {P99_TARGET_MS:g} ms at {RATE:g} requests/s, no error, no 429: "
+                    f"p99 {result.latency_ms(99):.1f} ms, {failed} non-2xx or errors, "
+                    f"{result.too_many_requests} × 429"
+                ),
+            )
+        )
     return (
         "Targets (issue 24)\n\n"
         + "\n".join(f"{'PASS' if met else 'MISS'}  {text}" for met, text in checks)

@@ -102,9 +102,14 @@ class IdempotentCheckoutOperation(Operation):
             made = run()
             return Answer(made.body, status=made.status)
         answer = idempotency.once(
-            door=self.door, caller=caller_key(request._request), key=key, body=request.data, run=run,
-            anew_when_spent=self.anew_when_spent, keep_for=_kept_for(request),
-        )  # fmt: skip
+            door=self.door,
+            caller=caller_key(request._request),
+            key=key,
+            body=request.data,
+            run=run,
+            anew_when_spent=self.anew_when_spent,
+            keep_for=_kept_for(request),
+        )
         headers = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         return Answer(answer.body, status=answer.status, headers=headers)
 

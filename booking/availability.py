@@ -24,11 +24,6 @@ def lead_time_rules() -> LeadTimeRules:
     return _rules.get()
 
 
-def policy_changed() -> None:
-    """Call after a policy edit commits: every process reads the policy again on its next check."""
-    POLICY.announce()
-
-
 def rules_of(policy: LeadTimePolicy) -> LeadTimeRules:
     return LeadTimeRules(
         zone=timezone.get_default_timezone(),

@@ -4,7 +4,6 @@
 import re
 
 MAX_ADDRESS_LENGTH = 300  # characters: a company's name and postal address on a few lines
-ADDRESS_HINT_ABOVE_CENTS = 400_00  # the booking page suggests an address above this gross (not required)
 
 # The VAT identification numbers of the EU (and Northern Ireland), as the Commission's VIES lists their
 # formats: the country prefix, then its own pattern. Austria's: ATU and eight digits.

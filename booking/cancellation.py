@@ -5,7 +5,7 @@ deadline is exact across a daylight-saving change; every answer states it as a V
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,8 +18,7 @@ from booking.models import Booking, BookingStatus, CancellationPolicy, PaymentMe
 from chauffeur.errors import DomainError
 from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments import tasks as payment_tasks
-
-HUNDRED = Decimal("100")
+from pricing.money import HUNDRED, percent_of
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def no_show_fee(booking: Booking, rules: CancellationRules | None = None) -> NoS
     """What a no-show costs (the chauffeur waited what the policy requires, the passenger did not come): the
     policy's share of the ride's price, to the cent, half up."""
     percent = (rules or cancellation_rules()).no_show_fee_percent
-    fee = int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
+    fee = percent_of(booking.amount_cents, percent)
     return NoShowFee(percent, booking.amount_cents, fee)
 
 
@@ -117,12 +116,12 @@ def terms(
     percent = fee_percent(rules, pickup=booking.pickup_at, at=at)
     if booking.payment_method == PaymentMethod.ACCOUNT:
         # Nothing was received on account: the fee stays on the booking for the collective invoice.
-        fee = int((booking.amount_cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
+        fee = percent_of(booking.amount_cents, percent)
         return CancellationTerms(True, fee, 0, deadline, None)
     refundable = refunds.refundable_cents(booking)
     # A share of what was paid for the ride: a price difference still unpaid is not charged as a fee.
     paid_for = min(booking.amount_cents, refundable)
-    fee = int((paid_for * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
+    fee = percent_of(paid_for, percent)
     return CancellationTerms(True, fee, refundable - fee, deadline, None)
 
 
@@ -144,9 +143,12 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
         if now.refund_cents:
             refunds.refund(
-                booking, now.refund_cents, reason=credit_notes.CANCELLATION_REFUND, actor=actor,
+                booking,
+                now.refund_cents,
+                reason=credit_notes.CANCELLATION_REFUND,
+                actor=actor,
                 requested_by=requested_by,
-            )  # fmt: skip
+            )
         tasks.send_cancellation.enqueue(booking.pk)
         if checkout_open:
             payment_tasks.close_checkout.enqueue(booking.pk)

@@ -292,7 +292,7 @@ def store_booking(
 
 
 def austria_share(priced: PricedRide) -> Decimal | None:
-    """The share of the ride's route in Austria that its invoice shows (issue 22), from the route already
+    """The share of the ride's route in Austria that its invoice shows, from the route already
     estimated (no provider call); a tour's is the one staff entered. None: all in Austria."""
     if priced.tour_slug:
         share = pricing.current_snapshot().tours[priced.tour_slug].austria_share

@@ -4,8 +4,8 @@ An entry is stored as its English message with {named} fields plus the fields' v
 in the reader's language when shown (`wording`): German staff read German whatever language the entry was
 written in. Values that read differently by language are typed: `eur(cents)`, `state(code)`,
 `refund_state(code)`, `vehicle_class(code)`, `moment(datetime)`; a list of `said(...)` parts reads as one
-sentence joined by "; ". Staff notes are free text and stay as typed. Entries stored before this have only
-their text."""
+sentence joined by "; ". Staff notes are free text and stay as typed, and so does an entry that has only a
+text and no message."""
 
 import re
 from dataclasses import dataclass, field
@@ -49,15 +49,19 @@ def record(booking: Booking, kind: str, text: str | Said, *, actor: str) -> Book
     """`text` is `said(...)`; a plain string (a staff note) is kept as typed."""
     if isinstance(text, Said):
         return BookingEvent.objects.create(
-            booking=booking, kind=kind, text=str(text), message=text.message, params=text.params,
+            booking=booking,
+            kind=kind,
+            text=str(text),
+            message=text.message,
+            params=text.params,
             actor=actor[:150],
-        )  # fmt: skip
+        )
     return BookingEvent.objects.create(booking=booking, kind=kind, text=text, actor=actor[:150])
 
 
 def wording(event: BookingEvent) -> str:
-    """The entry in the active language; an entry stored before messages, or one whose message no longer
-    fits its values, shows its stored text."""
+    """The entry in the active language; an entry without a message, or one whose message does not fit its
+    values, shows its stored text."""
     if not event.message:
         return event.text
     try:

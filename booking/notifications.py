@@ -208,7 +208,7 @@ def send_cancellation(booking_id: int) -> None:
         to_driver(DRIVER_JOB_OFF, booking, booking.driver)
 
 
-def send_assignment(booking_id: int, replaced_driver_id: int | None = None, job_url: str = "") -> None:
+def send_assignment_mails(booking_id: int, replaced_driver_id: int | None = None, job_url: str = "") -> None:
     """The driver's job (with `job_url`, the link to their job page, which dispatch issued), the customer's
     chauffeur, and the job's withdrawal for a driver replaced."""
     booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)

@@ -1,4 +1,4 @@
-"""Booking on a company's account (issue 22, docs/operations/booking-on-account.md): no card, the ride goes
+"""Booking on a company's account (docs/operations/booking-on-account.md): no card, the ride goes
 onto the company's monthly collective invoice. The booking is paid at once (nothing is received, no
 invoice of its own). Who may book: an active account whose bookers allow the traveller's e-mail, proven
 by an API token tied to the account, by a one-time link mailed to the address (the booking page: only to

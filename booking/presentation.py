@@ -52,8 +52,8 @@ LINE_LABELS = {
 }
 
 
-# The staff's wording, from a line's params (pricing.quote.PriceLine.params). A line stored before lines had
-# params lacks the numbers and falls back to the traveller's label above.
+# The staff's wording, from a line's params (pricing.quote.PriceLine.params). A stored line without params
+# lacks the numbers and falls back to the traveller's label above.
 DETAILED_LABELS = {
     "base_fare": _("Base fare"),
     "distance": _("Distance {km} km ({bands})"),
@@ -108,10 +108,15 @@ class Owed:
 def still_to_pay(booking: Booking) -> list[Owed]:
     """The booking's open amounts, oldest first, in the reader's language."""
     return [
-        Owed(charge.amount, _first_up(str(charge.get_reason_display())), owed_because(charge),
-             charge.payment_url, "" if charge.payment_url else _settled(booking))
+        Owed(
+            charge.amount,
+            _first_up(str(charge.get_reason_display())),
+            owed_because(charge),
+            charge.payment_url,
+            "" if charge.payment_url else _settled(booking),
+        )
         for charge in booking.surcharges.filter(status=Surcharge.Status.PENDING).order_by("created_at", "pk")
-    ]  # fmt: skip
+    ]
 
 
 def owed_because(charge: Surcharge) -> str:

@@ -52,8 +52,9 @@ class AvailabilityOutput(Declaration):
     )
 
 
-# What an unpaid booking may make us store, in bytes of UTF-8 JSON (issue 25: 11 values of 200 kB were
-# 4.4 MB per anonymous booking, kept twice). Every text field has its own maxLength besides.
+# What an unpaid booking may make us store, in bytes of UTF-8 JSON: anyone may post one, so without a cap
+# 11 values of 200 kB would keep 4.4 MB per anonymous booking, twice. Every text field has its own maxLength
+# besides.
 MAX_FLIGHT_DATA_BYTES = 4 * 1024
 MAX_BOOKING_DATA_BYTES = 16 * 1024
 

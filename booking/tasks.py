@@ -25,9 +25,15 @@ def send_cancellation(booking_id: int) -> None:
 
 
 @task()
-def send_assignment(booking_id: int, replaced_driver_id: int | None = None) -> None:
-    """Jobs queued before job links (dispatch.tasks.send_assignment mails the job with its link now)."""
-    notifications.send_assignment(booking_id, replaced_driver_id)
+def send_assignment_without_job_link(booking_id: int, replaced_driver_id: int | None = None) -> None:
+    """The assignment's mails without the chauffeur's job link, for jobs that carry no link id; nothing
+    enqueues it (dispatch.tasks.send_assignment_with_job_link does), it serves queued jobs only."""
+    notifications.send_assignment_mails(booking_id, replaced_driver_id)
+
+
+# A queued job names its task by path: the jobs waiting or failed (run again from the admin) under this path
+# still find the task.
+send_assignment = send_assignment_without_job_link
 
 
 @task()
@@ -43,7 +49,8 @@ def send_payment_link(booking_id: int, url: str, amount: str, surcharge_id: int 
 @task()
 def send_account_link(booking_id: int, url: str = "") -> None:
     """The booking page's one-time link that confirms a booking on account (booking/on_account.py), signed
-    now: the job's arguments hold no secret. (`url`: jobs queued before, whose link is signed anew.)"""
+    when the job runs: the job's arguments hold no secret. A job that still carries a `url` gets its link
+    signed anew all the same."""
     with delivery.scope(f"account-link:{booking_id}"):
         notifications.send_account_link(booking_id)
 

@@ -44,9 +44,18 @@ class CompanyAccountForm(forms.ModelForm):
     class Meta:
         model = CompanyAccount
         fields = [
-            "name", "street_address", "postcode", "city", "country", "vat_id", "billing_email",
-            "payment_terms_days", "language", "active", "bookers",
-        ]  # fmt: skip
+            "name",
+            "street_address",
+            "postcode",
+            "city",
+            "country",
+            "vat_id",
+            "billing_email",
+            "payment_terms_days",
+            "language",
+            "active",
+            "bookers",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,4 +1,4 @@
-"""Business customers (issue 22): companies that book rides on account and get one collective invoice a
+"""Business customers: companies that book rides on account and get one collective invoice a
 month instead of paying each ride (docs/operations/business.md)."""
 
 from django.db import models

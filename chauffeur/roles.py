@@ -8,22 +8,37 @@ from django.db import transaction
 
 # What each role reads: every model staff keep, read-only.
 VIEW_ALL = [
-    "booking.view_booking", "booking.view_leadtimepolicy", "booking.view_cancellationpolicy",
-    "access.view_apitoken", "fleet.view_driver", "fleet.view_vehicle", "pricing.view_tariff",
-    "pricing.view_tour", "pricing.view_vehicleclass", "company.view_operatorprofile",
-    "company.view_legaltext", "places.view_ratingsnapshot", "dispatch.view_ridedaypolicy",
+    "booking.view_booking",
+    "booking.view_leadtimepolicy",
+    "booking.view_cancellationpolicy",
+    "access.view_apitoken",
+    "fleet.view_driver",
+    "fleet.view_vehicle",
+    "pricing.view_tariff",
+    "pricing.view_tour",
+    "pricing.view_vehicleclass",
+    "company.view_operatorprofile",
+    "company.view_legaltext",
+    "places.view_ratingsnapshot",
+    "dispatch.view_ridedaypolicy",
     "business.view_companyaccount",
-]  # fmt: skip
+]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
 # the terms, complete, notes; drivers and vehicles.
 DISPATCH = ["booking.add_booking", "booking.change_booking", "fleet.change_driver", "fleet.change_vehicle"]
 # Refunds, "Paid back", "Mark as paid", the money after the ride; invoices, credit notes, the export for the
 # accountant, the monthly revenue; company accounts' collective invoices and the transfers received.
 ACCOUNTS = [
-    "booking.view_booking", "booking.refund_booking", "booking.record_payment", "payments.view_invoice",
-    "payments.view_creditnote", "payments.view_refund", "business.view_companyaccount",
-    "payments.view_accountpayment", "payments.add_accountpayment",
-]  # fmt: skip
+    "booking.view_booking",
+    "booking.refund_booking",
+    "booking.record_payment",
+    "payments.view_invoice",
+    "payments.view_creditnote",
+    "payments.view_refund",
+    "business.view_companyaccount",
+    "payments.view_accountpayment",
+    "payments.add_accountpayment",
+]
 ROLES: dict[str, list[str]] = {
     "Viewer": VIEW_ALL,
     "Dispatcher": [*VIEW_ALL, *DISPATCH],

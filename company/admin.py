@@ -11,15 +11,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from company import legal, seller, services
-from company.models import PROFILE_ID, LegalText, OperatorProfile
+from company.models import PROFILE_ID, REGISTER_DETAILS, LegalText, OperatorProfile
 
 COLOUR = forms.TextInput(attrs={"type": "color"})
 # The legal details the imprint and the invoices name.
-LEGAL_FIELDS = (
-    "legal_name", "street_address", "postcode", "city", "country", "company_register_number",
-    "company_register_court", "vat_id", "supervisory_authority", "chamber", "trade_regulations",
-    "business_purpose",
-)  # fmt: skip
+LEGAL_FIELDS = ("legal_name", "street_address", "postcode", "city", "country", *REGISTER_DETAILS)
 
 
 class OperatorProfileForm(forms.ModelForm):
@@ -42,9 +38,17 @@ class OperatorProfileForm(forms.ModelForm):
     class Meta:
         model = OperatorProfile
         fields = [
-            "name", "phone", "email", "website", "brand_colour", "header_colour", *LEGAL_FIELDS,
-            "iban", "bic", "foreign_route_vat",
-        ]  # fmt: skip
+            "name",
+            "phone",
+            "email",
+            "website",
+            "brand_colour",
+            "header_colour",
+            *LEGAL_FIELDS,
+            "iban",
+            "bic",
+            "foreign_route_vat",
+        ]
         widgets = {"brand_colour": COLOUR, "header_colour": COLOUR, "foreign_route_vat": forms.RadioSelect}
 
     def clean_logo_file(self):

@@ -14,15 +14,11 @@ from django.utils.html import escape, urlize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from company.models import COUNTRIES, PROFILE_ID, LegalText, OperatorProfile
+from company.models import COUNTRIES, PROFILE_ID, REGISTER_DETAILS, LegalText, OperatorProfile
 
 Kind = LegalText.Kind
 # The placeholders a text may use, each filled from the operator profile; `address` is the whole address.
-PLACEHOLDERS = (
-    "name", "legal_name", "address", "phone", "email", "website", "company_register_number",
-    "company_register_court", "vat_id", "supervisory_authority", "chamber", "trade_regulations",
-    "business_purpose",
-)  # fmt: skip
+PLACEHOLDERS = ("name", "legal_name", "address", "phone", "email", "website", *REGISTER_DETAILS)
 PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
 
 

@@ -43,6 +43,19 @@ def readable_on_white(colour: str) -> None:
         )
 
 
+# The operator's register entry, VAT id and trade details: placeholders of the legal texts, and among the
+# legal details staff edit in the admin.
+REGISTER_DETAILS = (
+    "company_register_number",
+    "company_register_court",
+    "vat_id",
+    "supervisory_authority",
+    "chamber",
+    "trade_regulations",
+    "business_purpose",
+)
+
+
 class OperatorProfile(models.Model):
     # The name and the address go into every mail's From and Reply-To headers (chauffeur/validators.py).
     name = models.CharField(
@@ -116,7 +129,7 @@ class OperatorProfile(models.Model):
         validators=[one_line, vat_id_format],
         help_text=_("E.g. ATU12345678."),
     )
-    # Where companies on account transfer their collective invoice (issue 22).
+    # Where companies on account transfer their collective invoice.
     iban = models.CharField(
         _("IBAN"),
         max_length=34,

@@ -112,7 +112,9 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
         # The job's link goes out in its message (its key is never stored); another chauffeur's stops opening.
         link, _key = job_links.issue(booking, driver)
-        dispatch_tasks.send_assignment.enqueue(booking.pk, replaced.pk if replaced else None, link.pk)
+        dispatch_tasks.send_assignment_with_job_link.enqueue(
+            booking.pk, replaced.pk if replaced else None, link.pk
+        )
     return booking
 
 

@@ -191,9 +191,14 @@ def _settle(
         if not amount:
             return None
         made = refunds.refund(
-            booking, amount, reason=credit_notes.PRICE_CHANGE_REFUND, actor=actor, requested_by=user,
-            manual=not through_provider, details=invoices.reason_by_hand(booking),
-        )  # fmt: skip
+            booking,
+            amount,
+            reason=credit_notes.PRICE_CHANGE_REFUND,
+            actor=actor,
+            requested_by=user,
+            manual=not through_provider,
+            details=invoices.reason_by_hand(booking),
+        )
         if all(refund.method == Refund.Method.PROVIDER for refund in made):
             return history.said("{amount} refunded through the payment provider", amount=history.eur(amount))
         return history.said("{amount} refunded by staff", amount=history.eur(amount))

@@ -78,9 +78,12 @@ def book_by_phone(
     provider = payment_provider() if payment == PhonePayment.LINK else None
     on_account_of = company_account if payment == PhonePayment.ACCOUNT else None
     priced = quote(
-        ride, short_notice=short_notice, past_ride=past_ride, price_by_hand=price_by_hand,
+        ride,
+        short_notice=short_notice,
+        past_ride=past_ride,
+        price_by_hand=price_by_hand,
         company_account=on_account_of,
-    )  # fmt: skip
+    )
     booked = _booked(short_notice=short_notice, past_ride=past_ride, priced=priced)
     if on_account_of is not None:
         with transaction.atomic():

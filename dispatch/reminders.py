@@ -77,10 +77,14 @@ def remind_drivers(now: datetime, policy: RideDayPolicy) -> int:
         .order_by("pk")
     )
     return sum(
-        _once(f"driver:{driver.pk}:{tomorrow.isoformat()}", send_driver_reminder, driver.pk,
-              tomorrow.isoformat())
+        _once(
+            f"driver:{driver.pk}:{tomorrow.isoformat()}",
+            send_driver_reminder,
+            driver.pk,
+            tomorrow.isoformat(),
+        )
         for driver in drivers
-    )  # fmt: skip
+    )
 
 
 def alert_unassigned(now: datetime, policy: RideDayPolicy) -> int:
@@ -99,8 +103,11 @@ def alert_unassigned(now: datetime, policy: RideDayPolicy) -> int:
         )
         enqueued += _once(
             f"unassigned:{booking.pk}:{ride_messages.pickup_key(booking)}",
-            booking_tasks.alert_operator, booking.pk, reason, "Assignment",
-        )  # fmt: skip
+            booking_tasks.alert_operator,
+            booking.pk,
+            reason,
+            "Assignment",
+        )
     return enqueued
 
 
@@ -127,9 +134,14 @@ def send_driver_reminder(driver_id: int, day_iso: str) -> bool:
     with translation.override(locale):
         subject = gettext("Your jobs on {day}").format(day=l10n.day(day))
     return notifications.mail_to(
-        "emails/driver_reminder", subject, driver.email, locale,
-        driver=driver, day=day, rides=[notifications.AsMailed(ride) for ride in rides],
-    )  # fmt: skip
+        "emails/driver_reminder",
+        subject,
+        driver.email,
+        locale,
+        driver=driver,
+        day=day,
+        rides=[notifications.AsMailed(ride) for ride in rides],
+    )
 
 
 def _once(key: str, task: Task, *args) -> int:

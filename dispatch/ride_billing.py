@@ -1,4 +1,4 @@
-"""Billing after the ride (issue 21): waiting beyond what the price includes, and the no-show fee.
+"""Billing after the ride: waiting beyond what the price includes, and the no-show fee.
 
 Worked out when the ride ends (the chauffeur's "completed" or "no-show"), in the move's own transaction,
 and recorded there without calling anyone: what the traveller owes (a pending Surcharge) and, in the
@@ -54,10 +54,16 @@ def price_waiting(booking: Booking, waited: timedelta) -> Waiting:
     quote = pricing.waiting_price(vehicle_class=booking.vehicle_class, wait_minutes=beyond)
     params = quote.lines[0].params
     return Waiting(
-        waited_minutes=minutes, included_minutes=included, beyond_minutes=beyond, blocks=params["blocks"],
-        block_minutes=params["block_minutes"], rate=Decimal(params["rate"]), amount=quote.price,
-        vat=quote.vat, vat_rate=quote.vat_rate,
-    )  # fmt: skip
+        waited_minutes=minutes,
+        included_minutes=included,
+        beyond_minutes=beyond,
+        blocks=params["blocks"],
+        block_minutes=params["block_minutes"],
+        rate=Decimal(params["rate"]),
+        amount=quote.price,
+        vat=quote.vat,
+        vat_rate=quote.vat_rate,
+    )
 
 
 def waited(booking: Booking, progress: ride.RideProgress) -> timedelta | None:
@@ -138,8 +144,9 @@ def _ask_again(booking: Booking, *, actor: str) -> None:
         surcharges.request_payment(booking, missing, actor=actor, price_before_cents=before)
     else:
         why = {"price_before": before, "price_after": booking.amount_cents, "paid": booking.received_cents}
-        surcharges.owe(booking, missing, reason=Surcharge.Reason.CHANGE, online=False, actor=actor,
-                       details=why)  # fmt: skip
+        surcharges.owe(
+            booking, missing, reason=Surcharge.Reason.CHANGE, online=False, actor=actor, details=why
+        )
 
 
 def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> dict | None:
@@ -174,22 +181,32 @@ def _waiting(booking: Booking, progress: ride.RideProgress, *, actor: str) -> di
         history.said(
             "Waiting time {waited} min, {included} min included: {beyond} min beyond, {blocks} started "
             "× {block} min × {rate} = {amount}.",
-            **reckoned, blocks=priced.blocks, block=priced.block_minutes,
-            rate=history.eur(to_cents(priced.rate)), amount=history.eur(amount_cents),
+            **reckoned,
+            blocks=priced.blocks,
+            block=priced.block_minutes,
+            rate=history.eur(to_cents(priced.rate)),
+            amount=history.eur(amount_cents),
         ),
         actor=actor,
-    )  # fmt: skip
+    )
     billed = _bill(booking, Surcharge.Reason.WAITING, amount_cents, actor=actor, details=reckoned)
     if not (billed.owed_cents or billed.back_cents):
         return None  # billed already, to the cent: no second link, no second e-mail
     return {
-        "kind": "waiting", **reckoned, "blocks": priced.blocks, "block_minutes": priced.block_minutes,
-        "rate": str(priced.rate), "amount": str(priced.amount), "vat": str(priced.vat),
-        "vat_percent": f"{(priced.vat_rate * 100).normalize():f}", "due": str(from_cents(billed.owed_cents)),
-        "paid_before": str(from_cents(billed.kept_cents)), "back": str(from_cents(billed.back_cents)),
+        "kind": "waiting",
+        **reckoned,
+        "blocks": priced.blocks,
+        "block_minutes": priced.block_minutes,
+        "rate": str(priced.rate),
+        "amount": str(priced.amount),
+        "vat": str(priced.vat),
+        "vat_percent": f"{(priced.vat_rate * 100).normalize():f}",
+        "due": str(from_cents(billed.owed_cents)),
+        "paid_before": str(from_cents(billed.kept_cents)),
+        "back": str(from_cents(billed.back_cents)),
         "payment_method": booking.payment_method,
         "flight": booking.flight_number if ride.meets_a_flight(booking) else "",  # why an hour is included
-    }  # fmt: skip
+    }
 
 
 def _no_show(booking: Booking, *, actor: str) -> dict:
@@ -203,20 +220,28 @@ def _no_show(booking: Booking, *, actor: str) -> dict:
         history.Kind.PAYMENT,
         history.said(
             "No-show fee {percent} % of {price} = {fee}; paid {paid}: {back} to give back, {owed} owed.",
-            percent=f"{fee.percent.normalize():f}", price=history.eur(fee.price_cents),
-            fee=history.eur(fee.fee_cents), paid=history.eur(paid), back=history.eur(back),
+            percent=f"{fee.percent.normalize():f}",
+            price=history.eur(fee.price_cents),
+            fee=history.eur(fee.fee_cents),
+            paid=history.eur(paid),
+            back=history.eur(back),
             owed=history.eur(owed),
         ),
         actor=actor,
-    )  # fmt: skip
+    )
     terms = {"percent": f"{fee.percent.normalize():f}", "price": fee.price_cents, "fee": fee.fee_cents}
     owed = _bill(booking, Surcharge.Reason.NO_SHOW, owed, actor=actor, details=terms).owed_cents
     return {
-        "kind": "no_show", "percent": f"{fee.percent.normalize():f}",
+        "kind": "no_show",
+        "percent": f"{fee.percent.normalize():f}",
         "price": str(from_cents(fee.price_cents)),
-        "fee": str(from_cents(fee.fee_cents)), "paid": str(from_cents(paid)), "back": str(from_cents(back)),
-        "owed": str(from_cents(owed)), "due": str(from_cents(owed)), "payment_method": booking.payment_method,
-    }  # fmt: skip
+        "fee": str(from_cents(fee.fee_cents)),
+        "paid": str(from_cents(paid)),
+        "back": str(from_cents(back)),
+        "owed": str(from_cents(owed)),
+        "due": str(from_cents(owed)),
+        "payment_method": booking.payment_method,
+    }
 
 
 def _bill(booking: Booking, reason: str, due_cents: int, *, actor: str, details: dict) -> surcharges.Billed:

@@ -81,13 +81,6 @@ def opens_at(
     return None
 
 
-def moves_now(booking: Booking, progress: ride.RideProgress, now: datetime | None = None) -> list[RideState]:
-    """The moves open now (the job page's buttons): the next state, once its time has come, and a no-show
-    once its wait is over."""
-    now = now or timezone.now()
-    return [move.state for move in next_moves(booking, progress) if move.open(now)]
-
-
 def advance(
     pk: int, target: str, *, driver: Driver | None, actor: str, confirmed_pickup: datetime | None = None
 ) -> Booking:

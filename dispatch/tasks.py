@@ -9,11 +9,16 @@ from dispatch.models import JobLink
 
 
 @task()
-def send_assignment(booking_id: int, replaced_driver_id: int | None, job_link_id: int) -> None:
+def send_assignment_with_job_link(booking_id: int, replaced_driver_id: int | None, job_link_id: int) -> None:
     """The chauffeur's job with its link (the key is written here from the link, never queued), the
     traveller's chauffeur, and the job's withdrawal for a chauffeur replaced."""
     job_url = job_links.job_url(job_links.key_of(JobLink.objects.get(pk=job_link_id)))
-    notifications.send_assignment(booking_id, replaced_driver_id, job_url)
+    notifications.send_assignment_mails(booking_id, replaced_driver_id, job_url)
+
+
+# A queued job names its task by path: the jobs waiting or failed (run again from the admin) under this path
+# still find the task.
+send_assignment = send_assignment_with_job_link
 
 
 @task()

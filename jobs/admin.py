@@ -21,8 +21,18 @@ class JobAdmin(admin.ModelAdmin):
     list_filter = ("status", "task_path")
     ordering = ["-enqueued_at"]
     actions = ["run_again"]
-    fields = ("task", "state", "attempts", "arguments", "enqueued_at", "started_at", "finished_at",
-              "next_attempt", "error", "traceback_shown")  # fmt: skip
+    fields = (
+        "task",
+        "state",
+        "attempts",
+        "arguments",
+        "enqueued_at",
+        "started_at",
+        "finished_at",
+        "next_attempt",
+        "error",
+        "traceback_shown",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

@@ -1,4 +1,4 @@
-"""Money after the ride, the provider's part (issue 21): dispatch/ride_billing.py recorded in the chauffeur's
+"""Money after the ride, the provider's part: dispatch/ride_billing.py recorded in the chauffeur's
 move what the traveller owes or gets back; this job gives back what was paid beyond a no-show fee, opens
 the payment page of what is owed on a booking paid by checkout, and tells the traveller what and why.
 

@@ -174,10 +174,11 @@ class _CollectiveDocument(_Document):
         content = self.content
         self.write_line(
             _("Payment terms: {days} days net. Please transfer {amount} by {date}.").format(
-                days=content["payment_terms_days"], amount=amount(content["gross"], content["currency"]),
+                days=content["payment_terms_days"],
+                amount=amount(content["gross"], content["currency"]),
                 date=due(content),
             )
-        )  # fmt: skip
+        )
         bank = content.get("bank") or {}
         if bank.get("iban"):
             self.write_line(_("IBAN: {iban}").format(iban=bank["iban"]))

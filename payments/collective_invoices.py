@@ -209,9 +209,11 @@ def _line(booking: Booking) -> _Line:
             tariff = without_price_by_hand(booking.quote).price
             sublines = [
                 {"label": presentation.service(booking), "amount": str(tariff)},
-                {"label": _("Price adjustment: {reason}").format(reason=by_hand.reason),
-                 "amount": str(by_hand.amount - tariff)},
-            ]  # fmt: skip
+                {
+                    "label": _("Price adjustment: {reason}").format(reason=by_hand.reason),
+                    "amount": str(by_hand.amount - tariff),
+                },
+            ]
         owed = Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PENDING, reason__in=OWED_AFTER_RIDE, payment_url=""
         ).order_by("pk")

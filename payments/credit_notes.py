@@ -80,10 +80,17 @@ def issue_for(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
         gross_cents=refund.amount_cents,
         currency=refund.currency,
         content=_snapshot(
-            booking, corrected, refund, reason, number=number, issued_at=issued_at, net_cents=net_cents,
-            vat_cents=vat_cents, border=border,
+            booking,
+            corrected,
+            refund,
+            reason,
+            number=number,
+            issued_at=issued_at,
+            net_cents=net_cents,
+            vat_cents=vat_cents,
+            border=border,
         ),
-    )  # fmt: skip
+    )
     if not (just_made and refund.reason == CANCELLATION_REFUND):
         mails.send_credit_note.enqueue(note.pk)  # the traveller's copy, after the commit
     return note
@@ -101,15 +108,17 @@ def corrected_invoice(refund: Refund) -> Invoice | None:
         if invoice is None:
             logger.info(
                 "Refund %s of %s went back to a payment never invoiced (a withdrawn link): no credit note",
-                refund.pk, booking.reference,
-            )  # fmt: skip
+                refund.pk,
+                booking.reference,
+            )
         return invoice
     invoice = invoices.for_booking(booking)
     if invoice is None:
         logger.warning(
             "Refund %s of %s: the booking has no invoice (paid before invoices): no credit note",
-            refund.pk, booking.reference,
-        )  # fmt: skip
+            refund.pk,
+            booking.reference,
+        )
     return invoice
 
 
@@ -122,9 +131,17 @@ def reason_of(refund: Refund, booking: Booking) -> str:
 
 
 def _snapshot(
-    booking: Booking, corrected: Invoice, refund: Refund, reason: str, *, number: str, issued_at,
-    net_cents: int, vat_cents: int, border: dict | None,
-) -> dict:  # fmt: skip
+    booking: Booking,
+    corrected: Invoice,
+    refund: Refund,
+    reason: str,
+    *,
+    number: str,
+    issued_at,
+    net_cents: int,
+    vat_cents: int,
+    border: dict | None,
+) -> dict:
     """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language."""
     base = corrected.content
     credit = priced_lines.of_credit(refund, reason, corrected)

@@ -1,4 +1,4 @@
-"""Rides across the border on the invoice (issue 22; docs/operations/invoices.md "Rides across the border"):
+"""Rides across the border on the invoice (docs/operations/invoices.md "Rides across the border"):
 the share of the route in Austria, and, when staff chose it in the operator profile, Austrian VAT on that
 share only (UStG §3a (10): passenger transport is taxed where it is driven, pro rata by distance). The
 choice is written into the invoice's snapshot at issue: changing it later changes no issued invoice."""
@@ -78,6 +78,10 @@ def portion(entry: dict | None, gross_cents: int, rate: Decimal) -> tuple[dict |
         vat = vat_of(gross_cents, rate)
         return entry, gross_cents - vat, vat
     parts = split(from_cents(gross_cents), share=Decimal(entry["share"]), vat_rate=rate)
-    part = {**entry, "austria_gross": str(parts.austria_gross), "austria_net": str(parts.austria_net),
-            "abroad": str(parts.abroad)}  # fmt: skip
+    part = {
+        **entry,
+        "austria_gross": str(parts.austria_gross),
+        "austria_net": str(parts.austria_net),
+        "abroad": str(parts.abroad),
+    }
     return part, to_cents(parts.net), to_cents(parts.vat)

@@ -1,6 +1,6 @@
 """The money around a booking: refunds, price differences owed after a change, the provider events already
-applied, and the first answers of checkouts sent with an idempotency key. They moved here from `booking`
-(issue 26); their tables were renamed from booking_* by booking's migration 0013, and their rows kept."""
+applied, and the first answers of checkouts sent with an idempotency key. Their tables began in `booking`'s
+migrations and are handed over, rows kept, by booking's 0013 and payments' 0001."""
 
 from decimal import Decimal
 
@@ -76,10 +76,10 @@ class Refund(models.Model):
 
 class Surcharge(models.Model):
     """Money the customer owes beyond the price: a price difference after staff changed the ride, or, after
-    the ride, waiting beyond what was included or a no-show fee (issue 21). Paid through a payment link
-    the customer gets by e-mail, or collected by staff and confirmed by them; a pending one without a
-    link is owed (an invoice or cash booking) for staff to collect or waive. A link a later change or a
-    cancellation made void is waived (its page closed); money that still arrives through it goes back."""
+    the ride, waiting beyond what was included or a no-show fee (dispatch/ride_billing.py). Paid through a
+    payment link the customer gets by e-mail, or collected by staff and confirmed by them; a pending one
+    without a link is owed (an invoice or cash booking) for staff to collect or waive. A link a later change
+    or a cancellation made void is waived (its page closed); money that still arrives through it goes back."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for payment")

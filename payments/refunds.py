@@ -148,9 +148,10 @@ def refund(
         if manual
         else history.said(
             "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
-            amount=amount, reason=reason,
+            amount=amount,
+            reason=reason,
         )
-    )  # fmt: skip
+    )
     history.record(booking, history.Kind.REFUND, done, actor=actor)
     return made
 
@@ -183,10 +184,18 @@ def _through_provider(
         )
     )
     created = Refund.objects.create(
-        booking=booking, amount_cents=state.amount_cents, currency=booking.currency, status=state.status,
-        provider_refund_id=state.refund_id, payment_intent_id=intent, reason=reason, requested_by=by,
-        failure_reason=state.failure_reason or "", surcharge=paid_with(booking, intent), details=details,
-    )  # fmt: skip
+        booking=booking,
+        amount_cents=state.amount_cents,
+        currency=booking.currency,
+        status=state.status,
+        provider_refund_id=state.refund_id,
+        payment_intent_id=intent,
+        reason=reason,
+        requested_by=by,
+        failure_reason=state.failure_reason or "",
+        surcharge=paid_with(booking, intent),
+        details=details,
+    )
     _recorded(created, just_made=True)
     history.record(
         booking,
@@ -222,14 +231,23 @@ def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, 
     the booking's page, where "Paid back" is one click."""
     online = surcharge.method == Refund.Method.PROVIDER and bool(surcharge.payment_intent_id)
     asked = Refund.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, status=RefundStatus.PENDING,
-        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL, surcharge=surcharge,
-        payment_intent_id=surcharge.payment_intent_id if online else "", reason=reason,
-    )  # fmt: skip
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        status=RefundStatus.PENDING,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
+        surcharge=surcharge,
+        payment_intent_id=surcharge.payment_intent_id if online else "",
+        reason=reason,
+    )
     what, amount = history.surcharge_reason(surcharge.reason), history.eur(amount_cents)
     if online:
-        said = history.said("Refund of {amount} paid for {what}: asked of the payment provider. {reason}",
-                            amount=amount, what=what, reason=reason)  # fmt: skip
+        said = history.said(
+            "Refund of {amount} paid for {what}: asked of the payment provider. {reason}",
+            amount=amount,
+            what=what,
+            reason=reason,
+        )
         history.record(booking, history.Kind.REFUND, said, actor=actor)
         send_refund.enqueue(asked.pk)
     else:
@@ -272,11 +290,14 @@ def send(refund_id: int) -> None:
                 history.Kind.REFUND,
                 history.said(
                     "Refund of {amount} through {provider} ({refund}): {state}. {reason}",
-                    amount=history.eur(asked.amount_cents), provider=provider.name, refund=state.refund_id,
-                    state=history.refund_state(state.status), reason=asked.reason,
+                    amount=history.eur(asked.amount_cents),
+                    provider=provider.name,
+                    refund=state.refund_id,
+                    state=history.refund_state(state.status),
+                    reason=asked.reason,
                 ),
                 actor=ACTOR,
-            )  # fmt: skip
+            )
             _recorded(asked, just_made=True)
             if state.status == RefundStatus.FAILED:
                 _alert_failed(booking, state)
@@ -299,10 +320,11 @@ def _owed_by_staff(booking: Booking, asked: Refund, *, actor: str, why: str) -> 
         history.Kind.REFUND,
         history.said(
             "Refund of {amount}: owed: to be paid back by staff (not paid online). {reason}",
-            amount=history.eur(asked.amount_cents), reason=asked.reason,
+            amount=history.eur(asked.amount_cents),
+            reason=asked.reason,
         ),
         actor=actor,
-    )  # fmt: skip
+    )
     booking_tasks.alert_operator.enqueue(
         booking.pk,
         f"{_eur(asked.amount_cents)} goes back to the customer and cannot be refunded automatically, as "
@@ -333,12 +355,6 @@ def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
     same transaction (payments/credit_notes.py). `just_made`: asked for by us just now."""
     credit_notes.issue_for(refund, just_made=just_made)
     return refund
-
-
-def refund_booking(pk: int, amount_cents: int, **details) -> list[Refund]:
-    """`refund` for a caller that holds no lock (the admin): all of it, or nothing, in one transaction."""
-    with transaction.atomic():
-        return refund(selectors.locked_booking(pk), amount_cents, **details)
 
 
 def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
@@ -406,30 +422,40 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         return
     if known is None:
         known = Refund.objects.create(
-            booking=booking, amount_cents=state.amount_cents, currency=state.currency.upper(),
-            status=state.status, provider_refund_id=state.refund_id, reason="made at the payment provider",
+            booking=booking,
+            amount_cents=state.amount_cents,
+            currency=state.currency.upper(),
+            status=state.status,
+            provider_refund_id=state.refund_id,
+            reason="made at the payment provider",
             payment_intent_id=state.payment_intent_id or "",
-            failure_reason=state.failure_reason or "", surcharge=paid_with(booking, state.payment_intent_id),
-        )  # fmt: skip
+            failure_reason=state.failure_reason or "",
+            surcharge=paid_with(booking, state.payment_intent_id),
+        )
         history.record(
-            booking, history.Kind.REFUND,
+            booking,
+            history.Kind.REFUND,
             history.said(
                 "Refund of {amount} ({refund}) reported by the provider: {state}.",
-                amount=history.eur(state.amount_cents), refund=state.refund_id,
+                amount=history.eur(state.amount_cents),
+                refund=state.refund_id,
                 state=history.refund_state(state.status),
             ),
             actor=actor,
-        )  # fmt: skip
+        )
     elif state.status != known.status and STAGE[state.status] >= STAGE[RefundStatus(known.status)]:
         history.record(
-            booking, history.Kind.REFUND,
+            booking,
+            history.Kind.REFUND,
             history.said(
                 "Refund of {amount} ({refund}): {before} → {after}.",
-                amount=history.eur(known.amount_cents), refund=state.refund_id,
-                before=history.refund_state(known.status), after=history.refund_state(state.status),
+                amount=history.eur(known.amount_cents),
+                refund=state.refund_id,
+                before=history.refund_state(known.status),
+                after=history.refund_state(state.status),
             ),
             actor=actor,
-        )  # fmt: skip
+        )
         known.status, known.failure_reason = state.status, state.failure_reason or known.failure_reason
         known.save(update_fields=["status", "failure_reason", "updated_at"])
     else:
@@ -448,9 +474,12 @@ def _adopted(booking: Booking, state: RefundState) -> Refund | None:
     """A refund recorded here and still waiting to be sent, that the provider reports made (staff made it
     at the provider's dashboard): the same refund, not a second one."""
     waiting = booking.refunds.select_for_update().filter(
-        method=Refund.Method.PROVIDER, status=RefundStatus.PENDING, provider_refund_id=None,
-        payment_intent_id=state.payment_intent_id or "", amount_cents=state.amount_cents,
-    )  # fmt: skip
+        method=Refund.Method.PROVIDER,
+        status=RefundStatus.PENDING,
+        provider_refund_id=None,
+        payment_intent_id=state.payment_intent_id or "",
+        amount_cents=state.amount_cents,
+    )
     asked = waiting.order_by("pk").first()
     if asked is not None:
         asked.provider_refund_id = state.refund_id

@@ -92,9 +92,13 @@ def owe(
     a payment page is opened for it later (payments/after_ride.py); else staff collect it or waive it.
     `details`: why (the minutes waited, the no-show fee's terms), for the traveller's page."""
     surcharge = Surcharge.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, reason=reason,
-        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL, details=details or {},
-    )  # fmt: skip
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        reason=reason,
+        method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
+        details=details or {},
+    )
     what, amount = history.surcharge_reason(reason), history.eur(amount_cents)
     owed = (
         history.said("Owed for {what}: {amount}; a payment link follows by e-mail.", what=what, amount=amount)
@@ -152,12 +156,11 @@ RIDE_CHARGES = (Surcharge.Reason.WAITING, Surcharge.Reason.NO_SHOW)
 @dataclass(frozen=True)
 class Billed:
     """What `bill` did for a cause: what was kept of it before, what it asks now, what it withdrew (open
-    amounts: `withdrawn_links`, those with a payment page the traveller got), and what goes back."""
+    amounts), and what goes back."""
 
     kept_cents: int
     owed_cents: int
     withdrawn_cents: int
-    withdrawn_links: int
     back_cents: int
     back_by_staff_cents: int
 
@@ -178,16 +181,16 @@ def _returned_cents(paid) -> int:
     return back.aggregate(total=Sum("amount_cents"))["total"] or 0
 
 
-def charged_cents(booking: Booking, reason: str) -> int:
-    """What a cause asks of the traveller or keeps: its open amounts and what it keeps paid."""
-    open_ = booking.surcharges.filter(reason=reason, status=Surcharge.Status.PENDING)
-    return (open_.aggregate(total=Sum("amount_cents"))["total"] or 0) + kept_cents(booking, reason)
-
-
 def bill(
-    booking: Booking, reason: str, due_cents: int, *, online: bool, actor: str, because: history.Said,
+    booking: Booking,
+    reason: str,
+    due_cents: int,
+    *,
+    online: bool,
+    actor: str,
+    because: history.Said,
     details: dict | None = None,
-) -> Billed:  # fmt: skip
+) -> Billed:
     """Bring what a cause charges to `due_cents` (booking row-locked): one charge per cause, never a second
     full one. What is asked or paid for it already counts; an open amount that no longer fits is withdrawn
     and the difference asked anew; what was paid beyond `due_cents` goes back (`refunds.give_back_charge`:
@@ -197,11 +200,11 @@ def bill(
     )
     kept = kept_cents(booking, reason)
     if kept + sum(owed.amount_cents for owed in open_charges) == due_cents:
-        return Billed(kept, 0, 0, 0, 0, 0)
-    withdrawn = links = 0
+        return Billed(kept, 0, 0, 0, 0)
+    withdrawn = 0
     for owed in open_charges:
         _waive(booking, owed, actor=actor, because=because)
-        withdrawn, links = withdrawn + owed.amount_cents, links + bool(owed.provider_session_id)
+        withdrawn += owed.amount_cents
     owed_cents = max(0, due_cents - kept)
     if owed_cents:
         owe(booking, owed_cents, reason=reason, online=online, actor=actor, details=details)
@@ -219,7 +222,7 @@ def bill(
         made = refunds.give_back_charge(booking, paid, piece, reason=_sentence(because), actor=actor)
         back += piece
         by_staff += piece if made.method == Refund.Method.MANUAL else 0
-    return Billed(kept, owed_cents, withdrawn, links, back, by_staff)
+    return Billed(kept, owed_cents, withdrawn, back, by_staff)
 
 
 def _sentence(because: history.Said) -> str:
@@ -259,10 +262,15 @@ def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Sa
 def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -> Surcharge:
     """Staff collected the difference themselves (cash, card terminal, invoice). Booking row-locked."""
     surcharge = Surcharge.objects.create(
-        booking=booking, amount_cents=amount_cents, currency=booking.currency, status=Surcharge.Status.PAID,
-        method=Refund.Method.MANUAL, paid_at=timezone.now(), created_by=user,
+        booking=booking,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        status=Surcharge.Status.PAID,
+        method=Refund.Method.MANUAL,
+        paid_at=timezone.now(),
+        created_by=user,
         details=invoices.reason_by_hand(booking),
-    )  # fmt: skip
+    )
     invoices.issue_supplementary(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
     _received(booking, amount_cents, collected, actor=actor)
@@ -364,9 +372,11 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
     try:
         with transaction.atomic():
             refunds.refund(
-                booking, surcharge.amount_cents, actor=actor,
+                booking,
+                surcharge.amount_cents,
+                actor=actor,
                 reason="Paid through a withdrawn payment link: given back.",
-            )  # fmt: skip
+            )
     except DomainError as error:
         reason = (
             f"{_eur(surcharge.amount_cents)} arrived through a withdrawn payment link and could not be "

@@ -16,11 +16,24 @@ from places import gazetteer
 
 AIRPORT_WORDS = frozenset(
     {
-        "airport", "flughafen", "flugplatz", "aeroport", "aeroporto", "aeropuerto", "luchthaven",
-        "lufthavn", "flygplats", "letisko", "letiste", "repuloter", "lotnisko", "aerodrom", "zracna",
+        "airport",
+        "flughafen",
+        "flugplatz",
+        "aeroport",
+        "aeroporto",
+        "aeropuerto",
+        "luchthaven",
+        "lufthavn",
+        "flygplats",
+        "letisko",
+        "letiste",
+        "repuloter",
+        "lotnisko",
+        "aerodrom",
+        "zracna",
         "letalisce",
     }
-)  # fmt: skip
+)
 NEVER_AN_AIRPORT = frozenset({"hotel"})
 # Places that hold an airport as well as everything else around it: they decide nothing.
 AREAS = ("city", "town", "district")

@@ -1,4 +1,4 @@
-"""How much of a route lies in Austria (issue 22: the invoice of a ride across the border). Austria's outline
+"""How much of a route lies in Austria (the invoice of a ride across the border names it). Austria's outline
 is places/data/austria.geojson (Natural Earth, public domain; places/data/README.md); the route is the
 provider's polyline, or the straight line between its ends. The route is cut into pieces of at most 500 m,
 and each piece counts as Austrian when its middle lies in Austria: pure Python, no GEOS."""
@@ -19,7 +19,6 @@ SAMPLE_KM = 0.5
 BAND = 0.05  # degrees of latitude per bucket of border edges (a point is tested against its bucket only)
 ON_BORDER = 1e-9  # degrees: a point this close to the outline lies on it, and counts as Austria
 SHARE_PLACES = Decimal("0.001")
-ALL = Decimal("1.000")
 
 
 @dataclass(frozen=True)
@@ -27,10 +26,6 @@ class AustriaShare:
     share: Decimal  # 0–1, three places
     km_in_austria: Decimal  # of the route's distance, to 0.1 km
     km_total: Decimal
-
-    @property
-    def all_in_austria(self) -> bool:
-        return self.share == ALL
 
 
 def austria_share(path: Sequence[LatLng], *, distance_km: Decimal) -> AustriaShare:

@@ -17,7 +17,6 @@ from places.models import DEFAULT_DAILY_CALLS, ProviderBudget
 logger = logging.getLogger(__name__)
 
 SUGGESTIONS, ROUTES = "suggestions", "routes"
-KINDS = (SUGGESTIONS, ROUTES)
 # A day's counter outlives its day by one (the key names the day; a new day starts at zero on a new key).
 COUNTER_TTL = 2 * 24 * 3600
 BUDGET = SharedVersion("places-budget")

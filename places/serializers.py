@@ -18,13 +18,19 @@ class DistanceInput(FromFieldMixin, Declaration):
         max_length=500, source="destination", help_text="Destination address or place name."
     )
     fromPlaceId = serializers.CharField(
-        max_length=500, required=False, allow_blank=True, source="origin_place_id",
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        source="origin_place_id",
         help_text="Place id of the pickup, from a suggestion.",
-    )  # fmt: skip
+    )
     toPlaceId = serializers.CharField(
-        max_length=500, required=False, allow_blank=True, source="destination_place_id",
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        source="destination_place_id",
         help_text="Place id of the destination, from a suggestion.",
-    )  # fmt: skip
+    )
     pickupDatetime = LocalDateTimeField(
         required=False,
         source="pickup",

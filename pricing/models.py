@@ -117,7 +117,7 @@ class Tour(models.Model):
     included_hours = models.DecimalField(
         _("included hours"), max_digits=4, decimal_places=1, validators=NOT_NEGATIVE
     )
-    # What the booking form shows when the tour is chosen (issue 19).
+    # What the booking form shows when the tour is chosen.
     description_de = models.TextField(_("description (German)"), blank=True, max_length=1000)
     description_en = models.TextField(_("description (English)"), blank=True, max_length=1000)
     area_radius_km = models.DecimalField(

@@ -4,6 +4,7 @@ from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
 CURRENCY = "EUR"  # ISO 4217; payment providers want it in lower case
 CENT = Decimal("0.01")
+HUNDRED = Decimal("100")
 
 
 def to_cents(euros: Decimal) -> int:
@@ -26,6 +27,11 @@ def to_cent(euros: Decimal) -> Decimal:
 def round_up(value: Decimal, step: Decimal) -> Decimal:
     """The smallest multiple of `step` that is not below `value`."""
     return (value / step).to_integral_value(rounding=ROUND_CEILING) * step
+
+
+def percent_of(cents: int, percent: Decimal) -> int:
+    """`percent` % of an amount in cents (a fee's share of a price), to the cent, half up."""
+    return int((cents * percent / HUNDRED).to_integral_value(ROUND_HALF_UP))
 
 
 def vat_of(gross_cents: int, rate: Decimal) -> int:

@@ -96,7 +96,7 @@ class Quote:
             currency=record["currency"],
             vehicle_class=record["vehicle_class"],
             booking_type=BookingType(record["booking_type"]),
-            lines=tuple(  # records stored before lines had params read as lines without them
+            lines=tuple(  # a stored line without params reads as a line with none
                 PriceLine(line["code"], line["label"], Decimal(line["amount"]), line.get("params", {}))
                 for line in record["lines"]
             ),
@@ -206,9 +206,10 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
 
 
 def compute_waiting(snapshot: PricingSnapshot, vehicle_class: str, wait_minutes: int) -> Quote:
-    """Waiting billed after a ride (issue 21): the quote's waiting line alone, at the tariff's rate per
-    started quarter hour, VAT included as in every quote. Not rounded to the tariff's step: the rate staff
-    set is what a quarter hour costs. A class no longer offered still prices the waiting of its rides."""
+    """Waiting billed after a ride (dispatch/ride_billing.py): the quote's waiting line alone, at the tariff's
+    rate per started quarter hour, VAT included as in every quote. Not rounded to the tariff's step: the rate
+    staff set is what a quarter hour costs. A class no longer offered still prices the waiting of its
+    rides."""
     tariff = snapshot.tariffs.get(vehicle_class)
     if tariff is None:
         raise DomainError(

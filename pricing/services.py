@@ -71,11 +71,6 @@ def current_snapshot() -> PricingSnapshot:
     return _snapshot.get()
 
 
-def tariffs_changed() -> None:
-    """Call after a tariff edit commits: every process reloads its snapshot on its next check."""
-    TARIFFS.announce()
-
-
 def load_snapshot() -> PricingSnapshot:
     tariffs = {
         tariff.vehicle_class.code: TariffRates(

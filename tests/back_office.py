@@ -16,9 +16,14 @@ from tests.processes import ROOT, free_port, manage, project_env, wait_until_hea
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 STAFF, PASSWORD = "eva", "dispatch-demo-password"
 
 
@@ -60,16 +65,23 @@ def back_office(folder: Path, *, seller_details: bool = True) -> Iterator[Served
         "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
     }
     details = [("shell", "--no-imports", "-c", SELLER_DETAILS)] if seller_details else []
-    for step in (("migrate", "--noinput"), *details, ("demo_data",),
-                 ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test")):  # fmt: skip
+    for step in (
+        ("migrate", "--noinput"),
+        *details,
+        ("demo_data",),
+        ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test"),
+    ):
         done = manage(*step, **env)
         assert done.returncode == 0, done.stdout + done.stderr
     log = folder / "server.log"
     with log.open("w") as output:
         server = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-            cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=project_env(**env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     try:
         wait_until_healthy(base, server, log)
         yield Served(base, env)

@@ -27,9 +27,12 @@ def fresh_cache():
 # invoices wait, so every test that uses the database starts with them filled in, unless it asks for the
 # profile as the migrations seed it (`seeded_profile`).
 SELLER_DETAILS = {
-    "legal_name": "Wiener Chauffeur GmbH", "street_address": "Kärntner Ring 1", "postcode": "1010",
-    "city": "Wien", "vat_id": "ATU12345678",
-}  # fmt: skip
+    "legal_name": "Wiener Chauffeur GmbH",
+    "street_address": "Kärntner Ring 1",
+    "postcode": "1010",
+    "city": "Wien",
+    "vat_id": "ATU12345678",
+}
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
 
 

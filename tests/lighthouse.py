@@ -40,10 +40,15 @@ def production_env(base: str, database: Path) -> dict[str, str]:
 
 def run_lighthouse(url: str, form: str, output: Path) -> tuple[dict[str, int], dict]:
     command = [
-        str(NODE), str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={output}",
+        str(NODE),
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={output}",
         f"--only-categories={','.join(CATEGORIES)}",
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage",
-    ]  # fmt: skip
+    ]
     if form == "desktop":
         command.append("--preset=desktop")
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}

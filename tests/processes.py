@@ -16,10 +16,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Every variable of the configuration table (docs/decisions.md §2): none may leak in from the shell running the tests.
 PROJECT_VARIABLES = (
-    "DJANGO_", "DATABASE_URL", "REDIS_URL", "PUBLIC_BASE_URL", "GOOGLE_", "PAYMENT_PROVIDER", "STRIPE_",
-    "OPERATOR_EMAIL", "TRUSTED_PROXY_COUNT", "EMAIL_", "DEFAULT_FROM_EMAIL", "CORS_ALLOWED_ORIGINS", "JOBS_",
+    "DJANGO_",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "PUBLIC_BASE_URL",
+    "GOOGLE_",
+    "PAYMENT_PROVIDER",
+    "STRIPE_",
+    "OPERATOR_EMAIL",
+    "TRUSTED_PROXY_COUNT",
+    "EMAIL_",
+    "DEFAULT_FROM_EMAIL",
+    "CORS_ALLOWED_ORIGINS",
+    "JOBS_",
     "OAUTH_",
-)  # fmt: skip
+)
 
 
 def project_env(**env: str) -> dict[str, str]:
@@ -76,10 +87,20 @@ def gunicorn(
     port = port or free_port()
     log = tmp / "gunicorn.log"
     command = [
-        sys.executable, "-m", "gunicorn", "-c", "chauffeur/gunicorn.conf.py", "chauffeur.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-        "--access-logformat", "worker=%(p)s status=%(s)s", *options,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        "chauffeur/gunicorn.conf.py",
+        "chauffeur.wsgi",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--access-logformat",
+        "worker=%(p)s status=%(s)s",
+        *options,
+    ]
     with log.open("w") as output:
         server = subprocess.Popen(
             command, cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT

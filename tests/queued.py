@@ -15,9 +15,15 @@ def run_pending_jobs(*, leave: frozenset = frozenset()) -> int:
     """Run every job that is due (but those in `leave`), including the jobs those enqueue; a job that
     fails waits for its backoff, so each runs once here. How many ran."""
     worker = Worker(
-        queue_names=["*"], excluded_queue_names=[], interval=0, batch=True, backend_name="default",
-        startup_delay=False, max_tasks=None, worker_id="test-process",
-    )  # fmt: skip
+        queue_names=["*"],
+        excluded_queue_names=[],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-process",
+    )
     ran = 0
     while (job := DBTaskResult.objects.ready().exclude(id__in=leave).first()) is not None:
         job.claim(worker.worker_id)

@@ -27,14 +27,22 @@ SHOW = 'echo "$DATABASE_URL $REDIS_URL"; psql -h 127.0.0.1 -U postgres -Atc "SEL
 
 def isolated(*command: str, **env: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [str(ROOT / ".ci" / "isolated"), *command], cwd=ROOT, env=project_env(**env),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [str(ROOT / ".ci" / "isolated"), *command],
+        cwd=ROOT,
+        env=project_env(**env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def databases() -> set[str]:
-    listed = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SELECT datname FROM pg_database"],
-                            capture_output=True, text=True, check=True)  # fmt: skip
+    listed = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SELECT datname FROM pg_database"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return set(listed.stdout.split())
 
 

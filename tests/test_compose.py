@@ -28,7 +28,7 @@ def test_every_documented_setting_reaches_the_web_container():
     assert not missing, f"docker-compose.yml does not pass {sorted(missing)} to the web service"
 
 
-# --- the buffering proxy in front of gunicorn (issue 25) ----------------------------------------------------
+# --- the buffering proxy in front of gunicorn ---------------------------------------------------------------
 
 SERVICES = yaml.safe_load(COMPOSE)["services"]
 NGINX_CONF = (ROOT / "deploy" / "nginx.conf").read_text()
@@ -84,7 +84,7 @@ def test_the_proxy_buffers_bounds_bodies_and_times_out():
     assert int(directives("proxy_read_timeout")[0].removesuffix("s")) > 30
 
 
-# --- the worker (issue 20) ------------------------------------------------------------------------------------
+# --- the worker ---------------------------------------------------------------------------------------------
 
 
 def test_the_worker_runs_from_the_web_image_with_the_web_environment():

@@ -80,9 +80,23 @@ LITERALS = st.sampled_from(
     ["1e400", "-1e400", "1E999", "123456789e999", '"\\u0000"', '"a\\u0000b"', '"\\ud800"', "1" * 400]
 )
 BOOKING_FIELDS = st.sampled_from(
-    ["from", "to", "name", "email", "phone", "notes", "flightNumber", "flightData", "distanceKm", "priceEur",
-     "durationHours", "tourName", "pickupDatetime", "vehicleClass"]
-)  # fmt: skip
+    [
+        "from",
+        "to",
+        "name",
+        "email",
+        "phone",
+        "notes",
+        "flightNumber",
+        "flightData",
+        "distanceKm",
+        "priceEur",
+        "durationHours",
+        "tourName",
+        "pickupDatetime",
+        "vehicleClass",
+    ]
+)
 
 
 @pytest.mark.parametrize("path", POST_PATHS)

@@ -139,8 +139,16 @@ def test_every_documented_setting_reaches_every_process():
 
 
 def test_secrets_are_in_the_secret_not_the_configmap():
-    secret_names = {"DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET",
-                    "GOOGLE_MAPS_API_KEY", "EMAIL_HOST_PASSWORD", "TWILIO_AUTH_TOKEN"}  # fmt: skip
+    secret_names = {
+        "DJANGO_SECRET_KEY",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "STRIPE_SECRET_KEY",
+        "STRIPE_WEBHOOK_SECRET",
+        "GOOGLE_MAPS_API_KEY",
+        "EMAIL_HOST_PASSWORD",
+        "TWILIO_AUTH_TOKEN",
+    }
     assert secret_names <= set(SECRET["stringData"])
     assert not secret_names & set(CONFIG["data"])
     assert CONFIG["data"]["DJANGO_DEBUG"] == "false"
@@ -165,8 +173,12 @@ def test_web_runs_the_dockerfiles_server_and_the_job_its_migrations():
 
 def test_the_worker_runs_the_queue_worker():
     assert pod(WORKER)["containers"][0]["command"] == ["python", "manage.py", "run_worker"]
-    assert not [resource for resource in RESOURCES if resource["kind"] == "Service" and
-                resource["spec"]["selector"] == WORKER["spec"]["selector"]["matchLabels"]]  # fmt: skip
+    assert not [
+        resource
+        for resource in RESOURCES
+        if resource["kind"] == "Service"
+        and resource["spec"]["selector"] == WORKER["spec"]["selector"]["matchLabels"]
+    ]
 
 
 def test_only_the_job_migrates_the_others_wait_for_it():
@@ -291,9 +303,12 @@ def production_env(tmp_path) -> dict[str, str]:
         f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp_path / 'static')!r}\n"
     )
     env = {
-        **CONFIG["data"], "DJANGO_SECRET_KEY": "k8s-probe-secret-key-" + "k" * 30, "PYTHONPATH": str(tmp_path),
-        "DJANGO_SETTINGS_MODULE": "k8s_settings", "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
-    }  # fmt: skip
+        **CONFIG["data"],
+        "DJANGO_SECRET_KEY": "k8s-probe-secret-key-" + "k" * 30,
+        "PYTHONPATH": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "k8s_settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
+    }
     collected = manage("collectstatic", "--noinput", **env)
     assert collected.returncode == 0, collected.stderr
     return env
@@ -308,8 +323,11 @@ def test_the_probes_answer_as_kubelet_asks_them(tmp_path, production_env):
 
 def test_without_database_and_redis_the_pod_is_unready_but_alive(tmp_path, production_env):
     dead = free_port()  # nothing listens there
-    env = {**production_env, "DATABASE_URL": f"postgres://chauffeur@127.0.0.1:{dead}/chauffeur",
-           "REDIS_URL": f"redis://127.0.0.1:{dead}/0"}  # fmt: skip
+    env = {
+        **production_env,
+        "DATABASE_URL": f"postgres://chauffeur@127.0.0.1:{dead}/chauffeur",
+        "REDIS_URL": f"redis://127.0.0.1:{dead}/0",
+    }
     with gunicorn(tmp_path, env, any_answer=True) as (base, _log):
         readiness = probe(base, WEB_CONTAINER, "readinessProbe")
         assert readiness.status_code == 503

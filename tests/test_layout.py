@@ -1,18 +1,16 @@
 """Who may import whom (docs/development/layout.md): dependencies point from the doors to the domain, and the
 project plumbing knows no domain app except in its URL table."""
 
-import ast
 import re
 from pathlib import Path
 
 import grimp
 import pytest
 
+from tests.imports import PROJECT_PACKAGES, top_level_imports
+
 ROOT = Path(__file__).resolve().parents[1]
-APPS = (
-    "chauffeur", "pricing", "places", "booking", "payments", "dispatch", "web", "fleet", "access", "agents",
-    "company", "jobs", "sms", "business",
-)  # fmt: skip
+APPS = PROJECT_PACKAGES
 DOORS = {"web", "agents"}  # the traveller pages and MCP: nothing in the domain imports a door
 DOMAIN_BELOW_BOOKING = {"booking", "payments", "dispatch", *DOORS}
 
@@ -42,13 +40,7 @@ EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
 
 
 def imported_apps(path: Path) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
-    return found & set(APPS)
+    return top_level_imports(path) & set(APPS)
 
 
 @pytest.mark.parametrize("app", APPS)

@@ -24,9 +24,14 @@ SUPERUSER = {
 def make(*targets: str, **env: str) -> subprocess.CompletedProcess:
     """stdin from /dev/null: no terminal, as in CI or a script."""
     return subprocess.run(
-        ["make", "--no-print-directory", *targets], cwd=ROOT, env=project_env(**env),
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        ["make", "--no-print-directory", *targets],
+        cwd=ROOT,
+        env=project_env(**env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def users(database) -> list[tuple]:

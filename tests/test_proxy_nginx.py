@@ -168,12 +168,16 @@ def test_staff_sign_in_through_the_proxy_on_a_port_other_than_80(proxy):
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)[1]
     signed_in = browser.post(
         f"{base}/admin/login/?next=/admin/",
-        data={"csrfmiddlewaretoken": token, "username": STAFF["DJANGO_SUPERUSER_USERNAME"],
-              "password": STAFF["DJANGO_SUPERUSER_PASSWORD"], "next": "/admin/"},
+        data={
+            "csrfmiddlewaretoken": token,
+            "username": STAFF["DJANGO_SUPERUSER_USERNAME"],
+            "password": STAFF["DJANGO_SUPERUSER_PASSWORD"],
+            "next": "/admin/",
+        },
         headers={"Origin": base, "Referer": f"{base}/admin/login/"},
         timeout=10,
         allow_redirects=False,
-    )  # fmt: skip
+    )
     assert signed_in.status_code == 302, signed_in.text[:500]
     assert signed_in.headers["Location"] == "/admin/"
     home = browser.get(f"{base}/admin/", timeout=10, allow_redirects=False)

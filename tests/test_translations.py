@@ -7,6 +7,7 @@ import gettext
 import polib
 import pytest
 
+from tests.imports import PROJECT_PACKAGES
 from tests.processes import ROOT
 
 CATALOGUES = sorted((ROOT / "locale").glob("*/LC_MESSAGES/django.po"))
@@ -34,22 +35,7 @@ def test_there_is_a_german_catalogue():
 
 # The calls that mark a text for the catalogue (gettext's keywords, and `said` for history entries).
 MARKERS = {"_", "gettext", "gettext_lazy", "said", "ngettext", "ngettext_lazy"}
-APPS = (
-    "chauffeur",
-    "pricing",
-    "places",
-    "booking",
-    "payments",
-    "dispatch",
-    "web",
-    "fleet",
-    "access",
-    "agents",
-    "company",
-    "jobs",
-    "sms",
-    "business",
-)
+APPS = PROJECT_PACKAGES
 
 
 def marked_texts():

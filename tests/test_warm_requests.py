@@ -1,4 +1,4 @@
-"""A warm read request makes no database query and exactly one Redis round trip (issue 12): tokens, tariffs,
+"""A warm read request makes no database query and exactly one Redis round trip: tokens, tariffs,
 the lead-time policy and the rating snapshot are kept per process, and their shared versions ride on the
 rate limiter's one round trip. Counted, not timed: speed itself lives in `make bench`."""
 

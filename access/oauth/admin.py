@@ -63,9 +63,18 @@ class OAuthClientAdmin(NamesChanges, admin.ModelAdmin):
     list_filter = [BlockedFilter, "registration"]
     search_fields = ["name", "client_id"]
     readonly_fields = [
-        "name", "client_id", "registration", "redirect_uri_list", "client_uri", "logo_uri",
-        "token_endpoint_auth_method", "created_at", "metadata_fetched_at", "blocked_at", "metadata",
-    ]  # fmt: skip
+        "name",
+        "client_id",
+        "registration",
+        "redirect_uri_list",
+        "client_uri",
+        "logo_uri",
+        "token_endpoint_auth_method",
+        "created_at",
+        "metadata_fetched_at",
+        "blocked_at",
+        "metadata",
+    ]
     fieldsets = [
         (None, {"fields": ["name", "client_id", "registration", "created_at", "blocked_at"]}),
         (_("What staff decide"), {"fields": ["agency_scopes", "rate_limit"]}),
@@ -184,9 +193,16 @@ class OAuthGrantAdmin(admin.ModelAdmin):
     search_fields = ["traveller_email", "client__name", "client__client_id"]
     actions = ["revoke_selected"]
     fields = [
-        "client", "subject", "traveller_email", "approved_by", "scope_list", "resource", "created_at",
-        "revoked_at", "live_tokens",
-    ]  # fmt: skip
+        "client",
+        "subject",
+        "traveller_email",
+        "approved_by",
+        "scope_list",
+        "resource",
+        "created_at",
+        "revoked_at",
+        "live_tokens",
+    ]
     readonly_fields = fields  # type: ignore[assignment]  # plain names, no fieldset groups
 
     def has_add_permission(self, request) -> bool:

@@ -20,8 +20,19 @@ from access.oauth.errors import InvalidClientError, InvalidRequestError, OAuth2E
 
 logger = logging.getLogger(__name__)
 
-SINGLE = ("grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope", "resource",
-          "client_id", "client_secret", "token", "token_type_hint")  # fmt: skip
+SINGLE = (
+    "grant_type",
+    "code",
+    "redirect_uri",
+    "code_verifier",
+    "refresh_token",
+    "scope",
+    "resource",
+    "client_id",
+    "client_secret",
+    "token",
+    "token_type_hint",
+)
 
 
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")  # RFC 6749 asks for the first

@@ -19,12 +19,6 @@ class InvalidTargetError(rfc6749_errors.OAuth2Error):
     error = "invalid_target"
 
 
-class UnsupportedTokenTypeError(rfc6749_errors.OAuth2Error):
-    """RFC 7009 §2.2.1 (Authlib's class of that name answers 401, the revocation endpoint's is 400)."""
-
-    error = "unsupported_token_type"
-
-
 class UnverifiedRedirect(Exception):
     """The client or its redirect URI cannot be trusted: the visitor gets an error page, never a redirect
     (RFC 6749 §4.1.2.1)."""

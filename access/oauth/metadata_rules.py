@@ -136,8 +136,10 @@ def grant_and_response_types(metadata: dict) -> tuple[list[str], list[str]]:
         if unknown := sorted(set(values) - set(allowed)):
             raise MetadataError(f"Unsupported {name}: {', '.join(unknown)[:200]}; use {', '.join(allowed)}.")
     if "authorization_code" not in grants or "code" not in responses:
-        raise MetadataError("This server issues tokens by authorization code only: grant_types must "
-                            "include authorization_code and response_types code.")  # fmt: skip
+        raise MetadataError(
+            "This server issues tokens by authorization code only: grant_types must "
+            "include authorization_code and response_types code."
+        )
     return list(dict.fromkeys(grants)), list(dict.fromkeys(responses))
 
 

@@ -23,8 +23,16 @@ from access.oauth.errors import (
 )
 from access.oauth.pending import PendingAuthorization
 
-SINGLE = ("client_id", "redirect_uri", "response_type", "state", "scope", "code_challenge",
-          "code_challenge_method", "resource")  # fmt: skip
+SINGLE = (
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "state",
+    "scope",
+    "code_challenge",
+    "code_challenge_method",
+    "resource",
+)
 MAX_STATE = 2000
 
 

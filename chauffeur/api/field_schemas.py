@@ -1,4 +1,4 @@
-"""Every rule a text or date-time input is checked by, stated in its JSON Schema (issue 26): /openapi.json
+"""Every rule a text or date-time input is checked by, stated in its JSON Schema: /openapi.json
 and the MCP tools' inputSchema are both drawn by this mapping from the same declarations. Only inputs
 ("request") change; answers keep drf-spectacular's plain mapping."""
 

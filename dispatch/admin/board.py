@@ -100,10 +100,26 @@ def ride_state_label(booking: Booking, progressed: RideProgress) -> str:
 
 
 COLUMNS = [
-    _("reference"), _("state"), _("pickup"), _("until"), _("from"), _("to"), _("class"), _("service"),
-    _("driver"), _("driver's phone"), _("vehicle"), _("customer"), _("phone"), _("e-mail"), _("flight"),
-    _("notes"), _("price EUR"), _("payment"), _("ride state"),
-]  # fmt: skip
+    _("reference"),
+    _("state"),
+    _("pickup"),
+    _("until"),
+    _("from"),
+    _("to"),
+    _("class"),
+    _("service"),
+    _("driver"),
+    _("driver's phone"),
+    _("vehicle"),
+    _("customer"),
+    _("phone"),
+    _("e-mail"),
+    _("flight"),
+    _("notes"),
+    _("price EUR"),
+    _("payment"),
+    _("ride state"),
+]
 
 
 def export_view(request: HttpRequest) -> HttpResponse:

@@ -239,8 +239,20 @@ class PhoneBookingForm(StaffChoices):
 
     def ride(self) -> BookingRequest:
         data = self.cleaned_data
-        fields = ("origin", "destination", "pickup", "vehicle_class", "booking_type", "tour_name", "name",
-                  "phone", "email", "locale", "flight_number", "notes")  # fmt: skip
+        fields = (
+            "origin",
+            "destination",
+            "pickup",
+            "vehicle_class",
+            "booking_type",
+            "tour_name",
+            "name",
+            "phone",
+            "email",
+            "locale",
+            "flight_number",
+            "notes",
+        )
         submitted = {name: str(data[name]) for name in fields if data.get(name)}
         hours = data["duration_hours"] if data["booking_type"] == "hourly" else None
         return BookingRequest(

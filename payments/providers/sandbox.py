@@ -144,12 +144,3 @@ class SandboxProvider:
                 currency=currency.lower(),
             ),
         )
-
-    def booking_paid(self, booking: Booking) -> PaymentEvent:
-        """The Pay button of a booking's own page."""
-        if booking.provider_session_id is None:  # no checkout: nothing to pay on
-            raise PaymentError(_("The sandbox knows no such checkout session."))
-        return self.pay_event(
-            session_id=booking.provider_session_id, reference=booking.reference,
-            amount_cents=booking.amount_cents, currency=booking.currency,
-        )  # fmt: skip

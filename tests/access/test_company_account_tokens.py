@@ -33,8 +33,16 @@ def other_account(name: str, **fields) -> CompanyAccount:
 
 def issued(*args: str) -> tuple[ApiToken, dict[str, str], str]:
     out = StringIO()
-    call_command("issue_token", "Beispiel travel desk", "--scope", "booking.read", "--scope", "booking.write",
-                 *args, stdout=out)  # fmt: skip
+    call_command(
+        "issue_token",
+        "Beispiel travel desk",
+        "--scope",
+        "booking.read",
+        "--scope",
+        "booking.write",
+        *args,
+        stdout=out,
+    )
     plain = out.getvalue().strip().splitlines()[-1]
     token = tokens.authenticate(plain)
     return token, {"HTTP_AUTHORIZATION": f"Bearer {plain}"}, out.getvalue()
@@ -88,10 +96,17 @@ def test_issue_token_refuses_an_unknown_ambiguous_or_inactive_account_issuing_no
     company, named, message
 ):
     for _ in range(2):
-        CompanyAccount.objects.create(name="Twice KG", street_address="x", postcode="1", city="Wien",
-                                      billing_email="a@twice.at")  # fmt: skip
-    CompanyAccount.objects.create(name="Sleeping GmbH", street_address="x", postcode="1", city="Wien",
-                                  billing_email="a@sleep.at", active=False)  # fmt: skip
+        CompanyAccount.objects.create(
+            name="Twice KG", street_address="x", postcode="1", city="Wien", billing_email="a@twice.at"
+        )
+    CompanyAccount.objects.create(
+        name="Sleeping GmbH",
+        street_address="x",
+        postcode="1",
+        city="Wien",
+        billing_email="a@sleep.at",
+        active=False,
+    )
     with pytest.raises(CommandError, match=message):
         issued("--company-account", named)
     assert ApiToken.objects.count() == 0
@@ -102,8 +117,14 @@ def test_staff_tie_a_token_to_an_account_in_the_admin_form(admin_client, company
     form = admin_client.get(ADD).content.decode()
     assert 'name="company_account"' in form and "Beispiel GmbH" in form
     assert "Sleeping GmbH" not in form  # only active accounts are offered
-    data = {"name": "Beispiel desk", "scopes": ["booking.read", "booking.write"], "company_account": company.pk,
-            "expires_at_0": "", "expires_at_1": "", "rate_limit": ""}  # fmt: skip
+    data = {
+        "name": "Beispiel desk",
+        "scopes": ["booking.read", "booking.write"],
+        "company_account": company.pk,
+        "expires_at_0": "",
+        "expires_at_1": "",
+        "rate_limit": "",
+    }
     page = admin_client.post(ADD, data).content.decode()
     plain = re.search(r'id="issued-token"[^>]* value="(cbt_[^"]+)"', page)[1]
     assert "Its checkouts may book on the account of <strong>Beispiel GmbH</strong>" in page

@@ -53,6 +53,8 @@ def test_clients_stored_before_keep_a_label_hosts_and_plain_names_after():
     client = OAuthClient.objects.get(client_id="dyn_old")
     assert client.name == "Apple Assistant"
     assert client.redirect_uris == [
-        "https://xn--80ak6aa92e.com/cb", "http://127.0.0.1:3000/cb", "https://exa%6dple.com/cb",
-    ]  # fmt: skip
+        "https://xn--80ak6aa92e.com/cb",
+        "http://127.0.0.1:3000/cb",
+        "https://exa%6dple.com/cb",
+    ]
     assert client.client_uri == "https://xn--80ak6aa92e.com:8443/about"

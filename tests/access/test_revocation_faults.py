@@ -1,4 +1,4 @@
-"""Revoking tokens while the shared cache is down (issue 25, finding 7a): the revocation is the database's;
+"""Revoking tokens while the shared cache is down: the revocation is the database's;
 the cache only tells other processes sooner. So all tokens are revoked together, the page answers, and this
 process refuses them at once (docs/operations/failure.md)."""
 

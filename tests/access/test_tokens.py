@@ -116,8 +116,17 @@ def test_last_use_is_written_at_most_once_a_minute(django_assert_num_queries):
 
 def test_issue_token_prints_the_token_alone_on_the_last_line():
     out = StringIO()
-    call_command("issue_token", "Hotel X agent", "--scope", "booking.read", "--scope", "booking.write",
-                 "--expires-days", "30", stdout=out)  # fmt: skip
+    call_command(
+        "issue_token",
+        "Hotel X agent",
+        "--scope",
+        "booking.read",
+        "--scope",
+        "booking.write",
+        "--expires-days",
+        "30",
+        stdout=out,
+    )
     plain = out.getvalue().strip().splitlines()[-1]
     token = tokens.authenticate(plain)
     assert token is not None and token.name == "Hotel X agent"

@@ -90,13 +90,35 @@ def pickup(days: int = 3, hour: int = 10) -> str:
 
 def checkout_arguments(client, agent, **ride) -> dict:
     """What an agent does: estimate, price, then book with the server's amount."""
-    booking_data = {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": pickup(),
-                    "vehicleClass": "executive", "name": "Anna Berger", "email": "anna@example.com", **ride}  # fmt: skip
-    route = tool_result(call(client, agent, "booking.estimate_distance",
-                             {"from": booking_data["from"], "to": booking_data["to"]}))["structuredContent"]  # fmt: skip
-    price = tool_result(call(client, agent, "booking.calculate_price",
-                             {"distanceKm": route["distance"], "inZoneA": route["inZoneA"],
-                              "vehicleClass": booking_data["vehicleClass"]}))["structuredContent"]  # fmt: skip
+    booking_data = {
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "pickupDatetime": pickup(),
+        "vehicleClass": "executive",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        **ride,
+    }
+    route = tool_result(
+        call(
+            client,
+            agent,
+            "booking.estimate_distance",
+            {"from": booking_data["from"], "to": booking_data["to"]},
+        )
+    )["structuredContent"]
+    price = tool_result(
+        call(
+            client,
+            agent,
+            "booking.calculate_price",
+            {
+                "distanceKm": route["distance"],
+                "inZoneA": route["inZoneA"],
+                "vehicleClass": booking_data["vehicleClass"],
+            },
+        )
+    )["structuredContent"]
     return {"amount": round(price["priceEur"] * 100), "bookingData": booking_data}
 
 

@@ -133,12 +133,20 @@ def test_the_endpoint_is_rate_limited_per_token(client):
     assert tool_result(_autocomplete(client, bearer("booking.read")))["isError"] is False  # another token
 
 
-SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call (issue 27)
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
-     "capabilities": {}, "clientInfo": {"name": "langchain", "version": "1"}}},
+SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "langchain", "version": "1"},
+        },
+    },
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-]  # fmt: skip
+]
 
 
 def test_protocol_housekeeping_has_its_own_budget_so_a_session_per_call_meets_the_limit_at_the_same_call(
@@ -166,9 +174,15 @@ def test_a_batch_with_a_call_in_it_counts_every_message_as_billable(client, sett
     settings.MCP_HOUSEKEEPING_RATE_LIMIT = 100
     start_of_window(client)
     limited = bearer("booking.read", rate_limit=3)
-    batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"},
-             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-              "params": {"name": "places.autocomplete", "arguments": {"input": "Sacher"}}}]  # fmt: skip
+    batch = [
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "places.autocomplete", "arguments": {"input": "Sacher"}},
+        },
+    ]
     response = post(client, batch, HTTP_MCP_PROTOCOL_VERSION="2025-03-26", **limited)
     assert response.status_code == 200 and len(response.json()) == 2
     assert response["RateLimit"].startswith('"default";r=1')
@@ -189,15 +203,24 @@ def _oauth_token(resource: str, **changes) -> dict[str, str]:
     """An OAuth access token of a traveller's grant for `resource` (an ApiToken tied to the grant)."""
     client = OAuthClient.objects.create(client_id=f"dyn_{resource[-3:]}", registration="dynamic", name="Bot")
     grant = OAuthGrant.objects.create(
-        client=client, subject="traveller", traveller_email="anna@example.com", scopes=["booking.read"],
+        client=client,
+        subject="traveller",
+        traveller_email="anna@example.com",
+        scopes=["booking.read"],
         resource=f"https://chauffeur.test{resource}",
-    )  # fmt: skip
+    )
     plain, prefix, digest = tokens.new_secret()
     fields = {"expires_at": timezone.now() + timedelta(hours=1), **changes}
     ApiToken.objects.create(
-        name="OAuth: Bot", prefix=prefix, digest=digest, scopes=["booking.read"], grant=grant,
-        acts_for="anna@example.com", audience=grant.resource, **fields,
-    )  # fmt: skip
+        name="OAuth: Bot",
+        prefix=prefix,
+        digest=digest,
+        scopes=["booking.read"],
+        grant=grant,
+        acts_for="anna@example.com",
+        audience=grant.resource,
+        **fields,
+    )
     return {"HTTP_AUTHORIZATION": f"Bearer {plain}"}
 
 

@@ -8,10 +8,9 @@ from django.utils import timezone
 
 from booking.models import Booking
 from payments.models import Refund
-from payments.payment_updates import apply_event
-from payments.providers import payment_provider
 from tests.agents.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.conftest import bearer
+from tests.payments.sandbox import pay_in_the_sandbox
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -20,7 +19,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 def reference(client, agent) -> str:
     checkout = tool_result(call(client, agent, "booking.create_checkout", checkout_arguments(client, agent)))
     booking = Booking.objects.get(reference=checkout["structuredContent"]["reference"])
-    apply_event(payment_provider().booking_paid(booking))  # the traveller paid in the sandbox
+    pay_in_the_sandbox(booking)
     return booking.reference
 
 

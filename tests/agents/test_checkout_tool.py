@@ -90,9 +90,12 @@ def test_the_checkout_tool_refuses_the_websites_own_fields_and_needs_time_and_cl
     del arguments["bookingData"]["pickupDatetime"], arguments["bookingData"]["vehicleClass"]
     problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
     assert set(problem["errors"]) == {
-        "bookingData.waterChoice", "bookingData.tourName", "bookingData.flightData",
-        "bookingData.pickupDatetime", "bookingData.vehicleClass",
-    }  # fmt: skip
+        "bookingData.waterChoice",
+        "bookingData.tourName",
+        "bookingData.flightData",
+        "bookingData.pickupDatetime",
+        "bookingData.vehicleClass",
+    }
     assert Booking.objects.count() == 0
 
 

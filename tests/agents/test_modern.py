@@ -22,7 +22,11 @@ SCHEMAS = (
 )  # schema/<revision>/schema.json of modelcontextprotocol/modelcontextprotocol
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
-ENVELOPE = {VERSION_KEY: MODERN, CAPABILITIES_KEY: {}, "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}}  # fmt: skip
+ENVELOPE = {
+    VERSION_KEY: MODERN,
+    CAPABILITIES_KEY: {},
+    "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+}
 
 
 @cache
@@ -50,8 +54,10 @@ def answer_of(response, definition: str) -> dict:
     result = response.json()["result"]
     assert result["resultType"] == "complete"
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"] == {
-        "name": "chauffeur-booking", "title": "Vienna chauffeur booking", "version": "0.2.0",
-    }  # fmt: skip
+        "name": "chauffeur-booking",
+        "title": "Vienna chauffeur booking",
+        "version": "0.2.0",
+    }
     return result
 
 

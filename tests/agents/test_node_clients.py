@@ -35,7 +35,10 @@ TYPESCRIPT_CLIENTS = [
     pytest.param("v2", "legacy", "2025-11-25", id="client-v2-legacy"),
     pytest.param("v2", "auto", "2026-07-28", id="client-v2-auto"),
 ]
-REFUSED_ARGUMENTS = {"name": "booking.calculate_price", "arguments": {"distanceKm": "twenty", "vehicleClass": "first"}}  # fmt: skip
+REFUSED_ARGUMENTS = {
+    "name": "booking.calculate_price",
+    "arguments": {"distanceKm": "twenty", "vehicleClass": "first"},
+}
 
 
 def node(*args: str, stdin: str = "", timeout: int = 120) -> subprocess.CompletedProcess:
@@ -112,15 +115,24 @@ def test_a_typescript_client_quotes_books_and_reads_a_refusal(server, sdk, mode,
     started = booked["result"]["structuredContent"]
     stored = v1(server, "/api/get-session-data", session_id=started["sessionId"])["bookingData"]
     assert (stored["reference"], stored["status"], stored["amountCents"]) == (
-        started["reference"], "pending_payment", checkout["amount"],
-    )  # fmt: skip
+        started["reference"],
+        "pending_payment",
+        checkout["amount"],
+    )
 
 
 @pytest.mark.parametrize(("sdk", "mode", "revision"), TYPESCRIPT_CLIENTS)
 def test_a_typescript_client_surfaces_the_scope_challenge_and_books_nothing(server, sdk, mode, revision):
     before = booking_count(server)
-    checkout = {"amount": 7400, "bookingData": {"from": "Vienna Airport", "to": "Stephansplatz",
-                "pickupDatetime": PICKUP.isoformat(), "vehicleClass": "executive"}}  # fmt: skip
+    checkout = {
+        "amount": 7400,
+        "bookingData": {
+            "from": "Vienna Airport",
+            "to": "Stephansplatz",
+            "pickupDatetime": PICKUP.isoformat(),
+            "vehicleClass": "executive",
+        },
+    }
 
     report = session(
         server, sdk, mode, server.read_token, [{"name": "booking.create_checkout", "arguments": checkout}]
@@ -190,9 +202,17 @@ def locked_version(package: str) -> str:
 
 def inspector(server: LiveServer, era: str, *args: str) -> subprocess.CompletedProcess:
     return node(
-        "node_modules/.bin/mcp-inspector", "--cli", server.mcp_url, "--header",
-        f"Authorization: Bearer {server.write_token}", "--protocol-era", era, "--format", "json", *args,
-    )  # fmt: skip
+        "node_modules/.bin/mcp-inspector",
+        "--cli",
+        server.mcp_url,
+        "--header",
+        f"Authorization: Bearer {server.write_token}",
+        "--protocol-era",
+        era,
+        "--format",
+        "json",
+        *args,
+    )
 
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
@@ -203,9 +223,15 @@ def test_the_inspector_lists_portable_tools_and_reads_a_refusal(server, era):
     assert [tool["name"] for tool in json.loads(listed.stdout)["result"]["tools"]] == TOOL_NAMES
 
     refused = inspector(
-        server, era, "--method", "tools/call", "--tool-name", REFUSED_ARGUMENTS["name"],
-        "--tool-args-json", json.dumps(REFUSED_ARGUMENTS["arguments"]),
-    )  # fmt: skip
+        server,
+        era,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        REFUSED_ARGUMENTS["name"],
+        "--tool-args-json",
+        json.dumps(REFUSED_ARGUMENTS["arguments"]),
+    )
     assert refused.returncode == 5, refused.stderr  # the Inspector's exit code for a result with isError
     assert problem_in(json.loads(refused.stdout)["result"])["code"] == "invalid_request"
     assert ("_meta" in json.loads(refused.stdout)["result"]) is (era == "modern")
@@ -217,19 +243,31 @@ def test_the_inspector_lists_portable_tools_and_reads_a_refusal(server, era):
 MUST_PASS = {
     "2025-11-25": ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"],
     "2026-07-28": [
-        "tools-list", "dns-rebinding-protection", "http-header-validation",
-        "input-required-result-unsupported-methods", "input-required-result-validate-input",
+        "tools-list",
+        "dns-rebinding-protection",
+        "http-header-validation",
+        "input-required-result-unsupported-methods",
+        "input-required-result-validate-input",
     ],
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
 def test_the_conformance_suite_passes_every_scenario_this_server_can_take(server, revision, tmp_path):
     with token_proxy(server.base, server.read_token) as proxy:
         ran = node(
-            "node_modules/.bin/conformance", "server", "--url", f"{proxy}/api/mcp", "--requirements", revision,
-            "--expected-failures", "conformance-baseline.yml", "-o", str(tmp_path), timeout=600,
-        )  # fmt: skip
+            "node_modules/.bin/conformance",
+            "server",
+            "--url",
+            f"{proxy}/api/mcp",
+            "--requirements",
+            revision,
+            "--expected-failures",
+            "conformance-baseline.yml",
+            "-o",
+            str(tmp_path),
+            timeout=600,
+        )
 
     # Exit 0: every failure is in the baseline, and no baselined failure has started to pass.
     assert ran.returncode == 0, ran.stdout[-4000:] + ran.stderr[-2000:]

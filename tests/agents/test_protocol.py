@@ -133,12 +133,19 @@ def test_a_batch_is_answered_under_2025_03_26(client, agent, header):
     batch = [
         {"jsonrpc": "2.0", "id": 1, "method": "ping"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},  # a notification: no answer
-        {"jsonrpc": "2.0", "id": "two", "method": "tools/call",
-         "params": {"name": "booking.calculate_price", "arguments": {"distanceKm": 20, "vehicleClass": "first"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": "two",
+            "method": "tools/call",
+            "params": {
+                "name": "booking.calculate_price",
+                "arguments": {"distanceKm": 20, "vehicleClass": "first"},
+            },
+        },
         {"jsonrpc": "2.0", "id": 3, "method": "resources/list"},
         {"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}},
         42,
-    ]  # fmt: skip
+    ]
     answers = batch_answers(post(client, batch, **agent, **header))
     assert set(answers) == {1, "two", 3, 4, None}
     assert answers[1]["result"] == {}
@@ -256,8 +263,14 @@ def test_tools_list_describes_every_tool(client, agent):
     assert [tool["name"] for tool in listed] == TOOL_NAMES
     for tool in listed:
         assert set(tool) == {
-            "name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta",
-        }  # fmt: skip
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+            "_meta",
+        }
         Draft202012Validator.check_schema(tool["inputSchema"])
         Draft202012Validator.check_schema(tool["outputSchema"])
         assert tool["inputSchema"]["additionalProperties"] is False
@@ -315,10 +328,14 @@ def _price_calls(count: int) -> list[dict]:
     """Billable messages (tools/call); pings are housekeeping, counted in a budget of their own."""
     arguments = {"distanceKm": 20, "vehicleClass": "first"}
     return [
-        {"jsonrpc": "2.0", "id": n, "method": "tools/call",
-         "params": {"name": "booking.calculate_price", "arguments": arguments}}
+        {
+            "jsonrpc": "2.0",
+            "id": n,
+            "method": "tools/call",
+            "params": {"name": "booking.calculate_price", "arguments": arguments},
+        }
         for n in range(count)
-    ]  # fmt: skip
+    ]
 
 
 def test_every_message_of_a_batch_counts_against_the_rate_limit(client, agent):

@@ -120,8 +120,11 @@ def test_underscore_aliases_call_the_same_tools(client, agent):
 
 
 def test_tools_call_accepts_meta(client, agent):
-    params = {"name": "booking.calculate_price", "arguments": VALID_ARGUMENTS["booking.calculate_price"],
-              "_meta": {"progressToken": "t1"}}  # fmt: skip
+    params = {
+        "name": "booking.calculate_price",
+        "arguments": VALID_ARGUMENTS["booking.calculate_price"],
+        "_meta": {"progressToken": "t1"},
+    }
     assert tool_result(rpc(client, agent, "tools/call", params))["isError"] is False
 
 
@@ -233,7 +236,7 @@ def test_a_number_written_as_a_string_is_refused_by_every_tool_alike(client, age
     assert problem["code"] == "invalid_request" and field in problem["errors"]
 
 
-# --- null for an optional argument (issue 27: mcp-use sends null for each one it was not given) ----
+# --- null for an optional argument (mcp-use sends null for each one it was not given) -----------------------
 
 
 def _with_nulls(schema: dict, arguments: dict) -> dict:

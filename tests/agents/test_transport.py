@@ -29,7 +29,7 @@ DEAD_TOKEN = {"HTTP_AUTHORIZATION": "Bearer cbt_not_a_token_we_issued"}
 @pytest.mark.parametrize("method", ["GET", "HEAD", "DELETE", "PUT", "PATCH"])
 @pytest.mark.parametrize("accept", ["text/event-stream", "application/json"])
 def test_a_dead_token_is_401_before_the_method_is_refused(client, method, accept):
-    """mcp-remote and mcp-use try GET for an event stream first: a 405 there hid the bad token (issue 27)."""
+    """mcp-remote and mcp-use try GET for an event stream first: a 405 there hid the bad token."""
     response = client.generic(method, MCP, HTTP_ACCEPT=accept, **DEAD_TOKEN)
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == (

@@ -1,6 +1,8 @@
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from booking.checkout import new_reference
 from booking.models import Booking
@@ -32,3 +34,19 @@ def make_booking(db):
         return Booking.objects.create(**{**values, **fields})
 
     return make
+
+
+def paid_ride() -> dict:
+    """The fields of a ride paid in the sandbox three days ahead, with its route, for `make_booking`."""
+    return {
+        "status": "paid",
+        "paid_at": timezone.now(),
+        "payment_intent_id": "sbx_pi_1",
+        "duration_s": 1455,
+        "distance_km": Decimal("21.8"),
+        "in_zone_a": True,
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "phone": "+43 660 1234567",
+        "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
+    }

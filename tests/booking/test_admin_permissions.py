@@ -27,6 +27,7 @@ from payments.models import AccountPayment, Invoice, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
 from tests.admin_forms import change_form_data
+from tests.booking.conftest import paid_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -51,12 +52,7 @@ class World:
     boss: Client
 
     def paid(self, **fields) -> Booking:
-        values = {
-            "status": "paid", "paid_at": timezone.now(), "payment_intent_id": "sbx_pi_1", "duration_s": 1455,
-            "distance_km": Decimal("21.8"), "in_zone_a": True, "name": "Anna Berger", "email": "anna@example.com",
-            "phone": "+43 660 1234567", "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
-        }  # fmt: skip
-        return self.make_booking(**{**values, **fields})
+        return self.make_booking(**{**paid_ride(), **fields})
 
     def invoiced(self) -> Booking:
         """Paid by invoice: its refunds are made by staff, outside the payment provider."""
@@ -141,9 +137,12 @@ def change_ride(
     def prepare(world: World) -> Send:
         moved = pickup or (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0)
         data = {
-            "pickup_0": moved.strftime("%d.%m.%Y"), "pickup_1": moved.strftime("%H:%M"),
-            "vehicle_class": "executive", "through_provider": "" if settled_by_staff else "1", **extra,
-        }  # fmt: skip
+            "pickup_0": moved.strftime("%d.%m.%Y"),
+            "pickup_1": moved.strftime("%H:%M"),
+            "vehicle_class": "executive",
+            "through_provider": "" if settled_by_staff else "1",
+            **extra,
+        }
         url = f"/admin/booking/booking/{world.paid().pk}/do/change/"
         return lambda client: client.post(url, data)
 
@@ -153,11 +152,20 @@ def change_ride(
 def phone_booking(payment: str, *, days: int = 2, **extra) -> Callable[[World], Send]:
     pickup = timezone.localtime() + timedelta(days=days)
     data = {
-        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
-        "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "name": "Franz Gruber",
-        "phone": "+43 660 9876543", "email": "franz@example.com", "locale": "de", "payment": payment,
-        "_book": "Book", **extra,
-    }  # fmt: skip
+        "origin": "Hotel Sacher",
+        "destination": "Flughafen Wien",
+        "pickup_0": pickup.strftime("%d.%m.%Y"),
+        "pickup_1": "09:30",
+        "vehicle_class": "executive",
+        "booking_type": "distance",
+        "name": "Franz Gruber",
+        "phone": "+43 660 9876543",
+        "email": "franz@example.com",
+        "locale": "de",
+        "payment": payment,
+        "_book": "Book",
+        **extra,
+    }
     return lambda world: lambda client: client.post("/admin/booking/booking/add/", data)
 
 
@@ -176,12 +184,22 @@ def a_collective_invoice() -> Invoice:
     account = an_account()
     last_month = collective_invoices.previous_month(timezone.localdate())
     Booking.objects.create(
-        reference="CB-ACCT01", origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
+        reference="CB-ACCT01",
+        origin="Hotel Sacher",
+        destination="Flughafen Wien",
+        vehicle_class="executive",
         quote_record=quote_price(vehicle_class="executive", distance_km=Decimal("21.8")).as_record(),
-        amount_cents=7400, booking_data={}, payment_provider="account", payment_method="account",
-        company_account=account, status="completed", paid_at=timezone.now(),
-        pickup_at=datetime.combine(last_month.replace(day=10), time(9), tzinfo=timezone.get_current_timezone()),
-    )  # fmt: skip
+        amount_cents=7400,
+        booking_data={},
+        payment_provider="account",
+        payment_method="account",
+        company_account=account,
+        status="completed",
+        paid_at=timezone.now(),
+        pickup_at=datetime.combine(
+            last_month.replace(day=10), time(9), tzinfo=timezone.get_current_timezone()
+        ),
+    )
     return collective_invoices.issue(account, last_month)[0]
 
 
@@ -221,8 +239,14 @@ def a_token(world=None) -> ApiToken:
 
 def issue_for_account(world: World) -> Send:
     account = an_account()
-    data = {"name": "Acme travel desk", "scopes": ["booking.write"], "company_account": account.pk,
-            "expires_at_0": "", "expires_at_1": "", "rate_limit": ""}  # fmt: skip
+    data = {
+        "name": "Acme travel desk",
+        "scopes": ["booking.write"],
+        "company_account": account.pk,
+        "expires_at_0": "",
+        "expires_at_1": "",
+        "rate_limit": "",
+    }
     return lambda client: client.post("/admin/access/apitoken/add/", data)
 
 
@@ -475,6 +499,10 @@ def test_staff_roles_makes_the_guides_groups_and_resets_them_to_their_permission
     call_command("staff_roles", stdout=(said := io.StringIO()))
     assert "Reset 'Accountant': 9 permissions." in said.getvalue()
     assert sorted(Group.objects.values_list("name", flat=True)) == [
-        "Accountant", "Dispatcher", "Token manager", "Viewer"]  # fmt: skip
+        "Accountant",
+        "Dispatcher",
+        "Token manager",
+        "Viewer",
+    ]
     assert {p.codename for p in Group.objects.get(name="Accountant").permissions.all()} >= {"view_invoice"}
     assert not Group.objects.get(name="Viewer").permissions.filter(codename="refund_booking").exists()

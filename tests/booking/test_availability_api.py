@@ -145,7 +145,7 @@ def test_descriptions_of_the_lead_time_follow_the_policy_staff_set(client):
     tool = tools.find("booking.check_availability")
     assert "At least 2 hours" in str(tool.listing()["description"])
     LeadTimePolicy.objects.filter(pk=1).update(minimum_lead_minutes=90, night_start="23:00")
-    availability.policy_changed()  # what the admin does once an edit commits
+    availability.POLICY.announce()  # what the admin does once an edit commits
     listed = client.get("/api/mcp").json()["tools"]
     description = next(tool["description"] for tool in listed if tool["name"] == "booking.check_availability")
     assert "At least 90 minutes" in description and "between 23:00 and 06:00" in description

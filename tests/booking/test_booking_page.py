@@ -15,7 +15,8 @@ from booking.models import Booking, BookingEvent
 from fleet.models import Driver, Vehicle
 from payments.models import Refund, Surcharge
 from pricing.models import Tariff, VehicleClass
-from pricing.services import tariffs_changed
+from pricing.services import TARIFFS
+from tests.booking.conftest import paid_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -34,12 +35,7 @@ def staff(client):
 @pytest.fixture
 def paid(make_booking):
     def make(**fields) -> Booking:
-        values = {
-            "status": "paid", "paid_at": timezone.now(), "payment_intent_id": "sbx_pi_1", "duration_s": 1455,
-            "distance_km": Decimal("21.8"), "in_zone_a": True, "name": "Anna Berger", "email": "anna@example.com",
-            "phone": "+43 660 1234567", "pickup_at": (timezone.now() + timedelta(days=3)).replace(microsecond=0),
-        }  # fmt: skip
-        return make_booking(**{**values, **fields})
+        return make_booking(**{**paid_ride(), **fields})
 
     return make
 
@@ -63,8 +59,17 @@ def buttons(html: str) -> set[str]:
 def test_the_page_summarises_the_booking_without_save_buttons(staff, paid):
     booking = paid()
     html = page(staff, booking)
-    for shown in ("Hotel Sacher", "Flughafen Wien", "Anna Berger", "+43 660 1234567", "Executive",
-                  "Distance 21.8 km (21.8 km × €2.00)", "€74.00", "10 % VAT", "unassigned"):  # fmt: skip
+    for shown in (
+        "Hotel Sacher",
+        "Flughafen Wien",
+        "Anna Berger",
+        "+43 660 1234567",
+        "Executive",
+        "Distance 21.8 km (21.8 km × €2.00)",
+        "€74.00",
+        "10 % VAT",
+        "unassigned",
+    ):
         assert shown in html, shown
     assert timezone.localtime(booking.pickup_at).strftime("%a %d.%m.%Y, %H:%M") in html  # Vienna's format
     assert 'name="_save"' not in html and "quote_record" not in html
@@ -113,18 +118,22 @@ def test_a_viewer_sees_the_page_without_any_action(client, paid):
 def test_assigning_from_the_page_names_what_changed(staff, paid):
     booking = paid()
     karl = Driver.objects.create(name="Karl Huber", phone="+43 660 1112223")
-    sedan = Vehicle.objects.create(plate="W-1000A", vehicle_class=VehicleClass.objects.get(code="executive"),
-                                   seats=3, luggage=3)  # fmt: skip
+    sedan = Vehicle.objects.create(
+        plate="W-1000A", vehicle_class=VehicleClass.objects.get(code="executive"), seats=3, luggage=3
+    )
     said = act(staff, booking, "assign", {"driver": karl.pk, "vehicle": sedan.pk})
-    assert said == [f"{booking.reference}: Karl Huber with W-1000A (Executive Class); the booking is confirmed; "
-                    "driver and customer are told."]  # fmt: skip
+    assert said == [
+        f"{booking.reference}: Karl Huber with W-1000A (Executive Class); the booking is confirmed; "
+        "driver and customer are told."
+    ]
     assert Booking.objects.get().driver == karl
 
 
 def test_a_refused_action_says_why_and_changes_nothing(staff, paid):
     booking = paid()
-    van = Vehicle.objects.create(plate="W-3000C", vehicle_class=VehicleClass.objects.get(code="business-van"),
-                                 seats=7, luggage=7)  # fmt: skip
+    van = Vehicle.objects.create(
+        plate="W-3000C", vehicle_class=VehicleClass.objects.get(code="business-van"), seats=7, luggage=7
+    )
     karl = Driver.objects.create(name="Karl Huber", phone="1")
     said = act(staff, booking, "assign", {"driver": karl.pk, "vehicle": van.pk})
     assert said == [
@@ -175,8 +184,12 @@ def test_marking_paid_by_invoice_keeps_who_and_when(staff, paid):
 
 def change(client, booking, *, days=4, hour=11, vehicle_class="executive", through_provider="1"):
     pickup = (timezone.localtime() + timedelta(days=days)).replace(hour=hour, minute=0)
-    data = {"pickup_0": pickup.strftime("%d.%m.%Y"), "pickup_1": pickup.strftime("%H:%M"),
-            "vehicle_class": vehicle_class, "through_provider": through_provider}  # fmt: skip
+    data = {
+        "pickup_0": pickup.strftime("%d.%m.%Y"),
+        "pickup_1": pickup.strftime("%H:%M"),
+        "vehicle_class": vehicle_class,
+        "through_provider": through_provider,
+    }
     return act(client, booking, "change", data), pickup.replace(second=0, microsecond=0)
 
 
@@ -204,7 +217,7 @@ def test_a_pickup_inside_the_lead_time_is_refused(staff, paid):
 def test_new_tariffs_make_a_difference_refunded_through_the_provider(staff, paid):
     booking = paid()
     Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=Decimal("20.00"))
-    tariffs_changed()
+    TARIFFS.announce()
     said, _ = change(staff, booking)
     assert said[0].endswith("price €74.00 → €64.00; €10.00 refunded through the payment provider.")
     refund = Refund.objects.get()

@@ -73,9 +73,13 @@ def paid(make_booking):
     def make(hours_ahead: float, **fields) -> Booking:
         pickup = timezone.now() + timedelta(hours=hours_ahead)
         return make_booking(
-            status=BookingStatus.PAID, paid_at=timezone.now(), pickup_at=pickup, payment_intent_id="sbx_pi_1",
-            email="anna@example.com", **fields,
-        )  # fmt: skip
+            status=BookingStatus.PAID,
+            paid_at=timezone.now(),
+            pickup_at=pickup,
+            payment_intent_id="sbx_pi_1",
+            email="anna@example.com",
+            **fields,
+        )
 
     return make
 

@@ -27,15 +27,27 @@ def pickup() -> str:
 
 
 def ride(**overrides) -> dict:
-    return {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": pickup(), "vehicleClass": "executive",
-            "name": "Anna Berger", "email": "anna@example.com", "locale": "de", **overrides}  # fmt: skip
+    return {
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "pickupDatetime": pickup(),
+        "vehicleClass": "executive",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "locale": "de",
+        **overrides,
+    }
 
 
 def server_amount(client, data: dict) -> int:
     """What a client does: ask the route, then the price for it."""
     route = client.get("/api/v1/distance", {"from": data["from"], "to": data["to"]}).json()
-    params = {"vehicleClass": data.get("vehicleClass", "executive"), "distanceKm": route["distance"],
-              "inZoneA": str(route["inZoneA"]).lower(), "bookingType": data.get("bookingType", "distance")}  # fmt: skip
+    params = {
+        "vehicleClass": data.get("vehicleClass", "executive"),
+        "distanceKm": route["distance"],
+        "inZoneA": str(route["inZoneA"]).lower(),
+        "bookingType": data.get("bookingType", "distance"),
+    }
     if "durationHours" in data:
         params["durationHours"] = data["durationHours"]
     return round(client.get("/api/v1/price", params).json()["priceEur"] * 100)
@@ -65,7 +77,11 @@ def test_the_right_amount_opens_a_checkout_session_and_stores_the_booking(client
         body["sessionId"],
     )
     assert (booking.origin, booking.destination, booking.vehicle_class, booking.locale) == (
-        "Hotel Sacher", "Flughafen Wien", "executive", "de")  # fmt: skip
+        "Hotel Sacher",
+        "Flughafen Wien",
+        "executive",
+        "de",
+    )
     assert (booking.water_choice, booking.flight_number, booking.notes) == ("still", "OS 123", "Child seat")
     assert booking.flight_data == {"arr": "10:05"}
     assert to_cents(booking.quote.price) == amount
@@ -80,8 +96,12 @@ def test_v1_checkout_with_a_write_token(client, writer):
     assert response.status_code == 201, response.content
     body = response.json()
     booking = Booking.objects.get()
-    assert body == {"sessionId": booking.provider_session_id, "url": body["url"], "reference": booking.reference,
-                    "status": "pending_payment"}  # fmt: skip
+    assert body == {
+        "sessionId": booking.provider_session_id,
+        "url": body["url"],
+        "reference": booking.reference,
+        "status": "pending_payment",
+    }
 
 
 def test_defaults_are_executive_and_a_distance_booking(client):
@@ -91,7 +111,11 @@ def test_defaults_are_executive_and_a_distance_booking(client):
     )
     booking = Booking.objects.get()
     assert (booking.vehicle_class, booking.booking_type, booking.pickup_at, booking.locale) == (
-        "executive", "distance", None, "en")  # fmt: skip
+        "executive",
+        "distance",
+        None,
+        "en",
+    )
 
 
 def test_hourly_and_tour_bookings_are_priced_by_the_server(client):
@@ -161,11 +185,14 @@ BAD_TOKEN = (
         (lambda: {"HTTP_AUTHORIZATION": "Basic dXNlcjpwYXNz"}, 401, NO_TOKEN),
         (lambda: bearer("booking.write", revoked_at=timezone.now()), 401, BAD_TOKEN),
         (lambda: bearer("booking.write", expires_at=timezone.now() - timedelta(days=1)), 401, BAD_TOKEN),
-        (lambda: bearer("booking.read"), 403,
-         f'Bearer error="insufficient_scope", scope="booking.read booking.write", {V1_METADATA}'),
+        (
+            lambda: bearer("booking.read"),
+            403,
+            f'Bearer error="insufficient_scope", scope="booking.read booking.write", {V1_METADATA}',
+        ),
         (lambda: bearer("booking.read", "booking.write"), 201, None),
     ],
-)  # fmt: skip
+)
 def test_the_scope_matrix_of_v1_checkout(client, make_header, status, challenge):
     data = ride()
     response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **make_header())
@@ -402,8 +429,10 @@ def test_payment_intent_through_stripe(client, settings):
     settings.STRIPE_SECRET_KEY = "sk_test_123"
     settings.STRIPE_API_BASE = "https://stripe.test"
     with responses.RequestsMock() as mock:
-        mock.post("https://stripe.test/v1/payment_intents",
-                  json={"id": "pi_1", "object": "payment_intent", "client_secret": "pi_1_secret_2", "amount": 7400})  # fmt: skip
+        mock.post(
+            "https://stripe.test/v1/payment_intents",
+            json={"id": "pi_1", "object": "payment_intent", "client_secret": "pi_1_secret_2", "amount": 7400},
+        )
         response = post(client, "/api/create-payment-intent", {"amount": 7400})
         assert "amount=7400" in mock.calls[0].request.body
     assert response.json() == {"clientSecret": "pi_1_secret_2"}

@@ -1,4 +1,4 @@
-"""The share of the route in Austria stored with the booking at checkout (issue 22): from the route the
+"""The share of the route in Austria stored with the booking at checkout: from the route the
 checkout already estimated, a tour's from its staff setting, null for a ride all in Austria; no price
 changes."""
 
@@ -44,7 +44,7 @@ def test_a_ride_all_in_austria_stores_null(client):
 
 def test_a_tour_stores_the_share_staff_entered(client):
     Tour.objects.filter(slug="vienna-city-tour").update(austria_share=Decimal("0.600"))
-    pricing.tariffs_changed()
+    pricing.TARIFFS.announce()
     assert book(client, TOUR_PRICE, tourName="Vienna City Tour").austria_share == Decimal("0.600")
 
 

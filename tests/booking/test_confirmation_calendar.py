@@ -1,4 +1,4 @@
-"""The traveller's confirmation carries the ride as a calendar entry (issue 21): the .ics of
+"""The traveller's confirmation carries the ride as a calendar entry: the .ics of
 booking/calendar.py in the booking's language, pointing to the manage page; the operator's copy and the
 other mails carry none, and a ride without a pickup time is confirmed without one."""
 

@@ -19,9 +19,16 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
 
 def page_ride() -> dict:
-    return {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": pickup()[:16],
-            "vehicleClass": "executive", "name": "Anna Berger", "email": "anna@example.com",
-            "phone": "+43 660 1234567", "locale": "en"}  # fmt: skip
+    return {
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "pickupDatetime": pickup()[:16],
+        "vehicleClass": "executive",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "phone": "+43 660 1234567",
+        "locale": "en",
+    }
 
 
 def checkout(client, **extra):

@@ -42,7 +42,9 @@ def test_the_schemas_say_what_a_flight_number_does(client, agent):
     document = client.get("/openapi.json").json()["components"]["schemas"]
     listed = {item["name"]: item for item in result_of(rpc(client, agent, "tools/list"))["tools"]}
     tool = listed["booking.create_checkout"]["inputSchema"]["properties"]["bookingData"]["properties"]
-    described = [document["V1BookingDataInputRequest"]["properties"]["flightNumber"]["description"],
-                 tool["flightNumber"]["description"]]  # fmt: skip
+    described = [
+        document["V1BookingDataInputRequest"]["properties"]["flightNumber"]["description"],
+        tool["flightNumber"]["description"],
+    ]
     for description in described:
         assert "Only at a pickup at an airport" in description and "changes nothing" in description

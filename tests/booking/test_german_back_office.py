@@ -44,10 +44,16 @@ def saturday(hour: int) -> datetime:
 def paid(make_booking):
     def make(**fields) -> Booking:
         values = {
-            "status": "paid", "paid_at": timezone.now(), "distance_km": Decimal("21.8"), "duration_s": 1455,
-            "in_zone_a": True, "name": "Anna Berger", "phone": "+43 660 1234567", "email": "anna@example.com",
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "distance_km": Decimal("21.8"),
+            "duration_s": 1455,
+            "in_zone_a": True,
+            "name": "Anna Berger",
+            "phone": "+43 660 1234567",
+            "email": "anna@example.com",
             "pickup_at": saturday(10),
-        }  # fmt: skip
+        }
         return make_booking(**{**values, **fields})
 
     return make
@@ -57,21 +63,47 @@ def test_the_booking_page_in_german_has_no_english_states_types_lines_or_history
     booking = paid(status="pending_payment", paid_at=None)
     transitions.move(booking.pk, "paid", actor="eva (staff)")
     history.record(
-        booking, history.Kind.REFUND,
-        history.said("Refund of {amount} paid back.", amount=history.eur(4200)), actor="eva (staff)",
-    )  # fmt: skip
+        booking,
+        history.Kind.REFUND,
+        history.said("Refund of {amount} paid back.", amount=history.eur(4200)),
+        actor="eva (staff)",
+    )
     history.record(booking, history.Kind.NOTE, "Rang an", actor="API token “Reisebüro Wien”")
     history.record(booking, history.Kind.NOTE, "Kommt später", actor="customer (manage page)")
     page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", **GERMAN).content.decode()
     words = text_of(page, "booking-page")
-    for german in ("bezahlt", "nach Strecke", "Grundpreis", "Strecke 21,8 km (21,8 km × 2,00 €)",
-                   "Aufgerundet auf 1,00 €", "74,00 €", "Zahlung ausstehend → bezahlt",
-                   "Erstattung von 42,00 € ausbezahlt.", "Sa., ", "Englisch", "eva (Personal)",
-                   "API-Token „Reisebüro Wien“", "Kunde (Buchungsseite)"):  # fmt: skip
+    for german in (
+        "bezahlt",
+        "nach Strecke",
+        "Grundpreis",
+        "Strecke 21,8 km (21,8 km × 2,00 €)",
+        "Aufgerundet auf 1,00 €",
+        "74,00 €",
+        "Zahlung ausstehend → bezahlt",
+        "Erstattung von 42,00 € ausbezahlt.",
+        "Sa., ",
+        "Englisch",
+        "eva (Personal)",
+        "API-Token „Reisebüro Wien“",
+        "Kunde (Buchungsseite)",
+    ):
         assert german in words, german
-    for english in ("pending payment", " paid ", "distance", "Base fare", "Distance", "Rounded up",
-                    "EUR 74", "74.00", "Refund of", "Sat ", "English", "(staff)", "API token",
-                    "customer"):  # fmt: skip
+    for english in (
+        "pending payment",
+        " paid ",
+        "distance",
+        "Base fare",
+        "Distance",
+        "Rounded up",
+        "EUR 74",
+        "74.00",
+        "Refund of",
+        "Sat ",
+        "English",
+        "(staff)",
+        "API token",
+        "customer",
+    ):
         assert english not in words, english
 
 
@@ -118,8 +150,17 @@ def test_the_booking_list_in_german(admin_client, paid):
     paid()
     paid(status="pending_payment", paid_at=None)
     words = text_of(admin_client.get("/admin/booking/booking/", **GERMAN).content.decode())
-    for german in ("Buchung zur Änderung auswählen", "Buchungsnummer", "Klasse", "Betrag", "bezahlt",
-                   "Zahlung ausstehend", "Executive Class", "74,00 €", "Sa., "):  # fmt: skip
+    for german in (
+        "Buchung zur Änderung auswählen",
+        "Buchungsnummer",
+        "Klasse",
+        "Betrag",
+        "bezahlt",
+        "Zahlung ausstehend",
+        "Executive Class",
+        "74,00 €",
+        "Sa., ",
+    ):
         assert german in words, german
     for english in ("booking zur", "pending payment", "EUR 74", "Sat ", " executive "):
         assert english not in words, english
@@ -141,11 +182,24 @@ def test_the_phone_form_and_its_quote_in_german(admin_client):
     assert "Wiener Stadtrundfahrt" in form and "Vienna City Tour" not in form
     assert "nach Strecke" in form and "stundenweise" in form
     pickup = saturday(10)
-    response = admin_client.post("/admin/booking/booking/add/", {
-        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
-        "pickup_1": "10:00", "vehicle_class": "executive", "booking_type": "hourly", "duration_hours": "3",
-        "name": "Anna", "phone": "+43 1 5345678", "locale": "de", "payment": "link", "_quote": "1",
-    }, **GERMAN)  # fmt: skip
+    response = admin_client.post(
+        "/admin/booking/booking/add/",
+        {
+            "origin": "Hotel Sacher",
+            "destination": "Flughafen Wien",
+            "pickup_0": pickup.strftime("%d.%m.%Y"),
+            "pickup_1": "10:00",
+            "vehicle_class": "executive",
+            "booking_type": "hourly",
+            "duration_hours": "3",
+            "name": "Anna",
+            "phone": "+43 1 5345678",
+            "locale": "de",
+            "payment": "link",
+            "_quote": "1",
+        },
+        **GERMAN,
+    )
     quote = text_of(response.content.decode(), "quote")
     assert "3 Std. × 65,00 €: 195,00 €" in quote and "195,00 €" in quote
     assert " h × " not in quote and "EUR" not in quote
@@ -154,8 +208,18 @@ def test_the_phone_form_and_its_quote_in_german(admin_client):
 
 def test_the_tariff_form_in_german(admin_client):
     words = text_of(admin_client.get("/admin/pricing/tariff/1/change/", **GERMAN).content.decode(), "content")
-    for german in ("Tarif ändern", "Buchungen nach Strecke", "Grundpreis", "Mindestfahrpreis", "Stundenpreis",
-                   "Untergrenze für Grundpreis + Streckenpreis.", "USt.-Satz", "Streckenstufen", "Ab km", "2,00 €/km"):  # fmt: skip
+    for german in (
+        "Tarif ändern",
+        "Buchungen nach Strecke",
+        "Grundpreis",
+        "Mindestfahrpreis",
+        "Stundenpreis",
+        "Untergrenze für Grundpreis + Streckenpreis.",
+        "USt.-Satz",
+        "Streckenstufen",
+        "Ab km",
+        "2,00 €/km",
+    ):
         assert german in words, german
     for english in ("Distance bookings", "Base fare", "Minimum fare", "Hourly rate", "Floor of", "EUR/km"):
         assert english not in words, english
@@ -164,8 +228,13 @@ def test_the_tariff_form_in_german(admin_client):
 def test_the_operator_profile_form_in_german(admin_client):
     url = f"/admin/company/operatorprofile/{PROFILE_ID}/change/"
     words = text_of(admin_client.get(url, **GERMAN).content.decode(), "content")
-    for german in ("Unternehmensprofil ändern", "Markenfarbe", "Aussehen", "Logo entfernen",
-                   "Der Firmenname, den Reisende sehen."):  # fmt: skip
+    for german in (
+        "Unternehmensprofil ändern",
+        "Markenfarbe",
+        "Aussehen",
+        "Logo entfernen",
+        "Der Firmenname, den Reisende sehen.",
+    ):
         assert german in words, german
     for english in ("operator profile", "Brand colour", "Look", "Remove the logo", "travellers see"):
         assert english not in words, english
@@ -202,7 +271,12 @@ def test_the_csv_in_german(admin_client, soon):
     (row,) = export(admin_client, GERMAN)
     assert list(row)[:4] == ["Buchungsnummer", "Status", "Abholung", "bis"]
     assert (row["Buchungsnummer"], row["Status"], row["Klasse"], row["Leistung"], row["Preis EUR"]) == (
-        ride.reference, "bezahlt", "Executive Class", "Transfer", "74,00")  # fmt: skip
+        ride.reference,
+        "bezahlt",
+        "Executive Class",
+        "Transfer",
+        "74,00",
+    )
     assert row["Abholung"] == timezone.localtime(ride.pickup_at).strftime("%d.%m.%Y 10:00")
     assert row["Zahlung"] == "Online-Kasse"
 
@@ -211,12 +285,24 @@ def test_the_csv_in_english(admin_client, soon):
     ride = soon(booking_type="hourly", duration_hours=Decimal("3.00"))
     (row,) = export(admin_client, ENGLISH)
     assert (row["reference"], row["state"], row["class"], row["service"], row["price EUR"]) == (
-        ride.reference, "paid", "Executive Class", "By the hour: 3 hours", "74.00")  # fmt: skip
+        ride.reference,
+        "paid",
+        "Executive Class",
+        "By the hour: 3 hours",
+        "74.00",
+    )
 
 
 def test_no_csv_cell_runs_as_a_formula(admin_client, soon):
-    soon(name='=HYPERLINK("http://x")', phone="+43 660 1234567", notes="@SUM(1)", flight_number="-2+3",
-         origin="\tHotel", destination="+cmd|' /C calc'!A0", email="\rx@example.com")  # fmt: skip
+    soon(
+        name='=HYPERLINK("http://x")',
+        phone="+43 660 1234567",
+        notes="@SUM(1)",
+        flight_number="-2+3",
+        origin="\tHotel",
+        destination="+cmd|' /C calc'!A0",
+        email="\rx@example.com",
+    )
     (row,) = export(admin_client, ENGLISH)
     assert row["customer"] == """'=HYPERLINK("http://x")"""
     assert row["notes"] == "'@SUM(1)" and row["flight"] == "'-2+3"
@@ -267,11 +353,15 @@ def test_a_ride_change_refused_names_the_class_in_german(admin_client, paid):
     before = booking.amount_cents
     response = admin_client.post(
         f"/admin/booking/booking/{booking.pk}/do/change/",
-        {"pickup_0": booking.pickup_at.strftime("%d.%m.%Y"), "pickup_1": "10:00", "vehicle_class": "first",
-         "through_provider": "1"},
+        {
+            "pickup_0": booking.pickup_at.strftime("%d.%m.%Y"),
+            "pickup_1": "10:00",
+            "vehicle_class": "first",
+            "through_provider": "1",
+        },
         follow=True,
         **GERMAN,
-    )  # fmt: skip
+    )
     with translation.override("de"):
         vehicle = str(sedan)  # its plate and class, in German
     assert refusal(response) == (
@@ -296,15 +386,22 @@ def test_a_class_change_names_the_classes_and_the_money_as_the_reader_reads_them
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(
             f"/admin/booking/booking/{booking.pk}/do/change/",
-            {"pickup_0": booking.pickup_at.strftime("%d.%m.%Y"), "pickup_1": "10:00", "vehicle_class": "first",
-             "through_provider": "1"},
+            {
+                "pickup_0": booking.pickup_at.strftime("%d.%m.%Y"),
+                "pickup_1": "10:00",
+                "vehicle_class": "first",
+                "through_provider": "1",
+            },
             follow=True,
             HTTP_ACCEPT_LANGUAGE=language,
-        )  # fmt: skip
+        )
     (message,) = [str(m).replace(NBSP, " ") for m in response.context["messages"]]
     assert said in message and "executive" not in message and " first" not in message
-    page = text_of(admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE=language)
-                   .content.decode())  # fmt: skip
+    page = text_of(
+        admin_client.get(
+            f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+    )
     assert said in page  # the history entry, worded for the reader
     (changed,) = [m for m in mail.outbox if "geändert" in m.subject or "changed" in m.subject]
     assert mailed in changed.body and "   first" not in changed.body and "executive" not in changed.body
@@ -315,11 +412,23 @@ def test_a_class_change_names_the_classes_and_the_money_as_the_reader_reads_them
 
 def test_a_phone_booking_too_soon_says_so_in_german_with_a_german_date(admin_client):
     soon = timezone.localtime() + timedelta(minutes=30)
-    response = admin_client.post("/admin/booking/booking/add/", {
-        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": soon.strftime("%d.%m.%Y"),
-        "pickup_1": soon.strftime("%H:%M"), "vehicle_class": "first", "booking_type": "distance",
-        "name": "Anna", "phone": "+43 1 5345678", "email": "anna@example.com", "locale": "de", "payment": "link",
-    }, **GERMAN)  # fmt: skip
+    response = admin_client.post(
+        "/admin/booking/booking/add/",
+        {
+            "origin": "Hotel Sacher",
+            "destination": "Flughafen Wien",
+            "pickup_0": soon.strftime("%d.%m.%Y"),
+            "pickup_1": soon.strftime("%H:%M"),
+            "vehicle_class": "first",
+            "booking_type": "distance",
+            "name": "Anna",
+            "phone": "+43 1 5345678",
+            "email": "anna@example.com",
+            "locale": "de",
+            "payment": "link",
+        },
+        **GERMAN,
+    )
     errors = text_of(response.content.decode(), "content-main")
     found = re.search(
         r"Diese Abholzeit ist nicht buchbar; frühestens möglich ist (\S+ [\d.]+, \d\d:\d\d)\.", errors

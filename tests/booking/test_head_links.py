@@ -13,8 +13,10 @@ pytestmark = pytest.mark.django_db
 def test_the_booking_links_answer_head(client, make_booking, sandbox):
     booking = make_booking(provider_session_id="sbx_cs_head")
     links = [
-        manage_url(booking.reference), cancel_url(booking.reference),
-        "/booking/sandbox/sbx_cs_head", "/booking/success?session_id=sbx_cs_head",
-    ]  # fmt: skip
+        manage_url(booking.reference),
+        cancel_url(booking.reference),
+        "/booking/sandbox/sbx_cs_head",
+        "/booking/success?session_id=sbx_cs_head",
+    ]
     for link in links:
         assert assert_head_like_get(client, link.removeprefix(settings.PUBLIC_BASE_URL)) == 200, link

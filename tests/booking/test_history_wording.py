@@ -41,10 +41,11 @@ def test_an_entry_is_stored_in_english_and_read_in_each_language(booking):
 
 def test_states_in_an_entry_follow_the_reader(booking):
     event = history.record(
-        booking, history.Kind.STATUS,
+        booking,
+        history.Kind.STATUS,
         history.said("{before} → {after}", before=history.state("paid"), after=history.state("confirmed")),
         actor="x",
-    )  # fmt: skip
+    )
     assert event.text == "paid → confirmed"
     with translation.override("de"):
         assert history.wording(event) == "bezahlt → bestätigt"

@@ -1,4 +1,4 @@
-"""Bounded storage (issue 25, finding 4): what a caller may have us store for an unpaid booking is bounded in
+"""Bounded storage: what a caller may have us store for an unpaid booking is bounded in
 bytes (UTF-8 JSON), not in values or characters, on every door that takes booking data (legacy, /api/v1, the
 page checkout, the MCP tool); a larger one is refused in the door's format and stores nothing."""
 
@@ -96,7 +96,7 @@ def test_the_openapi_document_states_the_limits(client):
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     for name in ("BookingDataInputRequest", "PageBookingDataInputRequest"):
         ride_schema = schemas[name]
-        # In the pattern, not maxLength: the server trims surrounding whitespace before it counts (issue 26).
+        # In the pattern, not maxLength: the server trims surrounding whitespace before it counts.
         notes = re.compile(ride_schema["properties"]["notes"]["pattern"])
         assert notes.match("n" * 1000) and notes.match(f"  {'n' * 1000}\n") and notes.match("")
         assert not notes.match("n" * 1001)

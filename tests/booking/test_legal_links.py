@@ -31,16 +31,20 @@ def test_every_page_footer_links_the_legal_pages_in_its_language(client, make_bo
     booking = make_booking(provider_session_id="sbx_cs_9", locale="de", booking_data={"locale": "de"})
     german = {"/de/imprint", "/de/terms", "/de/privacy"}
     pages = {
-        "/de/": german, "/en/": {"/en/imprint", "/en/terms", "/en/privacy"}, "/de/terms": german,
+        "/de/": german,
+        "/en/": {"/en/imprint", "/en/terms", "/en/privacy"},
+        "/de/terms": german,
         "/booking/success?session_id=sbx_cs_9": german,
         cancel_url(booking.reference).removeprefix(BASE): german,
         manage_url(booking.reference).removeprefix(BASE): german,
-    }  # fmt: skip
+    }
     for path, links in pages.items():
         assert footer_links(client.get(path).content.decode()) == links, path
     assert footer_links(client.get("/developers", HTTP_ACCEPT_LANGUAGE="en").content.decode()) == {
-        "/en/imprint", "/en/terms", "/en/privacy"
-    }  # fmt: skip
+        "/en/imprint",
+        "/en/terms",
+        "/en/privacy",
+    }
 
 
 @pytest.mark.parametrize(
@@ -91,10 +95,13 @@ def head_links(page: str) -> dict:
     [
         ("/en/", f"{BASE}/en/", {"en": f"{BASE}/en/", "de": f"{BASE}/de/", "x-default": f"{BASE}/"}),
         ("/de/", f"{BASE}/de/", {"en": f"{BASE}/en/", "de": f"{BASE}/de/", "x-default": f"{BASE}/"}),
-        ("/de/imprint", f"{BASE}/de/imprint",
-         {"en": f"{BASE}/en/imprint", "de": f"{BASE}/de/imprint", "x-default": f"{BASE}/en/imprint"}),
+        (
+            "/de/imprint",
+            f"{BASE}/de/imprint",
+            {"en": f"{BASE}/en/imprint", "de": f"{BASE}/de/imprint", "x-default": f"{BASE}/en/imprint"},
+        ),
     ],
-)  # fmt: skip
+)
 def test_public_pages_carry_a_description_and_absolute_canonical_and_hreflang_links(
     client, path, canonical, alternates
 ):

@@ -11,10 +11,9 @@ from django.utils import timezone
 from access.models import ApiToken
 from booking.models import Booking, BookingChannel, BookingEvent
 from payments.models import Refund
-from payments.payment_updates import apply_event
-from payments.providers import payment_provider
 from tests.booking.test_checkout import V1, post, ride, server_amount
 from tests.conftest import PROBLEM_JSON, assert_problem, bearer
+from tests.payments.sandbox import pay_in_the_sandbox
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -28,7 +27,7 @@ def book(client, token: dict, **changes) -> str:
 
 def pay(reference: str) -> None:
     booking = Booking.objects.get(reference=reference)
-    apply_event(payment_provider().booking_paid(booking))
+    pay_in_the_sandbox(booking)
 
 
 def url(reference: str, action: str = "") -> str:
@@ -46,12 +45,19 @@ def test_the_token_that_booked_it_reads_its_state_and_terms(client, agent):
         "unpaid",
     )
     assert (body["from"], body["to"], body["vehicleClass"], body["priceEur"]) == (
-        "Hotel Sacher", "Flughafen Wien", "executive", 74.0)  # fmt: skip
+        "Hotel Sacher",
+        "Flughafen Wien",
+        "executive",
+        74.0,
+    )
     assert body["driver"] is None and body["refundedEur"] == 0
     assert body["cancellation"] == {
-        "allowed": True, "feeEur": 0.0, "refundEur": 0.0, "refusal": None,
+        "allowed": True,
+        "feeEur": 0.0,
+        "refundEur": 0.0,
+        "refusal": None,
         "freeUntil": (timezone.localtime(Booking.objects.get().pickup_at) - timedelta(hours=24)).isoformat(),
-    }  # fmt: skip
+    }
     assert body["manageUrl"].startswith("https://chauffeur.test/booking/manage?booking=")
     stored = Booking.objects.get()
     assert (stored.channel, stored.api_token.name) == (BookingChannel.API, "test client")

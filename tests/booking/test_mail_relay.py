@@ -1,4 +1,4 @@
-"""No mail relay (issue 25, finding 3): a booking nobody paid for was made with an address nobody proved,
+"""No mail relay: a booking nobody paid for was made with an address nobody proved,
 so cancelling or expiring it mails no one, through any door; and text a customer typed reaches a mailbox
 without a link we did not write, in the plain and the HTML part."""
 
@@ -14,11 +14,10 @@ from booking import cancellation, notifications
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingEvent, BookingStatus
 from fleet.models import Driver
-from payments.payment_updates import apply_event
-from payments.providers import payment_provider
 from tests.agents.mcp import call, tool_result
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import bearer
+from tests.payments.sandbox import pay_in_the_sandbox
 from tests.web.test_page_checkout import PAGE, page_ride
 
 # Mails leave once the transaction commits: real commits, so that a mail that would go out does.
@@ -111,7 +110,7 @@ def test_a_booking_expired_by_reconciliation_mails_no_one(client):
 
 def test_a_paid_booking_cancelled_still_mails_the_customer_and_the_operator(client):
     booking = book(client)
-    apply_event(payment_provider().booking_paid(booking))
+    pay_in_the_sandbox(booking)
     mail.outbox.clear()
     response = post(client, f"/api/v1/bookings/{booking.reference}/cancel", {"email": VICTIM})
     assert response.status_code == 200
@@ -138,7 +137,7 @@ def test_customer_text_reaches_no_mail_as_a_link(client):
         name=LINKS, origin=f"Hotel {LINKS}", destination=LINKS, tour_name=LINKS, water_choice="x@evil.example"
     )  # no route to such places
     Booking.objects.filter(pk=booking.pk).update(phone="evil.example")  # stored before numbers were checked
-    apply_event(payment_provider().booking_paid(booking))
+    pay_in_the_sandbox(booking)
     driver = Driver.objects.create(name="Karl", email="karl@chauffeur.test")
     booking.refresh_from_db()
     notifications.to_driver(notifications.DRIVER_JOB, booking, driver)
@@ -153,7 +152,7 @@ def test_customer_text_reaches_no_mail_as_a_link(client):
 
 def test_what_staff_and_we_wrote_keeps_its_links(client):
     booking = book(client)
-    apply_event(payment_provider().booking_paid(booking))
+    pay_in_the_sandbox(booking)
     customer = next(message for message in mail.outbox if message.to == [VICTIM])
     html = customer.alternatives[0][0]
     assert 'href="https://chauffeur.test/booking/manage?booking=' in html

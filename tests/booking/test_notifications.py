@@ -25,9 +25,15 @@ pytestmark = pytest.mark.django_db
 def paid(settings, make_booking):
     settings.OPERATOR_EMAIL = "dispatch@chauffeur.test"
     return make_booking(
-        reference="CB-ACDEFG", status="paid", origin="Café Landtmann & Co", email="obrien@example.com",
-        name="Seán O'Brien", phone="+43 1 234", notes="2 bags", locale="en",
-    )  # fmt: skip
+        reference="CB-ACDEFG",
+        status="paid",
+        origin="Café Landtmann & Co",
+        email="obrien@example.com",
+        name="Seán O'Brien",
+        phone="+43 1 234",
+        notes="2 bags",
+        locale="en",
+    )
 
 
 def test_the_plain_text_mail_is_not_html_escaped(paid):
@@ -57,9 +63,15 @@ def test_an_smtp_failure_keeps_the_confirmation_pending_for_the_resend_command(p
 def german(make_booking):
     pickup = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("Europe/Vienna"))
     return make_booking(
-        reference="CB-KMNPQR", status="paid", email="anna@example.com", name="Anna Berger", locale="de",
-        pickup_at=pickup, distance_km=Decimal("21.8"), vehicle_class="executive",
-    )  # fmt: skip
+        reference="CB-KMNPQR",
+        status="paid",
+        email="anna@example.com",
+        name="Anna Berger",
+        locale="de",
+        pickup_at=pickup,
+        distance_km=Decimal("21.8"),
+        vehicle_class="executive",
+    )
 
 
 def test_the_customer_mail_speaks_german_with_german_formats_and_display_names(german):
@@ -124,7 +136,7 @@ def test_a_confirmation_is_marked_sent_only_once_delivered(paid, settings):
 
 
 def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_sends(paid):
-    """A worker killed between its claim and the mail (issue 25, finding 7): nothing counts as sent."""
+    """A worker killed between its claim and the mail: nothing counts as sent."""
     Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=1))
     assert notifications.send_confirmation(paid.pk) is False and mail.outbox == []  # still someone's
     Booking.objects.filter(pk=paid.pk).update(confirmation_claimed_at=timezone.now() - timedelta(minutes=11))
@@ -135,7 +147,7 @@ def test_a_sender_that_died_leaves_a_claim_that_lapses_and_the_resend_command_se
 
 
 def test_a_bad_operator_name_stored_before_does_not_stop_any_mail(make_booking, settings):
-    OperatorProfile.objects.update(  # from before the admin refused line breaks (issue 25, finding 8)
+    OperatorProfile.objects.update(  # from before the admin refused line breaks
         name="Wiener\r\nBcc: everyone@example.org", email="office@x.example\r\nBcc: y@z"
     )
     profile_changed()

@@ -1,4 +1,4 @@
-"""The ride's day in the booking's answers (issue 21): GET /api/v1/bookings/{reference} and MCP
+"""The ride's day in the booking's answers: GET /api/v1/bookings/{reference} and MCP
 booking.get_booking follow each move the chauffeur makes (dispatch/ride_day.py) with `ride` (its state and
 the time of each move) and show the car once the booking is confirmed; both answers match their published
 schemas (/openapi.json, the tool's outputSchema). The legacy session answer is left as it was."""
@@ -140,8 +140,30 @@ def test_the_legacy_session_answer_is_unchanged(client, fleet, ride):  # noqa: F
     ride_day.advance(booking.pk, RideState.ACCEPTED, driver=fleet["karl"], actor="Karl Huber (chauffeur)")
     data = client.get("/api/get-session-data", {"session_id": "sbx_cs_ride"}).json()["bookingData"]
     assert set(data) == {
-        "from", "reference", "status", "paymentStatus", "amountCents", "currency", "priceEur", "to",
-        "pickupDatetime", "estimatedArrival", "distanceKm", "inZoneA", "vehicleClass", "bookingType",
-        "durationHours", "name", "email", "phone", "locale", "notes", "flightNumber", "waterChoice",
-        "tourName", "flightData", "createdAt", "paidAt",
-    }  # fmt: skip
+        "from",
+        "reference",
+        "status",
+        "paymentStatus",
+        "amountCents",
+        "currency",
+        "priceEur",
+        "to",
+        "pickupDatetime",
+        "estimatedArrival",
+        "distanceKm",
+        "inZoneA",
+        "vehicleClass",
+        "bookingType",
+        "durationHours",
+        "name",
+        "email",
+        "phone",
+        "locale",
+        "notes",
+        "flightNumber",
+        "waterChoice",
+        "tourName",
+        "flightData",
+        "createdAt",
+        "paidAt",
+    }

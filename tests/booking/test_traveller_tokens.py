@@ -1,4 +1,4 @@
-"""A token that acts for a traveller (OAuth, issue 23; booking/ownership.py): it reads and cancels that
+"""A token that acts for a traveller (OAuth; booking/ownership.py): it reads and cancels that
 traveller's bookings and nobody else's, whatever e-mail address it sends, on /api/v1 and on /api/mcp alike,
 and it books in the traveller's name. An agency's OAuth token keeps what its grant booked across a refresh.
 Refusals change nothing. Tokens without a traveller keep the rules of docs/decisions.md §9

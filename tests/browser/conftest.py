@@ -20,9 +20,14 @@ from tests.processes import ROOT, free_port, gunicorn, manage
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 ARTIFACTS = ROOT / "artifacts" / "browser"
 VIENNA = ZoneInfo("Europe/Vienna")
 PHONE = {"width": 390, "height": 844}

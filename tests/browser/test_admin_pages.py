@@ -112,8 +112,12 @@ def phone_booking(visit: Visit) -> None:
     visit.open("/admin/booking/booking/add/")
     page = visit.page
     visit.open_calendar("#phone-booking")
-    for field, value in {"origin": "Hotel Sacher", "destination": "Flughafen Wien", "name": "Anna Berger",
-                         "phone": "+43 660 1234567"}.items():  # fmt: skip
+    for field, value in {
+        "origin": "Hotel Sacher",
+        "destination": "Flughafen Wien",
+        "name": "Anna Berger",
+        "phone": "+43 660 1234567",
+    }.items():
         page.fill(f"#id_{field}", value)
     page.click("#quote-button")
     page.wait_for_selector("#quote")

@@ -222,8 +222,11 @@ def test_the_embedded_form_books_from_another_origin(open_tab, service, website)
     checkout = next(call for call in calls if call.url.endswith("/api/page/checkout"))
     assert checkout.all_headers()["origin"] == website.base  # a cross-origin call, allowed by CORS
     assert {call.url.split("?")[0].removeprefix(service.base) for call in calls} >= {
-        "/api/v1/places", "/api/page/quote", "/api/v1/availability", "/api/page/checkout",
-    }  # fmt: skip
+        "/api/v1/places",
+        "/api/page/quote",
+        "/api/v1/availability",
+        "/api/page/checkout",
+    }
     assert all(call.all_headers().get("page-session") for call in calls)  # each its own page session
     tab.screenshot("embedded-paid")
     assert tab.problems == []

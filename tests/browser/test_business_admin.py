@@ -1,4 +1,4 @@
-"""The business customers' admin pages (issue 22) in a real Chromium, in English and German: the company
+"""The business customers' admin pages in a real Chromium, in English and German: the company
 list with its open and overdue amounts, a company's page (bookings on account, collective invoices, API
 tokens), the form's refusal of a booker that is neither an address nor a domain, the invoice list filtered
 to what is overdue, the payment form refusing too much and then recording the payment, and the index's
@@ -85,8 +85,13 @@ def company_pages(visit: Visit, company: str) -> None:
 def new_company(visit: Visit, company: str) -> None:
     page = visit.page
     visit.open("/admin/business/companyaccount/add/")
-    for field, value in {"name": "Initech AG", "street_address": "Ring 2", "postcode": "1010", "city": "Wien",
-                         "billing_email": "ap@initech.example"}.items():  # fmt: skip
+    for field, value in {
+        "name": "Initech AG",
+        "street_address": "Ring 2",
+        "postcode": "1010",
+        "city": "Wien",
+        "billing_email": "ap@initech.example",
+    }.items():
         page.fill(f"#id_{field}", value)
     page.fill("#id_bookers", "anna@initech.example\nnot an address")
     page.click("input[name=_save]")
@@ -98,9 +103,11 @@ def new_company(visit: Visit, company: str) -> None:
 def test_the_business_pages_have_no_console_error_and_no_axe_violation(language, served, chromium, signed_in):  # noqa: F811
     for name, walk in (("company-pages", company_pages), ("new-company", new_company)):
         context = chromium.new_context(
-            locale=LANGUAGES[language], viewport=DESKTOP, timezone_id="Europe/Vienna",
+            locale=LANGUAGES[language],
+            viewport=DESKTOP,
+            timezone_id="Europe/Vienna",
             storage_state=signed_in[language],
-        )  # fmt: skip
+        )
         context.set_default_timeout(15_000)
         try:
             visit = Visit(context.new_page(), served.base)

@@ -1,4 +1,4 @@
-"""The traveller's manage page with all of a booking's documents (issue 22): paid on the sandbox's page
+"""The traveller's manage page with all of a booking's documents: paid on the sandbox's page
 (the ride invoice), part of it given back by staff (a credit note); in German on a phone, in a real
 Chromium: every document linked, each link a PDF, no console error, no accessibility violation."""
 
@@ -24,9 +24,11 @@ def test_the_manage_page_lists_the_invoice_and_the_credit_note(open_tab, service
         service,
         """
         from booking.models import Booking
-        from payments import refunds
+        from payments import refund_requests
         booking = Booking.objects.latest("pk")
-        refunds.refund_booking(booking.pk, 1000, reason="Goodwill.", actor="eva (staff)", manual=True)
+        refund_requests.refund_once(
+            booking.pk, 1000, key=refund_requests.new_key(), reason="Goodwill.", actor="eva (staff)", manual=True
+        )
         print("number:", booking.credit_notes.get().number)
         """,
     )

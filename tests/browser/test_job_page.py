@@ -58,9 +58,13 @@ def issue_link(served, pickup: str = LATE) -> tuple[str, str]:
 
 def phone(chromium, language: str, viewport: dict, **options):
     context = chromium.new_context(
-        viewport=viewport, locale="de-AT" if language == "de" else "en-GB", timezone_id="Europe/Vienna",
-        is_mobile=True, has_touch=True, **options,
-    )  # fmt: skip
+        viewport=viewport,
+        locale="de-AT" if language == "de" else "en-GB",
+        timezone_id="Europe/Vienna",
+        is_mobile=True,
+        has_touch=True,
+        **options,
+    )
     context.set_default_timeout(15_000)
     return context
 
@@ -118,15 +122,30 @@ def test_a_chauffeur_takes_a_job_through_every_state_on_a_phone(served, chromium
 @pytest.mark.parametrize(
     ("language", "script", "question", "not_yet", "arrival"),
     [
-        ("en", True, r"This ride is on \w{3} \d\d\.\d\d\.\d{4} at 10:00 — start now\?", "No, not yet",
-         r"“Arrived” possible from \w{3} \d\d\.\d\d\.\d{4}, 08:30\."),
-        ("de", True, r"Diese Fahrt ist am \w{2}\., \d\d\.\d\d\.\d{4} um 10:00 – jetzt losfahren\?",
-         "Nein, noch nicht", r"„Angekommen“ möglich ab \w{2}\., \d\d\.\d\d\.\d{4}, 08:30\."),
-        ("en", False, r"This ride is on \w{3} \d\d\.\d\d\.\d{4} at 10:00 — start now\?", "No, not yet",
-         r"“Arrived” possible from \w{3} \d\d\.\d\d\.\d{4}, 08:30\."),
+        (
+            "en",
+            True,
+            r"This ride is on \w{3} \d\d\.\d\d\.\d{4} at 10:00 — start now\?",
+            "No, not yet",
+            r"“Arrived” possible from \w{3} \d\d\.\d\d\.\d{4}, 08:30\.",
+        ),
+        (
+            "de",
+            True,
+            r"Diese Fahrt ist am \w{2}\., \d\d\.\d\d\.\d{4} um 10:00 – jetzt losfahren\?",
+            "Nein, noch nicht",
+            r"„Angekommen“ möglich ab \w{2}\., \d\d\.\d\d\.\d{4}, 08:30\.",
+        ),
+        (
+            "en",
+            False,
+            r"This ride is on \w{3} \d\d\.\d\d\.\d{4} at 10:00 — start now\?",
+            "No, not yet",
+            r"“Arrived” possible from \w{3} \d\d\.\d\d\.\d{4}, 08:30\.",
+        ),
     ],
     ids=["en", "de", "en-without-script"],
-)  # fmt: skip
+)
 def test_a_ride_of_tomorrow_asks_before_an_early_start_on_a_360_px_phone(
     served, chromium, axe, language, script, question, not_yet, arrival
 ):

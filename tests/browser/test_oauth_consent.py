@@ -133,9 +133,13 @@ def test_a_lookalike_redirect_host_is_shown_in_a_labels_under_an_ascii_policy(
     sign_in(page, service.base, STAFF, PASSWORD)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(b"v" * 43).digest()).rstrip(b"=").decode()
     query = {
-        "response_type": "code", "client_id": "lookalike-app", "redirect_uri": "https://аррӏе.com/callback",
-        "code_challenge": challenge, "code_challenge_method": "S256", "scope": "booking.read",
-    }  # fmt: skip
+        "response_type": "code",
+        "client_id": "lookalike-app",
+        "redirect_uri": "https://аррӏе.com/callback",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "scope": "booking.read",
+    }
     page.goto(f"{service.base}/oauth/authorize?{urlencode(query)}")
     page.wait_for_url(f"{service.base}/oauth/consent")
     response = page.reload()

@@ -55,9 +55,14 @@ def authorize_url(base: str, client_id: str = "trip-assistant", redirect_uri: st
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     query = {
-        "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri or f"{base}/healthz",
-        "code_challenge": challenge, "code_challenge_method": "S256", "state": "s-1", "scope": "booking.read",
-    }  # fmt: skip
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri or f"{base}/healthz",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "state": "s-1",
+        "scope": "booking.read",
+    }
     return f"{base}/oauth/authorize?{urlencode(query)}"
 
 

@@ -1,4 +1,4 @@
-"""The traveller's manage page on the ride's day (issue 21), in a real Chromium on a 390×844 phone: booked and
+"""The traveller's manage page on the ride's day, in a real Chromium on a 390×844 phone: booked and
 paid as a traveller does, the ride assigned and then moved on by the chauffeur (dispatch/ride_day.py, run in
 a manage.py process on the served database, as the job page would), and the page follows each move by
 itself, without a reload: its script asks for the ride panel every 30 s (Playwright's clock stands in for
@@ -24,10 +24,15 @@ SHOWN_TIME = re.compile(r"^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$|^\d{2}:\d{2}$")
 def on_the_service(service, code: str) -> str:
     """`code` run by manage.py shell on the served database (the live settings); what it prints."""
     done = manage(
-        "shell", "-c", textwrap.dedent(code),
-        DJANGO_SETTINGS_MODULE="tests.browser.live_settings", DATABASE_URL=f"sqlite:///{service.database}",
-        DJANGO_DEBUG="true", PAYMENT_PROVIDER="sandbox", PUBLIC_BASE_URL=service.base,
-    )  # fmt: skip
+        "shell",
+        "-c",
+        textwrap.dedent(code),
+        DJANGO_SETTINGS_MODULE="tests.browser.live_settings",
+        DATABASE_URL=f"sqlite:///{service.database}",
+        DJANGO_DEBUG="true",
+        PAYMENT_PROVIDER="sandbox",
+        PUBLIC_BASE_URL=service.base,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.strip()
 

@@ -8,8 +8,13 @@ from tests.back_office import PASSWORD, STAFF, back_office
 from tests.browser.conftest import DESKTOP, skip_without_axe
 from tests.browser.test_admin_pages import LANGUAGES, Visit
 
-DETAILS = {"legal_name": "Wiener Chauffeur GmbH", "street_address": "Kärntner Ring 1", "postcode": "1010",
-           "city": "Wien", "vat_id": "ATU12345678"}  # fmt: skip
+DETAILS = {
+    "legal_name": "Wiener Chauffeur GmbH",
+    "street_address": "Kärntner Ring 1",
+    "postcode": "1010",
+    "city": "Wien",
+    "vat_id": "ATU12345678",
+}
 
 
 @pytest.fixture(scope="module")

@@ -27,10 +27,16 @@ def checkout(service, *, minutes: int) -> str:
     body = {
         "amount": round(price["priceEur"] * 100),
         "termsAccepted": True,
-        "bookingData": {**ride, "pickupDatetime": f"{pickup_day(4)}T10:{minutes:02d}", "vehicleClass": "executive",
-                        "name": "Anna Berger", "email": "anna@example.com", "phone": "+43 660 1234567",
-                        "locale": "de"},
-    }  # fmt: skip
+        "bookingData": {
+            **ride,
+            "pickupDatetime": f"{pickup_day(4)}T10:{minutes:02d}",
+            "vehicleClass": "executive",
+            "name": "Anna Berger",
+            "email": "anna@example.com",
+            "phone": "+43 660 1234567",
+            "locale": "de",
+        },
+    }
     response = requests.post(service.base + "/api/page/checkout", json=body, timeout=10)
     assert response.status_code == 201, response.text
     return response.json()["url"]

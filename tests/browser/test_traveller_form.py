@@ -1,4 +1,4 @@
-"""The traveller form as a person meets it (issue 19), in a real Chromium, German and English: no "no route"
+"""The traveller form as a person meets it, in a real Chromium, German and English: no "no route"
 error while a place is still being typed, an hourly hire "as directed" booked and paid without a
 destination, a tour's own hours and description, plural words that fit their count, success and manage
 pages that repeat everything entered, the flight number asked for a pickup at an airport only, and an
@@ -95,8 +95,16 @@ def test_an_hourly_hire_as_directed_is_booked_and_paid_in_german(open_tab, servi
     pay_in_the_sandbox(page, service)
     assert latest_booking(service)["booking_type"] == "hourly"
     details = text(page, "#details")
-    for shown in ["Hotel Sacher", "Nach Vereinbarung", "Stundenweise: 3 Stunden", "09:30",
-                  "Bitte am Ausgang B warten", "Anna Berger", "+43 660 1234567", "anna@example.com"]:  # fmt: skip
+    for shown in [
+        "Hotel Sacher",
+        "Nach Vereinbarung",
+        "Stundenweise: 3 Stunden",
+        "09:30",
+        "Bitte am Ausgang B warten",
+        "Anna Berger",
+        "+43 660 1234567",
+        "anna@example.com",
+    ]:
         assert shown in details, shown
     assert text(page, "#amount") == "195,00 €"
     tab.screenshot("as-directed-paid")
@@ -172,8 +180,15 @@ def test_the_success_page_in_english_repeats_a_transfer(open_tab, service):
     page.click("#cb-pay")
     pay_in_the_sandbox(page, service)
     details = text(page, "#details")
-    for shown in ["Vienna International Airport", "Transfer", "10:00", "LH 1234", "Anna Berger",
-                  "+43 660 1234567", "anna@example.com"]:  # fmt: skip
+    for shown in [
+        "Vienna International Airport",
+        "Transfer",
+        "10:00",
+        "LH 1234",
+        "Anna Berger",
+        "+43 660 1234567",
+        "anna@example.com",
+    ]:
         assert shown in details, shown
     assert "As directed" not in details and text(page, "#amount") == "€74.00"
     page.click("#manage")

@@ -1,4 +1,4 @@
-"""Company accounts with bookings on account (issue 22), as the onaccount door leaves them: payment method
+"""Company accounts with bookings on account, as the onaccount door leaves them: payment method
 ACCOUNT, the company set, no ride invoice."""
 
 from datetime import datetime
@@ -21,28 +21,47 @@ def vienna(*args: int) -> datetime:
 @pytest.fixture(autouse=True)
 def operator(db):
     OperatorProfile.objects.filter(id=1).update(
-        legal_name="Wiener Chauffeur GmbH", street_address="Kärntner Ring 1", postcode="1010", city="Wien",
-        vat_id="ATU12345678", email="office@chauffeur.test", phone="+43 1 234 56 78",
-        iban="AT61 1904 3002 3457 3201", bic="BKAUATWW",
-    )  # fmt: skip
+        legal_name="Wiener Chauffeur GmbH",
+        street_address="Kärntner Ring 1",
+        postcode="1010",
+        city="Wien",
+        vat_id="ATU12345678",
+        email="office@chauffeur.test",
+        phone="+43 1 234 56 78",
+        iban="AT61 1904 3002 3457 3201",
+        bic="BKAUATWW",
+    )
 
 
 @pytest.fixture
 def acme(db) -> CompanyAccount:
     return CompanyAccount.objects.create(
-        name="Acme Handels GmbH", street_address="Mariahilfer Straße 10", postcode="1070", city="Wien",
-        vat_id="ATU99999999", billing_email="buchhaltung@acme.example", payment_terms_days=14,
-        bookers="@acme.example", language="de",
-    )  # fmt: skip
+        name="Acme Handels GmbH",
+        street_address="Mariahilfer Straße 10",
+        postcode="1070",
+        city="Wien",
+        vat_id="ATU99999999",
+        billing_email="buchhaltung@acme.example",
+        payment_terms_days=14,
+        bookers="@acme.example",
+        language="de",
+    )
 
 
 @pytest.fixture
 def globex(db) -> CompanyAccount:
     return CompanyAccount.objects.create(
-        name="Globex Ltd", street_address="1 Canary Wharf", postcode="E14 5AB", city="London", country="GB",
-        vat_id="GB123456789", billing_email="accounts@globex.example", payment_terms_days=30,
-        bookers="anna@globex.example", language="en",
-    )  # fmt: skip
+        name="Globex Ltd",
+        street_address="1 Canary Wharf",
+        postcode="E14 5AB",
+        city="London",
+        country="GB",
+        vat_id="GB123456789",
+        billing_email="accounts@globex.example",
+        payment_terms_days=30,
+        bookers="anna@globex.example",
+        language="en",
+    )
 
 
 @pytest.fixture

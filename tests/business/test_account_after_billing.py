@@ -40,9 +40,12 @@ def test_a_dearer_change_on_account_goes_on_the_collective_invoice(
     booking = paid_on_account(timezone.now() + timedelta(days=5))
     with django_capture_on_commit_callbacks(execute=True):
         change = changes.change_ride(
-            booking.pk, pickup=booking.pickup_at, vehicle_class="business-van",
-            through_provider=through_provider, actor="staff",
-        )  # fmt: skip
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class="business-van",
+            through_provider=through_provider,
+            actor="staff",
+        )
     booking.refresh_from_db()
     assert change.difference_cents > 0 and booking.vehicle_class == "business-van"
     assert booking.received_cents == 0  # nothing was taken from the traveller
@@ -92,9 +95,12 @@ def test_a_ride_on_an_issued_collective_invoice_cannot_be_moved(billed):
     before = unchanged(booking, invoice)
     with time_machine.travel(vienna(2026, 11, 3, 9, 0)), pytest.raises(DomainError) as refusal:
         changes.change_ride(
-            booking.pk, pickup=vienna(2026, 12, 5, 10, 0), vehicle_class=booking.vehicle_class,
-            through_provider=False, actor="staff",
-        )  # fmt: skip
+            booking.pk,
+            pickup=vienna(2026, 12, 5, 10, 0),
+            vehicle_class=booking.vehicle_class,
+            through_provider=False,
+            actor="staff",
+        )
     assert invoice.number in str(refusal.value.in_words())
     assert unchanged(booking, invoice) == before
 

@@ -1,4 +1,4 @@
-"""What companies owe (issue 22; docs/operations/business.md): open until the recorded payments reach the
+"""What companies owe (docs/operations/business.md): open until the recorded payments reach the
 gross, overdue after the due date (Vienna), a payment above what is open refused with nothing recorded;
 and the admin's pages: the company list's totals, the company's page, the payment form, the invoice
 list's filter, the index's overdue total, the bookers' validation."""
@@ -87,11 +87,15 @@ def staff(db) -> Client:
     user.user_permissions.add(
         *Permission.objects.filter(
             codename__in=[
-                "view_companyaccount", "change_companyaccount", "add_companyaccount", "view_invoice",
-                "add_accountpayment", "view_booking",
+                "view_companyaccount",
+                "change_companyaccount",
+                "add_companyaccount",
+                "view_invoice",
+                "add_accountpayment",
+                "view_booking",
             ]
         )
-    )  # fmt: skip
+    )
     client = Client()
     client.force_login(user)
     return client
@@ -108,8 +112,17 @@ def test_the_company_list_and_page_show_open_overdue_bookings_invoices_and_token
     assert "Acme Handels GmbH" in text and text.count("€148.00") == 2  # open and overdue
     page = staff.get(f"/admin/business/companyaccount/{acme.pk}/change/", HTTP_ACCEPT_LANGUAGE="de")
     html = page.content.decode()
-    for shown in ("Sammelrechnungen", invoice.number, "überfällig", "148,00", "CB-OPEN01", "CB-OPEN02",
-                  "Acme travel desk", "Zahlung erfassen", reverse("admin:payments_invoice_pdf", args=[invoice.pk])):  # fmt: skip
+    for shown in (
+        "Sammelrechnungen",
+        invoice.number,
+        "überfällig",
+        "148,00",
+        "CB-OPEN01",
+        "CB-OPEN02",
+        "Acme travel desk",
+        "Zahlung erfassen",
+        reverse("admin:payments_invoice_pdf", args=[invoice.pk]),
+    ):
         assert shown in html, shown
     pdf = staff.get(reverse("admin:payments_invoice_pdf", args=[invoice.pk]))
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
@@ -178,10 +191,18 @@ def test_the_admin_index_shows_what_is_overdue_with_a_link(invoice, admin_client
 
 def test_the_bookers_must_each_be_an_address_or_a_domain(staff):
     data = {
-        "name": "Initech AG", "street_address": "Ring 2", "postcode": "1010", "city": "Wien", "country": "AT",
-        "vat_id": "", "billing_email": "ap@initech.example", "payment_terms_days": "14", "language": "de",
-        "active": "on", "bookers": "anna@initech.example\nnot an address\n@initech\n",
-    }  # fmt: skip
+        "name": "Initech AG",
+        "street_address": "Ring 2",
+        "postcode": "1010",
+        "city": "Wien",
+        "country": "AT",
+        "vat_id": "",
+        "billing_email": "ap@initech.example",
+        "payment_terms_days": "14",
+        "language": "de",
+        "active": "on",
+        "bookers": "anna@initech.example\nnot an address\n@initech\n",
+    }
     refused = staff.post("/admin/business/companyaccount/add/", data, HTTP_ACCEPT_LANGUAGE="en")
     assert refused.status_code == 200
     assert "Not an e-mail address or @domain: not an address, @initech" in refused.content.decode()

@@ -9,10 +9,18 @@ from tests.company.test_operator_profile import ONE_LINE
 pytestmark = pytest.mark.django_db
 ADD = "/admin/business/companyaccount/add/"
 ACCOUNT = {
-    "name": "Initech AG", "street_address": "Ring 2", "postcode": "1010", "city": "Wien", "country": "AT",
-    "vat_id": "", "billing_email": "ap@initech.example", "payment_terms_days": "14", "language": "de",
-    "active": "on", "bookers": "@initech.example",
-}  # fmt: skip
+    "name": "Initech AG",
+    "street_address": "Ring 2",
+    "postcode": "1010",
+    "city": "Wien",
+    "country": "AT",
+    "vat_id": "",
+    "billing_email": "ap@initech.example",
+    "payment_terms_days": "14",
+    "language": "de",
+    "active": "on",
+    "bookers": "@initech.example",
+}
 
 
 @pytest.mark.parametrize("field", ["name", "street_address", "postcode", "city", "vat_id"])

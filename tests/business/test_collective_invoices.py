@@ -1,4 +1,4 @@
-"""The monthly collective invoice of a company account (issue 22; docs/operations/business.md): exactly the
+"""The monthly collective invoice of a company account (docs/operations/business.md): exactly the
 month's rides on account (Vienna), fees of cancellations, the owed waiting time; VAT per rate; numbered in
 the ride invoices' gapless series; issued once by the schedule on the 1st and e-mailed once with its PDF."""
 
@@ -34,24 +34,44 @@ def october(acme, globex, on_account):
     rides = {
         # 1 October 00:30 in Vienna is still 30 September in UTC: October's.
         "acme_first": on_account(acme, vienna(2026, 10, 1, 0, 30), reference="CB-ACME01", name="Anna Berger"),
-        "acme_waited": on_account(acme, vienna(2026, 10, 15, 10, 0), "confirmed", reference="CB-ACME02",
-                                  name="Bernd Huber", vehicle_class="business-van"),
-        "acme_fee": on_account(acme, vienna(2026, 10, 20, 9, 0), "cancelled", reference="CB-ACME03",
-                               cancellation_fee_cents=3700),
+        "acme_waited": on_account(
+            acme,
+            vienna(2026, 10, 15, 10, 0),
+            "confirmed",
+            reference="CB-ACME02",
+            name="Bernd Huber",
+            vehicle_class="business-van",
+        ),
+        "acme_fee": on_account(
+            acme, vienna(2026, 10, 20, 9, 0), "cancelled", reference="CB-ACME03", cancellation_fee_cents=3700
+        ),
         "acme_free": on_account(acme, vienna(2026, 10, 21, 9, 0), "cancelled", reference="CB-ACME04"),
-        "acme_zero_fee": on_account(acme, vienna(2026, 10, 22, 9, 0), "cancelled", reference="CB-ACME05",
-                                    cancellation_fee_cents=0),
+        "acme_zero_fee": on_account(
+            acme, vienna(2026, 10, 22, 9, 0), "cancelled", reference="CB-ACME05", cancellation_fee_cents=0
+        ),
         "acme_expired": on_account(acme, vienna(2026, 10, 23, 9, 0), "expired", reference="CB-ACME06"),
         # 1 November 00:30 in Vienna is 31 October in UTC: November's.
         "acme_november": on_account(acme, vienna(2026, 11, 1, 0, 30), "paid", reference="CB-ACME07"),
         "acme_august": on_account(acme, vienna(2026, 8, 31, 23, 59), reference="CB-ACME08"),
-        "acme_by_card": on_account(acme, vienna(2026, 10, 16, 9, 0), reference="CB-ACME09",
-                                   payment_method=PaymentMethod.CHECKOUT, company_account=None),
-        "globex_late": on_account(globex, vienna(2026, 10, 31, 23, 30), "paid", reference="CB-GLOB01",
-                                  name="Carol Smith", locale="en"),
-        "globex_abroad": on_account(globex, vienna(2026, 10, 10, 8, 0), reference="CB-GLOB02",
-                                    name="Carol Smith", locale="en"),
-    }  # fmt: skip
+        "acme_by_card": on_account(
+            acme,
+            vienna(2026, 10, 16, 9, 0),
+            reference="CB-ACME09",
+            payment_method=PaymentMethod.CHECKOUT,
+            company_account=None,
+        ),
+        "globex_late": on_account(
+            globex,
+            vienna(2026, 10, 31, 23, 30),
+            "paid",
+            reference="CB-GLOB01",
+            name="Carol Smith",
+            locale="en",
+        ),
+        "globex_abroad": on_account(
+            globex, vienna(2026, 10, 10, 8, 0), reference="CB-GLOB02", name="Carol Smith", locale="en"
+        ),
+    }
     # The ride abroad was quoted at another rate (the foreign part's VAT is a staff setting).
     abroad = rides["globex_abroad"]
     abroad.quote_record = {**abroad.quote_record, "vat_rate": "0.20"}
@@ -152,13 +172,32 @@ def test_the_first_of_the_month_in_vienna_issues_last_months_invoices_and_mails_
     assert "15.11.2026" in german.body and "224,00" in german.body
     text = attachment_text(german)
     for printed in (
-        "Sammelrechnung 2026-000001", "Rechnungsdatum: So., 01.11.2026", "Leistungszeitraum: 01.10.2026 – 31.10.2026",
-        "Acme Handels GmbH", "Mariahilfer Straße 10", "1070 Wien", "UID-Nummer: ATU99999999",
-        "Wiener Chauffeur GmbH", "UID-Nummer: ATU12345678", "01.10.2026", "CB-ACME01", "Anna Berger",
-        "Hotel Sacher – Flughafen Wien", "CB-ACME02", "Bernd Huber", "Wartezeit 20,00 €", "CB-ACME03",
-        "Stornogebühr 37,00 €", "Nettobetrag 203,64 €", "USt 10 % 20,36 €", "Gesamtbetrag 224,00 €",
-        "Zahlungsziel: 14 Tage netto", "bis 15.11.2026", "IBAN: AT61 1904 3002 3457 3201", "BIC: BKAUATWW",
-    ):  # fmt: skip
+        "Sammelrechnung 2026-000001",
+        "Rechnungsdatum: So., 01.11.2026",
+        "Leistungszeitraum: 01.10.2026 – 31.10.2026",
+        "Acme Handels GmbH",
+        "Mariahilfer Straße 10",
+        "1070 Wien",
+        "UID-Nummer: ATU99999999",
+        "Wiener Chauffeur GmbH",
+        "UID-Nummer: ATU12345678",
+        "01.10.2026",
+        "CB-ACME01",
+        "Anna Berger",
+        "Hotel Sacher – Flughafen Wien",
+        "CB-ACME02",
+        "Bernd Huber",
+        "Wartezeit 20,00 €",
+        "CB-ACME03",
+        "Stornogebühr 37,00 €",
+        "Nettobetrag 203,64 €",
+        "USt 10 % 20,36 €",
+        "Gesamtbetrag 224,00 €",
+        "Zahlungsziel: 14 Tage netto",
+        "bis 15.11.2026",
+        "IBAN: AT61 1904 3002 3457 3201",
+        "BIC: BKAUATWW",
+    ):
         assert printed in text, printed
     for absent in ("CB-ACME04", "CB-ACME05", "CB-ACME06", "CB-ACME07", "CB-ACME08", "CB-ACME09", "CB-GLOB"):
         assert absent not in text, absent
@@ -167,12 +206,25 @@ def test_the_first_of_the_month_in_vienna_issues_last_months_invoices_and_mails_
     assert english.subject == "Collective invoice 2026-000002"
     text = attachment_text(english)
     for printed in (
-        "Collective invoice 2026-000002", "Invoice date: Sun 01.11.2026", "Period of service: 01.10.2026 – 31.10.2026",
-        "Globex Ltd", "VAT id (UID): GB123456789", "31.10.2026", "CB-GLOB01", "CB-GLOB02", "Carol Smith",
-        "Net amount at 10 % VAT €67.27", "VAT 10 % €6.73", "Net amount at 20 % VAT €61.67", "VAT 20 % €12.33",
-        "Net amount €128.94", "Total amount €148.00", "Payment terms: 30 days net", "by 01.12.2026",
+        "Collective invoice 2026-000002",
+        "Invoice date: Sun 01.11.2026",
+        "Period of service: 01.10.2026 – 31.10.2026",
+        "Globex Ltd",
+        "VAT id (UID): GB123456789",
+        "31.10.2026",
+        "CB-GLOB01",
+        "CB-GLOB02",
+        "Carol Smith",
+        "Net amount at 10 % VAT €67.27",
+        "VAT 10 % €6.73",
+        "Net amount at 20 % VAT €61.67",
+        "VAT 20 % €12.33",
+        "Net amount €128.94",
+        "Total amount €148.00",
+        "Payment terms: 30 days net",
+        "by 01.12.2026",
         "IBAN: AT61 1904 3002 3457 3201",
-    ):  # fmt: skip
+    ):
         assert printed in text, printed
 
     # A second run on the same day, and one later in the month, issue nothing and send nothing.
@@ -207,9 +259,12 @@ def test_parallel_runs_give_one_invoice_per_company_and_gapless_numbers(acme, gl
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises its writers; the race is PostgreSQL's (CI's second run)")
     third = CompanyAccount.objects.create(
-        name="Initech AG", street_address="Ring 2", postcode="1010", city="Wien",
+        name="Initech AG",
+        street_address="Ring 2",
+        postcode="1010",
+        city="Wien",
         billing_email="ap@initech.example",
-    )  # fmt: skip
+    )
     for account in (acme, globex, third):
         for day in (3, 4):
             on_account(account, vienna(2026, 10, day, 9, 0))
@@ -224,12 +279,16 @@ def test_parallel_runs_give_one_invoice_per_company_and_gapless_numbers(acme, gl
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = list(pool.map(run, range(6)))
     assert sorted(number for result in results for number in result) == [
-        "2026-000001", "2026-000002", "2026-000003"
-    ]  # fmt: skip
+        "2026-000001",
+        "2026-000002",
+        "2026-000003",
+    ]
     assert Invoice.objects.filter(kind="collective").count() == 3
     assert sorted(Invoice.objects.values_list("company_account__name", flat=True)) == [
-        "Acme Handels GmbH", "Globex Ltd", "Initech AG"
-    ]  # fmt: skip
+        "Acme Handels GmbH",
+        "Globex Ltd",
+        "Initech AG",
+    ]
     assert InvoiceYear.objects.get(year=2026).last_number == 3
     assert CollectiveInvoiceLine.objects.count() == 6
     assert all(invoice.gross_cents == Decimal(14800) for invoice in Invoice.objects.all())

@@ -28,8 +28,11 @@ def test_ctrl_c_stops_the_web_server_and_the_worker(tmp_path):
     with log.open("w") as output:
         supervisor = subprocess.Popen(
             [sys.executable, "-m", "chauffeur.devserver", str(port)],
-            cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=project_env(**env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     try:
         base = f"http://127.0.0.1:{port}"
 

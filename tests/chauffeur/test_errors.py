@@ -76,20 +76,29 @@ def test_a_crash_outside_drf_still_answers_in_the_api_format(client):
 
 
 DECISIONS_CODES = {
-    "invalid_request", "unauthorized", "insufficient_scope", "not_found", "rate_limited",
-    "route_not_found", "upstream_unavailable", "unknown_tour", "lead_time", "amount_mismatch",
-    "payment_provider_unavailable", "internal_error",
-}  # fmt: skip
+    "invalid_request",
+    "unauthorized",
+    "insufficient_scope",
+    "not_found",
+    "rate_limited",
+    "route_not_found",
+    "upstream_unavailable",
+    "unknown_tour",
+    "lead_time",
+    "amount_mismatch",
+    "payment_provider_unavailable",
+    "internal_error",
+}
 # Codes this service adds where the decisions are silent (docs/decisions.md §4, §8, §9).
 OUR_CODES = {
     "hire_too_short",
     "outside_tour_area",
     "idempotency_key_reused",
     "idempotency_conflict",
-    "idempotency_key_spent",  # issue 36: a key whose booking can no longer be paid
+    "idempotency_key_spent",  # a key whose booking can no longer be paid
     "not_cancellable",
     "account_not_allowed",
-    "email_not_yours",  # issue 23: a traveller's token checking out for another address
+    "email_not_yours",  # a traveller's token checking out for another address
     "invalid_phone",  # a phone no chauffeur can call (chauffeur/phones.py)
     "text_messages_unavailable",  # texts asked for a number that may get none
 }

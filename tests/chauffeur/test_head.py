@@ -15,11 +15,30 @@ pytestmark = pytest.mark.django_db
 
 # What a newcomer or a monitor opens first: each must answer GET (and so HEAD) 200 without signing in.
 MUST_ANSWER = {
-    "/", "/de/", "/en/", "/en/terms", "/de/imprint", "/en/privacy", "/developers", "/embed/form",
-    "/company/brand.css", "/healthz", "/openapi.json", "/api/docs", "/api/v1", "/api/mcp", "/admin/login/",
-    "/api/v1/rating", "/api/v1/price", "/api/v1/availability", "/api/v1/distance", "/api/v1/places",
-    "/api/calculate-distance", "/api/places-autocomplete", "/api/google-rating",
-}  # fmt: skip
+    "/",
+    "/de/",
+    "/en/",
+    "/en/terms",
+    "/de/imprint",
+    "/en/privacy",
+    "/developers",
+    "/embed/form",
+    "/company/brand.css",
+    "/healthz",
+    "/openapi.json",
+    "/api/docs",
+    "/api/v1",
+    "/api/mcp",
+    "/admin/login/",
+    "/api/v1/rating",
+    "/api/v1/price",
+    "/api/v1/availability",
+    "/api/v1/distance",
+    "/api/v1/places",
+    "/api/calculate-distance",
+    "/api/places-autocomplete",
+    "/api/google-rating",
+}
 # The public API's GETs answer 200 with their required parameters (the offline places provider).
 QUERIES = {
     "/api/v1/price": {"vehicleClass": "executive", "distanceKm": "21.8"},

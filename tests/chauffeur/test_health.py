@@ -22,11 +22,14 @@ def test_unavailable_when_the_database_does_not_answer():
     # In a fresh process: the suite's own test database cannot be taken away without losing it.
     probe = "from django.test import Client; r = Client().get('/healthz'); print(r.status_code, r.content.decode())"
     result = manage(
-        "shell", "--no-imports", "-c", probe,
+        "shell",
+        "--no-imports",
+        "-c",
+        probe,
         DJANGO_DEBUG="true",
         DJANGO_ALLOWED_HOSTS="testserver",
         DATABASE_URL="sqlite:////nonexistent-directory/db.sqlite3",
-    )  # fmt: skip
+    )
     assert result.stdout.strip().splitlines()[-1] == (
         '503 {"status": "unavailable", "database": "unavailable", "cache": "ok"}'
     ), result.stderr

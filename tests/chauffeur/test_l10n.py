@@ -18,12 +18,28 @@ MOMENT = datetime(2026, 11, 28, 9, 0, tzinfo=ZoneInfo("UTC"))
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("de", {"money": f"74,00{NBSP}€", "big": f"1.234,50{NBSP}€", "day": "Sa., 28.11.2026",
-                "day_time": "Sa., 28.11.2026, 10:00", "short": "28.11.2026 10:00"}),
-        ("en", {"money": "€74.00", "big": "€1,234.50", "day": "Sat 28.11.2026",
-                "day_time": "Sat 28.11.2026, 10:00", "short": "28.11.2026 10:00"}),
+        (
+            "de",
+            {
+                "money": f"74,00{NBSP}€",
+                "big": f"1.234,50{NBSP}€",
+                "day": "Sa., 28.11.2026",
+                "day_time": "Sa., 28.11.2026, 10:00",
+                "short": "28.11.2026 10:00",
+            },
+        ),
+        (
+            "en",
+            {
+                "money": "€74.00",
+                "big": "€1,234.50",
+                "day": "Sat 28.11.2026",
+                "day_time": "Sat 28.11.2026, 10:00",
+                "short": "28.11.2026 10:00",
+            },
+        ),
     ],
-)  # fmt: skip
+)
 def test_money_and_dates_in_each_language(language, expected):
     with translation.override(language):
         assert l10n.money(Decimal("74")) == expected["money"]

@@ -6,20 +6,10 @@ in Chromium; this finds the same mistakes in the source, without a browser, and 
 import re
 from pathlib import Path
 
+from tests.imports import PROJECT_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[2]
-APPS = (
-    "chauffeur",
-    "pricing",
-    "places",
-    "booking",
-    "payments",
-    "dispatch",
-    "web",
-    "fleet",
-    "access",
-    "agents",
-    "company",
-)
+APPS = PROJECT_PACKAGES
 
 INLINE_IN_HTML = {
     "a <style> element": re.compile(r"<style\b", re.I),

@@ -101,14 +101,20 @@ def test_the_agent_endpoint_is_documented(document):
     assert mcp["post"]["security"] == [{"bearerAuth": []}]
     assert {"200", "202", "400", "401", "403", "404", "429"} <= set(mcp["post"]["responses"])
     request = mcp["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert request == {"oneOf": [{"$ref": "#/components/schemas/JsonRpcRequest"},
-                                 {"$ref": "#/components/schemas/JsonRpcBatch"}]}  # fmt: skip
+    assert request == {
+        "oneOf": [
+            {"$ref": "#/components/schemas/JsonRpcRequest"},
+            {"$ref": "#/components/schemas/JsonRpcBatch"},
+        ]
+    }
     known, other = document["components"]["schemas"]["JsonRpcRequest"]["properties"]["method"]["anyOf"]
     assert known["enum"] == ["initialize", "ping", "tools/list", "tools/call", "server/discover"]
     assert other == {"type": "string", "minLength": 1}  # answered with -32601 in a 200, so not refused
     answers = mcp["post"]["responses"]["200"]["content"]["application/json"]["schema"]["oneOf"]
-    assert answers == [{"$ref": f"#/components/schemas/{name}"}
-                       for name in ("JsonRpcResult", "JsonRpcError", "JsonRpcBatchResponse")]  # fmt: skip
+    assert answers == [
+        {"$ref": f"#/components/schemas/{name}"}
+        for name in ("JsonRpcResult", "JsonRpcError", "JsonRpcBatchResponse")
+    ]
 
 
 def test_the_problem_schema_lists_every_code(document):

@@ -40,10 +40,16 @@ def world(make_booking):  # noqa: F811
     for its on-account link; an API token that booked the first."""
     api_token, plain = tokens.issue_token(name="agent", scopes=["booking.read", "booking.write"])
     booking = make_booking(
-        status=BookingStatus.PENDING_PAYMENT, name="Anna Berger", email="anna@example.com",
-        phone="+436641234567", provider_session_id="cs_test_private",
-        pickup_at=timezone.now() + timedelta(days=2), duration_s=1455, channel="api", api_token_id=api_token.pk,
-    )  # fmt: skip
+        status=BookingStatus.PENDING_PAYMENT,
+        name="Anna Berger",
+        email="anna@example.com",
+        phone="+436641234567",
+        provider_session_id="cs_test_private",
+        pickup_at=timezone.now() + timedelta(days=2),
+        duration_s=1455,
+        channel="api",
+        api_token_id=api_token.pk,
+    )
     with transaction.atomic():
         payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
     driver = Driver.objects.create(name="Karl Huber", phone="+436601112223", email="karl@chauffeur.test")

@@ -1,4 +1,4 @@
-"""An outside tester's view (issue 26): the schemathesis CLI with all its checks, positive data acceptance
+"""An outside tester's view: the schemathesis CLI with all its checks, positive data acceptance
 included, against the service as production runs it (gunicorn, debug off, no payment provider configured)
 on the suite's own kind of database and cache. Zero failures: /openapi.json states every rule an input is
 checked by. Options the schema cannot carry are in schemathesis.toml beside this file."""
@@ -59,9 +59,16 @@ def production_server(tmp_path) -> Iterator[tuple[str, str]]:
         migrated = manage("migrate", "--noinput", **env)
         assert migrated.returncode == 0, migrated.stdout + migrated.stderr
         issued = manage(
-            "issue_token", "schemathesis", "--scope", "booking.read", "--scope", "booking.write",
-            "--rate-limit", "1000000", **env,
-        )  # fmt: skip
+            "issue_token",
+            "schemathesis",
+            "--scope",
+            "booking.read",
+            "--scope",
+            "booking.write",
+            "--rate-limit",
+            "1000000",
+            **env,
+        )
         assert issued.returncode == 0, issued.stderr
         with gunicorn(tmp_path, env) as (base, _log):
             yield base, issued.stdout.strip().splitlines()[-1]
@@ -70,10 +77,25 @@ def production_server(tmp_path) -> Iterator[tuple[str, str]]:
 def test_schemathesis_with_every_check_finds_nothing(production_server, tmp_path):
     base, token = production_server
     command = [
-        sys.executable, "-m", "schemathesis.cli", "--no-color", "--config-file", str(CONFIG),
-        "run", f"{base}/openapi.json", "--checks", "all", "--max-examples", MAX_EXAMPLES, "--seed", SEED,
-        "--generation-database", "none", "--header", f"Authorization: Bearer {token}",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--no-color",
+        "--config-file",
+        str(CONFIG),
+        "run",
+        f"{base}/openapi.json",
+        "--checks",
+        "all",
+        "--max-examples",
+        MAX_EXAMPLES,
+        "--seed",
+        SEED,
+        "--generation-database",
+        "none",
+        "--header",
+        f"Authorization: Bearer {token}",
+    ]
     started = time.monotonic()
     # In tmp_path: the CLI keeps a .schemathesis folder where it runs.
     run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)

@@ -233,9 +233,17 @@ def test_an_empty_base_address_means_the_public_one():
     # docker-compose passes every variable through, unset ones as "": they must keep their defaults.
     probe = "from django.conf import settings as s; print(s.GOOGLE_ROUTES_URL, s.GOOGLE_PLACES_URL, s.STRIPE_API_BASE)"
     result = manage(
-        "shell", "--no-imports", "-c", probe, DJANGO_DEBUG="true",
-        GOOGLE_ROUTES_URL="", GOOGLE_PLACES_URL="", STRIPE_API_BASE="",
-    )  # fmt: skip
+        "shell",
+        "--no-imports",
+        "-c",
+        probe,
+        DJANGO_DEBUG="true",
+        GOOGLE_ROUTES_URL="",
+        GOOGLE_PLACES_URL="",
+        STRIPE_API_BASE="",
+    )
     assert result.stdout.split() == [
-        "https://routes.googleapis.com", "https://places.googleapis.com", "https://api.stripe.com",
-    ], result.stderr  # fmt: skip
+        "https://routes.googleapis.com",
+        "https://places.googleapis.com",
+        "https://api.stripe.com",
+    ], result.stderr

@@ -51,16 +51,31 @@ def test_a_fresh_install_shows_each_text_in_both_languages_as_a_template(
 
 def test_the_imprint_names_the_operators_legal_details_once_staff_entered_them(client):
     OperatorProfile.objects.filter(id=1).update(
-        legal_name="Wiener Chauffeur GmbH", street_address="Kärntner Straße 1", postcode="1010",
-        city="Wien", country="AT", company_register_number="FN 123456a",
-        company_register_court="Handelsgericht Wien", vat_id="ATU12345678",
+        legal_name="Wiener Chauffeur GmbH",
+        street_address="Kärntner Straße 1",
+        postcode="1010",
+        city="Wien",
+        country="AT",
+        company_register_number="FN 123456a",
+        company_register_court="Handelsgericht Wien",
+        vat_id="ATU12345678",
         supervisory_authority="Magistratisches Bezirksamt für den 1. Bezirk",
-        chamber="Wirtschaftskammer Wien", phone="+43 1 234 56 78", email="office@chauffeur.example.com",
-    )  # fmt: skip
+        chamber="Wirtschaftskammer Wien",
+        phone="+43 1 234 56 78",
+        email="office@chauffeur.example.com",
+    )
     page = client.get("/de/imprint").content.decode()
-    for detail in ["Wiener Chauffeur GmbH", "Kärntner Straße 1, 1010 Wien, Österreich", "FN 123456a",
-                   "Handelsgericht Wien", "ATU12345678", "Magistratisches Bezirksamt für den 1. Bezirk",
-                   "Wirtschaftskammer Wien", "Gewerbeordnung 1994", "+43 1 234 56 78"]:  # fmt: skip
+    for detail in [
+        "Wiener Chauffeur GmbH",
+        "Kärntner Straße 1, 1010 Wien, Österreich",
+        "FN 123456a",
+        "Handelsgericht Wien",
+        "ATU12345678",
+        "Magistratisches Bezirksamt für den 1. Bezirk",
+        "Wirtschaftskammer Wien",
+        "Gewerbeordnung 1994",
+        "+43 1 234 56 78",
+    ]:
         assert detail in page, detail
     assert MISSING_DE not in page
     assert '<a href="mailto:office@chauffeur.example.com">' in page
@@ -70,9 +85,13 @@ def test_the_imprint_names_the_operators_legal_details_once_staff_entered_them(c
 def test_staff_text_is_escaped_and_its_markup_becomes_headings_lists_and_paragraphs(admin_client, client):
     response = admin_client.post(
         ADD,
-        {"kind": "privacy", "body_de": "## Kopf\n\n- eins\n- zwei\n\n<script>x</script> {legal_name}",
-         "body_en": "## Head\n\nText", "publish": "on"},
-    )  # fmt: skip
+        {
+            "kind": "privacy",
+            "body_de": "## Kopf\n\n- eins\n- zwei\n\n<script>x</script> {legal_name}",
+            "body_en": "## Head\n\nText",
+            "publish": "on",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:3000]
     page = client.get("/de/privacy").content.decode()
     assert "<h2>Kopf</h2>" in page and "<ul><li>eins</li><li>zwei</li></ul>" in page

@@ -20,9 +20,17 @@ PNG = base64.b64decode(
 
 
 def profile_form(**changes) -> dict:
-    return {"name": "Wiener Chauffeur GmbH", "phone": "+43 1 234 56 78", "email": "office@chauffeur.example.com",
-            "website": "https://www.chauffeur.example.com", "brand_colour": "#7a1f2b",
-            "header_colour": "#f4e9d8", "country": "AT", "foreign_route_vat": "whole", **changes}  # fmt: skip
+    return {
+        "name": "Wiener Chauffeur GmbH",
+        "phone": "+43 1 234 56 78",
+        "email": "office@chauffeur.example.com",
+        "website": "https://www.chauffeur.example.com",
+        "brand_colour": "#7a1f2b",
+        "header_colour": "#f4e9d8",
+        "country": "AT",
+        "foreign_route_vat": "whole",
+        **changes,
+    }
 
 
 def test_the_admin_edits_the_one_profile_and_every_page_shows_it_at_once(admin_client, client):
@@ -71,9 +79,11 @@ def test_a_logo_is_uploaded_shown_and_served_with_its_type(admin_client, client)
 
 @pytest.mark.parametrize(
     ("content", "name"),
-    [(b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "logo.svg"),
-     (b"GIF-not-really" + b"\0" * 10, "logo.txt")],
-)  # fmt: skip
+    [
+        (b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "logo.svg"),
+        (b"GIF-not-really" + b"\0" * 10, "logo.txt"),
+    ],
+)
 def test_a_logo_that_is_not_a_plain_image_is_refused(admin_client, content, name):
     upload = SimpleUploadedFile(name, content)
     response = admin_client.post(CHANGE, {**profile_form(), "logo_file": upload})
@@ -93,7 +103,7 @@ def test_contrast_is_measured_as_wcag_does():
     assert text_colour_on("#10232f") == "#ffffff" and text_colour_on("#f4e9d8") == "#111111"
 
 
-# --- header injection (issue 25, finding 8): the name and address go into every mail's From and Reply-To ----
+# --- header injection: the name and address go into every mail's From and Reply-To --------------------------
 
 
 ONE_LINE = "Enter it on one line, without line breaks or control characters."

@@ -23,8 +23,17 @@ SINGLE_LINE = [
 
 
 def test_the_profile_lists_its_single_line_details():
-    assert {"legal_name", "street_address", "postcode", "city", "vat_id", "iban", "bic",
-            "company_register_number", "business_purpose"} <= set(SINGLE_LINE)  # fmt: skip
+    assert {
+        "legal_name",
+        "street_address",
+        "postcode",
+        "city",
+        "vat_id",
+        "iban",
+        "bic",
+        "company_register_number",
+        "business_purpose",
+    } <= set(SINGLE_LINE)
 
 
 @pytest.mark.parametrize("field", SINGLE_LINE)
@@ -39,17 +48,25 @@ def test_a_line_break_in_any_single_line_detail_is_refused_saving_nothing(admin_
 
 
 def test_the_legal_details_on_one_line_are_saved(admin_client):
-    details = {"legal_name": "Wiener Chauffeur GmbH", "street_address": "Kärntner Ring 5", "postcode": "1010",
-               "city": "Wien", "vat_id": "ATU12345678"}  # fmt: skip
+    details = {
+        "legal_name": "Wiener Chauffeur GmbH",
+        "street_address": "Kärntner Ring 5",
+        "postcode": "1010",
+        "city": "Wien",
+        "vat_id": "ATU12345678",
+    }
     assert admin_client.post(CHANGE, profile_form(**details)).status_code == 302
     assert OperatorProfile.objects.values(*details).get() == details
 
 
 @pytest.mark.parametrize(
     ("path", "field"),
-    [("/admin/pricing/tour/{tour}/change/", "name_de"), ("/admin/pricing/tour/{tour}/change/", "name_en"),
-     ("/admin/pricing/vehicleclass/{first}/change/", "display_name")],
-)  # fmt: skip
+    [
+        ("/admin/pricing/tour/{tour}/change/", "name_de"),
+        ("/admin/pricing/tour/{tour}/change/", "name_en"),
+        ("/admin/pricing/vehicleclass/{first}/change/", "display_name"),
+    ],
+)
 def test_the_names_an_invoice_prints_for_a_class_or_tour_refuse_a_line_break(admin_client, path, field):
     from pricing.models import Tour, VehicleClass
     from tests.admin_forms import change_form_data

@@ -42,10 +42,14 @@ def ride(make_booking):  # noqa: F811 (the fixture imported above)
 
     def make(pickup: datetime | None = None, **fields) -> Booking:
         values = {
-            "status": BookingStatus.PAID, "paid_at": timezone.now(), "duration_s": 1455, "name": "Anna Berger",
-            "email": "anna@example.com", "phone": "+43 1 234",
+            "status": BookingStatus.PAID,
+            "paid_at": timezone.now(),
+            "duration_s": 1455,
+            "name": "Anna Berger",
+            "email": "anna@example.com",
+            "phone": "+43 1 234",
             "pickup_at": pickup or (timezone.now() + timedelta(days=2)).replace(microsecond=0),
-        }  # fmt: skip
+        }
         return make_booking(**{**values, **fields})
 
     return make

@@ -12,8 +12,11 @@ from django.core import mail
 from booking import cancellation
 from booking.models import Booking, BookingEvent
 from chauffeur.errors import DomainError
+from dispatch import tasks as dispatch_tasks
 from fleet.models import Driver
+from jobs.models import Job
 from tests.dispatch.conftest import assign
+from tests.queued import run_pending_jobs
 
 VIENNA = ZoneInfo("Europe/Vienna")
 pytestmark = pytest.mark.django_db
@@ -114,6 +117,26 @@ def test_a_reassignment_tells_the_replaced_driver(fleet, ride, django_capture_on
     assert BookingEvent.objects.filter(kind="status").count() == 1  # confirmed once
 
 
+@pytest.mark.parametrize(
+    ("task_path", "arguments", "with_link"),
+    [("dispatch.tasks.send_assignment", 3, True), ("booking.tasks.send_assignment", 2, False)],
+)
+def test_a_job_queued_under_an_earlier_task_path_still_sends_the_assignment(
+    fleet, ride, task_path, arguments, with_link
+):
+    booking = ride()
+    assign(booking, fleet["karl"], fleet["sedan"])  # its job waits on the queue
+    job = Job.objects.get(task_path=dispatch_tasks.send_assignment_with_job_link.module_path)
+    job.task_path, job.args_kwargs = task_path, {"args": job.args_kwargs["args"][:arguments], "kwargs": {}}
+    job.save(update_fields=["task_path", "args_kwargs"])
+    run_pending_jobs()
+    job.refresh_from_db()
+    assert job.status == "SUCCESSFUL"
+    chauffeur, customer = mail.outbox
+    assert chauffeur.to == ["karl@chauffeur.test"] and customer.to == ["anna@example.com"]
+    assert ("/chauffeur/job/" in chauffeur.body) is with_link
+
+
 def test_an_inactive_driver_or_a_ride_without_pickup_cannot_be_assigned(fleet, ride):
     Driver.objects.filter(pk=fleet["karl"].pk).update(active=False)
     with pytest.raises(DomainError):
@@ -140,5 +163,6 @@ def test_the_customer_and_the_agent_see_the_driver_once_confirmed(client, fleet,
     assert client.get(url, {"email": "anna@example.com"}).json()["driver"] is None
     assign(booking, fleet["karl"], fleet["sedan"])
     assert client.get(url, {"email": "anna@example.com"}).json()["driver"] == {
-        "name": "Karl Huber", "phone": "+43 660 1112223",
-    }  # fmt: skip
+        "name": "Karl Huber",
+        "phone": "+43 660 1112223",
+    }

@@ -55,8 +55,15 @@ def confirmed(make_booking, karl):
             seats=3,
             luggage=3,
         )
-        values = {"status": BookingStatus.CONFIRMED, "paid_at": pickup - timedelta(days=3), "pickup_at": pickup,
-                  "duration_s": 1455, "driver": karl, "vehicle": sedan, "name": "Anna Berger"}  # fmt: skip
+        values = {
+            "status": BookingStatus.CONFIRMED,
+            "paid_at": pickup - timedelta(days=3),
+            "pickup_at": pickup,
+            "duration_s": 1455,
+            "driver": karl,
+            "vehicle": sedan,
+            "name": "Anna Berger",
+        }
         return make_booking(**{**values, **fields})
 
     return make
@@ -138,35 +145,71 @@ def test_a_past_pickup_without_the_chauffeur_on_the_way_is_late_but_not_an_unass
     never_set_off = confirmed(at(10))
     done = confirmed(at(9), status=BookingStatus.COMPLETED)  # marked completed by hand
     unassigned = make_booking(status="paid", paid_at=at(7), pickup_at=at(11, 15), duration_s=900)
-    assert [planning.watch(booking, policy, at(11)).late for booking in (never_set_off, done, unassigned)] == [
-        True, False, False,
-    ]  # fmt: skip
+    assert [
+        planning.watch(booking, policy, at(11)).late for booking in (never_set_off, done, unassigned)
+    ] == [
+        True,
+        False,
+        False,
+    ]
 
 
 def test_the_days_no_shows_and_waits_beyond_the_included_are_listed(admin_client, clock, confirmed):
     RideDayPolicy.objects.create(pk=1, included_waiting_minutes=15, included_waiting_flight_minutes=60)
     early = confirmed(at(9), name="Early Arrival")  # arrived before the pickup: waiting starts at the pickup
-    moves(clock, early, (at(8, 10), RideState.ACCEPTED), (at(8, 30), RideState.ON_THE_WAY),
-          (at(8, 55), RideState.ARRIVED), (at(9, 20, seconds=59), RideState.ON_BOARD))  # fmt: skip
+    moves(
+        clock,
+        early,
+        (at(8, 10), RideState.ACCEPTED),
+        (at(8, 30), RideState.ON_THE_WAY),
+        (at(8, 55), RideState.ARRIVED),
+        (at(9, 20, seconds=59), RideState.ON_BOARD),
+    )
     late = confirmed(at(10), name="Late Chauffeur")  # came late: waiting starts at the arrival
-    moves(clock, late, (at(9, 30), RideState.ACCEPTED), (at(9, 31), RideState.ON_THE_WAY),
-          (at(10, 10), RideState.ARRIVED), (at(10, 32), RideState.ON_BOARD))  # fmt: skip
+    moves(
+        clock,
+        late,
+        (at(9, 30), RideState.ACCEPTED),
+        (at(9, 31), RideState.ON_THE_WAY),
+        (at(10, 10), RideState.ARRIVED),
+        (at(10, 32), RideState.ON_BOARD),
+    )
     flight = confirmed(
         at(11), name="Flight Within", flight_number="OS 123", origin="Flughafen Wien (VIE)"
     )  # 40 of 60 min
-    moves(clock, flight, (at(10, 35), RideState.ACCEPTED), (at(10, 36), RideState.ON_THE_WAY),
-          (at(11), RideState.ARRIVED), (at(11, 40), RideState.ON_BOARD))  # fmt: skip
+    moves(
+        clock,
+        flight,
+        (at(10, 35), RideState.ACCEPTED),
+        (at(10, 36), RideState.ON_THE_WAY),
+        (at(11), RideState.ARRIVED),
+        (at(11, 40), RideState.ON_BOARD),
+    )
     gone = confirmed(at(12), name="Nobody Came")
-    moves(clock, gone, (at(11, 41), RideState.ACCEPTED), (at(11, 42), RideState.ON_THE_WAY),
-          (at(12), RideState.ARRIVED), (at(12, 16), RideState.NO_SHOW))  # fmt: skip
+    moves(
+        clock,
+        gone,
+        (at(11, 41), RideState.ACCEPTED),
+        (at(11, 42), RideState.ON_THE_WAY),
+        (at(12), RideState.ARRIVED),
+        (at(12, 16), RideState.NO_SHOW),
+    )
     yesterday = confirmed(at(12, days=-1), name="Yesterday Gone")
-    moves(clock, yesterday, (at(11, days=-1), RideState.ACCEPTED), (at(11, 1, days=-1), RideState.ON_THE_WAY),
-          (at(12, days=-1), RideState.ARRIVED), (at(12, 30, days=-1), RideState.NO_SHOW))  # fmt: skip
+    moves(
+        clock,
+        yesterday,
+        (at(11, days=-1), RideState.ACCEPTED),
+        (at(11, 1, days=-1), RideState.ON_THE_WAY),
+        (at(12, days=-1), RideState.ARRIVED),
+        (at(12, 30, days=-1), RideState.NO_SHOW),
+    )
     clock.move_to(at(13))
 
     found = list(planning.rides(at(0), at(0, days=1)))
-    listed = [(wait.booking.name, wait.no_show, wait.waited, wait.included, wait.beyond)
-              for wait in planning.waits(found, ride_day_policy())]  # fmt: skip
+    listed = [
+        (wait.booking.name, wait.no_show, wait.waited, wait.included, wait.beyond)
+        for wait in planning.waits(found, ride_day_policy())
+    ]
     assert listed == [
         ("Early Arrival", False, 20, 15, 5),  # 09:00 → 09:20:59, seconds dropped
         ("Late Chauffeur", False, 22, 15, 7),  # 10:10 → 10:32
@@ -255,9 +298,14 @@ def test_the_boards_queries_do_not_grow_with_its_rides(admin_client, clock, conf
     def day_of_rides(hour: int) -> None:
         for minute in (0, 30):
             booking = confirmed(at(hour, minute))
-            moves(clock, booking, (at(hour - 1, minute), RideState.ACCEPTED),
-                  (at(hour - 1, minute + 1), RideState.ON_THE_WAY), (at(hour, minute), RideState.ARRIVED),
-                  (at(hour, minute + 20), RideState.ON_BOARD))  # fmt: skip
+            moves(
+                clock,
+                booking,
+                (at(hour - 1, minute), RideState.ACCEPTED),
+                (at(hour - 1, minute + 1), RideState.ON_THE_WAY),
+                (at(hour, minute), RideState.ARRIVED),
+                (at(hour, minute + 20), RideState.ON_BOARD),
+            )
 
     day_of_rides(10)
     clock.move_to(at(10, 55))

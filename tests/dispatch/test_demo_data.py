@@ -81,8 +81,15 @@ def test_a_driver_busy_with_a_ride_entered_by_hand_leaves_the_demo_ride_for_disp
         plate="W-9999Z", vehicle_class=VehicleClass.objects.get(code="executive"), seats=3, luggage=3
     )
     pickup = datetime.combine(timezone.localdate(), time(8, 15), tzinfo=timezone.get_default_timezone())
-    by_hand = make_booking(status=BookingStatus.CONFIRMED, paid_at=timezone.now(), pickup_at=pickup,
-                           duration_s=3600, driver=karl, vehicle=own_car, name="Walk-in")  # fmt: skip
+    by_hand = make_booking(
+        status=BookingStatus.CONFIRMED,
+        paid_at=timezone.now(),
+        pickup_at=pickup,
+        duration_s=3600,
+        driver=karl,
+        vehicle=own_car,
+        name="Walk-in",
+    )
     said = demo_data().splitlines()
     anna = Booking.objects.get(name="Anna Berger", pickup_at=pickup + timedelta(minutes=15))
     assert said[0].startswith(f"{anna.reference} is left for dispatch: Karl Huber is on {by_hand.reference}")

@@ -33,19 +33,44 @@ def at(days: int, hour: int, minute: int = 0) -> datetime:
 def day(make_booking):
     karl = Driver.objects.create(name="Karl Huber", phone="+43 660 1112223")
     Driver.objects.create(name="Mira Novak", phone="+43 660 4445556")  # free all day
-    sedan = Vehicle.objects.create(plate="W-1000A", vehicle_class=VehicleClass.objects.get(code="executive"),
-                                   seats=3, luggage=3)  # fmt: skip
+    sedan = Vehicle.objects.create(
+        plate="W-1000A", vehicle_class=VehicleClass.objects.get(code="executive"), seats=3, luggage=3
+    )
     rides = {
-        "waiting": make_booking(status="paid", paid_at=timezone.now(), pickup_at=at(0, 23, 30), duration_s=1455,
-                                name="Anna Berger", phone="+43 660 1234567", email="anna@example.com"),
-        "driven": make_booking(status="confirmed", paid_at=timezone.now(), pickup_at=at(0, 23, 0), duration_s=1455,
-                               driver=karl, vehicle=sedan, name="Bert Maier", origin="Hotel Imperial",
-                               destination="Schönbrunn", phone="+43 1 5550"),
-        "tomorrow": make_booking(status="paid", paid_at=timezone.now(), pickup_at=at(1, 0, 30), duration_s=900,
-                                 name="Carla Wolf", destination="Wien Hauptbahnhof"),
+        "waiting": make_booking(
+            status="paid",
+            paid_at=timezone.now(),
+            pickup_at=at(0, 23, 30),
+            duration_s=1455,
+            name="Anna Berger",
+            phone="+43 660 1234567",
+            email="anna@example.com",
+        ),
+        "driven": make_booking(
+            status="confirmed",
+            paid_at=timezone.now(),
+            pickup_at=at(0, 23, 0),
+            duration_s=1455,
+            driver=karl,
+            vehicle=sedan,
+            name="Bert Maier",
+            origin="Hotel Imperial",
+            destination="Schönbrunn",
+            phone="+43 1 5550",
+        ),
+        "tomorrow": make_booking(
+            status="paid",
+            paid_at=timezone.now(),
+            pickup_at=at(1, 0, 30),
+            duration_s=900,
+            name="Carla Wolf",
+            destination="Wien Hauptbahnhof",
+        ),
         "cancelled": make_booking(status="cancelled", pickup_at=at(0, 22, 0), name="Dora Gone"),
-        "next_week": make_booking(status="paid", paid_at=timezone.now(), pickup_at=at(6, 9, 0), name="Emil Late"),
-    }  # fmt: skip
+        "next_week": make_booking(
+            status="paid", paid_at=timezone.now(), pickup_at=at(6, 9, 0), name="Emil Late"
+        ),
+    }
     return rides
 
 
@@ -61,8 +86,10 @@ def lanes(html: str) -> dict[str, list[str]]:
 def test_todays_board_per_driver_with_the_unassigned_first_and_highlighted(admin_client, day):
     html = admin_client.get(BOARD).content.decode()
     assert lanes(html) == {
-        "Unassigned": [day["waiting"].reference], "Karl Huber": [day["driven"].reference], "Mira Novak": [],
-    }  # fmt: skip
+        "Unassigned": [day["waiting"].reference],
+        "Karl Huber": [day["driven"].reference],
+        "Mira Novak": [],
+    }
     assert re.search(
         rf'class="ride paid needs-driver"[^>]*>\s*<span class="when">23:30–23:54</span> <span class="ref">{day["waiting"].reference}',
         html,
@@ -87,9 +114,15 @@ def test_tomorrow_and_the_next_seven_days_follow_vienna_days(admin_client, day):
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [("+43 660 123", ["waiting"]), ("Imperial", ["driven"]), ("schönbrunn", ["driven"]),
-     ("anna@example", ["waiting"]), ("Hauptbahnhof", ["tomorrow"]), ("Berger Sacher", ["waiting"])],
-)  # fmt: skip
+    [
+        ("+43 660 123", ["waiting"]),
+        ("Imperial", ["driven"]),
+        ("schönbrunn", ["driven"]),
+        ("anna@example", ["waiting"]),
+        ("Hauptbahnhof", ["tomorrow"]),
+        ("Berger Sacher", ["waiting"]),
+    ],
+)
 def test_the_search_covers_reference_name_email_phone_from_and_to(admin_client, day, query, expected):
     html = admin_client.get(BOARD, {"range": "next7", "q": query}).content.decode()
     assert sorted(re.findall(r"CB-[A-Z0-9]{6}", html)) == sorted(day[name].reference for name in expected)
@@ -109,12 +142,16 @@ def test_the_csv_export_is_the_filtered_list(admin_client, day):
     assert text.startswith("\ufeff")
     header, *rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     assert header[:4] == ["reference", "state", "pickup", "until"]
-    assert header[-3:] == ["price EUR", "payment", "ride state"]  # the ride state appended (issue 21)
+    assert header[-3:] == ["price EUR", "payment", "ride state"]  # the ride state last
     assert [row[0] for row in rows] == [day["driven"].reference, day["waiting"].reference]  # by pickup time
     driven = dict(zip(header, rows[0], strict=True))
     assert driven["pickup"] == at(0, 23, 0).strftime("%d.%m.%Y 23:00") and driven["until"].endswith("23:24")
     assert (driven["driver"], driven["vehicle"], driven["to"], driven["price EUR"]) == (
-        "Karl Huber", "W-1000A", "Schönbrunn", "74.00")  # fmt: skip
+        "Karl Huber",
+        "W-1000A",
+        "Schönbrunn",
+        "74.00",
+    )
     assert driven["ride state"] == "not accepted yet" and rows[1][-1] == ""  # nobody drives the other yet
 
 

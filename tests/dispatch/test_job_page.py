@@ -76,8 +76,15 @@ def test_the_page_shows_the_job_in_german_for_a_chauffeur_who_speaks_it_first(cl
     page = response.content.decode()
     assert '<html lang="de">' in page
     assert f"Fahrt {booking.reference}" in page and "Auftrag annehmen" in page
-    for shown in ("Hotel Sacher", "Flughafen Wien, Schwechat", "Anna Berger", "OS 88", "Child seat, please",
-                  "W-1000A (E-Class)", '<a href="tel:+43123456789" id="passenger-phone">+43 1 23456789</a>'):  # fmt: skip
+    for shown in (
+        "Hotel Sacher",
+        "Flughafen Wien, Schwechat",
+        "Anna Berger",
+        "OS 88",
+        "Child seat, please",
+        "W-1000A (E-Class)",
+        '<a href="tel:+43123456789" id="passenger-phone">+43 1 23456789</a>',
+    ):
         assert shown in page, shown
     assert "https://www.google.com/maps/search/?api=1&amp;query=Hotel+Sacher" in page
     assert (
@@ -152,9 +159,11 @@ def test_a_no_show_is_offered_only_after_the_included_wait_and_the_page_says_fro
 
 def test_at_the_airport_the_no_show_waits_for_the_flights_hour(client, fleet, ride):
     booking = ride(
-        pickup=(timezone.now() + timedelta(minutes=30)).replace(microsecond=0), flight_number="OS 88",
-        origin="Flughafen Wien-Schwechat (VIE), Schwechat, Österreich", destination="Hotel Sacher",
-    )  # fmt: skip
+        pickup=(timezone.now() + timedelta(minutes=30)).replace(microsecond=0),
+        flight_number="OS 88",
+        origin="Flughafen Wien-Schwechat (VIE), Schwechat, Österreich",
+        destination="Hotel Sacher",
+    )
     assign(booking, fleet["karl"], fleet["sedan"])
     _link, key = job_links.issue(booking, fleet["karl"])
     for state in ("accepted", "on_the_way", "arrived"):
@@ -231,10 +240,20 @@ def test_a_revoked_job_does_not_open_through_another_link_of_the_same_chauffeur(
 
 def test_a_past_job_is_neither_listed_nor_opened_through_a_live_link(client, fleet, ride, job):
     _booking, key = job
-    past = ride(pickup=timezone.now() - timedelta(days=30), name="Old Passenger", status="completed",
-                driver=fleet["karl"], vehicle=fleet["sedan"])  # fmt: skip
-    today_done = ride(pickup=timezone.now() - timedelta(hours=3), status="confirmed", driver=fleet["karl"],
-                      vehicle=fleet["sedan"], name="Link Expired")  # fmt: skip
+    past = ride(
+        pickup=timezone.now() - timedelta(days=30),
+        name="Old Passenger",
+        status="completed",
+        driver=fleet["karl"],
+        vehicle=fleet["sedan"],
+    )
+    today_done = ride(
+        pickup=timezone.now() - timedelta(hours=3),
+        status="confirmed",
+        driver=fleet["karl"],
+        vehicle=fleet["sedan"],
+        name="Link Expired",
+    )
     link, _key = job_links.issue(today_done, fleet["karl"])
     type(link).objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     for old in (past, today_done):
@@ -288,10 +307,13 @@ def test_forged_expired_revoked_cancelled_and_reassigned_keys_get_the_very_same_
     answers = {
         name: not_found_page(client, key)
         for name, key in {
-            "forged": "x" * 43, "expired": expired_key, "revoked": revoked_key, "cancelled": cancelled_key,
+            "forged": "x" * 43,
+            "expired": expired_key,
+            "revoked": revoked_key,
+            "cancelled": cancelled_key,
             "reassigned": moved_key,
         }.items()
-    }  # fmt: skip
+    }
     assert {status for status, _body in answers.values()} == {404}
     assert len({body for _status, body in answers.values()}) == 1, answers
     page = answers["forged"][1].decode()
@@ -340,12 +362,18 @@ def tuesday(client, fleet, ride):
 @pytest.mark.parametrize(
     ("language", "question", "possible"),
     [
-        ("en", "This ride is on Tue 01.12.2026 at 10:00 — start now?",
-         "“On the way” possible from Tue 01.12.2026, 08:30."),
-        ("de", "Diese Fahrt ist am Di., 01.12.2026 um 10:00 – jetzt losfahren?",
-         "„Unterwegs“ möglich ab Di., 01.12.2026, 08:30."),
+        (
+            "en",
+            "This ride is on Tue 01.12.2026 at 10:00 — start now?",
+            "“On the way” possible from Tue 01.12.2026, 08:30.",
+        ),
+        (
+            "de",
+            "Diese Fahrt ist am Di., 01.12.2026 um 10:00 – jetzt losfahren?",
+            "„Unterwegs“ möglich ab Di., 01.12.2026, 08:30.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_days_early_the_page_asks_before_on_the_way(client, tuesday, language, question, possible):
     booking, key, _clock = tuesday
     page = client.get(url(key) + f"?lang={language}").content.decode()
@@ -359,8 +387,9 @@ def test_days_early_the_page_asks_before_on_the_way(client, tuesday, language, q
     assert question in page and 'id="confirm-early-start"' in page and "jp-message error" not in page
     assert re.search(r'name="confirmed_pickup" value="2026-12-01T09:00:00\+00:00"', page)
     assert re.search(rf'id="not-now" href="{re.escape(url(key))}\?lang={language}"', page)
-    moved = client.post(url(key), {"state": "on_the_way", "lang": language,
-                                   "confirmed_pickup": "2026-12-01T09:00:00+00:00"})  # fmt: skip
+    moved = client.post(
+        url(key), {"state": "on_the_way", "lang": language, "confirmed_pickup": "2026-12-01T09:00:00+00:00"}
+    )
     assert moved["Location"] == url(key) + f"?lang={language}"
     assert ride_state(booking) == RideState.ON_THE_WAY
     assert Job.objects.filter(task_path=NEWS_TASK).count() == 1

@@ -18,11 +18,22 @@ ADD = "/admin/booking/booking/add/"
 def form(**changes) -> dict:
     pickup = (timezone.localtime() + timedelta(days=2)).replace(hour=9, minute=30)
     data = {
-        "origin": "Hotel Sacher", "destination": "Flughafen Wien", "pickup_0": pickup.strftime("%d.%m.%Y"),
-        "pickup_1": "09:30", "vehicle_class": "executive", "booking_type": "distance", "duration_hours": "",
-        "tour_name": "", "name": "Franz Gruber", "phone": "+43 660 9876543", "email": "franz@example.com",
-        "locale": "de", "flight_number": "OS 123", "notes": "Two suitcases", "payment": "link",
-    }  # fmt: skip
+        "origin": "Hotel Sacher",
+        "destination": "Flughafen Wien",
+        "pickup_0": pickup.strftime("%d.%m.%Y"),
+        "pickup_1": "09:30",
+        "vehicle_class": "executive",
+        "booking_type": "distance",
+        "duration_hours": "",
+        "tour_name": "",
+        "name": "Franz Gruber",
+        "phone": "+43 660 9876543",
+        "email": "franz@example.com",
+        "locale": "de",
+        "flight_number": "OS 123",
+        "notes": "Two suitcases",
+        "payment": "link",
+    }
     return {**data, **changes}
 
 
@@ -39,7 +50,11 @@ def test_a_phone_booking_with_a_payment_link(admin_client, django_capture_on_com
     booking = Booking.objects.get()
     assert (booking.status, booking.channel, booking.amount_cents) == ("pending_payment", "phone", 7400)
     assert (booking.name, booking.phone, booking.flight_number, booking.locale) == (
-        "Franz Gruber", "+436609876543", "OS 123", "de")  # fmt: skip
+        "Franz Gruber",
+        "+436609876543",
+        "OS 123",
+        "de",
+    )
     assert [str(m) for m in response.context["messages"]] == [
         f"{booking.reference} booked by phone at €74.00; payment link e-mailed to franz@example.com."
     ]
@@ -115,9 +130,13 @@ def company(db):
     from business.models import CompanyAccount
 
     return CompanyAccount.objects.create(
-        name="Beispiel GmbH", street_address="Kärntner Straße 1", postcode="1010", city="Wien",
-        billing_email="buchhaltung@beispiel.at", bookers="@beispiel.at",
-    )  # fmt: skip
+        name="Beispiel GmbH",
+        street_address="Kärntner Straße 1",
+        postcode="1010",
+        city="Wien",
+        billing_email="buchhaltung@beispiel.at",
+        bookers="@beispiel.at",
+    )
 
 
 def test_staff_book_on_any_active_account_and_the_history_says_who(

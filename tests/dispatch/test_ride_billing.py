@@ -160,14 +160,18 @@ def test_a_pickup_at_a_flight_includes_an_hour(fleet, assigned, django_capture_o
         "destination": "Hotel Sacher",
     }
     within = ride_with_wait(
-        assigned(flight_number="OS 123", **airport), fleet["karl"], on_board=60,
+        assigned(flight_number="OS 123", **airport),
+        fleet["karl"],
+        on_board=60,
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     assert not within.surcharges.exists()
     beyond = ride_with_wait(
-        assigned(flight_number="OS 124", **airport), fleet["karl"], on_board=61,
+        assigned(flight_number="OS 124", **airport),
+        fleet["karl"],
+        on_board=61,
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     assert list(beyond.surcharges.values_list("amount_cents", flat=True)) == [1200]  # 1 started quarter
     assert "(at a pickup from flight OS 124)" in after_ride_mails()[0].body
 
@@ -177,8 +181,10 @@ def test_a_flight_number_on_a_ride_to_the_airport_includes_no_hour(
 ):
     hotel = ride_with_wait(
         assigned(flight_number="OS 123", origin="Hotel Sacher", destination="Flughafen Wien (VIE)"),
-        fleet["karl"], on_board=16, capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+        fleet["karl"],
+        on_board=16,
+        capture=django_capture_on_commit_callbacks,
+    )
     assert list(hotel.surcharges.values_list("amount_cents", flat=True)) == [1200]  # 15 included, 1 beyond
     (statement,) = after_ride_mails()
     assert "15 minutes are included in the price." in statement.body and "OS 123" not in statement.body
@@ -200,9 +206,11 @@ def test_the_rate_staff_set_in_the_admin_is_used(
 
 def test_an_hourly_hire_bills_no_waiting(fleet, assigned, django_capture_on_commit_callbacks, sandbox):
     booking = ride_with_wait(
-        assigned(booking_type="hourly", duration_hours=Decimal("3")), fleet["karl"], on_board=45,
+        assigned(booking_type="hourly", duration_hours=Decimal("3")),
+        fleet["karl"],
+        on_board=45,
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     assert not Surcharge.objects.exists() and payment_texts(booking) == []
 
 
@@ -211,9 +219,11 @@ def test_an_invoice_or_cash_booking_gets_an_owed_record_staff_collect(
     fleet, assigned, admin_client, django_capture_on_commit_callbacks, sandbox, method
 ):
     booking = ride_with_wait(
-        assigned(payment_method=method, payment_provider="none"), fleet["karl"], on_board=31,
+        assigned(payment_method=method, payment_provider="none"),
+        fleet["karl"],
+        on_board=31,
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     owed = Surcharge.objects.get()
     assert (owed.amount_cents, owed.status, owed.method, owed.payment_url) == (2400, "pending", "manual", "")
     assert "Owed for waiting time: 24.00 EUR; to be collected by staff." in payment_texts(booking)
@@ -239,9 +249,11 @@ def test_staff_waive_an_owed_amount(
     fleet, assigned, admin_client, django_capture_on_commit_callbacks, sandbox
 ):
     booking = ride_with_wait(
-        assigned(payment_method="invoice", payment_provider="none"), fleet["karl"], on_board=31,
+        assigned(payment_method="invoice", payment_provider="none"),
+        fleet["karl"],
+        on_board=31,
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     owed = Surcharge.objects.get()
     act = f"/admin/booking/booking/{booking.pk}/do/charge-waived/"
     assert admin_client.post(act, {"surcharge": owed.pk}).status_code == 302
@@ -252,9 +264,11 @@ def test_staff_waive_an_owed_amount(
 
 def test_the_traveller_reads_it_in_german(fleet, assigned, django_capture_on_commit_callbacks, sandbox):
     ride_with_wait(
-        assigned(locale="de", payment_method="invoice", payment_provider="none"), fleet["karl"],
-        on_board=31, capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+        assigned(locale="de", payment_method="invoice", payment_provider="none"),
+        fleet["karl"],
+        on_board=31,
+        capture=django_capture_on_commit_callbacks,
+    )
     [message] = [message for message in mail.outbox if message.subject.startswith("Nach Ihrer Fahrt")]
     assert (
         "Ihr Chauffeur hat 31 Minuten auf Sie gewartet; 15 Minuten sind im Preis enthalten." in message.body
@@ -301,9 +315,10 @@ def test_a_no_show_on_an_invoice_booking_leaves_the_rest_owed_by_staff(
 ):
     CancellationPolicy.objects.update_or_create(pk=1, defaults={"no_show_fee_percent": Decimal("50")})
     booking = no_show(
-        assigned(payment_method="invoice", payment_provider="none"), fleet["karl"],
+        assigned(payment_method="invoice", payment_provider="none"),
+        fleet["karl"],
         capture=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     [refund] = booking.refunds.all()
     assert (refund.amount_cents, refund.method, refund.status) == (3700, "manual", "pending")
 

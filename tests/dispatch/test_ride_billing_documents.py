@@ -1,4 +1,4 @@
-"""The documents of billing after the ride (issue 22): waiting time and a no-show fee paid get a
+"""The documents of billing after the ride: waiting time and a no-show fee paid get a
 supplementary invoice, what a no-show gives back gets a credit note, a waived charge gets nothing; the
 booking's documents add up to what was paid. The rides and Stripe are those of test_ride_billing.py."""
 
@@ -44,10 +44,14 @@ def test_waiting_time_paid_online_gets_a_supplementary_invoice(
     assert (extra.surcharge, extra.gross_cents, extra.vat_cents, extra.net_cents) == (owed, 2400, 218, 2182)
     text = pdf_text(extra)
     for printed in (
-        f"Invoice {extra.number}", f"Supplementary to invoice {ride_invoice.number} of",
-        f"Booking reference: {booking.reference}", "Waiting time beyond what was included €24.00",
-        "Net amount €21.82", "VAT 10 % €2.18", "Total amount €24.00",
-    ):  # fmt: skip
+        f"Invoice {extra.number}",
+        f"Supplementary to invoice {ride_invoice.number} of",
+        f"Booking reference: {booking.reference}",
+        "Waiting time beyond what was included €24.00",
+        "Net amount €21.82",
+        "VAT 10 % €2.18",
+        "Total amount €24.00",
+    ):
         assert printed in text, printed
     assert adds_up(booking).invoiced_cents == 7400 + 2400
 

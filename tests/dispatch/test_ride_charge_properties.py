@@ -23,12 +23,13 @@ from booking import ride as rides
 from booking.models import Booking, RideState
 from chauffeur.errors import DomainError
 from dispatch import ride_billing, ride_day
-from payments import documents, invoices, surcharges
+from payments import documents, invoices
 from payments.models import Refund, Surcharge
 from pricing.money import to_cents
 from tests.conftest import clear_shared_cache
 from tests.dispatch.conftest import assign
 from tests.dispatch.test_ride_billing import move
+from tests.dispatch.test_ride_charges_once import charged_cents
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import use_stripe
 
@@ -52,13 +53,17 @@ def stripe_settings(settings):
 
 
 @settings(
-    max_examples=150, deadline=None, derandomize=True,
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(
-    start=st.sampled_from([0, 3, 4, 4]), board=st.integers(16, 75), steps=st.lists(STEPS, min_size=4, max_size=20),
+    start=st.sampled_from([0, 3, 4, 4]),
+    board=st.integers(16, 75),
+    steps=st.lists(STEPS, min_size=4, max_size=20),
     underpaid=st.booleans(),
-)  # fmt: skip
+)
 def test_no_sequence_of_moves_undos_and_payments_charges_a_cause_twice(
     start, board, steps, underpaid, fleet, ride, client, django_capture_on_commit_callbacks
 ):
@@ -145,7 +150,7 @@ def due(booking: Booking) -> dict[str, int]:
 
 def check(booking: Booking, stripe: FakeStripe) -> None:
     for cause, amount in due(booking).items():
-        assert surcharges.charged_cents(booking, cause) == amount, (cause, amount)
+        assert charged_cents(booking, cause) == amount, (cause, amount)
         assert booking.surcharges.filter(reason=cause, status="pending").count() <= 1
     alerted = " ".join(message.body for message in mail.outbox if message.to == ["dispatch@chauffeur.test"])
     for refund in Refund.objects.filter(booking=booking, surcharge__isnull=False):

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 from django.core import mail
 from django.db import transaction
+from django.db.models import Sum
 
 from booking import history
 from booking.models import Booking, CancellationPolicy, RideState
@@ -24,6 +25,12 @@ from tests.queued import run_pending_jobs
 pytestmark = pytest.mark.django_db
 stripe, assigned, paid_at_stripe = billing.stripe, billing.assigned, billing.paid_at_stripe  # the fixtures
 WAITING = Surcharge.Reason.WAITING
+
+
+def charged_cents(booking: Booking, reason: str) -> int:
+    """What a cause asks of the traveller or keeps: its open amounts and what it keeps paid."""
+    open_ = booking.surcharges.filter(reason=reason, status=Surcharge.Status.PENDING)
+    return (open_.aggregate(total=Sum("amount_cents"))["total"] or 0) + surcharges.kept_cents(booking, reason)
 
 
 def invoiced(booking: Booking) -> Booking:
@@ -75,18 +82,21 @@ def test_paid_waiting_undone_goes_back_and_completing_again_charges_it_once(
     booking = undo(booking, capture)  # "completed" undone: what was paid for the wait goes back
     [refund] = Refund.objects.all()
     assert (refund.surcharge, refund.amount_cents, refund.status, refund.method) == (
-        first, 1200, "succeeded", "provider",
-    )  # fmt: skip
+        first,
+        1200,
+        "succeeded",
+        "provider",
+    )
     assert stripe.refunded == {first.payment_intent_id: 1200}  # at Stripe, to the payment of the wait
     assert CreditNote.objects.get().invoice == first.invoice
     [correction] = corrections()
     assert correction.to == ["anna@example.com"] and booking.reference in correction.subject
     assert "The waiting time charged after this ride was taken back" in correction.body
     assert "The €12.00 you paid for it goes back to you the way you paid." in correction.body
-    assert surcharges.charged_cents(booking, WAITING) == 0
+    assert charged_cents(booking, WAITING) == 0
 
     booking = complete_again(booking, fleet["karl"], capture)  # the same wait: charged once, anew
-    assert surcharges.charged_cents(booking, WAITING) == 1200
+    assert charged_cents(booking, WAITING) == 1200
     assert Surcharge.objects.filter(status="pending").count() == 1
     assert len(links_mailed()) == 2  # the first (refunded) and the one that stands
     assert stripe.net() == 7400  # nothing kept for the wait twice
@@ -129,7 +139,7 @@ def test_completing_again_while_a_wait_is_still_paid_asks_only_the_difference(
         shrunk = surcharges.bill(locked, WAITING, 600, online=True, actor="billing", because=because)
     assert (shrunk.withdrawn_cents, shrunk.owed_cents, shrunk.back_cents) == (1200, 0, 600)
     assert stripe.refunded == {paid.payment_intent_id: 600}
-    assert surcharges.charged_cents(booking, WAITING) == 600
+    assert charged_cents(booking, WAITING) == 600
 
 
 def test_an_undone_no_show_tells_the_traveller_the_fee_no_longer_applies(
@@ -150,9 +160,14 @@ def test_an_undone_no_show_tells_the_traveller_the_fee_no_longer_applies(
 def raised_by_hand(booking: Booking, *, through_provider: bool, capture) -> Booking:
     """Staff raise the ride's price by hand from 74 to 116 EUR: 42 EUR asked of the traveller."""
     with capture(execute=True):
-        changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
-                            through_provider=through_provider, actor="eva (staff)",
-                            price_by_hand=PriceByHand(Decimal("116.00"), "Agreed congress price"))  # fmt: skip
+        changes.change_ride(
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class=booking.vehicle_class,
+            through_provider=through_provider,
+            actor="eva (staff)",
+            price_by_hand=PriceByHand(Decimal("116.00"), "Agreed congress price"),
+        )
     booking.refresh_from_db()
     return booking
 
@@ -204,7 +219,7 @@ def test_an_undone_no_show_gives_back_its_fee_paid_online(
     booking = undo(booking, capture)
     assert stripe.refunded == {Surcharge.objects.get(pk=fee.pk).payment_intent_id: 1600}
     assert "The €16.00 you paid for it goes back to you the way you paid." in corrections()[0].body
-    assert surcharges.charged_cents(booking, Surcharge.Reason.NO_SHOW) == 0
+    assert charged_cents(booking, Surcharge.Reason.NO_SHOW) == 0
 
 
 def test_a_wait_collected_by_staff_undone_is_owed_back_by_staff_one_click_away(
@@ -243,7 +258,7 @@ def test_a_refund_the_provider_refuses_is_told_to_staff_once_and_tried_again(
     booking = undo(booking, capture)
     [refund] = Refund.objects.all()
     assert (refund.status, refund.provider_refund_id) == ("pending", None)  # recorded: it counts already
-    assert surcharges.charged_cents(booking, WAITING) == 0
+    assert charged_cents(booking, WAITING) == 0
     assert len([message for message in alerts() if "could not be sent" in message.body]) == 1
     run_pending_jobs()  # its backoff has not passed: nothing more is said
     assert len([message for message in alerts() if "could not be sent" in message.body]) == 1
@@ -273,8 +288,12 @@ def test_an_end_of_the_ride_undone_before_its_statement_went_out_sends_no_correc
 ):
     booking = assigned()
     pickup = booking.pickup_at
-    for state, minutes in [(RideState.ACCEPTED, -40), (RideState.ON_THE_WAY, -40), (RideState.ARRIVED, 0),
-                           (RideState.ON_BOARD, 31)]:  # fmt: skip
+    for state, minutes in [
+        (RideState.ACCEPTED, -40),
+        (RideState.ON_THE_WAY, -40),
+        (RideState.ARRIVED, 0),
+        (RideState.ON_BOARD, 31),
+    ]:
         move(booking, state, pickup + timedelta(minutes=minutes), fleet["karl"])
     move(booking, RideState.COMPLETED, pickup + timedelta(minutes=60), fleet["karl"])  # its jobs wait
     ride_day.undo_last(booking.pk, actor="eva (staff)")
@@ -295,14 +314,22 @@ def test_a_waiting_refund_made_at_the_providers_dashboard_is_the_same_refund(
     undo(booking, capture)
     with transaction.atomic():
         refunds.apply_refund_news(
-            RefundState(refund_id="re_dashboard", payment_intent_id=intent, amount_cents=1200, currency="eur",
-                        status="succeeded", reference=booking.reference),
+            RefundState(
+                refund_id="re_dashboard",
+                payment_intent_id=intent,
+                amount_cents=1200,
+                currency="eur",
+                status="succeeded",
+                reference=booking.reference,
+            ),
             actor="payment provider (webhook)",
-        )  # fmt: skip
+        )
     [refund] = Refund.objects.all()
     assert (refund.provider_refund_id, refund.status, refund.surcharge.payment_intent_id) == (
-        "re_dashboard", "succeeded", intent,
-    )  # fmt: skip
-    assert surcharges.charged_cents(booking, WAITING) == 0
+        "re_dashboard",
+        "succeeded",
+        intent,
+    )
+    assert charged_cents(booking, WAITING) == 0
     refunds.send(refund.pk)  # the queue's retry finds it done: nothing is sent twice
     assert stripe.refunded == {}

@@ -152,10 +152,15 @@ def test_the_ride_day_reads_in_german(admin_client, fleet, assigned):
 
 def policy_form(**changed) -> dict:
     values = {
-        "included_waiting_minutes": 15, "included_waiting_flight_minutes": 60, "start_window_minutes": 90,
-        "set_off_minutes": 30, "traveller_reminder_hours": 24, "driver_reminder_time": "18:00",
-        "unassigned_alert_hours": 12, "link_valid_hours": 12,
-    }  # fmt: skip
+        "included_waiting_minutes": 15,
+        "included_waiting_flight_minutes": 60,
+        "start_window_minutes": 90,
+        "set_off_minutes": 30,
+        "traveller_reminder_hours": 24,
+        "driver_reminder_time": "18:00",
+        "unassigned_alert_hours": 12,
+        "link_valid_hours": 12,
+    }
     return {**values, **changed}
 
 

@@ -112,9 +112,13 @@ def test_a_hotel_pickup_going_to_the_airport_is_not_met_at_arrivals_whatever_its
     locale,
 ):
     booking = assigned(
-        locale=locale, text_messages=True, phone="+43 664 1234567", flight_number="OS 123",
-        origin="Hotel Sacher, Philharmoniker Str. 4, 1010 Wien", destination="Flughafen Wien (VIE)",
-    )  # fmt: skip
+        locale=locale,
+        text_messages=True,
+        phone="+43 664 1234567",
+        flight_number="OS 123",
+        origin="Hotel Sacher, Philharmoniker Str. 4, 1010 Wien",
+        destination="Flughafen Wien (VIE)",
+    )
     for state in (RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED):
         move(booking, state, fleet["karl"])
         run_pending_jobs()
@@ -126,9 +130,11 @@ def test_a_hotel_pickup_going_to_the_airport_is_not_met_at_arrivals_whatever_its
 
 def test_a_pickup_at_the_airport_is_met_at_arrivals_by_mail_too(fleet, assigned, twilio):  # noqa: F811
     booking = assigned(
-        locale="de", flight_number="OS 88", origin="Flughafen Wien-Schwechat (VIE), Schwechat, Österreich",
+        locale="de",
+        flight_number="OS 88",
+        origin="Flughafen Wien-Schwechat (VIE), Schwechat, Österreich",
         destination="Hotel Sacher",
-    )  # fmt: skip
+    )
     for state in (RideState.ACCEPTED, RideState.ON_THE_WAY, RideState.ARRIVED):
         move(booking, state, fleet["karl"])
         run_pending_jobs()

@@ -50,8 +50,14 @@ def paid(make_booking):
     pickup = (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0, second=0, microsecond=0)
 
     def make(**fields) -> Booking:
-        values = {"name": "Anna Berger", "email": "anna@example.com", "distance_km": Decimal("21.8"),
-                  "duration_s": 1455, "in_zone_a": True, "pickup_at": pickup}  # fmt: skip
+        values = {
+            "name": "Anna Berger",
+            "email": "anna@example.com",
+            "distance_km": Decimal("21.8"),
+            "duration_s": 1455,
+            "in_zone_a": True,
+            "pickup_at": pickup,
+        }
         booking = make_booking(**{**values, **fields})
         return payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="test")
 
@@ -59,8 +65,12 @@ def paid(make_booking):
 
 
 def change(client: Client, booking: Booking, **fields):
-    data = {**at(timezone.localtime(booking.pickup_at)), "vehicle_class": booking.vehicle_class,
-            "through_provider": "", **fields}  # fmt: skip
+    data = {
+        **at(timezone.localtime(booking.pickup_at)),
+        "vehicle_class": booking.vehicle_class,
+        "through_provider": "",
+        **fields,
+    }
     return client.post(f"/admin/booking/booking/{booking.pk}/do/change/", data, follow=True)
 
 
@@ -162,11 +172,14 @@ def test_staff_raise_a_paid_ride_to_a_price_by_hand_the_difference_invoiced_with
     booking.refresh_from_db()
     assert (booking.amount_cents, booking.received_cents) == (9000, 9000)
     assert history(booking)[-1] == (
-        f"Changed: price 74.00 EUR → 90.00 EUR; price set by hand, reason: {REASON}", "eva (staff)")  # fmt: skip
+        f"Changed: price 74.00 EUR → 90.00 EUR; price set by hand, reason: {REASON}",
+        "eva (staff)",
+    )
     supplementary = Invoice.objects.get(kind=Invoice.Kind.SUPPLEMENTARY)
     assert supplementary.gross_cents == 1600
     assert supplementary.content["lines"][0]["label"] == (
-        f"Price difference after a change of the ride (price set by hand: {REASON})")  # fmt: skip
+        f"Price difference after a change of the ride (price set by hand: {REASON})"
+    )
 
 
 def test_staff_lower_a_price_by_hand_and_the_refund_is_credited_with_its_reason(client, paid):
@@ -208,9 +221,14 @@ def test_a_price_by_hand_sent_to_the_change_form_without_the_permission_is_refus
     before = state()
     response = client.post(
         f"/admin/booking/booking/{booking.pk}/do/change/",
-        {**at(timezone.localtime(booking.pickup_at)), "vehicle_class": "executive", "through_provider": "",
-         "price": "90,00", "price_reason": REASON},
-    )  # fmt: skip
+        {
+            **at(timezone.localtime(booking.pickup_at)),
+            "vehicle_class": "executive",
+            "through_provider": "",
+            "price": "90,00",
+            "price_reason": REASON,
+        },
+    )
     assert response.status_code == 403 and state() == before and not Surcharge.objects.exists()
 
 
@@ -280,8 +298,14 @@ def test_a_pickup_typed_during_the_call_is_not_a_past_ride(client):
 
 @pytest.fixture
 def company(db) -> CompanyAccount:
-    return CompanyAccount.objects.create(name="Beispiel GmbH", street_address="Ring 1", postcode="1010",
-                                         city="Wien", billing_email="ap@beispiel.at", bookers="@beispiel.at")  # fmt: skip
+    return CompanyAccount.objects.create(
+        name="Beispiel GmbH",
+        street_address="Ring 1",
+        postcode="1010",
+        city="Wien",
+        billing_email="ap@beispiel.at",
+        bookers="@beispiel.at",
+    )
 
 
 def last_month_day(day: int) -> datetime:
@@ -290,8 +314,13 @@ def last_month_day(day: int) -> datetime:
 
 
 def test_a_past_ride_never_lands_on_a_collective_invoice_already_issued(client, company, make_booking):
-    make_booking(company_account=company, payment_method=PaymentMethod.ACCOUNT, status="completed",
-                 pickup_at=last_month_day(3), paid_at=last_month_day(1))  # fmt: skip
+    make_booking(
+        company_account=company,
+        payment_method=PaymentMethod.ACCOUNT,
+        status="completed",
+        pickup_at=last_month_day(3),
+        paid_at=last_month_day(1),
+    )
     issued, _ = collective_invoices.issue(company, last_month_day(3).date())
     staff(client, "record_past_ride", "record_payment")
     ride = form(payment="account", company_account=company.pk, **at(last_month_day(20)), past_ride="on")
@@ -326,8 +355,14 @@ def test_a_ride_moved_into_the_past_needs_record_a_past_ride(client, paid):
 
 def test_a_price_by_hand_on_account_is_billed_on_the_collective_invoice_with_its_reason(client, company):
     staff(client, "set_price", "record_payment", "record_past_ride")
-    ride = form(payment="account", company_account=company.pk, **at(last_month_day(20)), past_ride="on",
-                price="90,00", price_reason=REASON)  # fmt: skip
+    ride = form(
+        payment="account",
+        company_account=company.pk,
+        **at(last_month_day(20)),
+        past_ride="on",
+        price="90,00",
+        price_reason=REASON,
+    )
     client.post(ADD, {**ride, "_book": "Book"})
     booking = Booking.objects.get()
     assert (booking.amount_cents, booking.received_cents) == (9000, 0)

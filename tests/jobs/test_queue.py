@@ -197,8 +197,10 @@ def test_a_schedule_does_not_start_while_its_last_run_waits(settings):
 def test_the_worker_health_says_when_a_worker_was_last_seen(client):
     answer = client.get("/healthz/worker")
     assert answer.status_code == 503 and answer.json() == {
-        "status": "unavailable", "lastSeen": None, "secondsAgo": None,
-    }  # fmt: skip
+        "status": "unavailable",
+        "lastSeen": None,
+        "secondsAgo": None,
+    }
     beat("worker-1")
     answer = client.get("/healthz/worker")
     assert answer.status_code == 200 and answer.json()["status"] == "ok"

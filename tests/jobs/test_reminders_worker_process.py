@@ -46,11 +46,21 @@ def test_two_workers_remind_the_traveller_once_when_the_time_has_come(env, mail_
         )
         before = int(runs.strip().splitlines()[-1])
         wait_for(
-            lambda: int(shell(env, "from jobs.models import Job\nprint(Job.objects.filter("
-                                   "task_path__endswith='send_reminders', status='SUCCESSFUL').count())"
-                              ).strip().splitlines()[-1]) >= before + 3,
-            120, "three more runs of the schedule",
-        )  # fmt: skip
+            lambda: (
+                int(
+                    shell(
+                        env,
+                        "from jobs.models import Job\nprint(Job.objects.filter("
+                        "task_path__endswith='send_reminders', status='SUCCESSFUL').count())",
+                    )
+                    .strip()
+                    .splitlines()[-1]
+                )
+                >= before + 3
+            ),
+            120,
+            "three more runs of the schedule",
+        )
         wait_for(lambda: unfinished_jobs(env) == 0, 60, "the queue to empty")
     logs = "\n".join(log.read_text() for log in (tmp_path / "a.log", tmp_path / "b.log"))
     assert len(reminders_to(mail_server, "due@example.com")) == 1, logs

@@ -18,11 +18,13 @@ def test_a_confirmation_waits_for_the_mail_server_and_goes_out_when_it_returns(e
         # until seen, as a one-second backoff may already have started the next attempt).
         failed_once = wait_for(
             lambda: [
-                j for j in confirmation_jobs(env, "down@example.com")
+                j
+                for j in confirmation_jobs(env, "down@example.com")
                 if j["attempts"] >= 1 and j["error"] and j["status"] == "READY"
             ],
-            120, "a failed attempt waiting for the next",
-        )  # fmt: skip
+            120,
+            "a failed attempt waiting for the next",
+        )
         assert "ConnectionRefusedError" in failed_once[0]["error"]
         mail_server.start()  # the mail server is back; nobody runs a command
         wait_for(lambda: mail_server.recorder.to("down@example.com"), 120, "the confirmation")
@@ -45,10 +47,14 @@ def test_a_worker_killed_mid_send_loses_nothing_and_sends_once(env, mail_server,
     with worker(env, tmp_path / "second.log"):
         wait_for(lambda: mail_server.recorder.to("killed@example.com"), 120, "the confirmation, sent again")
         jobs = wait_for(
-            lambda: (found := confirmation_jobs(env, "killed@example.com"))
-            and all(j["status"] == "SUCCESSFUL" for j in found) and found,
-            60, "the job to finish",
-        )  # fmt: skip
+            lambda: (
+                (found := confirmation_jobs(env, "killed@example.com"))
+                and all(j["status"] == "SUCCESSFUL" for j in found)
+                and found
+            ),
+            60,
+            "the job to finish",
+        )
     logs = "\n".join(log.read_text() for log in (tmp_path / "first.log", tmp_path / "second.log"))
     assert len(mail_server.recorder.to("killed@example.com")) == 1, logs
     # One job: the killed attempt, then the one that sent.
@@ -73,21 +79,29 @@ def test_a_job_failing_to_the_limit_is_kept_shown_in_the_admin_and_run_again_fro
     with worker(env, tmp_path / "worker.log"):
         (job,) = wait_for(
             lambda: [j for j in confirmation_jobs(env, "failing@example.com") if j["status"] == "FAILED"],
-            120, "the job to fail for good",
-        )  # fmt: skip
+            120,
+            "the job to fail for good",
+        )
         assert job["attempts"] == 2
-        staff = {"DJANGO_SUPERUSER_USERNAME": "staff", "DJANGO_SUPERUSER_EMAIL": "staff@example.com",
-                 "DJANGO_SUPERUSER_PASSWORD": "a-long-staff-password"}  # fmt: skip
+        staff = {
+            "DJANGO_SUPERUSER_USERNAME": "staff",
+            "DJANGO_SUPERUSER_EMAIL": "staff@example.com",
+            "DJANGO_SUPERUSER_PASSWORD": "a-long-staff-password",
+        }
         assert manage("createsuperuser", "--noinput", **env, **staff).returncode == 0
         with gunicorn(tmp_path, {**env, "DJANGO_DEBUG": "true"}, workers=1) as (base, _log):
             browser = requests.Session()
             browser.get(f"{base}/admin/login/", timeout=30)
             login = browser.post(
                 f"{base}/admin/login/?next=/admin/",
-                data={"username": "staff", "password": "a-long-staff-password",
-                      "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
-                headers={"Referer": f"{base}/admin/login/"}, timeout=30,
-            )  # fmt: skip
+                data={
+                    "username": "staff",
+                    "password": "a-long-staff-password",
+                    "csrfmiddlewaretoken": browser.cookies["csrftoken"],
+                },
+                headers={"Referer": f"{base}/admin/login/"},
+                timeout=30,
+            )
             assert login.status_code == 200 and "/admin/login/" not in login.url
             listing = browser.get(f"{base}/admin/jobs/job/?status__exact=FAILED", timeout=30)
             assert listing.status_code == 200 and "ConnectionRefusedError" in listing.text
@@ -98,10 +112,14 @@ def test_a_job_failing_to_the_limit_is_kept_shown_in_the_admin_and_run_again_fro
             mail_server.start()
             ran = browser.post(
                 f"{base}/admin/jobs/job/",
-                data={"action": "run_again", "_selected_action": job["id"],
-                      "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
-                headers={"Referer": f"{base}/admin/jobs/job/"}, timeout=30,
-            )  # fmt: skip
+                data={
+                    "action": "run_again",
+                    "_selected_action": job["id"],
+                    "csrfmiddlewaretoken": browser.cookies["csrftoken"],
+                },
+                headers={"Referer": f"{base}/admin/jobs/job/"},
+                timeout=30,
+            )
             assert ran.status_code == 200
         wait_for(lambda: mail_server.recorder.to("failing@example.com"), 120, "the job run again")
     assert len(mail_server.recorder.to("failing@example.com")) == 1

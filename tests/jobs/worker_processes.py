@@ -117,8 +117,11 @@ def worker(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
     with log.open("a") as output:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "run_worker"],
-            cwd=ROOT, env=project_env(**env), stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=project_env(**env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     try:
         yield process
     finally:

@@ -70,11 +70,16 @@ class FakeStripe:
 
     def _session_json(self, session: FakeSession) -> dict:
         return {
-            "id": session.id, "object": "checkout.session", "status": session.status,
-            "payment_status": "paid" if session.intent else "unpaid", "payment_intent": session.intent,
-            "amount_total": session.amount, "currency": "eur", "metadata": {"reference": session.reference},
+            "id": session.id,
+            "object": "checkout.session",
+            "status": session.status,
+            "payment_status": "paid" if session.intent else "unpaid",
+            "payment_intent": session.intent,
+            "amount_total": session.amount,
+            "currency": "eur",
+            "metadata": {"reference": session.reference},
             "url": f"https://checkout.stripe.test/{session.id}",
-        }  # fmt: skip
+        }
 
     def _create_session(self, request):
         form = dict(parse_qsl(request.body))
@@ -105,7 +110,12 @@ class FakeStripe:
             return 400, {}, json.dumps({"error": {"type": "invalid_request_error", "message": message}})
         self.refunded[intent] = self.refunded.get(intent, 0) + amount
         refund = {
-            "id": f"re_{next(self.ids)}", "object": "refund", "amount": amount, "currency": "eur",
-            "payment_intent": intent, "status": "succeeded", "metadata": {"reference": form["metadata[reference]"]},
-        }  # fmt: skip
+            "id": f"re_{next(self.ids)}",
+            "object": "refund",
+            "amount": amount,
+            "currency": "eur",
+            "payment_intent": intent,
+            "status": "succeeded",
+            "metadata": {"reference": form["metadata[reference]"]},
+        }
         return 200, {}, json.dumps(refund)

@@ -44,16 +44,24 @@ STAFF = "eva (staff)"
 @pytest.fixture(autouse=True)
 def operator(db):
     OperatorProfile.objects.filter(id=1).update(
-        legal_name="Wiener Chauffeur GmbH", street_address="Kärntner Ring 1", postcode="1010", city="Wien",
-        vat_id="ATU12345678", email="office@chauffeur.test", foreign_route_vat=cross_border.AUSTRIA_ONLY,
-    )  # fmt: skip
+        legal_name="Wiener Chauffeur GmbH",
+        street_address="Kärntner Ring 1",
+        postcode="1010",
+        city="Wien",
+        vat_id="ATU12345678",
+        email="office@chauffeur.test",
+        foreign_route_vat=cross_border.AUSTRIA_ONLY,
+    )
 
 
 def paid(make_booking, reference: str, **fields):
     values = {
-        "reference": reference, "name": "Anna Berger", "email": "anna@example.com",
-        "pickup_at": datetime(2026, 12, 2, 10, 0, tzinfo=VIENNA), "distance_km": Decimal("21.8"),
-    }  # fmt: skip
+        "reference": reference,
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "pickup_at": datetime(2026, 12, 2, 10, 0, tzinfo=VIENNA),
+        "distance_km": Decimal("21.8"),
+    }
     booking = make_booking(**{**values, **fields})
     return payment_updates.mark_paid(booking.pk, method="cash", user=None, actor="test")
 
@@ -110,8 +118,13 @@ def documents_now() -> dict:
 @time_machine.travel(DAY, tick=False)
 def test_todays_bookings_print_what_they_printed(make_booking):
     paid(make_booking, "CB-PLAIN1")
-    paid(make_booking, "CB-ABROAD", destination="Bratislava Airport (BTS)", distance_km=Decimal("61.0"),
-         austria_share=Decimal("0.620"))  # fmt: skip
+    paid(
+        make_booking,
+        "CB-ABROAD",
+        destination="Bratislava Airport (BTS)",
+        distance_km=Decimal("61.0"),
+        austria_share=Decimal("0.620"),
+    )
     abroad = paid(make_booking, "CB-ABROAD2", distance_km=Decimal("61.0"), austria_share=Decimal("0.620"))
     charged(abroad, 1500, Surcharge.Reason.WAITING)  # a supplement split as its ride was
     waited = paid(make_booking, "CB-WAITED")

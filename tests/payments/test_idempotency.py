@@ -108,7 +108,7 @@ def test_twenty_identical_checkouts_at_once_book_once(writer):
     assert sum(answer.has_header("Idempotent-Replayed") for answer in answers) == 19
 
 
-# --- keys per door (issue 25): a key used on one door never replays another door's answer -----------------
+# --- keys per door: a key used on one door never replays another door's answer ------------------------------
 
 
 def test_a_key_used_on_the_legacy_door_is_not_replayed_on_the_page_checkout(client):
@@ -147,8 +147,13 @@ def test_answers_stored_before_the_door_was_kept_stay_with_their_door():
         stored.create(caller="ip:10.0.0.1", key="a", fingerprint="f", status_code=200, response=legacy)
         stored.create(caller="ip:10.0.0.1", key="b", fingerprint="f", status_code=201, response=v1)
         stored.create(caller="token:7", key="c", fingerprint="f", status_code=201, response=v1)
-        stored.create(caller="token:7", key="mcp:booking.create_checkout:f", fingerprint="f", status_code=200,
-                      response=v1)  # fmt: skip
+        stored.create(
+            caller="token:7",
+            key="mcp:booking.create_checkout:f",
+            fingerprint="f",
+            status_code=200,
+            response=v1,
+        )
         stored.create(caller="token:7", key="d", fingerprint="f")  # a claim still running
     finally:
         migrate_to_latest()
@@ -156,7 +161,7 @@ def test_answers_stored_before_the_door_was_kept_stay_with_their_door():
     assert doors == {"a": "legacy", "b": "page", "c": "v1", "mcp:booking.create_checkout:f": "mcp", "d": "v1"}
 
 
-# --- a booking no longer payable is never replayed (issue 36) ------------------------------------------------
+# --- a booking no longer payable is never replayed ----------------------------------------------------------
 
 
 def test_the_same_mcp_checkout_after_a_cancel_books_anew_with_a_live_page(client, agent):

@@ -1,4 +1,4 @@
-"""Invoices (issue 22; docs/operations/invoices.md): issued in the payment's transaction with a gapless number
+"""Invoices (docs/operations/invoices.md): issued in the payment's transaction with a gapless number
 per calendar year in Vienna, an immutable snapshot, a PDF in the booking's language; attached to the
 confirmation, linked from the manage page, listed in the admin and never changed."""
 
@@ -31,10 +31,16 @@ VIENNA = ZoneInfo("Europe/Vienna")
 @pytest.fixture(autouse=True)
 def operator(db):
     OperatorProfile.objects.filter(id=1).update(
-        legal_name="Wiener Chauffeur GmbH", street_address="Kärntner Ring 1", postcode="1010", city="Wien",
-        vat_id="ATU12345678", company_register_number="FN 123456a", company_register_court="Handelsgericht Wien",
-        email="office@chauffeur.test", phone="+43 1 234 56 78",
-    )  # fmt: skip
+        legal_name="Wiener Chauffeur GmbH",
+        street_address="Kärntner Ring 1",
+        postcode="1010",
+        city="Wien",
+        vat_id="ATU12345678",
+        company_register_number="FN 123456a",
+        company_register_court="Handelsgericht Wien",
+        email="office@chauffeur.test",
+        phone="+43 1 234 56 78",
+    )
 
 
 @pytest.fixture
@@ -69,12 +75,24 @@ def test_a_booking_paid_gets_an_english_invoice_with_everything_printed(pending)
     assert (invoice.gross_cents, invoice.net_cents, invoice.vat_cents) == (7400, 6727, 673)
     text = pdf_text(invoice)
     for printed in (
-        "Invoice 2026-000001", "Invoice date: Tue 24.11.2026", "Booking reference: CB-INV001",
-        "Wiener Chauffeur GmbH", "Kärntner Ring 1, 1010 Wien, Austria", "VAT id (UID): ATU12345678",
-        "Company register: FN 123456a, Handelsgericht Wien", "Anna Berger", "anna@example.com",
-        "Transfer", "From Hotel Sacher to Flughafen Wien", "Date of service: Wed 02.12.2026, 10:00",
-        "Base fare", "Distance 21.8 km", "Net amount €67.27", "VAT 10 % €6.73", "Total amount €74.00",
-    ):  # fmt: skip
+        "Invoice 2026-000001",
+        "Invoice date: Tue 24.11.2026",
+        "Booking reference: CB-INV001",
+        "Wiener Chauffeur GmbH",
+        "Kärntner Ring 1, 1010 Wien, Austria",
+        "VAT id (UID): ATU12345678",
+        "Company register: FN 123456a, Handelsgericht Wien",
+        "Anna Berger",
+        "anna@example.com",
+        "Transfer",
+        "From Hotel Sacher to Flughafen Wien",
+        "Date of service: Wed 02.12.2026, 10:00",
+        "Base fare",
+        "Distance 21.8 km",
+        "Net amount €67.27",
+        "VAT 10 % €6.73",
+        "Total amount €74.00",
+    ):
         assert printed in text, printed
 
 
@@ -85,12 +103,23 @@ def test_a_german_booking_gets_a_german_invoice(pending):
     text = pdf_text(invoice)
     assert invoice.language == "de"
     for printed in (
-        "Rechnung 2026-000001", "Rechnungsdatum: Di., 24.11.2026", "Buchungsnummer: CB-INV002",
-        "Wiener Chauffeur GmbH", "Kärntner Ring 1, 1010 Wien, Österreich", "UID-Nummer: ATU12345678",
-        "Firmenbuch: FN 123456a, Handelsgericht Wien", "Anna Berger", "Transfer",
-        "Von Hotel Sacher nach Flughafen Wien", "Leistungsdatum: Mi., 02.12.2026, 10:00",
-        "Grundpreis", "Strecke 21,8 km", "Nettobetrag 67,27\xa0€", "USt 10 % 6,73\xa0€", "Gesamtbetrag 74,00\xa0€",
-    ):  # fmt: skip
+        "Rechnung 2026-000001",
+        "Rechnungsdatum: Di., 24.11.2026",
+        "Buchungsnummer: CB-INV002",
+        "Wiener Chauffeur GmbH",
+        "Kärntner Ring 1, 1010 Wien, Österreich",
+        "UID-Nummer: ATU12345678",
+        "Firmenbuch: FN 123456a, Handelsgericht Wien",
+        "Anna Berger",
+        "Transfer",
+        "Von Hotel Sacher nach Flughafen Wien",
+        "Leistungsdatum: Mi., 02.12.2026, 10:00",
+        "Grundpreis",
+        "Strecke 21,8 km",
+        "Nettobetrag 67,27\xa0€",
+        "USt 10 % 6,73\xa0€",
+        "Gesamtbetrag 74,00\xa0€",
+    ):
         assert printed in text, printed
 
 
@@ -164,12 +193,22 @@ def test_issuing_again_returns_the_invoice_the_booking_has(pending):
 
 def test_a_replayed_payment_webhook_issues_one_invoice(settings, make_booking, client):
     use_stripe(settings)
-    make_booking(email="anna@example.com", payment_provider="stripe", provider_session_id="cs_test_1",
-                 reference="CB-REPLAY1")  # fmt: skip
+    make_booking(
+        email="anna@example.com",
+        payment_provider="stripe",
+        provider_session_id="cs_test_1",
+        reference="CB-REPLAY1",
+    )
     session = {
-        "id": "cs_test_1", "object": "checkout.session", "status": "complete", "payment_status": "paid",
-        "payment_intent": "pi_1", "amount_total": 7400, "currency": "eur", "metadata": {"reference": "CB-REPLAY1"},
-    }  # fmt: skip
+        "id": "cs_test_1",
+        "object": "checkout.session",
+        "status": "complete",
+        "payment_status": "paid",
+        "payment_intent": "pi_1",
+        "amount_total": 7400,
+        "currency": "eur",
+        "metadata": {"reference": "CB-REPLAY1"},
+    }
     for event_id in ("evt_1", "evt_1", "evt_2"):  # the same event replayed, and another saying the same
         assert (
             deliver(client, event_payload("checkout.session.completed", session, event_id)).status_code == 200

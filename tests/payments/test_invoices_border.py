@@ -1,4 +1,4 @@
-"""Rides across the border on the invoice (issue 22; payments/cross_border.py): the share of the route in
+"""Rides across the border on the invoice (payments/cross_border.py): the share of the route in
 Austria printed in both languages, and under the operator's "austria_only" setting Austrian VAT on that
 share only, in the PDF and in Invoice.net_cents/vat_cents; the setting is fixed at issue."""
 
@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from company.models import OperatorProfile
-from payments import accounting_export, cross_border, invoice_pdf, refunds, surcharges
+from payments import accounting_export, cross_border, invoice_pdf, surcharges
 from payments.models import CreditNote, Invoice, Surcharge
+from tests.payments.conftest import refund_booking
 from tests.payments.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +25,13 @@ def abroad(make_booking):
 
     def make(**fields):
         values = {
-            "name": "Anna Berger", "email": "anna@example.com", "destination": "Bratislava Airport (BTS)",
-            "pickup_at": datetime(2026, 12, 2, 10, 0, tzinfo=VIENNA), "distance_km": Decimal("61.0"),
+            "name": "Anna Berger",
+            "email": "anna@example.com",
+            "destination": "Bratislava Airport (BTS)",
+            "pickup_at": datetime(2026, 12, 2, 10, 0, tzinfo=VIENNA),
+            "distance_km": Decimal("61.0"),
             "austria_share": Decimal("0.620"),
-        }  # fmt: skip
+        }
         return pay(make_booking(**{**values, **fields}))
 
     return make
@@ -43,8 +47,10 @@ def test_whole_vat_prints_the_share_and_keeps_todays_amounts(abroad):
     text = pdf_text(invoice)
     for printed in (
         "Share of the route in Austria: 62 % (38 of 61 km)",
-        "Net amount €67.27", "VAT 10 % €6.73", "Total amount €74.00",
-    ):  # fmt: skip
+        "Net amount €67.27",
+        "VAT 10 % €6.73",
+        "Total amount €74.00",
+    ):
         assert printed in text, printed
     assert "not taxable" not in text
 
@@ -65,10 +71,14 @@ def test_austria_only_splits_the_gross_by_the_share(abroad):
     assert invoice.net_cents + invoice.vat_cents == invoice.gross_cents
     text = pdf_text(invoice)
     for printed in (
-        "Share of the route in Austria: 62 % (38 of 61 km)", "Austrian share (62 %), net €41.71",
-        "VAT 10 % €4.17", "Share abroad (38 %) €28.12", "not taxable in Austria (UStG §3a (10))",
-        "Net amount €69.83", "Total amount €74.00",
-    ):  # fmt: skip
+        "Share of the route in Austria: 62 % (38 of 61 km)",
+        "Austrian share (62 %), net €41.71",
+        "VAT 10 % €4.17",
+        "Share abroad (38 %) €28.12",
+        "not taxable in Austria (UStG §3a (10))",
+        "Net amount €69.83",
+        "Total amount €74.00",
+    ):
         assert printed in text, printed
     assert "€6.73" not in text
 
@@ -77,10 +87,14 @@ def test_austria_only_in_german(abroad):
     vat_setting(cross_border.AUSTRIA_ONLY)
     text = pdf_text(Invoice.objects.get(booking=abroad(locale="de")))
     for printed in (
-        "Anteil der Strecke in Österreich: 62 % (38 von 61 km)", "Anteil in Österreich (62 %), netto 41,71\xa0€",
-        "USt 10 % 4,17\xa0€", "Anteil im Ausland (38 %) 28,12\xa0€", "in Österreich nicht steuerbar (UStG §3a (10))",
-        "Nettobetrag 69,83\xa0€", "Gesamtbetrag 74,00\xa0€",
-    ):  # fmt: skip
+        "Anteil der Strecke in Österreich: 62 % (38 von 61 km)",
+        "Anteil in Österreich (62 %), netto 41,71\xa0€",
+        "USt 10 % 4,17\xa0€",
+        "Anteil im Ausland (38 %) 28,12\xa0€",
+        "in Österreich nicht steuerbar (UStG §3a (10))",
+        "Nettobetrag 69,83\xa0€",
+        "Gesamtbetrag 74,00\xa0€",
+    ):
         assert printed in text, printed
 
 
@@ -136,15 +150,19 @@ def test_the_split_adds_up_to_the_gross_to_the_cent(gross_cents, share_thousandt
 def test_a_credit_note_of_a_split_invoice_splits_its_vat_the_same_way(abroad):
     vat_setting(cross_border.AUSTRIA_ONLY)
     booking = abroad()
-    [refund] = refunds.refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
+    [refund] = refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
     note = CreditNote.objects.get(refund=refund)
     # 20.00 × 0.62 = 12.40 in Austria: net 11.27 + VAT 1.13; 7.60 abroad without Austrian VAT
     assert (note.gross_cents, note.net_cents, note.vat_cents) == (2000, 1887, 113)
     text = pdf_text(note)
     for printed in (
-        "Austrian share (62 %), net €11.27", "VAT 10 % €1.13", "Share abroad (38 %) €7.60",
-        "not taxable in Austria (UStG §3a (10))", "Net amount €18.87", "Total credited €20.00",
-    ):  # fmt: skip
+        "Austrian share (62 %), net €11.27",
+        "VAT 10 % €1.13",
+        "Share abroad (38 %) €7.60",
+        "not taxable in Austria (UStG §3a (10))",
+        "Net amount €18.87",
+        "Total credited €20.00",
+    ):
         assert printed in text, printed
 
 
@@ -156,8 +174,10 @@ def test_a_supplement_of_a_split_ride_is_split_and_a_whole_one_is_not(abroad):
     for booking in (split_booking, whole_booking):
         owed = surcharges.owe(booking, 1000, reason=Surcharge.Reason.WAITING, online=False, actor="staff")
         surcharges.collect(booking.pk, owed.pk, actor="staff")
-    split, whole = (Invoice.objects.get(kind=Invoice.Kind.SUPPLEMENTARY, booking=b) for b in (split_booking,
-                                                                                              whole_booking))  # fmt: skip
+    split, whole = (
+        Invoice.objects.get(kind=Invoice.Kind.SUPPLEMENTARY, booking=b)
+        for b in (split_booking, whole_booking)
+    )
     assert (split.net_cents, split.vat_cents) == (944, 56)  # 6.20 in Austria: 5.64 + 0.56; 3.80 abroad
     assert (whole.net_cents, whole.vat_cents) == (909, 91)
     assert "Share abroad (38 %) €3.80" in pdf_text(split) and "Share abroad" not in pdf_text(whole)
@@ -166,12 +186,13 @@ def test_a_supplement_of_a_split_ride_is_split_and_a_whole_one_is_not(abroad):
 def test_the_accountants_export_books_the_part_abroad_without_vat_on_its_own_account(abroad):
     vat_setting(cross_border.AUSTRIA_ONLY)
     booking = abroad()
-    refunds.refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
+    refund_booking(booking.pk, 2000, reason="", actor="staff", manual=True)
     today = timezone.localdate()
     entries = [
-        entry for entry in accounting_export.entries(first=today, last=today)
+        entry
+        for entry in accounting_export.entries(first=today, last=today)
         if entry.kind in (accounting_export.Kind.INVOICE, accounting_export.Kind.CREDIT_NOTE)
-    ]  # fmt: skip
+    ]
     lines = {
         (entry.kind, entry.contra): (entry.gross_cents, entry.vat_cents, entry.percent) for entry in entries
     }

@@ -31,13 +31,18 @@ def waiting_on_a_lock(cursor) -> bool:
 
 def open_difference(make_booking) -> tuple[Booking, Surcharge]:
     booking = make_booking(
-        status="confirmed", paid_at=timezone.now(), payment_intent_id="sbx_pi_own",
+        status="confirmed",
+        paid_at=timezone.now(),
+        payment_intent_id="sbx_pi_own",
         pickup_at=timezone.now() + timedelta(days=2),
-    )  # fmt: skip
+    )
     owed = Surcharge.objects.create(
-        booking=booking, amount_cents=4200, currency="EUR", provider_session_id=SESSION,
+        booking=booking,
+        amount_cents=4200,
+        currency="EUR",
+        provider_session_id=SESSION,
         payment_url="https://chauffeur.test/booking/sandbox/x",
-    )  # fmt: skip
+    )
     return booking, owed
 
 

@@ -1,4 +1,4 @@
-"""Money after staff change a paid ride (issue 25, findings 1 and 2), against a Stripe that keeps its own
+"""Money after staff change a paid ride, against a Stripe that keeps its own
 books (tests/payments/fake_stripe.py): a change back never refunds a difference that was only asked for,
 cancelling withdraws open payment links, money that still arrives through one goes back to its own
 payment, and the late-cancel fee is a share of what was paid, not of an unpaid price."""
@@ -35,9 +35,15 @@ def booking(make_booking, stripe):
     """Paid 74 EUR through Stripe; the pickup four days ahead, so cancelling is free until a day before."""
     pickup = (timezone.localtime() + timedelta(days=4)).replace(hour=11, minute=0, second=0, microsecond=0)
     made = make_booking(
-        status="paid", paid_at=timezone.now(), payment_provider="stripe", email="anna@example.com",
-        distance_km=Decimal("21.8"), duration_s=1455, in_zone_a=True, pickup_at=pickup,
-    )  # fmt: skip
+        status="paid",
+        paid_at=timezone.now(),
+        payment_provider="stripe",
+        email="anna@example.com",
+        distance_km=Decimal("21.8"),
+        duration_s=1455,
+        in_zone_a=True,
+        pickup_at=pickup,
+    )
     session, intent = stripe.paid_booking(made.reference, 7400)
     Booking.objects.filter(pk=made.pk).update(provider_session_id=session, payment_intent_id=intent)
     made.refresh_from_db()
@@ -47,9 +53,12 @@ def booking(make_booking, stripe):
 def change(booking, vehicle_class, *, django_capture_on_commit_callbacks, through_provider=True):
     with django_capture_on_commit_callbacks(execute=True):
         return changes.change_ride(
-            booking.pk, pickup=booking.pickup_at, vehicle_class=vehicle_class,
-            through_provider=through_provider, actor=STAFF,
-        )  # fmt: skip
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class=vehicle_class,
+            through_provider=through_provider,
+            actor=STAFF,
+        )
 
 
 def cancel(booking, django_capture_on_commit_callbacks):
@@ -84,14 +93,17 @@ def test_a_second_change_asks_for_what_is_owed_in_one_new_link(
     change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
     # Staff lower the first class's price: 116 -> 100; the customer now owes 26, not 42 + (-16).
     from pricing.models import Tariff
-    from pricing.services import tariffs_changed
+    from pricing.services import TARIFFS
 
     Tariff.objects.filter(vehicle_class__code="first").update(base_fare=Decimal("14.00"))
-    tariffs_changed()
+    TARIFFS.announce()
     changed = changes.change_ride(
-        booking.pk, pickup=booking.pickup_at + timedelta(hours=1), vehicle_class="first",
-        through_provider=True, actor=STAFF,
-    )  # fmt: skip
+        booking.pk,
+        pickup=booking.pickup_at + timedelta(hours=1),
+        vehicle_class="first",
+        through_provider=True,
+        actor=STAFF,
+    )
     waived, fresh = Surcharge.objects.order_by("pk")
     assert (waived.status, fresh.status) == ("waived", "pending")
     owed = changed.booking.amount_cents - 7400
@@ -169,9 +181,11 @@ def test_a_price_change_on_a_difference_collected_by_staff_is_refunded_partly_by
     booking, stripe, django_capture_on_commit_callbacks
 ):
     change(
-        booking, "first", through_provider=False,
+        booking,
+        "first",
+        through_provider=False,
         django_capture_on_commit_callbacks=django_capture_on_commit_callbacks,
-    )  # fmt: skip
+    )
     assert Booking.objects.get().received_cents == 11600
 
     cancel(booking, django_capture_on_commit_callbacks)

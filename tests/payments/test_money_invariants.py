@@ -1,4 +1,4 @@
-"""The money invariants of issue 25 as a property: any sequence of staff changes (through the provider or
+"""The money invariants as a property: any sequence of staff changes (through the provider or
 collected by staff), payments of open links (some after their page failed to close), staff refunds and
 cancellations, in any order, against a Stripe that keeps its own books (tests/payments/fake_stripe.py):
 
@@ -26,6 +26,7 @@ from dispatch import changes
 from payments import refunds
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
+from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import use_stripe
 
@@ -73,9 +74,11 @@ def books(booking: Booking, stripe: FakeStripe) -> dict:
 
 
 @settings(
-    max_examples=200, deadline=None, derandomize=True,
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+)
 @given(steps=st.lists(STEPS, min_size=1, max_size=8))
 def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_money(
     steps, make_booking, client, django_capture_on_commit_callbacks
@@ -89,9 +92,15 @@ def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_mone
             hour=11, minute=0, second=0, microsecond=0
         )
         booking = make_booking(
-            status="paid", paid_at=timezone.now(), payment_provider="stripe", email="anna@example.com",
-            distance_km=Decimal("21.8"), duration_s=1455, in_zone_a=True, pickup_at=pickup,
-        )  # fmt: skip
+            status="paid",
+            paid_at=timezone.now(),
+            payment_provider="stripe",
+            email="anna@example.com",
+            distance_km=Decimal("21.8"),
+            duration_s=1455,
+            in_zone_a=True,
+            pickup_at=pickup,
+        )
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
         Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
         goodwill = 0
@@ -118,7 +127,7 @@ def run(step: tuple, pk: int, stripe: ExpireFails, client) -> int:
             stripe.losing_closings = step[1]
         elif kind == "refund":
             amount = min(step[1], refunds.refundable_cents(booking) or 1)
-            refunds.refund_booking(pk, amount, reason="Goodwill.", actor="staff", manual=step[2])
+            refund_booking(pk, amount, reason="Goodwill.", actor="staff", manual=step[2])
             return amount
         elif kind == "cancel":
             cancellation.cancel(pk, actor="staff" if step[1] else "the customer", by_staff=step[1])

@@ -1,4 +1,4 @@
-"""The payment models moved from `booking` to `payments` (issue 26) without losing a row: refunds, price
+"""The payment models moved from `booking` to `payments` without losing a row: refunds, price
 differences, processed provider events and idempotent checkouts written before the move are all there
 after it, with the same values; the staff permissions granted on them and the admin's log entries follow
 them to the new app label; every booking still opens in the admin with its refunds and differences."""
@@ -21,25 +21,44 @@ GRANTED = {("refund", "view_refund"), ("refund", "change_refund"), ("surcharge",
 
 
 def write_rows_before_the_move(old_apps) -> None:
-    old = {name: old_apps.get_model("booking", name) for name in
-           ("Booking", "Refund", "Surcharge", "ProcessedPaymentEvent", "IdempotentCheckout")}  # fmt: skip
+    old = {
+        name: old_apps.get_model("booking", name)
+        for name in ("Booking", "Refund", "Surcharge", "ProcessedPaymentEvent", "IdempotentCheckout")
+    }
     accountant = old_apps.get_model("auth", "User").objects.create(username="accountant", is_staff=True)
     quote = quote_price(vehicle_class="executive", distance_km=Decimal("21.8"))
     for number, reference in enumerate(("CB-MOVED1", "CB-MOVED2"), start=1):
         booking = old["Booking"].objects.create(
-            reference=reference, origin="Hotel Sacher", destination="Flughafen Wien", vehicle_class="executive",
-            quote_record=quote.as_record(), amount_cents=7400, received_cents=7400, booking_data={},
-            payment_provider="stripe", status="paid", payment_intent_id=f"pi_{number}",
-        )  # fmt: skip
+            reference=reference,
+            origin="Hotel Sacher",
+            destination="Flughafen Wien",
+            vehicle_class="executive",
+            quote_record=quote.as_record(),
+            amount_cents=7400,
+            received_cents=7400,
+            booking_data={},
+            payment_provider="stripe",
+            status="paid",
+            payment_intent_id=f"pi_{number}",
+        )
         old["Refund"].objects.create(
-            booking=booking, amount_cents=1234 * number, status="succeeded", method="provider",
-            provider_refund_id=f"re_{number}", reason="Changed plans", requested_by=accountant,
+            booking=booking,
+            amount_cents=1234 * number,
+            status="succeeded",
+            method="provider",
+            provider_refund_id=f"re_{number}",
+            reason="Changed plans",
+            requested_by=accountant,
             request_key=f"key{number}",
-        )  # fmt: skip
+        )
         old["Surcharge"].objects.create(
-            booking=booking, amount_cents=567 * number, status="pending", provider_session_id=f"cs_sur_{number}",
-            payment_url=f"https://checkout.test/{number}", created_by=accountant,
-        )  # fmt: skip
+            booking=booking,
+            amount_cents=567 * number,
+            status="pending",
+            provider_session_id=f"cs_sur_{number}",
+            payment_url=f"https://checkout.test/{number}",
+            created_by=accountant,
+        )
         old["ProcessedPaymentEvent"].objects.create(
             event_id=f"evt_{number}", event_type="checkout.session.completed", booking=booking
         )
@@ -58,23 +77,43 @@ def write_rows_before_the_move(old_apps) -> None:
         group.permissions.add(permission)
     accountant.groups.add(group)
     old_apps.get_model("admin", "LogEntry").objects.create(
-        user=accountant, content_type=content_types.get(app_label="booking", model="refund"),
-        object_id="1", object_repr="refund", action_flag=2, change_message="[]",
-    )  # fmt: skip
+        user=accountant,
+        content_type=content_types.get(app_label="booking", model="refund"),
+        object_id="1",
+        object_repr="refund",
+        action_flag=2,
+        change_message="[]",
+    )
 
 
 def rows() -> dict:
     return {
-        "refunds": list(Refund.objects.order_by("provider_refund_id").values_list(
-            "booking__reference", "amount_cents", "status", "method", "provider_refund_id", "reason",
-            "requested_by__username", "request_key")),
-        "surcharges": list(Surcharge.objects.order_by("provider_session_id").values_list(
-            "booking__reference", "amount_cents", "status", "payment_url", "created_by__username")),
-        "events": list(ProcessedPaymentEvent.objects.order_by("event_id").values_list(
-            "event_id", "event_type", "booking__reference")),
-        "checkouts": list(IdempotentCheckout.objects.values_list(
-            "door", "caller", "key", "status_code", "response")),
-    }  # fmt: skip
+        "refunds": list(
+            Refund.objects.order_by("provider_refund_id").values_list(
+                "booking__reference",
+                "amount_cents",
+                "status",
+                "method",
+                "provider_refund_id",
+                "reason",
+                "requested_by__username",
+                "request_key",
+            )
+        ),
+        "surcharges": list(
+            Surcharge.objects.order_by("provider_session_id").values_list(
+                "booking__reference", "amount_cents", "status", "payment_url", "created_by__username"
+            )
+        ),
+        "events": list(
+            ProcessedPaymentEvent.objects.order_by("event_id").values_list(
+                "event_id", "event_type", "booking__reference"
+            )
+        ),
+        "checkouts": list(
+            IdempotentCheckout.objects.values_list("door", "caller", "key", "status_code", "response")
+        ),
+    }
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)

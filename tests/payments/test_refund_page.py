@@ -1,4 +1,4 @@
-"""Refunds from the staff booking page (issue 19, "Safe refunds"): nothing filled in for staff, a confirmation
+"""Refunds from the staff booking page: nothing filled in for staff, a confirmation
 that states booking, amount and method before money moves, 20,00 and 20.00 read alike in both languages,
 and a confirmation sent twice refunds once."""
 
@@ -31,10 +31,15 @@ def accountant(client):
 def paid(make_booking):
     def make(**fields) -> Booking:
         values = {
-            "status": "paid", "paid_at": timezone.now(), "payment_intent_id": "sbx_pi_1", "duration_s": 1455,
-            "distance_km": Decimal("21.8"), "name": "Anna Berger", "email": "anna@example.com",
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "payment_intent_id": "sbx_pi_1",
+            "duration_s": 1455,
+            "distance_km": Decimal("21.8"),
+            "name": "Anna Berger",
+            "email": "anna@example.com",
             "pickup_at": timezone.now() + timedelta(days=3),
-        }  # fmt: skip
+        }
         return make_booking(**{**values, **fields})
 
     return make
@@ -76,9 +81,15 @@ def test_the_refund_form_is_not_filled_in(accountant, paid):
 
 @pytest.mark.parametrize(
     ("language", "typed", "shown"),
-    [("de", "20,00", "20,00\xa0€"), ("de", "20.00", "20,00\xa0€"), ("en", "20,00", "€20.00"),
-     ("en", "20.00", "€20.00"), ("en", " 20,5 ", "€20.50"), ("de", "20", "20,00\xa0€")],
-)  # fmt: skip
+    [
+        ("de", "20,00", "20,00\xa0€"),
+        ("de", "20.00", "20,00\xa0€"),
+        ("en", "20,00", "€20.00"),
+        ("en", "20.00", "€20.00"),
+        ("en", " 20,5 ", "€20.50"),
+        ("de", "20", "20,00\xa0€"),
+    ],
+)
 def test_either_decimal_mark_reads_in_either_language(accountant, paid, language, typed, shown):
     booking = paid()
     page = confirmation(accountant, booking, language, amount=typed).content.decode()
@@ -128,8 +139,11 @@ def test_a_confirmation_sent_twice_refunds_an_invoice_booking_once(accountant, i
     ]
     refund = Refund.objects.get()
     assert (refund.amount_cents, refund.method, refund.status, refund.request_key) == (
-        2000, "manual", "pending", form["key"]
-    )  # fmt: skip
+        2000,
+        "manual",
+        "pending",
+        form["key"],
+    )
     assert BookingEvent.objects.filter(kind="refund").count() == 1
 
 
@@ -154,11 +168,17 @@ def test_two_confirmations_are_two_refunds(accountant, invoiced):
 @pytest.mark.parametrize(
     "language, why",
     [
-        ("en", "A refund of {ref} must be between €0.01 and €74.00 (what was received and not yet refunded)."),
-        ("de", "Eine Erstattung für {ref} muss zwischen 0,01\u00a0€ und 74,00\u00a0€ liegen (was eingegangen und "
-         "noch nicht erstattet ist)."),
+        (
+            "en",
+            "A refund of {ref} must be between €0.01 and €74.00 (what was received and not yet refunded).",
+        ),
+        (
+            "de",
+            "Eine Erstattung für {ref} muss zwischen 0,01\u00a0€ und 74,00\u00a0€ liegen (was eingegangen und "
+            "noch nicht erstattet ist).",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_confirmation_for_more_than_is_refundable_says_why_and_changes_nothing(
     accountant, invoiced, language, why
 ):

@@ -109,15 +109,23 @@ def test_a_year_with_money_in_one_month_is_a_few_lines_not_a_page_of_zeros(viewe
     make_booking(status="paid", paid_at=datetime(2026, 1, 10, 9, tzinfo=VIENNA), channel="website")
     html = viewer.get(PAGE, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert [row[0] for row in rows(html, "revenue-by-month")[1:-1]] == [
-        "April 2025 – Dezember 2025", "Januar 2026", "Februar 2026 – März 2026",
-    ]  # fmt: skip
+        "April 2025 – Dezember 2025",
+        "Januar 2026",
+        "Februar 2026 – März 2026",
+    ]
     assert rows(html, "revenue-by-month")[3][1:] == ["Keine Zahlungen oder Erstattungen"]
     for table in ("revenue-by-class", "revenue-by-channel"):  # January alone, with the one that had money
         assert rows(html, table)[1:3] == [
-            ["Januar 2026", "Executive Class" if table == "revenue-by-class" else "Web", "1", "74,00\u00a0€",
-             "67,27\u00a0€", "6,73\u00a0€"],
+            [
+                "Januar 2026",
+                "Executive Class" if table == "revenue-by-class" else "Web",
+                "1",
+                "74,00\u00a0€",
+                "67,27\u00a0€",
+                "6,73\u00a0€",
+            ],
             ["Monatssumme", "1", "74,00\u00a0€", "67,27\u00a0€", "6,73\u00a0€"],
-        ]  # fmt: skip
+        ]
     # Before: 12 lines by month and 12 × 5 in each of the two tables by class and channel.
     assert html.count("<tr") <= 25
 

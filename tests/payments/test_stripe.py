@@ -264,9 +264,14 @@ def test_retrieve_session_maps_a_paid_session(stripe_api, provider):
 def test_retrieve_session_maps_an_open_session_without_reference_or_intent(stripe_api, provider):
     stripe_api.get(f"{SESSIONS}/{SESSION_ID}", json={**SESSION_ANSWER, "metadata": {}})
     assert provider.retrieve_session(SESSION_ID) == SessionState(
-        session_id=SESSION_ID, reference=None, status="open", payment_status="unpaid", payment_intent_id=None,
-        amount_total=6500, currency="eur",
-    )  # fmt: skip
+        session_id=SESSION_ID,
+        reference=None,
+        status="open",
+        payment_status="unpaid",
+        payment_intent_id=None,
+        amount_total=6500,
+        currency="eur",
+    )
 
 
 def test_retrieve_session_reads_an_expanded_payment_intent(stripe_api, provider):

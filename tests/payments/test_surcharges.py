@@ -26,17 +26,27 @@ def stripe(settings):
 @pytest.fixture
 def surcharge(make_booking):
     booking = make_booking(
-        reference="CB-7K3Q9X", status="paid", paid_at=timezone.now(), payment_provider="stripe",
-        provider_session_id="cs_test_booking", payment_intent_id="pi_1",
-    )  # fmt: skip
+        reference="CB-7K3Q9X",
+        status="paid",
+        paid_at=timezone.now(),
+        payment_provider="stripe",
+        provider_session_id="cs_test_booking",
+        payment_intent_id="pi_1",
+    )
     return Surcharge.objects.create(booking=booking, amount_cents=4200, provider_session_id=SESSION)
 
 
 def paid_session(amount: int = 4200) -> dict:
     return {
-        "id": SESSION, "object": "checkout.session", "status": "complete", "payment_status": "paid",
-        "payment_intent": "pi_2", "amount_total": amount, "currency": "eur", "metadata": {"reference": "CB-7K3Q9X"},
-    }  # fmt: skip
+        "id": SESSION,
+        "object": "checkout.session",
+        "status": "complete",
+        "payment_status": "paid",
+        "payment_intent": "pi_2",
+        "amount_total": amount,
+        "currency": "eur",
+        "metadata": {"reference": "CB-7K3Q9X"},
+    }
 
 
 def test_the_webhook_of_a_paid_difference_adds_to_what_was_received(client, surcharge):

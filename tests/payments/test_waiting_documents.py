@@ -40,8 +40,15 @@ def paid_in_cash(make_booking, django_capture_on_commit_callbacks):
         pickup = (timezone.localtime() + timedelta(days=4)).replace(
             hour=11, minute=0, second=0, microsecond=0
         )
-        booking = make_booking(name="Anna Berger", email="anna@example.com", distance_km=Decimal("21.8"),
-                               duration_s=1455, in_zone_a=True, pickup_at=pickup, **fields)  # fmt: skip
+        booking = make_booking(
+            name="Anna Berger",
+            email="anna@example.com",
+            distance_km=Decimal("21.8"),
+            duration_s=1455,
+            in_zone_a=True,
+            pickup_at=pickup,
+            **fields,
+        )
         with django_capture_on_commit_callbacks(execute=True):
             return payment_updates.mark_paid(booking.pk, method="cash", user=None, actor=STAFF)
 
@@ -138,8 +145,13 @@ def test_what_a_booking_owes_and_gets_back_meanwhile_waits_and_is_issued_in_orde
     booking = paid_in_cash()
     for vehicle_class in ("first", "executive"):
         with django_capture_on_commit_callbacks(execute=True):
-            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=vehicle_class,
-                                through_provider=False, actor=STAFF)  # fmt: skip
+            changes.change_ride(
+                booking.pk,
+                pickup=booking.pickup_at,
+                vehicle_class=vehicle_class,
+                through_provider=False,
+                actor=STAFF,
+            )
     assert not Invoice.objects.exists() and not CreditNote.objects.exists()
 
     complete_the_profile(admin_client, django_capture_on_commit_callbacks)
@@ -175,11 +187,21 @@ def test_a_complete_profile_saved_with_nothing_waiting_issues_nothing(
 def test_a_collective_invoice_waits_and_is_issued_once_the_details_are_complete(
     make_booking, admin_client, django_capture_on_commit_callbacks
 ):
-    acme = CompanyAccount.objects.create(name="Acme Handels GmbH", street_address="Mariahilfer Straße 10",
-                                         postcode="1070", city="Wien", billing_email="ap@acme.example")  # fmt: skip
-    ride = make_booking(company_account=acme, payment_method=PaymentMethod.ACCOUNT, status="completed",
-                        pickup_at=vienna(2026, 11, 20, 9, 0), paid_at=vienna(2026, 11, 18, 9, 0),
-                        received_cents=0)  # fmt: skip
+    acme = CompanyAccount.objects.create(
+        name="Acme Handels GmbH",
+        street_address="Mariahilfer Straße 10",
+        postcode="1070",
+        city="Wien",
+        billing_email="ap@acme.example",
+    )
+    ride = make_booking(
+        company_account=acme,
+        payment_method=PaymentMethod.ACCOUNT,
+        status="completed",
+        pickup_at=vienna(2026, 11, 20, 9, 0),
+        paid_at=vienna(2026, 11, 18, 9, 0),
+        received_cents=0,
+    )
     tasks.issue_collective_invoices.call()
     assert not Invoice.objects.exists()
     assert collective_invoices.issue(acme, date(2026, 11, 1)) == (None, False)
@@ -190,7 +212,10 @@ def test_a_collective_invoice_waits_and_is_issued_once_the_details_are_complete(
 
     invoice = Invoice.objects.get()
     assert (invoice.kind, invoice.company_account, invoice.period_start) == (
-        Invoice.Kind.COLLECTIVE, acme, date(2026, 11, 1))  # fmt: skip
+        Invoice.Kind.COLLECTIVE,
+        acme,
+        date(2026, 11, 1),
+    )
     assert invoice.content["seller"]["vat_id"] == "ATU12345678"
     assert Booking.objects.get(pk=ride.pk).documents_waiting_since is None
     assert [message.to for message in mail.outbox] == [["ap@acme.example"]]
@@ -207,9 +232,14 @@ def test_a_refund_while_the_details_are_missing_after_the_invoice_was_issued_get
     invoice = Invoice.objects.get()
     OperatorProfile.objects.filter(id=PROFILE_ID).update(vat_id="")
     with django_capture_on_commit_callbacks(execute=True):
-        changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
-                            through_provider=False, actor=STAFF,
-                            price_by_hand=PriceByHand(Decimal("60.00"), "Agreed congress price"))  # fmt: skip
+        changes.change_ride(
+            booking.pk,
+            pickup=booking.pickup_at,
+            vehicle_class=booking.vehicle_class,
+            through_provider=False,
+            actor=STAFF,
+            price_by_hand=PriceByHand(Decimal("60.00"), "Agreed congress price"),
+        )
     assert not CreditNote.objects.exists()
 
     complete_the_profile(admin_client, django_capture_on_commit_callbacks)
@@ -230,9 +260,14 @@ def test_supplementary_invoices_that_waited_print_the_reason_of_their_own_price_
     booking = paid_in_cash()
     for price, reason in (("116.00", "Agreed congress price"), ("130.00", "Luggage van")):
         with django_capture_on_commit_callbacks(execute=True):
-            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
-                                through_provider=False, actor=STAFF,
-                                price_by_hand=PriceByHand(Decimal(price), reason))  # fmt: skip
+            changes.change_ride(
+                booking.pk,
+                pickup=booking.pickup_at,
+                vehicle_class=booking.vehicle_class,
+                through_provider=False,
+                actor=STAFF,
+                price_by_hand=PriceByHand(Decimal(price), reason),
+            )
 
     complete_the_profile(admin_client, django_capture_on_commit_callbacks)
 
@@ -256,9 +291,14 @@ def test_credit_notes_that_waited_print_the_reason_of_their_own_price_set_by_han
     OperatorProfile.objects.filter(id=PROFILE_ID).update(vat_id="")
     for price, reason in (("60.00", "Agreed congress price"), ("50.00", "Late by 40 minutes")):
         with django_capture_on_commit_callbacks(execute=True):
-            changes.change_ride(booking.pk, pickup=booking.pickup_at, vehicle_class=booking.vehicle_class,
-                                through_provider=False, actor=STAFF,
-                                price_by_hand=PriceByHand(Decimal(price), reason))  # fmt: skip
+            changes.change_ride(
+                booking.pk,
+                pickup=booking.pickup_at,
+                vehicle_class=booking.vehicle_class,
+                through_provider=False,
+                actor=STAFF,
+                price_by_hand=PriceByHand(Decimal(price), reason),
+            )
     assert not CreditNote.objects.exists()
 
     complete_the_profile(admin_client, django_capture_on_commit_callbacks)

@@ -28,9 +28,13 @@ def stripe(settings):
 @pytest.fixture
 def booking(make_booking):
     return make_booking(
-        reference="CB-7K3Q9X", email="anna@example.com", locale="de", name="Anna",
-        payment_provider="stripe", provider_session_id=SESSION,
-    )  # fmt: skip
+        reference="CB-7K3Q9X",
+        email="anna@example.com",
+        locale="de",
+        name="Anna",
+        payment_provider="stripe",
+        provider_session_id=SESSION,
+    )
 
 
 def event(
@@ -223,7 +227,11 @@ def test_session_data_asks_stripe_about_a_pending_booking(
         body = client.get("/api/get-session-data", {"session_id": SESSION}).json()["bookingData"]
         assert len(mock.calls) == 1
     assert (body["reference"], body["status"], body["paymentStatus"], body["amountCents"]) == (
-        "CB-7K3Q9X", "paid", "paid", 7400)  # fmt: skip
+        "CB-7K3Q9X",
+        "paid",
+        "paid",
+        7400,
+    )
     assert (body["from"], body["to"], body["priceEur"], body["locale"]) == (
         "Hotel Sacher",
         "Flughafen Wien",
@@ -271,8 +279,10 @@ def test_money_for_a_cancelled_booking_is_recorded_and_given_back_by_itself(
     assert stripe.refunded == {"pi_123": 7400}  # at Stripe, not only in our books
     [refund] = stored.refunds.all()
     assert (refund.amount_cents, refund.status, refund.reason) == (
-        7400, "succeeded", "Paid after the booking was cancelled: given back.",
-    )  # fmt: skip
+        7400,
+        "succeeded",
+        "Paid after the booking was cancelled: given back.",
+    )
     assert not [message for message in mail.outbox if "dispatch@chauffeur.test" in message.to]
 
 

@@ -1,4 +1,4 @@
-"""The share of a route in Austria (places/border.py; issue 22): Austria's outline from Natural Earth, the
+"""The share of a route in Austria (places/border.py): Austria's outline from Natural Earth, the
 route as the provider's polyline or the straight line, sampled every 500 m."""
 
 import itertools
@@ -21,12 +21,20 @@ ROUTES = "https://routes.test/directions/v2:computeRoutes"
 # Vienna → Bratislava airport by road as the maps draw it: A4 east, A6 at Bruckneudorf, the border at Kittsee
 # (the last point in Austria) and Jarovce (the first in Slovakia), then the D4 north to the airport.
 ROAD = [
-    (48.2085, 16.3721), (48.1910, 16.4130), (48.1380, 16.4890), (48.1110, 16.6140), (48.0630, 16.7340),
-    (48.0100, 16.8350), (48.0420, 16.9500), (48.0800, 17.0400),  # Kittsee
+    (48.2085, 16.3721),
+    (48.1910, 16.4130),
+    (48.1380, 16.4890),
+    (48.1110, 16.6140),
+    (48.0630, 16.7340),
+    (48.0100, 16.8350),
+    (48.0420, 16.9500),
+    (48.0800, 17.0400),  # Kittsee
     (48.0660, 17.1080),  # Jarovce
-    (48.1100, 17.1900), (48.1702, 17.2127),
-]  # fmt: skip
+    (48.1100, 17.1900),
+    (48.1702, 17.2127),
+]
 LAST_IN_AUSTRIA = 7
+ALL = Decimal("1.000")  # a share all in Austria, to three places
 
 
 def encode(points) -> str:
@@ -51,14 +59,20 @@ def legs(length) -> list[float]:
 @pytest.mark.parametrize(
     ("place", "lat", "lng", "inside"),
     [
-        ("Stephansplatz", 48.2085, 16.3721, True), ("Vienna airport", 48.1103, 16.5697, True),
-        ("Hainburg", 48.1466, 16.9420, True), ("Kittsee", 48.0916, 17.0697, True),
-        ("Graz", 47.0707, 15.4395, True), ("Innsbruck", 47.2692, 11.4041, True),
-        ("Bratislava old town", 48.1436, 17.1077, False), ("Bratislava airport", 48.1702, 17.2127, False),
-        ("Győr", 47.6875, 17.6504, False), ("Brno", 49.1951, 16.6068, False),
-        ("Munich", 48.1372, 11.5756, False), ("Ljubljana", 46.0569, 14.5058, False),
+        ("Stephansplatz", 48.2085, 16.3721, True),
+        ("Vienna airport", 48.1103, 16.5697, True),
+        ("Hainburg", 48.1466, 16.9420, True),
+        ("Kittsee", 48.0916, 17.0697, True),
+        ("Graz", 47.0707, 15.4395, True),
+        ("Innsbruck", 47.2692, 11.4041, True),
+        ("Bratislava old town", 48.1436, 17.1077, False),
+        ("Bratislava airport", 48.1702, 17.2127, False),
+        ("Győr", 47.6875, 17.6504, False),
+        ("Brno", 49.1951, 16.6068, False),
+        ("Munich", 48.1372, 11.5756, False),
+        ("Ljubljana", 46.0569, 14.5058, False),
     ],
-)  # fmt: skip
+)
 def test_hand_checked_places_lie_where_the_map_has_them(place, lat, lng, inside):
     assert border.in_austria(LatLng(lat, lng)) is inside, place
 
@@ -69,7 +83,7 @@ def test_the_straight_line_from_vienna_to_bratislava_airport_is_about_seven_tent
     # (16.95 − 16.372) / 0.841 = 0.687 and (17.00 − 16.372) / 0.841 = 0.747 of it lies in Austria.
     share = border.austria_share([STEPHANSPLATZ, BTS], distance_km=Decimal("73.8"))
     assert Decimal("0.687") <= share.share <= Decimal("0.747")
-    assert share.share == share.share.quantize(Decimal("0.001")) and not share.all_in_austria
+    assert share.share == share.share.quantize(Decimal("0.001")) and share.share < ALL
     assert share.km_total == Decimal("73.8")
     assert share.km_in_austria == (Decimal("73.8") * share.share).quantize(Decimal("0.1"))
 
@@ -86,7 +100,7 @@ def test_the_offline_provider_routes_vienna_to_bratislava_airport_as_the_straigh
 def test_vienna_to_its_airport_lies_all_in_austria(settings):
     settings.GOOGLE_MAPS_API_KEY = ""
     share = estimate_route(origin="Stephansplatz", destination="Flughafen Wien").austria_share()
-    assert share.share == Decimal("1.000") and share.all_in_austria
+    assert share.share == ALL
 
 
 def test_a_point_exactly_on_the_border_counts_as_austria():
@@ -99,14 +113,14 @@ def test_a_point_exactly_on_the_border_counts_as_austria():
     assert border.in_austria(LatLng(vertex[1], vertex[0])) and border.in_austria(middle)
     assert not border.in_austria(LatLng(vertex[1], vertex[0] + 0.01))  # 750 m east: Slovakia
     # A ride from the border line to Stephansplatz lies all in Austria.
-    assert border.austria_share([middle, STEPHANSPLATZ], distance_km=Decimal("65")).all_in_austria
+    assert border.austria_share([middle, STEPHANSPLATZ], distance_km=Decimal("65")).share == ALL
 
 
 def test_a_ride_abroad_only_has_no_share_in_austria():
     bratislava, airport = LatLng(48.1436, 17.1077), BTS
     assert border.austria_share([bratislava, airport], distance_km=Decimal("12")).share == Decimal("0.000")
     assert border.austria_share([bratislava, bratislava], distance_km=Decimal("0")).share == Decimal("0.000")
-    assert border.austria_share([STEPHANSPLATZ], distance_km=Decimal("0")).all_in_austria
+    assert border.austria_share([STEPHANSPLATZ], distance_km=Decimal("0")).share == ALL
 
 
 # --- Google's polyline --------------------------------------------------------------------------------
@@ -156,8 +170,10 @@ def test_googles_documented_polyline_example_decodes():
     from places.providers.google import _polyline
 
     assert [(p.lat, p.lng) for p in _polyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@")] == [
-        (38.5, -120.2), (40.7, -120.95), (43.252, -126.453),
-    ]  # fmt: skip
+        (38.5, -120.2),
+        (40.7, -120.95),
+        (43.252, -126.453),
+    ]
     assert _polyline("") == ()
 
 

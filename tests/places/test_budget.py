@@ -1,4 +1,4 @@
-"""The daily budget of Google calls (issue 25): Google faked at the HTTP boundary, the budget set as staff set
+"""The daily budget of Google calls: Google faked at the HTTP boundary, the budget set as staff set
 it, the count kept in the shared cache per Europe/Vienna day. Once it is spent no request reaches Google and
 the offline provider answers in the same shape; the next Vienna day starts afresh; cache hits are free."""
 

@@ -113,9 +113,14 @@ def test_place_ids_are_sent_when_the_client_has_them_and_a_pickup_asks_for_traff
     pickup = (timezone.localtime() + timedelta(days=1)).replace(microsecond=0)
     client.get(
         "/api/v1/distance",
-        {"from": "Hotel Sacher", "fromPlaceId": "ChIJ-sacher", "to": "VIE",
-         "toPlaceId": "offline:vie-airport", "pickupDatetime": pickup.isoformat()},
-    )  # fmt: skip
+        {
+            "from": "Hotel Sacher",
+            "fromPlaceId": "ChIJ-sacher",
+            "to": "VIE",
+            "toPlaceId": "offline:vie-airport",
+            "pickupDatetime": pickup.isoformat(),
+        },
+    )
     body = sent(google.calls[0])
     assert body["origin"] == {"placeId": "ChIJ-sacher"}
     assert body["destination"] == {"address": "VIE"}  # an offline id means nothing to Google

@@ -72,9 +72,13 @@ def test_nothing_known_is_an_empty_list(client):
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({}, "input"), ({"input": " a "}, "input"), ({"input": "ab", "locale": "fr"}, "locale"),
-     ({"input": "x" * 201}, "input")],
-)  # fmt: skip
+    [
+        ({}, "input"),
+        ({"input": " a "}, "input"),
+        ({"input": "ab", "locale": "fr"}, "locale"),
+        ({"input": "x" * 201}, "input"),
+    ],
+)
 def test_invalid_autocomplete_input(client, params, field):
     assert_problem(client.get("/api/v1/places", params), 400, "invalid_request", field)
     legacy = client.get("/api/places-autocomplete", params)
@@ -283,10 +287,13 @@ def test_the_rating_is_never_a_500_even_without_a_database(headers):
         "print([(r.status_code, r.content.decode()) for r in (c.get('/api/v1/rating'), c.get('/api/google-rating'))])"
     )
     result = manage(
-        "shell", "--no-imports", "-c", probe,
+        "shell",
+        "--no-imports",
+        "-c",
+        probe,
         DJANGO_DEBUG="true",
         DJANGO_ALLOWED_HOSTS="testserver",
         DATABASE_URL="sqlite:////nonexistent-directory/db.sqlite3",
-    )  # fmt: skip
+    )
     nothing = '{"rating":null,"userRatingCount":null,"reviews":[]}'
     assert result.stdout.strip().splitlines()[-1] == str([(200, nothing), (200, nothing)]), result.stderr

@@ -94,7 +94,7 @@ def test_a_tariff_change_reaches_every_process_through_the_shared_version(client
     Tariff.objects.filter(vehicle_class__code="executive").update(base_fare=D("35.00"))
     # Without the version moving, this process keeps its snapshot (that is what makes it fast) …
     assert client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"}).json()["priceEur"] == 70.0
-    services.tariffs_changed()  # … what the admin does after commit, seen by every worker via the cache
+    services.TARIFFS.announce()  # … what the admin does after commit, seen by every worker via the cache
     assert client.get(PRICE, {"vehicleClass": "executive", "distanceKm": "20"}).json()["priceEur"] == 75.0
 
 
@@ -108,7 +108,7 @@ def test_prices_stay_right_when_the_cache_is_down(client, cache_down):
 
 def test_an_inactive_vehicle_class_cannot_be_priced(client):
     VehicleClass.objects.filter(code="first").update(active=False)
-    services.tariffs_changed()
+    services.TARIFFS.announce()
     assert_problem(
         client.get(PRICE, {"vehicleClass": "first", "distanceKm": "20"}),
         400,

@@ -44,9 +44,14 @@ def test_the_line_keeps_the_tariffs_price_and_the_reason():
 
 @pytest.mark.parametrize(
     ("amount", "reason", "field"),
-    [(D("0.99"), "x", "price"), (D("100000"), "x", "price"), (D("90.001"), "x", "price"),
-     (D("90"), "  ", "price_reason"), (D("90"), "x" * 151, "price_reason")],
-)  # fmt: skip
+    [
+        (D("0.99"), "x", "price"),
+        (D("100000"), "x", "price"),
+        (D("90.001"), "x", "price"),
+        (D("90"), "  ", "price_reason"),
+        (D("90"), "x" * 151, "price_reason"),
+    ],
+)
 def test_a_price_out_of_range_or_without_a_reason_is_refused(amount, reason, field):
     with pytest.raises(DomainError) as refused:
         with_price_by_hand(TARIFF, PriceByHand(amount, reason))

@@ -209,10 +209,14 @@ def test_lines_sum_to_the_gross_and_gross_is_net_plus_vat(quote_request):
     "request_",
     [
         QuoteRequest(vehicle_class="first", distance_km=D("212.35"), in_zone_a=False, wait_minutes=20),
-        QuoteRequest(vehicle_class="business-van", distance_km=D("0"), booking_type=BookingType.HOURLY,
-                     duration_hours=D("3.2")),
+        QuoteRequest(
+            vehicle_class="business-van",
+            distance_km=D("0"),
+            booking_type=BookingType.HOURLY,
+            duration_hours=D("3.2"),
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_quote_survives_its_stored_record_exactly(request_):
     quote = compute_quote(DECISIONS_SNAPSHOT, request_)
     record = quote.as_record()

@@ -111,7 +111,11 @@ def test_the_page_retrying_with_its_key_is_answered_alike_and_mails_anew_once_th
 
     answers = [book(email) for email in ("anna@beispiel.at", "mallory@elsewhere.at") for _ in range(2)]
     assert [(answer.status_code, answer.headers.get("Idempotent-Replayed")) for answer in answers] == [
-        (202, None), (202, "true"), (202, None), (202, "true")]  # fmt: skip
+        (202, None),
+        (202, "true"),
+        (202, None),
+        (202, "true"),
+    ]
     assert [message.to for message in mailoutbox] == [["anna@beispiel.at"]]
     with time_machine.travel(timezone.now() + timedelta(minutes=31)):
         later = [book(email) for email in ("anna@beispiel.at", "mallory@elsewhere.at")]

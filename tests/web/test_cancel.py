@@ -48,8 +48,11 @@ def test_the_cancel_page_closes_the_stripe_checkout_and_the_booking_expires(
 
 @responses.activate
 def test_money_that_arrived_before_the_cancel_pays_the_booking(client, stripe_booking, mailoutbox):
-    responses.post(f"{SESSIONS}/{SESSION_ID}/expire", status=400,
-                   json={"error": {"type": "invalid_request_error", "message": "not open"}})  # fmt: skip
+    responses.post(
+        f"{SESSIONS}/{SESSION_ID}/expire",
+        status=400,
+        json={"error": {"type": "invalid_request_error", "message": "not open"}},
+    )
     responses.get(
         f"{SESSIONS}/{SESSION_ID}", json={**PAID_SESSION, "amount_total": stripe_booking.amount_cents}
     )
@@ -84,14 +87,25 @@ def test_cancelling_a_pending_booking_closes_its_open_checkout(stripe_booking, m
 
 @responses.activate
 def test_money_that_beat_the_cancel_is_recorded_and_given_back(stripe_booking, mailoutbox):
-    responses.post(f"{SESSIONS}/{SESSION_ID}/expire", status=400,
-                   json={"error": {"type": "invalid_request_error", "message": "not open"}})  # fmt: skip
+    responses.post(
+        f"{SESSIONS}/{SESSION_ID}/expire",
+        status=400,
+        json={"error": {"type": "invalid_request_error", "message": "not open"}},
+    )
     paid = {**PAID_SESSION, "amount_total": stripe_booking.amount_cents}
     responses.get(f"{SESSIONS}/{SESSION_ID}", json=paid)
-    refund = responses.post("https://stripe.test/v1/refunds", json={
-        "id": "re_late", "object": "refund", "amount": stripe_booking.amount_cents, "currency": "eur",
-        "status": "succeeded", "payment_intent": paid["payment_intent"], "metadata": {},
-    })  # fmt: skip
+    refund = responses.post(
+        "https://stripe.test/v1/refunds",
+        json={
+            "id": "re_late",
+            "object": "refund",
+            "amount": stripe_booking.amount_cents,
+            "currency": "eur",
+            "status": "succeeded",
+            "payment_intent": paid["payment_intent"],
+            "metadata": {},
+        },
+    )
     cancellation.cancel(stripe_booking.pk, actor="staff", by_staff=True)
     stripe_booking.refresh_from_db()
     assert stripe_booking.status == BookingStatus.CANCELLED and stripe_booking.paid_at is not None
@@ -104,11 +118,24 @@ def test_money_that_beat_the_cancel_is_recorded_and_given_back(stripe_booking, m
 @responses.activate
 def test_a_paid_booking_cancelled_asks_stripe_to_close_nothing(stripe_booking, mailoutbox):
     Booking.objects.filter(pk=stripe_booking.pk).update(
-        status=BookingStatus.PAID, paid_at=timezone.now(), received_cents=stripe_booking.amount_cents,
-        payment_intent_id="pi_1", pickup_at=timezone.now() + timedelta(days=3),
-    )  # fmt: skip
+        status=BookingStatus.PAID,
+        paid_at=timezone.now(),
+        received_cents=stripe_booking.amount_cents,
+        payment_intent_id="pi_1",
+        pickup_at=timezone.now() + timedelta(days=3),
+    )
     responses.post(f"{SESSIONS}/{SESSION_ID}/expire", status=500)  # would fail the test if called
-    responses.post("https://stripe.test/v1/refunds", json={"id": "re_1", "object": "refund", "amount": 7400,
-                   "currency": "eur", "status": "succeeded", "payment_intent": "pi_1", "metadata": {}})  # fmt: skip
+    responses.post(
+        "https://stripe.test/v1/refunds",
+        json={
+            "id": "re_1",
+            "object": "refund",
+            "amount": 7400,
+            "currency": "eur",
+            "status": "succeeded",
+            "payment_intent": "pi_1",
+            "metadata": {},
+        },
+    )
     cancellation.cancel(stripe_booking.pk, actor="staff", by_staff=True)
     assert not [call for call in responses.calls if call.request.url.endswith("/expire")]

@@ -43,9 +43,13 @@ def text_of(html: str, element_id: str) -> str:
 def raised(make_booking, django_capture_on_commit_callbacks):
     """A ride paid 74 EUR online whose class staff raised to First: the difference asked by a payment link."""
     booking = make_booking(
-        status="paid", paid_at=timezone.now(), payment_intent_id="sbx_pi_1", email="anna@example.com",
-        pickup_at=(timezone.now() + timedelta(days=3)).replace(second=0, microsecond=0), distance_km="21.8",
-    )  # fmt: skip
+        status="paid",
+        paid_at=timezone.now(),
+        payment_intent_id="sbx_pi_1",
+        email="anna@example.com",
+        pickup_at=(timezone.now() + timedelta(days=3)).replace(second=0, microsecond=0),
+        distance_km="21.8",
+    )
     with django_capture_on_commit_callbacks(execute=True):
         changes.change_ride(
             booking.pk, pickup=booking.pickup_at, vehicle_class="first", through_provider=True, actor="eva"
@@ -97,9 +101,12 @@ def test_once_paid_nothing_is_shown_as_open(browser, raised, client):
 def test_waiting_owed_after_the_ride_says_the_minutes(browser, make_booking):
     booking = make_booking(status="completed", paid_at=timezone.now(), pickup_at=timezone.now())
     Surcharge.objects.create(
-        booking=booking, amount_cents=1200, reason="waiting", payment_url="https://chauffeur.test/pay/1",
+        booking=booking,
+        amount_cents=1200,
+        reason="waiting",
+        payment_url="https://chauffeur.test/pay/1",
         details={"waited": 20, "included": 15, "beyond": 5},
-    )  # fmt: skip
+    )
     section = text_of(page(browser, booking), "owed")
     assert "Waiting time: €12.00" in section
     assert "Your chauffeur waited 20 minutes; 15 are included in the price, 5 were beyond." in section
@@ -109,25 +116,40 @@ def test_waiting_owed_after_the_ride_says_the_minutes(browser, make_booking):
 @pytest.mark.parametrize(
     ("status", "english", "german"),
     [
-        ("pending_payment", "Waiting for your confirmation: see the link we e-mailed you",
-         "Wartet auf Ihre Bestätigung: Den Link dazu haben wir Ihnen per E-Mail gesendet"),
+        (
+            "pending_payment",
+            "Waiting for your confirmation: see the link we e-mailed you",
+            "Wartet auf Ihre Bestätigung: Den Link dazu haben wir Ihnen per E-Mail gesendet",
+        ),
         ("paid", "Booked on account, invoiced monthly", "Auf Firmenrechnung gebucht, monatlich verrechnet"),
-        ("confirmed", "Confirmed, on account, invoiced monthly",
-         "Bestätigt, auf Firmenrechnung, monatlich verrechnet"),
+        (
+            "confirmed",
+            "Confirmed, on account, invoiced monthly",
+            "Bestätigt, auf Firmenrechnung, monatlich verrechnet",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_ride_on_account_never_reads_awaiting_payment_or_paid(
     browser, make_booking, status, english, german
 ):
     account = CompanyAccount.objects.create(
-        name="Beispiel GmbH", street_address="Kärntner Straße 1", postcode="1010", city="Wien",
-        vat_id="ATU12345678", billing_email="buchhaltung@beispiel.at", bookers="@beispiel.at",
-    )  # fmt: skip
+        name="Beispiel GmbH",
+        street_address="Kärntner Straße 1",
+        postcode="1010",
+        city="Wien",
+        vat_id="ATU12345678",
+        billing_email="buchhaltung@beispiel.at",
+        bookers="@beispiel.at",
+    )
     booking = make_booking(
-        status=status, payment_method="account", company_account=account, email="anna@beispiel.at",
-        paid_at=None if status == "pending_payment" else timezone.now(), received_cents=0,
+        status=status,
+        payment_method="account",
+        company_account=account,
+        email="anna@beispiel.at",
+        paid_at=None if status == "pending_payment" else timezone.now(),
+        received_cents=0,
         pickup_at=timezone.now() + timedelta(days=2),
-    )  # fmt: skip
+    )
     assert text_of(page(browser, booking), "status") == english
     assert text_of(page(browser, booking, "de"), "status") == german
 

@@ -26,9 +26,13 @@ def browser():
 def paid(make_booking):
     def make(hours_ahead: float = 48, **fields) -> Booking:
         return make_booking(
-            status="paid", paid_at=timezone.now(), pickup_at=timezone.now() + timedelta(hours=hours_ahead),
-            payment_intent_id="sbx_pi_1", email="anna@example.com", **fields,
-        )  # fmt: skip
+            status="paid",
+            paid_at=timezone.now(),
+            pickup_at=timezone.now() + timedelta(hours=hours_ahead),
+            payment_intent_id="sbx_pi_1",
+            email="anna@example.com",
+            **fields,
+        )
 
     return make
 

@@ -1,4 +1,4 @@
-"""The ride's day on the traveller's manage page (issue 21): the panel follows the chauffeur's moves
+"""The ride's day on the traveller's manage page: the panel follows the chauffeur's moves
 (dispatch/ride_day.py) in the page's language, with the chauffeur, their phone and the car once confirmed;
 the panel alone for the page's script; the ride's calendar entry; and the choice of text messages (CSRF,
 only with a phone number, a clear refusal otherwise)."""
@@ -203,8 +203,10 @@ def test_a_number_that_may_get_no_texts_is_refused_and_nothing_changes(browser, 
         {"action": "text_messages", "text_messages": "on", "csrfmiddlewaretoken": csrf(html)},
     )
     assert refused.status_code == 400
-    assert re.search(r'role="alert">Kurznachrichten gehen nur an Handynummern in Österreich, Deutschland',
-                     refused.content.decode())  # fmt: skip
+    assert re.search(
+        r'role="alert">Kurznachrichten gehen nur an Handynummern in Österreich, Deutschland',
+        refused.content.decode(),
+    )
     assert Booking.objects.get().text_messages is False and not BookingEvent.objects.exists()
 
 

@@ -20,9 +20,18 @@ def website(settings):
 
 
 def page_ride(**overrides) -> dict:
-    return {"from": "Hotel Sacher", "to": "Flughafen Wien", "pickupDatetime": pickup()[:16],
-            "vehicleClass": "executive", "bookingType": "distance", "name": "Anna Berger",
-            "email": "anna@example.com", "phone": "+43 660 1234567", "locale": "de", **overrides}  # fmt: skip
+    return {
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "pickupDatetime": pickup()[:16],
+        "vehicleClass": "executive",
+        "bookingType": "distance",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+        "phone": "+43 660 1234567",
+        "locale": "de",
+        **overrides,
+    }
 
 
 def post(client, body, **headers):
@@ -36,11 +45,18 @@ def test_the_page_checkout_books_without_a_token(client):
     assert response.status_code == 201, response.content
     body = response.json()
     booking = Booking.objects.get()
-    assert body == {"sessionId": booking.provider_session_id, "url": body["url"],
-                    "reference": booking.reference, "status": "pending_payment"}  # fmt: skip
+    assert body == {
+        "sessionId": booking.provider_session_id,
+        "url": body["url"],
+        "reference": booking.reference,
+        "status": "pending_payment",
+    }
     assert (booking.name, booking.phone, booking.locale, booking.notes) == (
-        "Anna Berger", "+436601234567", "de", "Child seat",  # stored as E.164
-    )  # fmt: skip
+        "Anna Berger",
+        "+436601234567",
+        "de",
+        "Child seat",  # stored as E.164
+    )
 
 
 @pytest.mark.parametrize("missing", ["name", "email", "phone", "pickupDatetime", "vehicleClass"])
@@ -100,9 +116,14 @@ def test_the_embedded_form_may_send_its_page_session_to_every_endpoint_it_calls(
 
 
 def test_the_website_reads_the_public_endpoints_and_their_rate_limit_headers(client):
-    for path in ["/api/v1/price?vehicleClass=executive&distanceKm=20", "/api/v1/rating", "/api/v1",
-                 "/api/v1/places?input=Sacher", "/api/calculate-distance?from=Sacher&to=Westbahnhof",
-                 "/embed/form?lang=de"]:  # fmt: skip
+    for path in [
+        "/api/v1/price?vehicleClass=executive&distanceKm=20",
+        "/api/v1/rating",
+        "/api/v1",
+        "/api/v1/places?input=Sacher",
+        "/api/calculate-distance?from=Sacher&to=Westbahnhof",
+        "/embed/form?lang=de",
+    ]:
         response = client.get(path, HTTP_ORIGIN=WEBSITE)
         assert response.status_code == 200, path
         assert response["Access-Control-Allow-Origin"] == WEBSITE, path
@@ -148,8 +169,10 @@ def test_no_origin_is_allowed_by_default(client, settings):
 def test_a_tour_is_booked_by_its_slug_at_its_fixed_price(client):
     data = page_ride(to="Stephansplatz", tourName="vienna-city-tour")
     route = client.get("/api/v1/distance", {"from": data["from"], "to": data["to"]}).json()
-    price = client.get("/api/v1/price", {"vehicleClass": "executive", "distanceKm": route["distance"],
-                                         "tourSlug": "vienna-city-tour"}).json()  # fmt: skip
+    price = client.get(
+        "/api/v1/price",
+        {"vehicleClass": "executive", "distanceKm": route["distance"], "tourSlug": "vienna-city-tour"},
+    ).json()
     assert price["priceEur"] == 249.0
     response = post(client, {"amount": 24900, "bookingData": data})
     assert response.status_code == 201, response.content
@@ -159,7 +182,7 @@ def test_a_tour_is_booked_by_its_slug_at_its_fixed_price(client):
     )
 
 
-# --- "as directed": an hourly hire or a tour without a destination (issue 19) -------------------------
+# --- "as directed": an hourly hire or a tour without a destination ------------------------------------------
 
 
 def test_an_hourly_hire_without_a_destination_is_booked_by_the_hour_as_directed(client):

@@ -1,4 +1,4 @@
-"""The booking page's optional "also send me text messages (SMS)" (issue 21): the page checkout stores the
+"""The booking page's optional "also send me text messages (SMS)": the page checkout stores the
 choice with the booking; only JSON true or false is taken; the v1 and agent checkouts do not take it."""
 
 import pytest
@@ -12,8 +12,9 @@ from tests.web.test_page_checkout import page_ride, post
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
 
-@pytest.mark.parametrize(("sent", "stored"), [({"textMessages": True}, True), ({"textMessages": False}, False),
-                                              ({}, False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sent", "stored"), [({"textMessages": True}, True), ({"textMessages": False}, False), ({}, False)]
+)
 def test_the_page_checkout_stores_the_travellers_choice(client, sent, stored):
     data = page_ride(**sent)
     response = post(client, {"amount": server_amount(client, data), "bookingData": data})
@@ -39,9 +40,11 @@ def test_the_page_checkout_documents_the_choice(client):
 def test_the_v1_checkout_does_not_take_it(client, agent):
     data = ride(textMessages=True, phone="+43 660 1234567")
     response = client.post(
-        "/api/v1/checkout", {"amount": server_amount(client, data), "bookingData": data},
-        content_type="application/json", **agent,
-    )  # fmt: skip
+        "/api/v1/checkout",
+        {"amount": server_amount(client, data), "bookingData": data},
+        content_type="application/json",
+        **agent,
+    )
     assert response.status_code == 201, response.content
     assert Booking.objects.get().text_messages is False
 

@@ -21,8 +21,11 @@ GERMAN_MOMENT = r"\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|Sep
 
 
 def config(response) -> dict:
-    return json.loads(re.search(r'<script id="cb-config" type="application/json">(.*?)</script>',
-                                response.content.decode(), re.S)[1])  # fmt: skip
+    return json.loads(
+        re.search(
+            r'<script id="cb-config" type="application/json">(.*?)</script>', response.content.decode(), re.S
+        )[1]
+    )
 
 
 @pytest.mark.parametrize(
@@ -67,8 +70,13 @@ def test_the_page_offers_every_class_the_tours_and_the_earliest_pickup(client):
 def test_the_rating_is_shown_when_there_is_one(client):
     assert "cb-rating" not in client.get("/en/").content.decode()
     snapshot = RatingSnapshot.objects.create(rating=Decimal("4.9"), user_rating_count=312)
-    RatingReview.objects.create(snapshot=snapshot, author_name="Anna K.", rating=5, text="Punctual and kind.",
-                                relative_time_description="2 weeks ago")  # fmt: skip
+    RatingReview.objects.create(
+        snapshot=snapshot,
+        author_name="Anna K.",
+        rating=5,
+        text="Punctual and kind.",
+        relative_time_description="2 weeks ago",
+    )
     RATING_SNAPSHOT.bump()  # as the admin's save does: every process reads the snapshot again
     page = client.get("/de/").content.decode()
     assert "4,9 von 5 aus 312 Bewertungen" in page and "Punctual and kind." in page
@@ -76,14 +84,33 @@ def test_the_rating_is_shown_when_there_is_one(client):
 
 def test_the_form_comes_back_filled_after_a_cancelled_payment(client, make_booking):
     pickup = datetime(2026, 12, 1, 10, 30, tzinfo=ZoneInfo("Europe/Vienna"))
-    booking = make_booking(pickup_at=pickup, booking_type="hourly", duration_hours=Decimal("3.50"),
-                           name="Anna", email="anna@example.com", phone="+43 1", notes="Child seat",
-                           text_messages=True)  # fmt: skip
+    booking = make_booking(
+        pickup_at=pickup,
+        booking_type="hourly",
+        duration_hours=Decimal("3.50"),
+        name="Anna",
+        email="anna@example.com",
+        phone="+43 1",
+        notes="Child seat",
+        text_messages=True,
+    )
     resumed = config(client.get(f"/en/?booking={booking_token(booking.reference)}"))["resume"]
-    assert resumed == {"kind": "hourly", "from": "Hotel Sacher", "to": "Flughafen Wien", "date": "2026-12-01",
-                       "time": "10:30", "hours": "3.5", "tour": "", "vehicle": "executive", "name": "Anna",
-                       "email": "anna@example.com", "phone": "+43 1", "sms": True, "flight": "",
-                       "notes": "Child seat"}  # fmt: skip
+    assert resumed == {
+        "kind": "hourly",
+        "from": "Hotel Sacher",
+        "to": "Flughafen Wien",
+        "date": "2026-12-01",
+        "time": "10:30",
+        "hours": "3.5",
+        "tour": "",
+        "vehicle": "executive",
+        "name": "Anna",
+        "email": "anna@example.com",
+        "phone": "+43 1",
+        "sms": True,
+        "flight": "",
+        "notes": "Child seat",
+    }
     # A guessed or forged link fills nothing.
     assert config(client.get(f"/en/?booking={booking.reference}"))["resume"] is None
     assert config(client.get("/en/?booking=" + booking_token(booking.reference)[:-2]))["resume"] is None
@@ -111,8 +138,13 @@ def test_the_developer_links_moved_to_their_own_page(client):
 
 def test_result_pages_use_german_formats_and_the_itemised_price(client, make_booking, sandbox):
     pickup = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("Europe/Vienna"))
-    booking = make_booking(pickup_at=pickup, distance_km=Decimal("21.8"), locale="de",
-                           booking_data={"locale": "de"}, provider_session_id="sbx_cs_1")  # fmt: skip
+    booking = make_booking(
+        pickup_at=pickup,
+        distance_km=Decimal("21.8"),
+        locale="de",
+        booking_data={"locale": "de"},
+        provider_session_id="sbx_cs_1",
+    )
     page = client.get("/booking/sandbox/sbx_cs_1").content.decode()
     assert booking.reference in page
     assert "1. Dezember 2026, 10:00" in page and "74,00\xa0€ bezahlen" in page
@@ -152,16 +184,26 @@ class Scripts(HTMLParser):
 def test_every_html_page_has_a_csp_without_inline_scripts(client, make_booking, sandbox, admin_client):
     booking = make_booking(provider_session_id="sbx_cs_3")
     pages = [
-        (client, "/"), (client, "/de/"), (client, "/en/"), (client, "/developers"), (client, "/embed/form"),
-        (client, "/booking/sandbox/sbx_cs_3"), (client, "/booking/success?session_id=sbx_cs_3"),
+        (client, "/"),
+        (client, "/de/"),
+        (client, "/en/"),
+        (client, "/developers"),
+        (client, "/embed/form"),
+        (client, "/booking/sandbox/sbx_cs_3"),
+        (client, "/booking/success?session_id=sbx_cs_3"),
         (client, cancel_url(booking.reference).removeprefix("https://chauffeur.test")),
-        (client, "/api/docs"), (client, "/admin/login/"), (admin_client, "/admin/"),
-        (admin_client, "/admin/company/operatorprofile/1/change/"), (client, "/no-such-page"),
+        (client, "/api/docs"),
+        (client, "/admin/login/"),
+        (admin_client, "/admin/"),
+        (admin_client, "/admin/company/operatorprofile/1/change/"),
+        (client, "/no-such-page"),
         (client, manage_url(booking.reference).removeprefix("https://chauffeur.test")),
-        (admin_client, "/admin/booking/booking/"), (admin_client, f"/admin/booking/booking/{booking.pk}/change/"),
-        (admin_client, "/admin/booking/booking/dispatch/"), (admin_client, "/admin/booking/booking/add/"),
+        (admin_client, "/admin/booking/booking/"),
+        (admin_client, f"/admin/booking/booking/{booking.pk}/change/"),
+        (admin_client, "/admin/booking/booking/dispatch/"),
+        (admin_client, "/admin/booking/booking/add/"),
         (admin_client, "/admin/fleet/driver/"),
-    ]  # fmt: skip
+    ]
     for browser, path in pages:
         response = browser.get(path)
         assert response["Content-Type"].startswith("text/html"), path

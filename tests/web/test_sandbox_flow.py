@@ -33,8 +33,15 @@ def book(client, locale="en") -> dict:
     pickup = (timezone.localtime() + timedelta(days=2)).replace(hour=15, minute=0, second=0, microsecond=0)
     route = client.get("/api/v1/distance", {"from": "Hotel Imperial", "to": "Schönbrunn"}).json()
     price = client.get("/api/v1/price", {"vehicleClass": "first", "distanceKm": route["distance"]}).json()
-    data = {"from": "Hotel Imperial", "to": "Schönbrunn", "pickupDatetime": pickup.isoformat(),
-            "vehicleClass": "first", "email": "guest@example.com", "name": "Guest", "locale": locale}  # fmt: skip
+    data = {
+        "from": "Hotel Imperial",
+        "to": "Schönbrunn",
+        "pickupDatetime": pickup.isoformat(),
+        "vehicleClass": "first",
+        "email": "guest@example.com",
+        "name": "Guest",
+        "locale": locale,
+    }
     response = client.post(
         "/api/create-checkout-session",
         {"amount": round(price["priceEur"] * 100), "bookingData": data},

@@ -35,8 +35,13 @@ def test_production_serves_the_assets_under_hashed_names(tmp_path):
         print(re.search(r'href="(/static/booking/booking\\.[0-9a-f]{{12}}\\.css)"', page)[1])
         print(client.get(script)["Cache-Control"].replace(" ", ""))
     """)
-    env = project_env(DJANGO_DEBUG="false", DJANGO_SECRET_KEY=SECRET_KEY, PAYMENT_PROVIDER="none",
-                      DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3", DJANGO_ALLOWED_HOSTS="testserver")  # fmt: skip
+    env = project_env(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=SECRET_KEY,
+        PAYMENT_PROVIDER="none",
+        DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
+        DJANGO_ALLOWED_HOSTS="testserver",
+    )
     result = run_python("-c", script, env=env)
     assert result.returncode == 0, result.stderr
     script_url, stylesheet_url, caching = result.stdout.split()

@@ -1,4 +1,4 @@
-"""What a traveller entered comes back to them (issue 19): the success and manage pages repeat every
+"""What a traveller entered comes back to them: the success and manage pages repeat every
 choice and detail, an hourly hire without a destination reads "as directed" everywhere it is shown, and
 the manage page puts the details first and the cancellation terms beside its Cancel button."""
 
@@ -18,7 +18,7 @@ from booking import links, notifications
 from booking.models import Booking
 from pricing.models import Tour
 from pricing.money import to_cents
-from pricing.services import quote_price, tariffs_changed
+from pricing.services import TARIFFS, quote_price
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -29,18 +29,35 @@ def hire(make_booking):
     """A paid 3-hour hire without a destination, made on the German page, two days ahead."""
 
     def make(**fields) -> Booking:
-        quote = quote_price(vehicle_class="executive", distance_km=Decimal("0"), booking_type="hourly",
-                            duration_hours=Decimal("3"))  # fmt: skip
+        quote = quote_price(
+            vehicle_class="executive",
+            distance_km=Decimal("0"),
+            booking_type="hourly",
+            duration_hours=Decimal("3"),
+        )
         values = {
-            "destination": "", "booking_type": "hourly", "duration_hours": Decimal("3"),
-            "distance_km": Decimal("0"), "duration_s": 0, "in_zone_a": True,
-            "quote_record": quote.as_record(), "amount_cents": to_cents(quote.price),
-            "status": "paid", "paid_at": timezone.now(), "received_cents": to_cents(quote.price),
-            "pickup_at": datetime(2030, 5, 14, 9, 30, tzinfo=VIENNA), "provider_session_id": "sbx_cs_hire",
-            "name": "Anna Berger", "email": "anna@example.com", "phone": "+43 660 1234567",
-            "flight_number": "OS 123", "notes": "Please wait at gate B", "locale": "de",
-            "booking_data": {"locale": "de"}, "payment_intent_id": "sbx_pi_hire",
-        }  # fmt: skip
+            "destination": "",
+            "booking_type": "hourly",
+            "duration_hours": Decimal("3"),
+            "distance_km": Decimal("0"),
+            "duration_s": 0,
+            "in_zone_a": True,
+            "quote_record": quote.as_record(),
+            "amount_cents": to_cents(quote.price),
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "received_cents": to_cents(quote.price),
+            "pickup_at": datetime(2030, 5, 14, 9, 30, tzinfo=VIENNA),
+            "provider_session_id": "sbx_cs_hire",
+            "name": "Anna Berger",
+            "email": "anna@example.com",
+            "phone": "+43 660 1234567",
+            "flight_number": "OS 123",
+            "notes": "Please wait at gate B",
+            "locale": "de",
+            "booking_data": {"locale": "de"},
+            "payment_intent_id": "sbx_pi_hire",
+        }
         return make_booking(**{**values, **fields})
 
     return make
@@ -57,17 +74,36 @@ def manage_path(booking: Booking) -> str:
 def test_the_success_page_repeats_everything_the_traveller_entered_in_german(client, hire):
     hire()
     text = text_of(client.get("/booking/success", {"session_id": "sbx_cs_hire"}).content.decode())
-    for shown in ["Hotel Sacher", "Nach Vereinbarung", "14. Mai 2030, 09:30", "Stundenweise: 3 Stunden",
-                  "OS 123", "Please wait at gate B", "Anna Berger", "+43 660 1234567", "anna@example.com",
-                  "195,00 €"]:  # fmt: skip
+    for shown in [
+        "Hotel Sacher",
+        "Nach Vereinbarung",
+        "14. Mai 2030, 09:30",
+        "Stundenweise: 3 Stunden",
+        "OS 123",
+        "Please wait at gate B",
+        "Anna Berger",
+        "+43 660 1234567",
+        "anna@example.com",
+        "195,00 €",
+    ]:
         assert shown in text.replace("\xa0", " "), shown
 
 
 def test_the_success_page_in_english_names_the_tour_and_its_hours(client, make_booking):
     quote = quote_price(vehicle_class="executive", distance_km=Decimal("2"), tour_slug="vienna-city-tour")
-    make_booking(tour_slug="vienna-city-tour", tour_name="vienna-city-tour", destination="", status="paid",
-                 paid_at=timezone.now(), quote_record=quote.as_record(), amount_cents=to_cents(quote.price),
-                 provider_session_id="sbx_cs_tour", flight_number="", notes="", name="Ben")  # fmt: skip
+    make_booking(
+        tour_slug="vienna-city-tour",
+        tour_name="vienna-city-tour",
+        destination="",
+        status="paid",
+        paid_at=timezone.now(),
+        quote_record=quote.as_record(),
+        amount_cents=to_cents(quote.price),
+        provider_session_id="sbx_cs_tour",
+        flight_number="",
+        notes="",
+        name="Ben",
+    )
     text = text_of(
         client.get("/booking/success", {"session_id": "sbx_cs_tour", "lang": "en"}).content.decode()
     )
@@ -167,7 +203,7 @@ def test_the_embedded_form_adds_no_heading_to_the_host_page(client):
 
 def test_a_one_hour_tour_is_one_hour_in_both_languages(client):
     Tour.objects.filter(slug="vienna-city-tour").update(included_hours=Decimal("1"))
-    tariffs_changed()
+    TARIFFS.announce()
     english, german = client.get("/en/").content.decode(), client.get("/de/").content.decode()
     assert "Vienna City Tour (1 hour)" in english and "1 hour ·" in text_of(english)
     assert "Wiener Stadtrundfahrt (1 Stunde)" in german and "1 Stunde ·" in text_of(german)

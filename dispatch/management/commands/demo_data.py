@@ -133,9 +133,15 @@ class Command(BaseCommand):
         if already is not None:
             return already, False
         ride = BookingRequest(
-            origin=origin, destination=destination, pickup=pickup, vehicle_class=code, name=name, phone=phone,
-            email=f"{ascii_name(name)}@example.com", locale="de" if phone.startswith("+43") else "en",
-        )  # fmt: skip
+            origin=origin,
+            destination=destination,
+            pickup=pickup,
+            vehicle_class=code,
+            name=name,
+            phone=phone,
+            email=f"{ascii_name(name)}@example.com",
+            locale="de" if phone.startswith("+43") else "en",
+        )
         booking = store_booking(ride, price_the_ride(ride), "none", channel=BookingChannel.PHONE)
         history.record(booking, history.Kind.CHANGE, history.said("Demo ride."), actor="demo_data")
         payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="demo_data")

@@ -26,30 +26,50 @@ PAGE = "/oauth/assistants"
 def allow(client_row: OAuthClient, email: str, *, scopes=("booking.read",), used=True, **grant) -> OAuthGrant:
     """A consent as the token endpoint leaves it: the grant, its used code, an access token, a refresh token."""
     made = OAuthGrant.objects.create(
-        client=client_row, subject=grant.pop("subject", "traveller"), traveller_email=email,
-        scopes=list(scopes), resource=MCP, **grant,
-    )  # fmt: skip
+        client=client_row,
+        subject=grant.pop("subject", "traveller"),
+        traveller_email=email,
+        scopes=list(scopes),
+        resource=MCP,
+        **grant,
+    )
     now = timezone.now()
     AuthorizationCode.objects.create(
-        grant=made, digest=tokens.digest_of(f"code-{made.pk}"), redirect_uri=client_row.redirect_uris[0],
-        code_challenge="c", scopes=list(scopes), resource=MCP, expires_at=now, used_at=now,
-    )  # fmt: skip
+        grant=made,
+        digest=tokens.digest_of(f"code-{made.pk}"),
+        redirect_uri=client_row.redirect_uris[0],
+        code_challenge="c",
+        scopes=list(scopes),
+        resource=MCP,
+        expires_at=now,
+        used_at=now,
+    )
     _, prefix, digest = tokens.new_secret()
     ApiToken.objects.create(
-        name="OAuth", prefix=prefix, digest=digest, scopes=list(scopes), grant=made, acts_for=email,
-        audience=MCP, expires_at=now + timedelta(hours=1), last_used_at=now - timedelta(minutes=5) if used else None,
-    )  # fmt: skip
-    RefreshToken.objects.create(grant=made, digest=tokens.digest_of(f"refresh-{made.pk}"),
-                                expires_at=now + timedelta(days=30))  # fmt: skip
+        name="OAuth",
+        prefix=prefix,
+        digest=digest,
+        scopes=list(scopes),
+        grant=made,
+        acts_for=email,
+        audience=MCP,
+        expires_at=now + timedelta(hours=1),
+        last_used_at=now - timedelta(minutes=5) if used else None,
+    )
+    RefreshToken.objects.create(
+        grant=made, digest=tokens.digest_of(f"refresh-{made.pk}"), expires_at=now + timedelta(days=30)
+    )
     return made
 
 
 @pytest.fixture
 def lookalike(db) -> OAuthClient:
     return OAuthClient.objects.create(
-        client_id="dyn_lookalike", registration="dynamic", name="Apple Helper",
+        client_id="dyn_lookalike",
+        registration="dynamic",
+        name="Apple Helper",
         redirect_uris=["https://xn--80ak6aa92e.com/callback"],
-    )  # fmt: skip
+    )
 
 
 def live_state(grant: OAuthGrant) -> tuple:

@@ -69,8 +69,10 @@ def test_a_document_becomes_a_client(debug, web):
         DOCUMENT["client_name"],
     )
     assert (client.redirect_uris, client.client_uri, client.logo_uri) == (
-        DOCUMENT["redirect_uris"], "https://app.example", "https://app.example/logo.png",
-    )  # fmt: skip
+        DOCUMENT["redirect_uris"],
+        "https://app.example",
+        "https://app.example/logo.png",
+    )
     assert client.token_endpoint_auth_method == "none" and client.secret_digest == ""
     assert client.metadata == DOCUMENT
     assert before <= client.metadata_fetched_at <= timezone.now()
@@ -84,8 +86,11 @@ def test_a_stored_document_is_used_until_it_expires_then_fetched_again(debug, we
     first = client_of(URL)
     assert client_of(URL) == first and len(web.calls) == 1  # kept: no second fetch
     OAuthClient.objects.filter(pk=first.pk).update(metadata_expires_at=timezone.now() - timedelta(seconds=1))
-    web.replace(responses.GET, URL, json={**DOCUMENT, "client_name": "Renamed", "redirect_uris": [
-        "https://app.example/callback"]})  # fmt: skip
+    web.replace(
+        responses.GET,
+        URL,
+        json={**DOCUMENT, "client_name": "Renamed", "redirect_uris": ["https://app.example/callback"]},
+    )
     again = client_of(URL)
     assert len(web.calls) == 2 and again.pk == first.pk
     assert (again.name, again.redirect_uris) == ("Renamed", ["https://app.example/callback"])
@@ -94,9 +99,15 @@ def test_a_stored_document_is_used_until_it_expires_then_fetched_again(debug, we
 
 @pytest.mark.parametrize(
     ("cache_control", "seconds"),
-    [("max-age=60", 60), ("public, max-age=120", 120), ("max-age=999999", 3600), ("no-store", 0),
-     ("no-cache", 0), ("private", 3600)],
-)  # fmt: skip
+    [
+        ("max-age=60", 60),
+        ("public, max-age=120", 120),
+        ("max-age=999999", 3600),
+        ("no-store", 0),
+        ("no-cache", 0),
+        ("private", 3600),
+    ],
+)
 def test_the_cache_time_follows_cache_control_up_to_the_setting(debug, web, cache_control, seconds):
     serve(web, headers={"Cache-Control": cache_control})
     client = client_of(URL)

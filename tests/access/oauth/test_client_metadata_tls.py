@@ -19,10 +19,27 @@ HOST = "app.example"  # unresolvable here: only the pinned address can reach the
 def certificate(tmp_path, name: str) -> tuple[str, str]:
     cert, key = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={name}",
-         "-addext", f"subjectAltName=DNS:{name}", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return str(cert), str(key)
 
 

@@ -13,8 +13,12 @@ pytestmark = pytest.mark.django_db
 BASE = "https://chauffeur.test"
 V1_METADATA = f'resource_metadata="{BASE}/.well-known/oauth-protected-resource/api/v1"'
 MCP_METADATA = f'resource_metadata="{BASE}/.well-known/oauth-protected-resource/api/mcp"'
-TOOLS_CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-              "params": {"name": "booking.create_checkout", "arguments": {}}}  # fmt: skip
+TOOLS_CALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "booking.create_checkout", "arguments": {}},
+}
 
 
 @pytest.fixture(autouse=True)
@@ -31,8 +35,13 @@ def test_a_token_holding_no_scope_is_challenged_for_the_needed_one_only(client):
         response["WWW-Authenticate"]
         == f'Bearer error="insufficient_scope", scope="booking.write", {V1_METADATA}'
     )
-    mcp = client.post("/api/mcp", json.dumps(TOOLS_CALL), content_type="application/json",
-                      HTTP_ACCEPT="application/json", **headers)  # fmt: skip
+    mcp = client.post(
+        "/api/mcp",
+        json.dumps(TOOLS_CALL),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+        **headers,
+    )
     assert mcp.status_code == 403
     assert (
         mcp["WWW-Authenticate"] == f'Bearer error="insufficient_scope", scope="booking.write", {MCP_METADATA}'

@@ -18,9 +18,15 @@ def server(tmp_path_factory):
 
 def test_the_conformance_suite_accepts_the_authorization_server_metadata(server, tmp_path):
     ran = node(
-        "node_modules/.bin/conformance", "authorization", "--url", server.base,
-        "--scenario", "authorization-server-metadata-endpoint", "-o", str(tmp_path),
-    )  # fmt: skip
+        "node_modules/.bin/conformance",
+        "authorization",
+        "--url",
+        server.base,
+        "--scenario",
+        "authorization-server-metadata-endpoint",
+        "-o",
+        str(tmp_path),
+    )
     assert ran.returncode == 0, ran.stdout[-4000:] + ran.stderr[-2000:]
     checks = [check for path in tmp_path.rglob("checks.json") for check in json.loads(path.read_text())]
     assert {check["id"] for check in checks} >= {

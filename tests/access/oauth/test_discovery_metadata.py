@@ -61,20 +61,28 @@ def test_the_authorization_server_metadata_is_valid_rfc_8414(client, path):
     document = response.json()
     AuthorizationServerMetadata(document).validate()  # raises on any RFC 8414 §2 violation
     assert document["issuer"] == BASE
-    assert {name: document[name] for name in (
-        "authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"
-    )} == {
+    assert {
+        name: document[name]
+        for name in (
+            "authorization_endpoint",
+            "token_endpoint",
+            "registration_endpoint",
+            "revocation_endpoint",
+        )
+    } == {
         "authorization_endpoint": f"{BASE}/oauth/authorize",
         "token_endpoint": f"{BASE}/oauth/token",
         "registration_endpoint": f"{BASE}/oauth/register",
         "revocation_endpoint": f"{BASE}/oauth/revoke",
-    }  # fmt: skip
+    }
     assert document["response_types_supported"] == ["code"]
     assert document["grant_types_supported"] == ["authorization_code", "refresh_token"]
     assert document["code_challenge_methods_supported"] == ["S256"]  # MCP clients refuse without it
     assert document["token_endpoint_auth_methods_supported"] == [
-        "none", "client_secret_basic", "client_secret_post",
-    ]  # fmt: skip
+        "none",
+        "client_secret_basic",
+        "client_secret_post",
+    ]
     assert document["client_id_metadata_document_supported"] is True
     assert document["authorization_response_iss_parameter_supported"] is True
     assert document["scopes_supported"] == ["booking.read", "booking.write"]

@@ -18,9 +18,12 @@ def test_revoking_a_grant_stops_its_tokens_and_spends_its_codes_and_refresh_toke
     oauth_client, django_capture_on_commit_callbacks
 ):
     grant = OAuthGrant.objects.create(
-        client=oauth_client, subject="traveller", traveller_email="anna@example.com", scopes=["booking.read"],
+        client=oauth_client,
+        subject="traveller",
+        traveller_email="anna@example.com",
+        scopes=["booking.read"],
         resource=MCP,
-    )  # fmt: skip
+    )
     other = OAuthGrant.objects.create(
         client=oauth_client, subject="agency", scopes=["booking.read"], resource=MCP
     )

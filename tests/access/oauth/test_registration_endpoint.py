@@ -56,8 +56,10 @@ def test_a_public_client_registers_without_a_secret(client):
         "Claude Code",
     )
     assert (stored.redirect_uris, stored.client_uri, stored.secret_digest) == (
-        PUBLIC["redirect_uris"], "https://claude.example", "",
-    )  # fmt: skip
+        PUBLIC["redirect_uris"],
+        "https://claude.example",
+        "",
+    )
     assert stored.token_endpoint_auth_method == "none" and stored.metadata["application_type"] == "native"
 
 
@@ -117,9 +119,11 @@ def test_https_and_loopback_redirect_uris_are_accepted(client, uri):
     ],
 )
 def test_a_bad_redirect_uri_is_refused_and_nothing_is_stored(client, uris):
-    metadata = {**PUBLIC, "redirect_uris": uris} if uris is not None else {
-        key: value for key, value in PUBLIC.items() if key != "redirect_uris"
-    }  # fmt: skip
+    metadata = (
+        {**PUBLIC, "redirect_uris": uris}
+        if uris is not None
+        else {key: value for key, value in PUBLIC.items() if key != "redirect_uris"}
+    )
     response = register(client, metadata)
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_redirect_uri" and response.json()["error_description"]
@@ -185,8 +189,12 @@ def test_a_registration_cannot_be_replayed(client):
     the server picks every client ID (a posted one is ignored), an ID is never issued twice, the first
     client's secret is neither shown again nor changed, and no registration access token exists that
     could read or alter a registration."""
-    metadata = {**PUBLIC, "token_endpoint_auth_method": "client_secret_post", "client_id": "dyn_chosen",
-                "client_secret": "chosen-secret"}  # fmt: skip
+    metadata = {
+        **PUBLIC,
+        "token_endpoint_auth_method": "client_secret_post",
+        "client_id": "dyn_chosen",
+        "client_secret": "chosen-secret",
+    }
     first = register(client, metadata).json()
     digest = OAuthClient.objects.get().secret_digest
     second = register(client, metadata).json()

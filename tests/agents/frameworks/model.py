@@ -41,7 +41,11 @@ class StandInModel:
         if not called:
             return {"role": "assistant", "content": "Nothing to do."}
         name, arguments = called.groups()
-        call = {"id": f"call_{self.requests}", "type": "function", "function": {"name": name, "arguments": arguments}}  # fmt: skip
+        call = {
+            "id": f"call_{self.requests}",
+            "type": "function",
+            "function": {"name": name, "arguments": arguments},
+        }
         return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 

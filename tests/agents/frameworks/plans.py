@@ -26,12 +26,13 @@ def limited_tokens(server: LiveServer, count: int) -> list[str]:
     """`count` tokens allowed one billable call a minute (`spend` one right before its test: a budget spent
     earlier comes back a minute later)."""
     issued = manage(
-        "shell", "-c",
+        "shell",
+        "-c",
         "from access.tokens import issue_token\n"
         f"for _ in range({count}):\n"
         "    print(issue_token(name='framework 429 test', scopes=['booking.read'], rate_limit=1)[1])",
         **server.env,
-    )  # fmt: skip
+    )
     assert issued.returncode == 0, issued.stderr
     return issued.stdout.split()[-count:]
 
@@ -39,15 +40,24 @@ def limited_tokens(server: LiveServer, count: int) -> list[str]:
 def spend(server: LiveServer, token: str) -> None:
     """Call until the server refuses: the token's budget is then spent for a minute (the framework tests' server
     has one worker, so no second worker's own counter lets a call through without Redis)."""
-    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-               "params": {"name": "booking.calculate_price", "arguments": PRICE}}  # fmt: skip
+    message = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "booking.calculate_price", "arguments": PRICE},
+    }
     answers = []
     for _ in range(3):
         answer = requests.post(
-            server.mcp_url, json=message, timeout=10,
-            headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream",
-                     "MCP-Protocol-Version": "2025-11-25"},
-        )  # fmt: skip
+            server.mcp_url,
+            json=message,
+            timeout=10,
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
         answers.append(answer.status_code)
         if answer.status_code == 429:
             return
@@ -57,7 +67,9 @@ def spend(server: LiveServer, token: str) -> None:
 def plan(server: LiveServer, model_url: str, limited: str) -> dict:
     ride = {"from": "Vienna Airport", "to": "Hotel Sacher Wien"}
     route = v1(server, "/api/v1/distance", **ride)
-    price = v1(server, "/api/v1/price", distanceKm=route["distance"], vehicleClass="first", inZoneA=route["inZoneA"])  # fmt: skip
+    price = v1(
+        server, "/api/v1/price", distanceKm=route["distance"], vehicleClass="first", inZoneA=route["inZoneA"]
+    )
     pickup = datetime.combine(datetime.now(VIENNA).date() + timedelta(days=3), clock(10), tzinfo=VIENNA)
     booking = {**ride, "pickupDatetime": pickup.isoformat(), "vehicleClass": "first", "name": "Ada Traveller"}
     return {

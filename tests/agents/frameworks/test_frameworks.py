@@ -1,4 +1,4 @@
-"""Agent frameworks' own MCP clients against a live gunicorn (issue 27): fastmcp, langchain-mcp-adapters with
+"""Agent frameworks' own MCP clients against a live gunicorn: fastmcp, langchain-mcp-adapters with
 LangGraph's ToolNode, openai-agents, pydantic-ai, mcp-use, the Vercel AI SDK and mcp-remote. Each runs as a
 script (tests/agents/frameworks/clients/, tests/agents/node/vercel_ai.mjs) in the interpreter its packages
 live in, configured as docs/agents/clients.md says (`?toolNames=underscore`, the token in a header), and
@@ -56,10 +56,14 @@ def command(framework: str) -> list[str]:
     kind = FRAMEWORKS[framework][0]
     if kind == "node":
         if not NODE.exists():
-            pytest.skip("the Node clients are not installed: `make test` installs tests/agents/node when npm is on the PATH")  # fmt: skip
+            pytest.skip(
+                "the Node clients are not installed: `make test` installs tests/agents/node when npm is on the PATH"
+            )
         return [str(NODE), str(NODE_TOOLS / f"{framework}.mjs")]
     if kind == "mcp1" and not MCP1_PYTHON.exists():
-        pytest.skip("the mcp 1.x frameworks' venv is missing: `make test` makes .venv/mcp1 from requirements-mcp1.txt")  # fmt: skip
+        pytest.skip(
+            "the mcp 1.x frameworks' venv is missing: `make test` makes .venv/mcp1 from requirements-mcp1.txt"
+        )
     python = str(MCP1_PYTHON) if kind == "mcp1" else sys.executable
     extra = [str(NODE_TOOLS)] if framework == "mcp_remote" else []
     if framework == "mcp_remote" and not NODE.exists():
@@ -80,9 +84,13 @@ def run(framework: str, server, model, limited_tokens) -> dict:
         text=True,
         timeout=180,
         cwd=CLIENTS,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(NODE_TOOLS / "node_modules" / ".home"),
-             "MCP_USE_ANONYMIZED_TELEMETRY": "false", "LANGSMITH_TRACING": "false"},
-    )  # fmt: skip
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(NODE_TOOLS / "node_modules" / ".home"),
+            "MCP_USE_ANONYMIZED_TELEMETRY": "false",
+            "LANGSMITH_TRACING": "false",
+        },
+    )
     reports = [line[len(MARK) :] for line in ran.stdout.splitlines() if line.startswith(MARK)]
     assert ran.returncode == 0 and reports, ran.stdout[-3000:] + ran.stderr[-5000:]
     return {**json.loads(reports[-1]), "checkout": given["checkout"]}
@@ -110,7 +118,10 @@ def test_a_framework_lists_calls_books_and_reads_each_refusal(framework, server,
     assert trip["get"]["reference"] == trip["checkout"]["reference"]
     assert trip["get"]["status"] == "pending_payment"
     assert trip["get"]["name"] == found["checkout"]["bookingData"]["name"]
-    assert (trip["cancel"]["reference"], trip["cancel"]["status"]) == (trip["checkout"]["reference"], "cancelled")  # fmt: skip
+    assert (trip["cancel"]["reference"], trip["cancel"]["status"]) == (
+        trip["checkout"]["reference"],
+        "cancelled",
+    )
     if framework == "mcp_remote":  # 401/403 through its OAuth flow: tests/agents/oauth/test_outside_tools.py
         assert "More than 1 requests in 60 seconds" in found["limited"]
     else:

@@ -1,4 +1,4 @@
-"""The OAuth proofs' live service (issue 23): gunicorn, a job worker (`manage.py run_worker`) that mails the
+"""The OAuth proofs' live service: gunicorn, a job worker (`manage.py run_worker`) that mails the
 traveller's one-time sign-in code, and a mail sink on loopback (aiosmtpd) the test reads that code from. The
 traveller's browser is `Browser` (browser.py). Nothing of ours is patched: the clients under test talk HTTP
 to gunicorn, gunicorn queues the mail, the worker sends it over SMTP."""

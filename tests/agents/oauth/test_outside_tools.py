@@ -1,7 +1,7 @@
 """Tools nobody here wrote, each completing the authorization flow against the live service with the
 traveller's browser of browser.py: the MCP conformance suite's authorization-server scenarios, the MCP
 Inspector's command line (its interactive OAuth with a loopback callback listener), and mcp-remote as the
-Claude Desktop entry of docs/agents/connect-assistant.md configures it (issue 27: a 401 now leads to the
+Claude Desktop entry of docs/agents/connect-assistant.md configures it (a 401 now leads to the
 OAuth flow; a 403 for a missing scope reaches the caller)."""
 
 import json
@@ -35,10 +35,15 @@ URL = re.compile(r"(https?://\S+/oauth/authorize\?\S+)")
 def register(live: OAuthLive, redirect_uri: str, name: str) -> str:
     registered = requests.post(
         f"{live.base}/oauth/register",
-        json={"client_name": name, "redirect_uris": [redirect_uri], "token_endpoint_auth_method": "none",
-              "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"]},
+        json={
+            "client_name": name,
+            "redirect_uris": [redirect_uri],
+            "token_endpoint_auth_method": "none",
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+        },
         timeout=10,
-    )  # fmt: skip
+    )
     assert registered.status_code == 201, registered.text
     return registered.json()["client_id"]
 
@@ -88,10 +93,29 @@ def test_the_conformance_suites_authorization_server_scenarios_pass(live, tmp_pa
     port = free_port()
     client_id = register(live, f"http://127.0.0.1:{port}/callback", "MCP conformance suite")
     process = subprocess.Popen(
-        [str(NODE), "node_modules/.bin/conformance", "authorization", "--url", live.base, "--client-id", client_id,
-         "--resource", live.mcp_url, "--port", str(port), "-o", str(tmp_path / "results"), "--spec-version", "2025-11-25"],
-        cwd=NODE_TOOLS, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=node_env(tmp_path / "home"),
-    )  # fmt: skip
+        [
+            str(NODE),
+            "node_modules/.bin/conformance",
+            "authorization",
+            "--url",
+            live.base,
+            "--client-id",
+            client_id,
+            "--resource",
+            live.mcp_url,
+            "--port",
+            str(port),
+            "-o",
+            str(tmp_path / "results"),
+            "--spec-version",
+            "2025-11-25",
+        ],
+        cwd=NODE_TOOLS,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=node_env(tmp_path / "home"),
+    )
     output = Lines(process.stdout)
     authorize = output.wait_for(URL)
     follow_back(Browser(live).authorize(authorize, email="conformance@example.com"))
@@ -122,11 +146,24 @@ def test_the_inspector_cli_runs_its_oauth_flow_and_lists_the_tools(live, tmp_pat
     recorder.write_text(f'#!/bin/sh\necho "$1" >> {tmp_path}/opened.txt\n')
     recorder.chmod(0o755)
     process = subprocess.Popen(
-        [str(NODE), "node_modules/.bin/mcp-inspector", "--cli", live.mcp_url, "--method", "tools/list",
-         "--format", "json", "--callback-url", f"http://127.0.0.1:{port}/oauth/callback"],
-        cwd=NODE_TOOLS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            str(NODE),
+            "node_modules/.bin/mcp-inspector",
+            "--cli",
+            live.mcp_url,
+            "--method",
+            "tools/list",
+            "--format",
+            "json",
+            "--callback-url",
+            f"http://127.0.0.1:{port}/oauth/callback",
+        ],
+        cwd=NODE_TOOLS,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env=node_env(tmp_path / "home", MCP_AUTO_OPEN_ENABLED="true", BROWSER=str(recorder)),
-    )  # fmt: skip
+    )
     errors = Lines(process.stderr)
     authorize = errors.wait_for(re.compile(r"Please navigate to: (\S+)"))
     browser = Browser(live)
@@ -175,9 +212,14 @@ def through_mcp_remote(
         "cwd": str(NODE_TOOLS),
     }
     process = subprocess.Popen(
-        [str(NODE), "session.mjs", "stdio", "legacy", "", ""], cwd=NODE_TOOLS, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+        [str(NODE), "session.mjs", "stdio", "legacy", "", ""],
+        cwd=NODE_TOOLS,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     process.stdin.write(json.dumps({"calls": calls, "stdio": stdio}))
     process.stdin.close()
     authorized: list[tuple[str, bool]] = []

@@ -30,8 +30,13 @@ LIST = {
 
 
 def register(live: OAuthLive, name: str = "Replay proof") -> dict:
-    metadata = {"client_name": name, "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none",
-                "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"]}  # fmt: skip
+    metadata = {
+        "client_name": name,
+        "redirect_uris": [REDIRECT],
+        "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+    }
     registered = requests.post(f"{live.base}/oauth/register", json=metadata, timeout=10)
     assert registered.status_code == 201, registered.text
     return registered.json()
@@ -46,9 +51,18 @@ def pkce() -> tuple[str, str]:
 def authorized_code(live: OAuthLive, browser: Browser, client_id: str, email: str) -> tuple[str, str]:
     verifier, challenge = pkce()
     state = secrets.token_urlsafe(8)
-    query = urlencode({"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": state,
-                       "code_challenge": challenge, "code_challenge_method": "S256",
-                       "scope": "booking.read booking.write", "resource": live.mcp_url})  # fmt: skip
+    query = urlencode(
+        {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": REDIRECT,
+            "state": state,
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "scope": "booking.read booking.write",
+            "resource": live.mcp_url,
+        }
+    )
     answer = {
         k: v[0]
         for k, v in parse_qs(
@@ -64,15 +78,28 @@ def token(live: OAuthLive, **form: str) -> requests.Response:
 
 
 def exchange(live: OAuthLive, client_id: str, code: str, verifier: str) -> requests.Response:
-    return token(live, grant_type="authorization_code", code=code, code_verifier=verifier, client_id=client_id,
-                 redirect_uri=REDIRECT, resource=live.mcp_url)  # fmt: skip
+    return token(
+        live,
+        grant_type="authorization_code",
+        code=code,
+        code_verifier=verifier,
+        client_id=client_id,
+        redirect_uri=REDIRECT,
+        resource=live.mcp_url,
+    )
 
 
 def mcp(live: OAuthLive, access_token: str, message: dict = LIST, **headers: str) -> requests.Response:
     return requests.post(
-        live.mcp_url, json=message, timeout=10,
-        headers={"Authorization": f"Bearer {access_token}", "Accept": "application/json, text/event-stream", **headers},
-    )  # fmt: skip
+        live.mcp_url,
+        json=message,
+        timeout=10,
+        headers={
+            "Authorization": f"Bearer {access_token}",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
 
 
 def test_a_code_cannot_be_replayed_and_its_replay_revokes_what_it_gave(live):

@@ -17,9 +17,19 @@ FIRST, LAST = date(2026, 10, 1), date(2026, 10, 31)
 START, END = datetime(2026, 10, 1, tzinfo=VIENNA), datetime(2026, 11, 1, tzinfo=VIENNA)
 # The reference's field names, in its order (docs/operations/accounting-export.md).
 HEADER = [
-    "satzart", "konto", "gkonto", "belegnr", "belegdatum", "buchsymbol",
-    "buchcode", "prozent", "steuercode", "betrag", "steuer", "text",
-]  # fmt: skip
+    "satzart",
+    "konto",
+    "gkonto",
+    "belegnr",
+    "belegdatum",
+    "buchsymbol",
+    "buchcode",
+    "prozent",
+    "steuercode",
+    "betrag",
+    "steuer",
+    "text",
+]
 CUSTOMERS, COMPANIES, REVENUE_10, PROVIDER, BANK, CASH = "20000", "20001", "4000", "2890", "2800", "2700"
 
 
@@ -44,18 +54,37 @@ def issue():
         number, sequence = numbers.next("invoice")
         vat = vat_of(gross)
         return Invoice.objects.create(
-            number=number, year=2026, sequence=sequence, issued_at=moment, language="de", kind=kind,
-            net_cents=gross - vat, vat_cents=vat, gross_cents=gross, content={"vat_rate": "0.10"}, **links,
-        )  # fmt: skip
+            number=number,
+            year=2026,
+            sequence=sequence,
+            issued_at=moment,
+            language="de",
+            kind=kind,
+            net_cents=gross - vat,
+            vat_cents=vat,
+            gross_cents=gross,
+            content={"vat_rate": "0.10"},
+            **links,
+        )
 
     def credit_note(invoice, moment, gross, **links) -> CreditNote:
         number, sequence = numbers.next("credit")
         vat = vat_of(gross)
         return CreditNote.objects.create(
-            number=number, year=2026, sequence=sequence, issued_at=moment, language="de", invoice=invoice,
-            booking=invoice.booking, net_cents=gross - vat, vat_cents=vat, gross_cents=gross,
-            content={"vat_rate": "0.10"}, reason=CreditNote.Reason.REFUND, **links,
-        )  # fmt: skip
+            number=number,
+            year=2026,
+            sequence=sequence,
+            issued_at=moment,
+            language="de",
+            invoice=invoice,
+            booking=invoice.booking,
+            net_cents=gross - vat,
+            vat_cents=vat,
+            gross_cents=gross,
+            content={"vat_rate": "0.10"},
+            reason=CreditNote.Reason.REFUND,
+            **links,
+        )
 
     return invoice, credit_note
 
@@ -104,9 +133,12 @@ def october(make_booking, issue):
     )
     make_booking(status="paid", paid_at=at(2026, 10, 7, 9), payment_method="account", company_account=company)
     collective = invoice(
-        at(2026, 10, 1, 0, 10), 30000, kind=Invoice.Kind.COLLECTIVE, company_account=company,
+        at(2026, 10, 1, 0, 10),
+        30000,
+        kind=Invoice.Kind.COLLECTIVE,
+        company_account=company,
         period_start=date(2026, 9, 1),
-    )  # fmt: skip
+    )
     AccountPayment.objects.create(invoice=collective, amount_cents=30000, received_on=date(2026, 10, 20))
     # Outside: 23:30 UTC on 31 October is 00:30 on 1 November in Vienna (winter time); 21:30 UTC on
     # 30 September is 23:30 that day in Vienna.

@@ -27,7 +27,7 @@ from tests.payments.accounting.conftest import (
     REVENUE_10,
     START,
     VIENNA,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -92,10 +92,15 @@ def test_the_file_sums_to_the_database_per_account_and_vat_rate(october):
     by_card = db_sum(paid.filter(payment_method="checkout"), "received_cents") - db_sum(
         surcharges, "amount_cents"
     )
-    assert on(PROVIDER, money) == (
-        by_card + db_sum(surcharges.filter(method="provider"), "amount_cents")
-        - db_sum(refunds.filter(method="provider"), "amount_cents")
-    ) == 3 * 7400 + 1500 - 1000  # fmt: skip
+    assert (
+        on(PROVIDER, money)
+        == (
+            by_card
+            + db_sum(surcharges.filter(method="provider"), "amount_cents")
+            - db_sum(refunds.filter(method="provider"), "amount_cents")
+        )
+        == 3 * 7400 + 1500 - 1000
+    )
     assert on(CASH, money) == db_sum(paid.filter(payment_method="cash"), "received_cents") - 2000 == 5400
     transfers = AccountPayment.objects.filter(received_on__gte=FIRST, received_on__lte=LAST)
     assert on(BANK, money) == db_sum(transfers, "amount_cents") == 30000
@@ -184,10 +189,18 @@ def test_a_collective_invoice_with_two_rates_is_a_line_per_rate(db):
         {"rate": "0.20", "net": "50.00", "vat": "10.00", "gross": "60.00"},
     ]
     Invoice.objects.create(
-        number="2026-000001", year=2026, sequence=1, issued_at=datetime(2026, 10, 1, 0, 10, tzinfo=VIENNA),
-        language="de", kind=Invoice.Kind.COLLECTIVE, company_account=company, net_cents=25000, vat_cents=3000,
-        gross_cents=28000, content={"vat_rates": rates, "net": "250.00", "vat": "30.00", "gross": "280.00"},
-    )  # fmt: skip
+        number="2026-000001",
+        year=2026,
+        sequence=1,
+        issued_at=datetime(2026, 10, 1, 0, 10, tzinfo=VIENNA),
+        language="de",
+        kind=Invoice.Kind.COLLECTIVE,
+        company_account=company,
+        net_cents=25000,
+        vat_cents=3000,
+        gross_cents=28000,
+        content={"vat_rates": rates, "net": "250.00", "vat": "30.00", "gross": "280.00"},
+    )
     _, rows = exported()
     lines = [(row["konto"], row["gkonto"], row["prozent"], row["betrag"], row["steuer"]) for row in rows]
     assert lines == [

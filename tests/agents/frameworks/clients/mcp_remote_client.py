@@ -15,10 +15,19 @@ NODE_TOOLS = sys.argv[1]  # tests/agents/node, where the locked mcp-remote is
 def bridge(url: str, token: str) -> Client:
     transport = StdioTransport(
         command=f"{NODE_TOOLS}/node_modules/.bin/node",
-        args=[f"{NODE_TOOLS}/node_modules/.bin/mcp-remote", url, "--header", "Authorization:${CHAUFFEUR_AUTH}"],
-        env={"PATH": os.environ["PATH"], "HOME": f"{NODE_TOOLS}/node_modules/.home", "CHAUFFEUR_AUTH": f"Bearer {token}"},
+        args=[
+            f"{NODE_TOOLS}/node_modules/.bin/mcp-remote",
+            url,
+            "--header",
+            "Authorization:${CHAUFFEUR_AUTH}",
+        ],
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": f"{NODE_TOOLS}/node_modules/.home",
+            "CHAUFFEUR_AUTH": f"Bearer {token}",
+        },
         cwd=NODE_TOOLS,
-    )  # fmt: skip
+    )
     return Client(transport)
 
 

@@ -26,7 +26,9 @@ def server(url: str, token: str) -> MCPServerStreamableHttp:
 
 
 async def run_agent(url: str, token: str, prompt: str, model_url: str) -> dict:
-    model = OpenAIChatCompletionsModel(model="stand-in", openai_client=AsyncOpenAI(base_url=model_url, api_key="stand-in"))  # fmt: skip
+    model = OpenAIChatCompletionsModel(
+        model="stand-in", openai_client=AsyncOpenAI(base_url=model_url, api_key="stand-in")
+    )
     try:
         async with server(url, token) as chauffeur:
             agent = Agent(name="booker", instructions="Book rides.", model=model, mcp_servers=[chauffeur])
