@@ -82,7 +82,7 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff check, ruff format
 # time (.ci/run): with PREPARED=1 a leg goes straight to pytest, so no two makes write the same files.
 test-prepare: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
 
-test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (a few minutes)
+test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (about half an hour on two cores)
 	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
