@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint docs bench audit superuser token migrate messages clean
+.PHONY: run test test-prepare lint docs bench audit superuser token migrate messages clean
 .PHONY: help
 .DEFAULT_GOAL := help
 
@@ -81,12 +81,16 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom
 	$(BIN)/lint-imports --no-cache
 	DJANGO_DEBUG=true $(BIN)/mypy
 
-test: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed ## Lint, build the docs site, then run the whole test suite (a few minutes)
+# CI lints, builds the docs and makes the test tools once, then runs two legs of `make test` at the same
+# time (.ci/run): with PREPARED=1 a leg goes straight to pytest, so no two makes write the same files.
+test-prepare: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
+
+test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (about half an hour on two cores)
 	$(BIN)/python -m pytest
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
 # a strict build into site/ (a broken link or anchor fails). The stamp rebuilds only when a page, the
-# config or Python code changed, so CI's second `make test` does not build it again.
+# config or Python code changed.
 DOCS_SOURCES := mkdocs.yml pyproject.toml $(shell find docs -type f -not -path docs/api/openapi.json) \
 	$(shell find . \( -path ./.venv -o -path ./.git -o -path ./tests -o -path ./site -o -path ./docs \
 		-o -name node_modules \) -prune -o -name '*.py' -print)

@@ -1,3 +1,4 @@
+import os
 import re
 import time
 
@@ -11,6 +12,80 @@ from access.models import ApiToken
 from chauffeur import versions
 
 PROBLEM_JSON = "application/problem+json"
+
+
+# CI runs `make test` in two legs at the same time (.ci/run sets CI_LEG). The tests that start processes of
+# their own (gunicorn, manage.py, the dev server, workers, nginx, Chromium, the Node and agent framework
+# clients) and the three fuzzers that all assert "no 5xx" run on one leg only, once. On the PostgreSQL/Redis
+# leg: the ones whose servers take the suite's DATABASE_URL or REDIS_URL, and the fuzzers (PostgreSQL
+# refuses more input than SQLite). On the SQLite leg: the ones whose servers run on a SQLite file (or a
+# dead address) of their own whatever the leg, so both legs take about as long. Without CI_LEG every test
+# runs. docs/development/testing.md says more.
+ONE_LEG_ONLY = {
+    "sqlite": (
+        "tests/access/oauth/test_client_metadata_tls.py",
+        "tests/access/oauth/test_discovery_conformance.py",
+        "tests/agents/frameworks/",
+        "tests/agents/oauth/test_outside_tools.py",
+        "tests/agents/oauth/test_python_sdk.py",
+        "tests/agents/oauth/test_typescript_sdk.py",
+        "tests/agents/test_mcp_client.py",
+        "tests/agents/test_node_clients.py",
+        "tests/booking/test_back_office_browser.py",
+        "tests/booking/test_demo_data.py",
+        "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
+        "tests/browser/",  # but for the rate limits, below
+        "tests/chauffeur/test_devserver.py",
+        "tests/chauffeur/test_faults.py",
+        "tests/chauffeur/test_health.py::test_unavailable_when_the_database_does_not_answer",
+        "tests/chauffeur/test_settings.py",
+        "tests/places/test_offline.py::test_the_rating_is_never_a_500_even_without_a_database",
+        "tests/test_benchmark_runner.py",
+        "tests/test_kubernetes.py::test_the_probes_answer_as_kubelet_asks_them",
+        "tests/test_kubernetes.py::test_without_database_and_redis_the_pod_is_unready_but_alive",
+        "tests/test_kubernetes.py::test_gunicorn_in_a_read_only_pod_logs_no_error",
+        "tests/test_makefile.py",
+        "tests/test_readme.py",
+        "tests/web/test_static_assets.py",
+    ),
+    "postgres": (
+        "tests/access/test_revocation_gunicorn.py",
+        "tests/agents/oauth/test_replay_and_revocation.py",
+        "tests/browser/test_rate_limits.py",  # its workers share the limit through Redis here
+        "tests/chauffeur/test_deadline.py",
+        "tests/chauffeur/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
+        "tests/chauffeur/test_ratelimit_gunicorn.py",
+        "tests/chauffeur/test_schemathesis_live.py",
+        "tests/jobs/test_reminders_worker_process.py",
+        "tests/jobs/test_worker_process.py",
+        "tests/test_ci.py",
+        "tests/test_fuzz.py",
+        "tests/test_proxy_nginx.py",  # two workers sharing Redis here, one without it
+    ),
+}
+
+
+def leg_of(nodeid: str) -> str | None:
+    """The one leg a test runs on in CI, or None for both; the longest matching entry decides."""
+    matches = [
+        (len(prefix), leg)
+        for leg, prefixes in ONE_LEG_ONLY.items()
+        for prefix in prefixes
+        if nodeid.startswith(prefix)
+    ]
+    return max(matches)[1] if matches else None
+
+
+def pytest_collection_modifyitems(config, items):
+    leg = os.environ.get("CI_LEG", "")
+    if not leg:
+        return
+    if leg not in ONE_LEG_ONLY:
+        raise pytest.UsageError(f"CI_LEG must be one of {', '.join(ONE_LEG_ONLY)}, not {leg!r}")
+    elsewhere = [item for item in items if leg_of(item.nodeid) not in (None, leg)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [item for item in items if leg_of(item.nodeid) in (None, leg)]
 
 
 @pytest.fixture(autouse=True)

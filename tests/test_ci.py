@@ -1,12 +1,16 @@
-""".ci/isolated, which gives CI's PostgreSQL/Redis run a database and a Redis index of its own: two runs on
-one host get different ones, both are cleaned up on exit, the command's exit status is the run's, and Redis
-database 0 is never taken. Needs the local PostgreSQL and Redis servers (CI's second run has them)."""
+"""CI's two legs (.ci/run): which tests run on one leg only (CI_LEG, tests/conftest.py), and .ci/isolated, which
+gives the PostgreSQL/Redis leg a database and a Redis index of its own: two runs on one host get different
+ones, both are cleaned up on exit, the command's exit status is the run's, and Redis database 0 is never
+taken. The .ci/isolated tests need the local PostgreSQL and Redis servers (CI's PostgreSQL leg has them)."""
 
+import ast
 import shutil
 import subprocess
+import sys
 
 import pytest
 
+from tests.conftest import ONE_LEG_ONLY, leg_of
 from tests.processes import ROOT, project_env
 
 
@@ -21,7 +25,7 @@ def servers_missing() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(bool(servers_missing()), reason=str(servers_missing()))
+needs_servers = pytest.mark.skipif(bool(servers_missing()), reason=str(servers_missing()))
 SHOW = 'echo "$DATABASE_URL $REDIS_URL"; psql -h 127.0.0.1 -U postgres -Atc "SELECT current_database()" "$DATABASE_URL"'
 
 
@@ -46,6 +50,7 @@ def databases() -> set[str]:
     return set(listed.stdout.split())
 
 
+@needs_servers
 def test_two_runs_at_once_get_their_own_database_and_redis_index_and_leave_nothing_behind():
     before = databases()
     runs = [isolated("sh", "-c", f"{SHOW}; sleep 2") for _ in range(2)]
@@ -60,6 +65,7 @@ def test_two_runs_at_once_get_their_own_database_and_redis_index_and_leave_nothi
     assert databases() == before
 
 
+@needs_servers
 def test_the_commands_failure_is_the_runs_and_is_cleaned_up_too():
     before = databases()
     run = isolated("sh", "-c", "exit 3")
@@ -67,6 +73,7 @@ def test_the_commands_failure_is_the_runs_and_is_cleaned_up_too():
     assert run.returncode == 3 and databases() == before
 
 
+@needs_servers
 def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
     held = isolated("sh", "-c", f"{SHOW}; sleep 2")
     index = held.stdout.readline().split()[1].rsplit("/", 1)[1]  # printed once its index is held
@@ -79,3 +86,56 @@ def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
     assert again.communicate(timeout=60)[0].split()[1] == f"redis://127.0.0.1:6379/{index}"
     zero = isolated("true", CI_REDIS_DB="0")
     assert zero.wait(timeout=60) == 2 and "from 1 to 15 (0 is left alone)" in zero.stderr.read()
+
+
+@pytest.mark.parametrize("entry", [entry for entries in ONE_LEG_ONLY.values() for entry in entries])
+def test_every_one_leg_entry_names_a_test_file_or_folder_and_function_that_exists(entry):
+    path, _, function = entry.partition("::")
+    assert (ROOT / path).exists(), entry
+    if function:
+        tree = ast.parse((ROOT / path).read_text())
+        assert function in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, entry
+
+
+def test_the_longest_entry_decides_and_everything_else_runs_on_both_legs():
+    assert leg_of("tests/browser/test_job_page.py::test_x") == "sqlite"
+    assert leg_of("tests/browser/test_rate_limits.py::test_x") == "postgres"
+    assert leg_of("tests/test_fuzz.py::test_no_query_is_a_5xx[/api/v1]") == "postgres"
+    assert leg_of("tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer") is None
+
+
+def collected(*paths: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *paths],
+        cwd=ROOT,
+        env=project_env(DJANGO_SETTINGS_MODULE="tests.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_each_leg_collects_its_own_tests_and_both_legs_together_all_of_them():
+    paths = (
+        "tests/chauffeur/test_health.py",
+        "tests/browser/test_rate_limits.py",
+        "tests/browser/test_job_page.py",
+    )
+    runs = {leg: collected(*paths, CI_LEG=leg) for leg in ("", "sqlite", "postgres")}
+    ids = {leg: {line for line in run.stdout.splitlines() if "::" in line} for leg, run in runs.items()}
+    assert all(run.returncode == 0 for run in runs.values()), runs
+    assert ids["sqlite"] | ids["postgres"] == ids[""]
+    assert {leg_of(nodeid) for nodeid in ids["sqlite"] - ids["postgres"]} == {"sqlite"}
+    assert {leg_of(nodeid) for nodeid in ids["postgres"] - ids["sqlite"]} == {"postgres"}
+    assert (
+        "tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer"
+        in ids["sqlite"] & ids["postgres"]
+    )
+
+
+def test_an_unknown_leg_is_refused():
+    run = collected("tests/chauffeur/test_health.py", CI_LEG="mysql")
+    assert (
+        run.returncode != 0
+        and "CI_LEG must be one of sqlite, postgres, not 'mysql'" in run.stdout + run.stderr
+    )

@@ -80,3 +80,11 @@ def test_make_superuser_creates_the_admin_from_the_variables(migrated):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "createsuperuser --noinput" in done.stdout and "Superuser created successfully." in done.stdout
     assert ("eva", "eva@chauffeur.test", 1, 1) in users(migrated["path"])
+
+
+def test_a_prepared_ci_leg_only_runs_pytest_and_the_preparation_all_the_rest():
+    """CI prepares once, then runs two legs at the same time (.ci/run): a leg must not lint or build again."""
+    whole, leg, preparation = make("-n", "test"), make("-n", "test", "PREPARED=1"), make("-n", "test-prepare")
+    assert "ruff check ." in whole.stdout and whole.stdout.rstrip().endswith("-m pytest")
+    assert leg.returncode == 0 and leg.stdout.splitlines() == [".venv/bin/python -m pytest"]
+    assert "ruff check ." in preparation.stdout and "pytest" not in preparation.stdout
