@@ -21,12 +21,17 @@ SUPERUSER = {
 }
 
 
+MAKE_OWN = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")
+
+
 def make(*targets: str, **env: str) -> subprocess.CompletedProcess:
-    """stdin from /dev/null: no terminal, as in CI or a script."""
+    """stdin from /dev/null: no terminal, as in CI or a script. A make of its own, not a sub-make of the
+    `make test` running this suite, whose variables (CI's PREPARED=1) would come through MAKEFLAGS."""
+    fresh = {key: value for key, value in project_env(**env).items() if key not in MAKE_OWN}
     return subprocess.run(
         ["make", "--no-print-directory", *targets],
         cwd=ROOT,
-        env=project_env(**env),
+        env=fresh,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -83,7 +88,7 @@ def test_make_superuser_creates_the_admin_from_the_variables(migrated):
 
 
 def test_a_prepared_ci_leg_only_runs_pytest_and_the_preparation_all_the_rest():
-    """CI prepares once, then runs two legs at the same time (.ci/run): a leg must not lint or build again."""
+    """CI prepares once, then runs two legs (.ci/run): a leg must not lint or build again."""
     whole, leg, preparation = make("-n", "test"), make("-n", "test", "PREPARED=1"), make("-n", "test-prepare")
     assert "ruff check ." in whole.stdout and whole.stdout.rstrip().endswith("-m pytest")
     assert leg.returncode == 0 and leg.stdout.splitlines() == [".venv/bin/python -m pytest"]
