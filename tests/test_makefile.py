@@ -21,12 +21,13 @@ SUPERUSER = {
 }
 
 
-MAKE_OWN = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")
+MAKE_OWN = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PREPARED")
 
 
 def make(*targets: str, **env: str) -> subprocess.CompletedProcess:
     """stdin from /dev/null: no terminal, as in CI or a script. A make of its own, not a sub-make of the
-    `make test` running this suite, whose variables (CI's PREPARED=1) would come through MAKEFLAGS."""
+    `make test` running this suite, whose command-line variables (CI's PREPARED=1) reach its recipes'
+    environment and MAKEFLAGS."""
     fresh = {key: value for key, value in project_env(**env).items() if key not in MAKE_OWN}
     return subprocess.run(
         ["make", "--no-print-directory", *targets],
