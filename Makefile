@@ -81,12 +81,23 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom
 	$(BIN)/lint-imports --no-cache
 	DJANGO_DEBUG=true $(BIN)/mypy
 
-# CI lints, builds the docs and makes the test tools once, then runs two legs of `make test` at the same
-# time (.ci/run): with PREPARED=1 a leg goes straight to pytest, so no two makes write the same files.
+# CI lints, builds the docs and makes the test tools once, then runs two legs of `make test` one after the
+# other (.ci/run): with PREPARED=1 a leg goes straight to pytest.
 test-prepare: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
 
-test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (about half an hour on two cores)
-	$(BIN)/python -m pytest
+# The suite in two parts at the same time: the tests that start servers, clients and browsers of their own,
+# one at a time (the `serial` mark, tests/conftest.py), and all the others in parallel workers, one per core
+# (TEST_WORKERS=… for another number), at the lowest CPU priority: the workers take only the time the first
+# part leaves idle, so its timeouts never meet a loaded machine. The workers' output follows the first part's;
+# either part failing fails the target.
+TEST_WORKERS ?= auto
+test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (about 10 minutes on two cores)
+	@log=$$(mktemp); status=0; \
+	nice -n 19 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not serial" >"$$log" 2>&1 & \
+	workers=$$!; trap 'kill $$workers 2>/dev/null; rm -f "$$log"; exit 130' INT TERM; \
+	$(BIN)/python -m pytest -m serial || status=$$?; \
+	wait $$workers || status=$$?; \
+	echo "== the parallel workers:"; cat "$$log"; rm -f "$$log"; exit $$status
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
 # a strict build into site/ (a broken link or anchor fails). The stamp rebuilds only when a page, the

@@ -14,7 +14,7 @@ from chauffeur import versions
 PROBLEM_JSON = "application/problem+json"
 
 
-# CI runs `make test` in two legs at the same time (.ci/run sets CI_LEG). The tests that start processes of
+# CI runs `make test` in two legs, one after the other (.ci/run sets CI_LEG). The tests that start processes of
 # their own (gunicorn, manage.py, the dev server, workers, nginx, Chromium, the Node and agent framework
 # clients) and the three fuzzers that all assert "no 5xx" run on one leg only, once. On the PostgreSQL/Redis
 # leg: the ones whose servers take the suite's DATABASE_URL or REDIS_URL, and the fuzzers (PostgreSQL
@@ -76,7 +76,44 @@ def leg_of(nodeid: str) -> str | None:
     return max(matches)[1] if matches else None
 
 
+# The one-leg tests above start servers, clients and browsers of their own, whose timeouts a loaded machine
+# can miss: `make test` runs those one at a time (the `serial` mark), while the rest run in parallel workers.
+# These join the workers: the fuzzers (in-process) and the commands that start, answer and exit, with no
+# server to wait for.
+AMONG_THE_WORKERS = (
+    "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
+    "tests/chauffeur/test_health.py::test_unavailable_when_the_database_does_not_answer",
+    "tests/chauffeur/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
+    "tests/chauffeur/test_settings.py",
+    "tests/dispatch/test_demo_data.py",
+    "tests/places/test_offline.py::test_the_rating_is_never_a_500_even_without_a_database",
+    "tests/test_ci.py",
+    "tests/test_fuzz.py",
+    "tests/test_makefile.py",
+)
+# And these run one at a time on both legs: they act on the whole Redis server (kill its clients, flush its
+# scripts, count its connections), which the workers share.
+WHOLE_REDIS_SERVER = ("tests/chauffeur/test_sliding_window_redis.py",)
+
+
+def runs_serially(nodeid: str) -> bool:
+    """Whether `make test` runs a test one at a time, apart from the parallel workers (the `serial` mark)."""
+    if nodeid.startswith(WHOLE_REDIS_SERVER):
+        return True
+    return leg_of(nodeid) is not None and not nodeid.startswith(AMONG_THE_WORKERS)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "serial: runs one at a time, apart from the parallel workers (`-m serial`, `-m 'not serial'`)",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if runs_serially(item.nodeid):
+            item.add_marker(pytest.mark.serial)
     leg = os.environ.get("CI_LEG", "")
     if not leg:
         return
@@ -137,10 +174,15 @@ def seeded_profile(db):
 
 
 def clear_shared_cache() -> None:
-    """Through a Redis client of its own with a patient timeout: the service's 50 ms timeouts and its
-    breaker are for production, and one slow answer on a busy machine must not fail the next tests."""
+    """Only this test process's keys (its key prefix: tests/settings.py), so parallel workers sharing a Redis
+    database leave each other's alone; through a Redis client of its own with a patient timeout: the
+    service's 50 ms timeouts and its breaker are for production, and one slow answer on a busy machine must
+    not fail the next tests."""
     if settings.REDIS_URL:
-        redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5).flushdb()
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+        keys = list(client.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*", count=1000))
+        if keys:
+            client.unlink(*keys)
     else:
         cache.clear()
 
@@ -202,7 +244,7 @@ def start_of_window(client, **extra) -> None:
     reset = int(re.search(r";t=(\d+)$", client.get("/api/v1", **extra)["RateLimit"])[1])
     if reset < 5:
         time.sleep(reset + 1)
-    cache.clear()
+    clear_shared_cache()
 
 
 @pytest.fixture

@@ -12,3 +12,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed on
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+
+# Parallel workers (pytest-xdist) share the suite's Redis database: each keeps to a key prefix of its own, and
+# empties only that around each test (tests/conftest.py).
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] = f"chauffeur-{os.environ['PYTEST_XDIST_WORKER']}"  # noqa: F405

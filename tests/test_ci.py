@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ONE_LEG_ONLY, leg_of
+from tests.conftest import AMONG_THE_WORKERS, ONE_LEG_ONLY, WHOLE_REDIS_SERVER, leg_of, runs_serially
 from tests.processes import ROOT, project_env
 
 
@@ -88,13 +88,27 @@ def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
     assert zero.wait(timeout=60) == 2 and "from 1 to 15 (0 is left alone)" in zero.stderr.read()
 
 
-@pytest.mark.parametrize("entry", [entry for entries in ONE_LEG_ONLY.values() for entry in entries])
+@pytest.mark.parametrize(
+    "entry",
+    [entry for entries in ONE_LEG_ONLY.values() for entry in entries]
+    + [*AMONG_THE_WORKERS, *WHOLE_REDIS_SERVER],
+)
 def test_every_one_leg_entry_names_a_test_file_or_folder_and_function_that_exists(entry):
     path, _, function = entry.partition("::")
     assert (ROOT / path).exists(), entry
     if function:
         tree = ast.parse((ROOT / path).read_text())
         assert function in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, entry
+
+
+def test_the_tests_with_servers_of_their_own_run_one_at_a_time_and_the_rest_in_the_workers():
+    assert all(leg_of(entry) for entry in AMONG_THE_WORKERS)
+    assert runs_serially("tests/browser/test_job_page.py::test_x")
+    assert runs_serially("tests/chauffeur/test_deadline.py::test_x")
+    assert runs_serially("tests/chauffeur/test_sliding_window_redis.py::test_x")
+    assert not runs_serially("tests/chauffeur/test_settings.py::test_x")
+    assert not runs_serially("tests/test_fuzz.py::test_no_query_is_a_5xx[/api/v1]")
+    assert not runs_serially("tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer")
 
 
 def test_the_longest_entry_decides_and_everything_else_runs_on_both_legs():
@@ -131,6 +145,11 @@ def test_each_leg_collects_its_own_tests_and_both_legs_together_all_of_them():
         "tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer"
         in ids["sqlite"] & ids["postgres"]
     )
+    serial = collected(*paths, "-m", "serial")
+    workers = collected(*paths, "-m", "not serial")
+    parts = [{line for line in run.stdout.splitlines() if "::" in line} for run in (serial, workers)]
+    assert parts[0] | parts[1] == ids[""] and not parts[0] & parts[1]
+    assert {runs_serially(nodeid) for nodeid in parts[0]} == {True}
 
 
 def test_an_unknown_leg_is_refused():

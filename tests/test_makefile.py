@@ -91,6 +91,14 @@ def test_make_superuser_creates_the_admin_from_the_variables(migrated):
 def test_a_prepared_ci_leg_only_runs_pytest_and_the_preparation_all_the_rest():
     """CI prepares once, then runs two legs (.ci/run): a leg must not lint or build again."""
     whole, leg, preparation = make("-n", "test"), make("-n", "test", "PREPARED=1"), make("-n", "test-prepare")
-    assert "ruff check ." in whole.stdout and whole.stdout.rstrip().endswith("-m pytest")
-    assert leg.returncode == 0 and leg.stdout.splitlines() == [".venv/bin/python -m pytest"]
+    assert "ruff check ." in whole.stdout and whole.stdout.endswith(leg.stdout)
+    assert leg.returncode == 0 and leg.stdout.startswith("log=$(mktemp)")  # the test recipe alone
     assert "ruff check ." in preparation.stdout and "pytest" not in preparation.stdout
+
+
+def test_the_suite_runs_as_two_parts_that_together_take_every_test():
+    """The tests that start processes one at a time, the others in parallel workers at the lowest priority."""
+    recipe = make("-n", "test", "PREPARED=1").stdout
+    assert 'nice -n 19 .venv/bin/python -m pytest -n auto --dist worksteal -m "not serial"' in recipe
+    assert ".venv/bin/python -m pytest -m serial || status=$?" in recipe
+    assert "-n 3 " in make("-n", "test", "PREPARED=1", "TEST_WORKERS=3").stdout
