@@ -67,6 +67,9 @@ def test_a_valid_session_gets_a_persons_budget_then_429_with_the_page_policy(cli
         signing.dumps("0" * 32, salt="another-purpose"),
         signing.dumps("0" * 32, salt=page_sessions.SALT, key="another-secret-key-" + "x" * 40),
     ],
+    # Named, not shown: a signed value carries the time it was made, and parallel workers must collect
+    # the same test names.
+    ids=["not a session", "another purpose", "another key"],
 )
 def test_a_forged_session_is_an_ordinary_client_with_60_a_minute(client, forged):
     answers = [call(client, forged) for _ in range(60)]
