@@ -93,7 +93,7 @@ def confirmation_jobs(env: dict[str, str], email: str) -> list[dict]:
     """The confirmation jobs of `email`'s booking: state, attempts, last error."""
     out = shell(
         env,
-        "import json\nfrom booking.models import Booking\nfrom jobs.models import Job\n"
+        "import json\nfrom booking.models import Booking\nfrom jobqueue.models import Job\n"
         f"pk = Booking.objects.get(email={email!r}).pk\n"
         "print(json.dumps([{'id': str(j.id), 'status': j.status, 'attempts': len(j.worker_ids), "
         "'error': j.exception_class_path} for j in Job.objects.filter("
