@@ -31,7 +31,8 @@ FORBIDDEN = {
     "access": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
     "mcp_endpoint": {"web", "dispatch"},
     "operator_profile": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
-    "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},  # the queue's plumbing: it knows its tasks only by name
+    # the queue's plumbing: it knows its tasks only by name
+    "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},
     # company accounts: their admin shows bookings and collective invoices (payments holds the money)
     "corporate": {"dispatch", "fleet", *DOORS},
     "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
