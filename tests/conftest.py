@@ -82,9 +82,9 @@ def leg_of(nodeid: str) -> str | None:
 # server to wait for.
 AMONG_THE_WORKERS = (
     "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
-    "tests/chauffeur/test_health.py::test_unavailable_when_the_database_does_not_answer",
-    "tests/chauffeur/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
-    "tests/chauffeur/test_settings.py",
+    "tests/config/test_health.py::test_unavailable_when_the_database_does_not_answer",
+    "tests/apikit/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
+    "tests/config/test_settings.py",
     "tests/dispatch/test_demo_data.py",
     "tests/places/test_offline.py::test_the_rating_is_never_a_500_even_without_a_database",
     "tests/test_ci.py",
@@ -93,7 +93,7 @@ AMONG_THE_WORKERS = (
 )
 # And these run one at a time on both legs: they act on the whole Redis server (kill its clients, flush its
 # scripts, count its connections), which the workers share.
-WHOLE_REDIS_SERVER = ("tests/chauffeur/test_sliding_window_redis.py",)
+WHOLE_REDIS_SERVER = ("tests/apikit/test_sliding_window_redis.py",)
 
 
 def runs_serially(nodeid: str) -> bool:

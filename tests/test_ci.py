@@ -104,11 +104,11 @@ def test_every_one_leg_entry_names_a_test_file_or_folder_and_function_that_exist
 def test_the_tests_with_servers_of_their_own_run_one_at_a_time_and_the_rest_in_the_workers():
     assert all(leg_of(entry) for entry in AMONG_THE_WORKERS)
     assert runs_serially("tests/browser/test_job_page.py::test_x")
-    assert runs_serially("tests/chauffeur/test_deadline.py::test_x")
-    assert runs_serially("tests/chauffeur/test_sliding_window_redis.py::test_x")
-    assert not runs_serially("tests/chauffeur/test_settings.py::test_x")
+    assert runs_serially("tests/config/test_deadline.py::test_x")
+    assert runs_serially("tests/apikit/test_sliding_window_redis.py::test_x")
+    assert not runs_serially("tests/config/test_settings.py::test_x")
     assert not runs_serially("tests/test_fuzz.py::test_no_query_is_a_5xx[/api/v1]")
-    assert not runs_serially("tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer")
+    assert not runs_serially("tests/config/test_health.py::test_healthy_when_database_and_cache_answer")
 
 
 def test_the_longest_entry_decides_and_everything_else_runs_on_both_legs():
