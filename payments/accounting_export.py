@@ -219,28 +219,25 @@ def document_entries(document, invoice: Invoice, kind: str, accounts: Accounts, 
         "number": document.number,
         "day": vienna_day(document.issued_at),
         "symbol": accounts.symbols["invoice"],
-        "text": text,
     }
     kinds = kinds_of(document)
-    found = []
+    weights = [cents for _, cents in kinds]
+    texts = [f"{text} {KIND_TEXTS[name]}" for name, _ in kinds] or [text]
+    found: list[Entry] = []
     for percent, gross_cents, vat_cents in parts_of(document, invoice):
-        weights = [cents for _, cents in kinds]
-        split = zip(
-            [name for name, _ in kinds] or [None],
-            shares(gross_cents, weights) if kinds else [gross_cents],
-            shares(vat_cents, weights) if kinds else [vat_cents],
-            strict=True,
-        )
+        grosses = shares(gross_cents, weights) if kinds else [gross_cents]
+        vats = shares(vat_cents, weights) if kinds else [vat_cents]
         found.extend(
             Entry(
-                **{**common, "text": f"{text} {KIND_TEXTS[name]}" if name else text},
+                **common,
+                text=line_text,
                 contra=accounts.revenue_for(percent or "0"),
                 percent=percent,
                 gross_cents=sign * gross,
                 vat_cents=-sign * vat,
             )
-            for name, gross, vat in split
-            if gross or vat or not name
+            for line_text, gross, vat in zip(texts, grosses, vats, strict=True)
+            if gross or vat or len(texts) == 1
         )
     return found
 
