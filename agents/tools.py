@@ -15,7 +15,7 @@ from rest_framework import serializers
 from access.models import ApiToken, Scope
 from agents.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
 from booking import availability, cancellation, lifecycle, listing, on_account, ownership
-from booking.checkout import CheckoutResult, start_checkout
+from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
 from booking.serializers import (
     AgentCheckoutInput,
@@ -31,6 +31,7 @@ from chauffeur.api.declarations import Declaration
 from chauffeur.api.problems import classify, flatten_errors, problem_body
 from chauffeur.api.renderers import Written
 from payments import idempotency
+from payments.checkout import start_checkout
 from payments.models import IdempotentCheckout
 from places import services as places
 from places.geo import ZONE_A_RADIUS_KM

@@ -7,7 +7,7 @@ from access.authentication import BearerTokenAuthentication, InsufficientScope, 
 from access.models import ApiToken, Scope
 from booking import lifecycle, listing, on_account, ownership, selectors
 from booking.availability import check_availability, default_policy_text
-from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
+from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
 from booking.serializers import (
     AccountLinkOutput,
@@ -32,6 +32,7 @@ from chauffeur.api.operations import Operation
 from chauffeur.api.renderers import Answer
 from chauffeur.errors import DomainError
 from payments import idempotency, payment_updates
+from payments.checkout import legacy_payment_intent, start_checkout
 from payments.models import IdempotentCheckout
 from payments.providers import payment_provider
 
