@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from access.models import ApiToken, Scope
 from agents.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
-from booking import availability, cancellation, lifecycle, listing, on_account, ownership
+from booking import availability, cancellation, lifecycle, on_account, ownership
 from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
 from booking.serializers import (
@@ -30,7 +30,7 @@ from booking.serializers import (
 from chauffeur.api.declarations import Declaration
 from chauffeur.api.problems import classify, flatten_errors, problem_body
 from chauffeur.api.renderers import Written
-from payments import idempotency
+from payments import booking_state, idempotency
 from payments.checkout import start_checkout
 from payments.models import IdempotentCheckout
 from places import services as places
@@ -125,16 +125,16 @@ def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
 
 
 def _get_booking(valid: BookingAccessInput, token: ApiToken):
-    return lifecycle.state_of(lifecycle.find(token=token, **valid.validated_data))
+    return booking_state.state_of(lifecycle.find(token=token, **valid.validated_data))
 
 
 def _list_bookings(valid: BookingListInput, token: ApiToken):
-    return listing.list_bookings(token=token, **valid.validated_data)
+    return booking_state.list_bookings(token=token, **valid.validated_data)
 
 
 def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
     booking = lifecycle.find(token=token, **valid.validated_data)
-    return lifecycle.cancel(booking, actor=lifecycle.actor(token, booking))
+    return booking_state.cancel(booking, actor=lifecycle.actor(token, booking))
 
 
 # Read when the tools are listed: the address of the terms a checkout accepts (README "Legal pages").

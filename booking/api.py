@@ -5,7 +5,7 @@ from rest_framework.request import Request
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
-from booking import lifecycle, listing, on_account, ownership, selectors
+from booking import lifecycle, on_account, ownership, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
@@ -31,7 +31,7 @@ from chauffeur.api.deprecation import DeprecatedView, Deprecation
 from chauffeur.api.operations import Operation
 from chauffeur.api.renderers import Answer
 from chauffeur.errors import DomainError
-from payments import idempotency, payment_updates
+from payments import booking_state, idempotency, payment_updates
 from payments.checkout import legacy_payment_intent, start_checkout
 from payments.models import IdempotentCheckout
 from payments.providers import payment_provider
@@ -313,7 +313,7 @@ class BookingListApi(Operation):
     def get(self, request: Request) -> Answer:
         token = request.auth
         assert isinstance(token, ApiToken)  # noqa: S101  (the permission let only a token in)
-        page = listing.list_bookings(token=token, **self.validated(request).validated_data)
+        page = booking_state.list_bookings(token=token, **self.validated(request).validated_data)
         return Answer(BookingListOutput.write(page))
 
 
@@ -334,7 +334,7 @@ class BookingApi(BookingOperation):
     )
     def get(self, request: Request, reference: str) -> Answer:
         booking, _ = self.booking(request, reference)
-        return Answer(BookingStateOutput.write(lifecycle.state_of(booking)))
+        return Answer(BookingStateOutput.write(booking_state.state_of(booking)))
 
 
 class CancelBookingApi(BookingOperation):
@@ -357,4 +357,4 @@ class CancelBookingApi(BookingOperation):
     )
     def post(self, request: Request, reference: str) -> Answer:
         booking, actor = self.booking(request, reference)
-        return Answer(BookingStateOutput.write(lifecycle.cancel(booking, actor=actor)))
+        return Answer(BookingStateOutput.write(booking_state.cancel(booking, actor=actor)))

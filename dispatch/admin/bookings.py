@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
-from booking import cancellation, history, presentation, ride, transitions
+from booking import history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
 from chauffeur import l10n
 from chauffeur.errors import DomainError
@@ -21,7 +21,7 @@ from dispatch import assignment, changes, job_links, phone, planning, ride_day, 
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import documents, payment_updates, refunds, surcharges
+from payments import cancellation, documents, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
 from payments.models import Invoice, Refund, Surcharge

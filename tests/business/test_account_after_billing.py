@@ -11,11 +11,10 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking import cancellation
 from booking.models import Booking
 from chauffeur.errors import DomainError
 from dispatch import changes
-from payments import collective_invoices, surcharges
+from payments import cancellation, collective_invoices, surcharges
 from payments.models import Invoice, Surcharge
 from tests.business.conftest import vienna
 

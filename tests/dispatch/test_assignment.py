@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core import mail
 
-from booking import cancellation
 from booking.models import Booking, BookingEvent
 from chauffeur.errors import DomainError
 from dispatch import tasks as dispatch_tasks
 from fleet.models import Driver
 from jobs.models import Job
+from payments import cancellation
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
 

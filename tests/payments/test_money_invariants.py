@@ -19,11 +19,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from booking import cancellation
 from booking.models import Booking
 from chauffeur.errors import DomainError
 from dispatch import changes
-from payments import refunds
+from payments import cancellation, refunds
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking
