@@ -4,7 +4,6 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
-from booking.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AccountLinkOutput,
@@ -15,6 +14,7 @@ from booking.serializers import (
 )
 from chauffeur.api.operations import Operation
 from chauffeur.api.renderers import Answer
+from payments.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from payments.models import IdempotentCheckout
 
 
