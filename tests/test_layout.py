@@ -21,7 +21,7 @@ FORBIDDEN = {
     "places": {"pricing", "fleet", "access", "company", *DOMAIN_BELOW_BOOKING},
     # money depends on bookings, never the other way; the staff booking page, which hosts the dispatch
     # board, lives above both (dispatch/admin/bookings.py)
-    "booking": {"dispatch", *DOORS},
+    "booking": {"payments", "dispatch", *DOORS},
     "payments": {"dispatch", "fleet", *DOORS},
     "dispatch": {*DOORS},
     "web": {"agents", "dispatch", "fleet", "access"},

@@ -28,6 +28,7 @@ from payments import booking_state, documents, invoices, payment_updates
 from payments import cancellation as cancelling
 from payments import selectors as payment_selectors
 from payments.models import Surcharge
+from payments.owed import status_words, still_to_pay
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
@@ -107,7 +108,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     state = booking_state.state_of(booking)
     with translation.override(language):
         panel = ride_panel.panel(state)
-        owed = presentation.still_to_pay(booking)
+        owed = still_to_pay(booking)
     return _page(
         request,
         "booking/manage.html",
@@ -144,7 +145,7 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
             "panel": ride_panel.panel(booking_state.state_of(booking)),
             "booking": booking,
             "alone": True,  # with the booking's state, for the page's details
-            "status": presentation.status_words(booking),
+            "status": status_words(booking),
         }
         response = render(request, "booking/ride_panel.html", context)
     return response
@@ -268,7 +269,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
     with translation.override(language):
         context = {
             "booking": booking,
-            "status": presentation.status_words(booking),
+            "status": status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "service": presentation.service(booking),
             "lines": presentation.price_lines(booking),
