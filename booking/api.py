@@ -4,10 +4,10 @@ answers, which carry its money, are payments' door (payments/api.py)."""
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from booking.availability import check_availability, default_policy_text
 from booking.serializers import AvailabilityInput, AvailabilityOutput
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
 
 
 class AvailabilityApi(Operation):

@@ -13,17 +13,17 @@ from django.db import IntegrityError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import presentation
 from booking.availability import check_availability
 from booking.links import manage_url
 from booking.models import Booking
-from chauffeur import l10n, phones
-from chauffeur.errors import DomainError
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.money import round_up, to_cents
 from pricing.quote import HOURLY_BLOCK, BookingType, Quote
+from sitekit import l10n, phones
 
 REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read out over a phone
 REFERENCE_LENGTH = 6

@@ -18,8 +18,8 @@ from django.utils.translation import gettext, gettext_lazy
 from booking import presentation
 from booking.models import Booking, BookingEvent, BookingStatus, RideState
 from booking.money_shown import money_shown
-from chauffeur import l10n
 from pricing.money import CURRENCY, from_cents
+from sitekit import l10n
 
 Kind = BookingEvent.Kind
 

@@ -10,13 +10,13 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from access.models import ApiToken
+from apikit.errors import DomainError
 from booking import history, ownership, selectors
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
-from chauffeur import phones
-from chauffeur.errors import DomainError
 from pricing.money import from_cents
+from sitekit import phones
 
 NOT_YOURS = "No booking with this reference was made with this token or e-mail address."
 # While the ride's messages are still to come, the traveller may choose to get them by SMS as well.

@@ -9,6 +9,10 @@ from rest_framework.request import Request
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
+from apikit.deprecation import DeprecatedView, Deprecation
+from apikit.errors import DomainError
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from booking import lifecycle, on_account, ownership, selectors
 from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
@@ -28,10 +32,6 @@ from booking.serializers import (
     V1CheckoutInput,
     V1CheckoutOutput,
 )
-from chauffeur.api.deprecation import DeprecatedView, Deprecation
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
-from chauffeur.errors import DomainError
 from payments import booking_state, idempotency, payment_updates
 from payments.checkout import legacy_payment_intent, start_checkout
 from payments.models import IdempotentCheckout

@@ -8,7 +8,7 @@ class PaymentsConfig(AppConfig):
 
     def ready(self) -> None:
         from booking import money_shown
-        from company.seller import details_complete
+        from operator_profile.seller import details_complete
         from payments import shown, tasks
 
         money_shown.supplied_by(shown.PaymentsShown())

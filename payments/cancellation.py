@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import selectors, tasks, transitions
 from booking.cancellation import (
     CancellationRules,
@@ -17,7 +18,6 @@ from booking.cancellation import (
     free_until,
 )
 from booking.models import Booking, BookingStatus, PaymentMethod
-from chauffeur.errors import DomainError
 from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments import tasks as payment_tasks
 from pricing.money import percent_of

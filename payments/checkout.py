@@ -20,7 +20,7 @@ from booking.checkout import (
 )
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
-from company import legal
+from operator_profile import legal
 from payments.providers import payment_provider
 from payments.providers.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from pricing.money import CURRENCY

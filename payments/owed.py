@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, BookingStatus, PaymentMethod
 from booking.presentation import ON_ACCOUNT_WORDS, STATUS_WORDS
-from chauffeur.l10n import money
 from payments.models import Surcharge
 from pricing.money import from_cents
+from sitekit.l10n import money
 
 
 def status_words(booking: Booking) -> str:

@@ -4,6 +4,8 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AccountLinkOutput,
@@ -12,8 +14,6 @@ from booking.serializers import (
     RideQuoteOutput,
     V1CheckoutOutput,
 )
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
 from payments.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from payments.models import IdempotentCheckout
 

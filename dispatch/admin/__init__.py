@@ -4,9 +4,9 @@ by phone, sub-pages of the booking page (/admin/booking/booking/dispatch/ …)."
 
 from django.contrib import admin
 
-from chauffeur.admin import OneRecordAdmin
 from dispatch.admin import bookings  # noqa: F401
 from dispatch.models import RideDayPolicy
+from sitekit.admin import OneRecordAdmin
 
 
 @admin.register(RideDayPolicy)

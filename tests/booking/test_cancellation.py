@@ -10,9 +10,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking.cancellation import CancellationRules, fee_percent, free_until
 from booking.models import Booking, BookingEvent, BookingStatus, CancellationPolicy
-from chauffeur.errors import DomainError
 from payments import cancellation
 from payments.cancellation import terms
 from payments.models import Refund

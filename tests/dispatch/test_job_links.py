@@ -15,7 +15,7 @@ from django.utils import timezone
 from booking.models import BookingEvent
 from dispatch import changes, job_links, windows
 from dispatch.models import JobLink, RideDayPolicy
-from jobs.models import Job
+from jobqueue.models import Job
 from payments import cancellation
 from tests.dispatch.conftest import assign
 

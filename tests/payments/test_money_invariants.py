@@ -19,8 +19,8 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from apikit.errors import DomainError
 from booking.models import Booking
-from chauffeur.errors import DomainError
 from dispatch import changes
 from payments import cancellation, refunds
 from payments.models import Refund

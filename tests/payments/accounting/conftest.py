@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from booking.models import Booking
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
 
 VIENNA = ZoneInfo("Europe/Vienna")
