@@ -91,7 +91,7 @@ test-prepare: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.in
 # part leaves idle, so its timeouts never meet a loaded machine. The workers' output follows the first part's;
 # either part failing fails the target.
 TEST_WORKERS ?= auto
-test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (about 10 minutes on two cores)
+test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (server tests one at a time, the rest in parallel)
 	@log=$$(mktemp); status=0; \
 	nice -n 19 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not serial" >"$$log" 2>&1 & \
 	workers=$$!; trap 'kill $$workers 2>/dev/null; rm -f "$$log"; exit 130' INT TERM; \
