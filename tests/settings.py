@@ -13,7 +13,15 @@ STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 
-# Parallel workers (pytest-xdist) share the suite's Redis database: each keeps to a key prefix of its own, and
-# empties only that around each test (tests/conftest.py).
-if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):  # noqa: F405
-    CACHES["default"]["KEY_PREFIX"] = f"chauffeur-{os.environ['PYTEST_XDIST_WORKER']}"  # noqa: F405
+if REDIS_URL:  # noqa: F405
+    # A busy test machine (parallel workers at the lowest priority) may take longer than production's 50 ms
+    # to answer; the tests of a slow or absent Redis set their own timeouts.
+    CACHES["default"]["OPTIONS"] = {  # noqa: F405
+        **CACHES["default"]["OPTIONS"],  # noqa: F405
+        "SOCKET_CONNECT_TIMEOUT": 2,
+        "SOCKET_TIMEOUT": 2,
+    }
+    # Parallel workers (pytest-xdist) share the suite's Redis database: each keeps to a key prefix of its own,
+    # and empties only that around each test (tests/conftest.py).
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        CACHES["default"]["KEY_PREFIX"] = f"chauffeur-{os.environ['PYTEST_XDIST_WORKER']}"  # noqa: F405
