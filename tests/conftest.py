@@ -78,18 +78,17 @@ def leg_of(nodeid: str) -> str | None:
 
 # The one-leg tests above start servers, clients and browsers of their own, whose timeouts a loaded machine
 # can miss: `make test` runs those one at a time (the `serial` mark), while the rest run in parallel workers.
-# These join the workers: the fuzzers (in-process) and the commands that start, answer and exit, with no
-# server to wait for.
+# These join the workers: the fuzzers (in-process) and the short commands that start, answer and exit, with
+# no server to wait for (not those that migrate a database first: a starved worker once took more than their
+# 120 s).
 AMONG_THE_WORKERS = (
     "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
     "tests/config/test_health.py::test_unavailable_when_the_database_does_not_answer",
     "tests/apikit/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
     "tests/config/test_settings.py",
-    "tests/dispatch/test_demo_data.py",
     "tests/places/test_offline.py::test_the_rating_is_never_a_500_even_without_a_database",
     "tests/test_ci.py",
     "tests/test_fuzz.py",
-    "tests/test_makefile.py",
 )
 # And these run one at a time on both legs: they act on the whole Redis server (kill its clients, flush its
 # scripts, count its connections), which the workers share,
