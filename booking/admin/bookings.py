@@ -494,7 +494,11 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "documented": from_cents(balance.documented_cents),
         "kept": from_cents(balance.kept_cents),
         "refundable": from_cents(refundable),
-        "received": from_cents(booking.received_cents),
+        "received": from_cents(balance.received_cents),
+        # The ledger's payments carrying this booking, read through the relation (no import of payments).
+        "payments": booking.payment_shares.select_related("payment__recorded_by").order_by(
+            "payment__received_at", "payment__pk"
+        ),
         "terms": terms,
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),
