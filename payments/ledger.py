@@ -55,7 +55,13 @@ def received_shares(booking: Booking):
 
 
 def received_cents(booking: Booking) -> int:
-    """What the booking received: its shares of received payments."""
+    """What the booking received: its shares of received payments; from its prefetched shares (with their
+    payments) when a list of bookings came with them (booking/listing.py), so a list costs one query."""
+    prefetched = getattr(booking, "_prefetched_objects_cache", {}).get("payment_shares")
+    if prefetched is not None:
+        return sum(
+            share.amount_cents for share in prefetched if share.payment.state == Payment.State.RECEIVED
+        )
     shares = PaymentShare.objects.filter(booking=booking, payment__state=Payment.State.RECEIVED)
     return shares.aggregate(total=Sum("amount_cents"))["total"] or 0
 

@@ -3,12 +3,16 @@ applied, and the first answers of checkouts sent with an idempotency key. Their 
 migrations and are handed over, rows kept, by booking's 0013 and payments' 0001."""
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pricing.money import CURRENCY, from_cents
+
+if TYPE_CHECKING:
+    from booking.models import Booking
 
 
 class RefundStatus(models.TextChoices):
@@ -68,7 +72,7 @@ class Payment(models.Model):
         related_name="+",
         verbose_name=_("recorded by"),
     )
-    bookings = models.ManyToManyField(
+    bookings: "models.ManyToManyField[Booking, PaymentShare]" = models.ManyToManyField(
         "booking.Booking", through="PaymentShare", related_name="payments", verbose_name=_("bookings")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
