@@ -115,12 +115,22 @@ def through_provider(payment: Payment) -> bool:
     return payment.kind != Payment.Kind.STAFF and bool(payment.payment_intent_id)
 
 
-def given_back_to(booking: Booking, cents: int) -> Payment | None:
-    """The payment a refund outside the provider goes back to: the newest one still holding all of it,
-    else the newest holding any."""
+def given_back_to(booking: Booking, cents: int) -> list[tuple[Payment | None, int]]:
+    """Where money given back outside the provider comes from: the newest payment still holding all of it,
+    else the payments newest first, each up to what it holds; (payment, cents) pieces. None: money the
+    ledger does not hold (never, as a refund asks no more than was received)."""
     holding = open_payments(booking, provider_only=False)
     whole = next((payment for payment, open_cents in holding if open_cents >= cents), None)
-    return whole or next((payment for payment, _open in holding), None)
+    if whole is not None:
+        return [(whole, cents)]
+    pieces: list[tuple[Payment | None, int]] = []
+    for payment, open_cents in holding:
+        piece = min(cents, open_cents)
+        pieces.append((payment, piece))
+        cents -= piece
+        if not cents:
+            return pieces
+    return [*pieces, (None, cents)]
 
 
 def payment_of_intent(booking: Booking, intent: str | None) -> Payment | None:

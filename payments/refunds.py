@@ -109,22 +109,23 @@ def refund(
             if not left:
                 return made
     status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
-    made.append(
-        _recorded(
-            Refund.objects.create(
-                booking=booking,
-                payment=ledger.given_back_to(booking, left),
-                amount_cents=left,
-                currency=booking.currency,
-                status=status,
-                method=Refund.Method.MANUAL,
-                reason=reason,
-                requested_by=requested_by,
-                details=details or {},
-            ),
-            just_made=True,
+    for source, piece in ledger.given_back_to(booking, left):
+        made.append(
+            _recorded(
+                Refund.objects.create(
+                    booking=booking,
+                    payment=source,
+                    amount_cents=piece,
+                    currency=booking.currency,
+                    status=status,
+                    method=Refund.Method.MANUAL,
+                    reason=reason,
+                    requested_by=requested_by,
+                    details=details or {},
+                ),
+                just_made=True,
+            )
         )
-    )
     amount = history.eur(left)
     done = (
         history.said("Refund of {amount}: paid back by staff. {reason}", amount=amount, reason=reason)

@@ -1,8 +1,8 @@
 """The ledger's rows from what bookings, price differences and refunds kept before it: a booking's own payment
 is what it received less its paid price differences; each paid price difference is its own payment; each
 refund goes back to a payment as the code did then (its payment intent, a price difference's, else the
-booking's own; a refund outside the provider to the newest payment still holding it). Backwards, the
-booking's fields are rebuilt from the rows."""
+booking's own; a refund outside the provider to the newest payment still holding all of it, else the newest
+holding any: an old row is not split). Backwards, the booking's fields are rebuilt from the rows."""
 
 from django.db import migrations
 
