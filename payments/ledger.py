@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking
-from payments.models import Payment, PaymentShare, Refund, RefundStatus, Surcharge
+from payments.models import Payment, PaymentShare, RefundStatus, Surcharge
 
 # Money promised back: it can no longer be refunded a second time.
 COMMITTED = (RefundStatus.PENDING, RefundStatus.REQUIRES_ACTION, RefundStatus.SUCCEEDED)
@@ -84,13 +84,9 @@ def own_received():
     )
 
 
-def refunds_total(booking: Booking, statuses) -> int:
-    return selectors.refunds_total(booking, statuses)
-
-
 def refundable_cents(booking: Booking) -> int:
     """What was received for a booking and not yet promised back."""
-    return max(0, received_cents(booking) - refunds_total(booking, COMMITTED))
+    return max(0, received_cents(booking) - selectors.refunds_total(booking, COMMITTED))
 
 
 def open_payments(booking: Booking, *, provider_only: bool) -> list[tuple[Payment, int]]:
@@ -156,8 +152,3 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
     if found is None and reference and selectors.storable(reference):
         found = query.filter(reference=reference).first()
     return found
-
-
-def refund_payment_intent(refund: Refund) -> str:
-    """The provider payment a refund went back to."""
-    return refund.payment_intent_id or (refund.payment.payment_intent_id if refund.payment else "")
