@@ -28,7 +28,17 @@ def record_received(
     recorded_by=None,
     at: datetime | None = None,
 ) -> Payment:
-    """Money received for one booking the caller holds row-locked (inside its transaction)."""
+    """Money received for one booking the caller holds row-locked (inside its transaction). A price
+    difference's link waiting for its money (`link_opened`) is that payment, now received."""
+    waiting = Payment.objects.select_for_update().filter(surcharge=surcharge).first() if surcharge else None
+    if waiting is not None:
+        waiting.state, waiting.received_at = Payment.State.RECEIVED, at or timezone.now()
+        waiting.kind, waiting.provider, waiting.payment_intent_id = kind, provider, payment_intent_id
+        waiting.recorded_by = recorded_by
+        waiting.save(
+            update_fields=["state", "received_at", "kind", "provider", "payment_intent_id", "recorded_by"]
+        )
+        return waiting
     payment = Payment.objects.create(
         kind=kind,
         state=Payment.State.RECEIVED,
@@ -43,6 +53,33 @@ def record_received(
     )
     PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=amount_cents)
     return payment
+
+
+def link_opened(booking: Booking, surcharge: Surcharge, *, provider: str, session_id: str) -> Payment:
+    """A price difference's payment page was opened (booking row-locked): its payment waits for the
+    money. The same page opened again (a retry) is the same payment."""
+    payment, made = Payment.objects.get_or_create(
+        surcharge=surcharge,
+        defaults={
+            "kind": Payment.Kind.LINK,
+            "state": Payment.State.PENDING,
+            "provider": provider,
+            "provider_session_id": session_id,
+            "amount_cents": surcharge.amount_cents,
+            "currency": surcharge.currency,
+        },
+    )
+    if made:
+        PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=surcharge.amount_cents)
+    return payment
+
+
+def link_withdrawn(surcharge: Surcharge) -> None:
+    """A price difference's link was withdrawn: its payment no longer waits (money that still arrives
+    through it is received all the same, and given back)."""
+    Payment.objects.filter(surcharge=surcharge, state=Payment.State.PENDING).update(
+        state=Payment.State.CANCELLED
+    )
 
 
 def received_shares(booking: Booking):

@@ -82,6 +82,7 @@ def open_page(booking: Booking, surcharge: Surcharge) -> str:
     )
     surcharge.provider_session_id, surcharge.payment_url = session.session_id, session.url
     surcharge.save(update_fields=["provider_session_id", "payment_url"])
+    ledger.link_opened(booking, surcharge, provider=booking.payment_provider, session_id=session.session_id)
     return session.url
 
 
@@ -255,6 +256,7 @@ def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Sa
         else history.said("Waived ({what}): {amount}.", what=what, amount=amount)
     )
     history.record(booking, history.Kind.PAYMENT, waived, actor=actor)
+    ledger.link_withdrawn(owed)
     if owed.provider_session_id:
         close_surcharge_page.enqueue(owed.pk)
 
@@ -285,6 +287,7 @@ def waive_open(booking: Booking, *, actor: str) -> int:
     for surcharge in booking.surcharges.select_for_update().filter(status=Surcharge.Status.PENDING):
         surcharge.status = Surcharge.Status.WAIVED
         surcharge.save(update_fields=["status"])
+        ledger.link_withdrawn(surcharge)
         waived += surcharge.amount_cents
         history.record(
             booking,

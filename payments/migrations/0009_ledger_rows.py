@@ -1,8 +1,9 @@
 """The ledger's rows from what bookings, price differences and refunds kept before it: a booking's own payment
-is what it received less its paid price differences; each paid price difference is its own payment; each
-refund goes back to a payment as the code did then (its payment intent, a price difference's, else the
-booking's own; a refund outside the provider to the newest payment still holding all of it, else the newest
-holding any: an old row is not split). Backwards, the booking's fields are rebuilt from the rows."""
+is what it received less its paid price differences; each paid price difference is its own payment, an
+unpaid payment page a payment waiting (or, withdrawn, cancelled); each refund goes back to a payment as the
+code did then (its payment intent, a price difference's, else the booking's own; a refund outside the
+provider to the newest payment still holding all of it, else the newest holding any: an old row is not
+split). Backwards, the booking's fields are rebuilt from the rows."""
 
 from django.db import migrations
 
@@ -93,6 +94,23 @@ def refunds_to_payments(booking, made, Refund):
         refund.save(update_fields=["payment"])
 
 
+def links_waiting(Payment, PaymentShare, Surcharge):
+    """Price differences' payment pages not paid: waiting for the money, or withdrawn."""
+    for surcharge in Surcharge.objects.filter(paid_at__isnull=True, provider_session_id__isnull=False):
+        payment = Payment.objects.create(
+            kind="link",
+            state="pending" if surcharge.status == "pending" else "cancelled",
+            provider=surcharge.booking.payment_provider,
+            provider_session_id=surcharge.provider_session_id,
+            amount_cents=surcharge.amount_cents,
+            currency=surcharge.currency,
+            surcharge=surcharge,
+        )
+        PaymentShare.objects.create(
+            payment=payment, booking=surcharge.booking, amount_cents=surcharge.amount_cents
+        )
+
+
 def forwards(apps, schema_editor):
     Booking = apps.get_model("booking", "Booking")
     Payment, PaymentShare = apps.get_model("payments", "Payment"), apps.get_model("payments", "PaymentShare")
@@ -102,6 +120,7 @@ def forwards(apps, schema_editor):
     for booking in money.order_by("pk"):
         made = payments_of(booking, Payment, PaymentShare, Surcharge)
         refunds_to_payments(booking, made, Refund)
+    links_waiting(Payment, PaymentShare, Surcharge)
 
 
 def backwards(apps, schema_editor):

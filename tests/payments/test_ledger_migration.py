@@ -1,7 +1,8 @@
 """The ledger made from what bookings kept before it: rows written in the old shape (a paid booking, one with
-a paid price difference, one partly refunded, one marked paid by staff, one unpaid) become payments and
-refunds pointing at them; what each booking received, may still give back, and which payment each refund
-goes to are what the old code computed from its fields. Migrated back, the fields are as they were."""
+a paid price difference, one partly refunded, one marked paid by staff, one unpaid, an open payment page)
+become payments and refunds pointing at them; what each booking received, may still give back, and which
+payment each refund goes to are what the old code computed from its fields. Migrated back, the fields are
+as they were."""
 
 from datetime import datetime
 from decimal import Decimal
@@ -44,7 +45,16 @@ def write_old_rows(old_apps) -> None:
         return Booking.objects.create(**{**values, **fields})
 
     paid = {"status": "paid", "received_cents": 7400}
-    booking("CB-PAID", **paid, paid_at=at(1), provider_session_id="cs_paid", payment_intent_id="pi_paid")
+    first = booking(
+        "CB-PAID", **paid, paid_at=at(1), provider_session_id="cs_paid", payment_intent_id="pi_paid"
+    )
+    Surcharge.objects.create(  # a payment page still open: its money has not come
+        booking=first,
+        amount_cents=1500,
+        status="pending",
+        provider_session_id="cs_open",
+        payment_url="https://x.test",
+    )
     changed = booking(
         "CB-CHANGED",
         **{**paid, "received_cents": 7400 + 4200},
@@ -151,7 +161,14 @@ def test_the_ledger_is_made_from_the_old_fields_and_gives_them_back():
         migrate_to_latest()
 
     assert new_books() == before
-    payments = Payment.objects.order_by("received_at", "pk")
+    waiting = Payment.objects.get(state="pending")
+    assert (waiting.kind, waiting.provider_session_id, waiting.amount_cents, waiting.received_at) == (
+        "link",
+        "cs_open",
+        1500,
+        None,
+    )
+    payments = Payment.objects.filter(state="received").order_by("received_at", "pk")
     assert [
         (
             [share.booking.reference for share in p.shares.all()],

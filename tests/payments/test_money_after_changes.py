@@ -15,7 +15,7 @@ from booking import cancellation
 from booking.models import Booking
 from dispatch import changes
 from payments import refunds
-from payments.models import Refund, Surcharge
+from payments.models import Payment, Refund, Surcharge
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.ledger_rows import own_intent, paid_through_checkout, received_cents
 from tests.payments.stripe_events import use_stripe
@@ -194,3 +194,36 @@ def test_a_price_change_on_a_difference_collected_by_staff_is_refunded_partly_by
     assert stripe.refunded == {own_intent(booking): 7400}  # what Stripe charged goes back there
     owed = Refund.objects.get(method="manual")
     assert (owed.amount_cents, owed.status) == (4200, "pending")  # the cash staff took: owed by staff
+
+
+def test_a_links_payment_waits_in_the_ledger_until_paid_or_withdrawn(
+    booking, stripe, client, django_capture_on_commit_callbacks
+):
+    """The ledger knows a link's payment from the moment its page opens: waiting, then received with the
+    provider's payment intent, on the same row; a withdrawn link's payment is cancelled and counts nothing."""
+    change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    opened = Surcharge.objects.get()
+    waiting = Payment.objects.get(surcharge=opened)
+    assert (waiting.kind, waiting.state, waiting.provider_session_id, waiting.amount_cents) == (
+        "link",
+        "pending",
+        opened.provider_session_id,
+        4200,
+    )
+    assert received_cents(booking) == 7400  # waiting money is not received
+    with django_capture_on_commit_callbacks(execute=True):
+        stripe.pay(client, opened.provider_session_id)
+    waiting.refresh_from_db()
+    assert (waiting.state, waiting.payment_intent_id) == (
+        "received",
+        Surcharge.objects.get().payment_intent_id,
+    )
+    assert Payment.objects.filter(surcharge=opened).count() == 1 and received_cents(booking) == 11600
+
+
+def test_a_withdrawn_links_payment_is_cancelled_in_the_ledger(booking, django_capture_on_commit_callbacks):
+    change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    change(booking, "executive", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    withdrawn = Payment.objects.get(surcharge=Surcharge.objects.get())
+    assert (withdrawn.state, withdrawn.received_at) == ("cancelled", None)
+    assert received_cents(booking) == 7400
