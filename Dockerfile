@@ -15,4 +15,4 @@ USER app
 
 EXPOSE 8000
 # Migrations (which also seed the default tariffs) run before the workers start.
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn -c chauffeur/gunicorn.conf.py chauffeur.wsgi"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn -c config/gunicorn.conf.py config.wsgi"]

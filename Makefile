@@ -32,18 +32,18 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-run
 
 # langchain-mcp-adapters (LangGraph) and mcp-use need mcp 1.x, the project's tests mcp 2.x: they get a venv
-# of their own, every package pinned (tests/agents/frameworks/test_frameworks.py runs their scripts with it).
-MCP1_REQUIREMENTS := tests/agents/frameworks/requirements-mcp1.txt
+# of their own, every package pinned (tests/mcp_endpoint/frameworks/test_frameworks.py runs their scripts with it).
+MCP1_REQUIREMENTS := tests/mcp_endpoint/frameworks/requirements-mcp1.txt
 $(VENV)/mcp1/.installed: $(MCP1_REQUIREMENTS) | $(BIN)/python
 	$(PYTHON) -m venv $(VENV)/mcp1
 	$(VENV)/mcp1/bin/python -m pip install --quiet --no-deps -r $(MCP1_REQUIREMENTS)
 	touch $@
 
 run: export PUBLIC_BASE_URL ?= http://127.0.0.1:$(PORT)
-# The web server and a worker (e-mails, schedules) together; Ctrl-C stops both (chauffeur/devserver.py).
+# The web server and a worker (e-mails, schedules) together; Ctrl-C stops both (config/devserver.py).
 run: $(VENV)/.installed-run ## Serve the site and run a worker on http://127.0.0.1:8000 (PORT=… for another; SQLite unless DATABASE_URL)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python -m chauffeur.devserver $(PORT)
+	$(BIN)/python -m config.devserver $(PORT)
 
 migrate: $(VENV)/.installed-run ## Create or update the database's tables (DATABASE_URL, else db.sqlite3)
 	$(BIN)/python manage.py migrate --noinput
@@ -68,13 +68,13 @@ token: $(VENV)/.installed-run ## Issue an API token (booking.read, booking.write
 # The outside MCP clients (TypeScript SDKs, Inspector, conformance suite, Node 22) and axe-core (the
 # browser tests' accessibility checks) from their lockfile.
 # Without npm the tests that need them are skipped, each printing why.
-NODE_CLIENTS := tests/agents/node
+NODE_CLIENTS := tests/mcp_endpoint/node
 $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
-	else echo "npm is not on the PATH: the Node MCP client tests (tests/agents/test_node_clients.py) and the axe-core checks will be skipped"; fi
+	else echo "npm is not on the PATH: the Node MCP client tests (tests/mcp_endpoint/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
-# mypy's Django plugin loads chauffeur.settings, which wants a secret key outside development (DJANGO_DEBUG).
+# mypy's Django plugin loads config.settings, which wants a secret key outside development (DJANGO_DEBUG).
 lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom (lint-imports) and types (mypy)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -4,8 +4,8 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chauffeur.settings")
-    # Development by default, as a fresh shell has it; gunicorn (chauffeur.wsgi) and the image keep it off.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Development by default, as a fresh shell has it; gunicorn (config.wsgi) and the image keep it off.
     os.environ.setdefault("DJANGO_DEBUG", "true")
     from django.core.management import execute_from_command_line
 

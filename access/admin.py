@@ -13,9 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from access import tokens
 from access.models import ApiToken, Scope
-from chauffeur import l10n
-from chauffeur.admin import NamesChanges
-from chauffeur.admin_labels import LabelledSplitDateTime
+from sitekit import l10n
+from sitekit.admin import NamesChanges
+from sitekit.admin_labels import LabelledSplitDateTime
 
 
 class ApiTokenForm(forms.ModelForm):

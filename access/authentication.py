@@ -13,10 +13,10 @@ from rest_framework.permissions import BasePermission
 from access import tokens
 from access.models import ApiToken
 from access.oauth import discovery
-from chauffeur.api import page_sessions
-from chauffeur.api.clients import client_address
-from chauffeur.api.problems import is_api_path
-from chauffeur.api.ratelimit import Quota
+from apikit import page_sessions
+from apikit.clients import client_address
+from apikit.problems import is_api_path
+from apikit.ratelimit import Quota
 
 REALM = 'Bearer realm="chauffeur"'
 _UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was looked up under

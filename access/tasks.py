@@ -1,4 +1,4 @@
-"""The access app's jobs on the queue (jobs/): arguments are plain JSON, never a secret."""
+"""The access app's jobs on the queue (jobqueue/): arguments are plain JSON, never a secret."""
 
 from django_tasks import task
 

@@ -1,7 +1,7 @@
 """Issuing and checking API tokens (docs/decisions.md §6). Each process keeps the tokens it has looked up
 for CACHE_SECONDS, and forgets them all as soon as the shared token version moves: every change (revoke,
 an edit or deletion in the admin) moves it once committed, so no worker serves a revoked token after the
-next rate-limit round trip has brought the new version (chauffeur/versions.py)."""
+next rate-limit round trip has brought the new version (apikit/versions.py)."""
 
 import hashlib
 import hmac
@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from access.models import ApiToken, Scope
-from chauffeur.versions import SharedVersion
+from apikit.versions import SharedVersion
 
 logger = logging.getLogger(__name__)
 

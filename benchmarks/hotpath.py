@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SECRET_KEY", "profile-only-secret-key-" + "x" * 40)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chauffeur.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
@@ -29,7 +29,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from access import tokens  # noqa: E402
 from benchmarks.run import MCP_CALL, MCP_HEADERS, READS  # noqa: E402
-from chauffeur.wsgi import application  # noqa: E402
+from config.wsgi import application  # noqa: E402
 from tests.roundtrips import count_redis_commands  # noqa: E402
 
 

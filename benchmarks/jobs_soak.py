@@ -5,7 +5,7 @@ non-zero if a mail is missing or duplicated.
 
     .venv/bin/python benchmarks/jobs_soak.py [--bookings 500] [--workers 2] [--database-url URL] [--quick]
 
-The workers, the fake mail server and the booking creation are the ones of tests/jobs/worker_processes.py.
+The workers, the fake mail server and the booking creation are the ones of tests/jobqueue/worker_processes.py.
 """
 
 import argparse
@@ -24,8 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.jobs.mailserver import MailServer, Recorder
-from tests.jobs.worker_processes import SECRET, fresh_database, shell, worker
+from tests.jobqueue.mailserver import MailServer, Recorder
+from tests.jobqueue.worker_processes import SECRET, fresh_database, shell, worker
 from tests.processes import free_port, manage
 
 DEADLINE_SECONDS = 600  # the soak gives up on a queue that has not emptied by then
@@ -142,7 +142,7 @@ def main() -> int:
         raise SystemExit(migrated.stdout + migrated.stderr)
 
     # This process reads the jobs table through the ORM, on the soak's database.
-    os.environ.update(env, DJANGO_SETTINGS_MODULE="chauffeur.settings")
+    os.environ.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     import django
 
     django.setup()
@@ -152,7 +152,7 @@ def main() -> int:
 
     from booking.models import Booking
     from booking.tasks import send_confirmation
-    from jobs.models import Job
+    from jobqueue.models import Job
 
     def unfinished() -> int:
         try:

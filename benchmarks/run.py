@@ -1,6 +1,6 @@
 """`make bench`: the project and its peers side by side, on this machine, in one run, loaded by one client.
 
-- the project as production runs it: gunicorn per chauffeur/gunicorn.conf.py, DEBUG off, PostgreSQL, Redis,
+- the project as production runs it: gunicorn per config/gunicorn.conf.py, DEBUG off, PostgreSQL, Redis,
   a bearer token on every request (its per-token limit raised so that no reply is a 429);
 - "bare Django": plain views doing the same domain work (benchmarks/peers/bare_django);
 - "idiomatic DRF": APIViews + serializers, DB TokenAuthentication, UserRateThrottle on Redis (drf_app);
@@ -64,7 +64,7 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 RATE = float(os.environ.get("BENCH_RATE", "200"))
 RATE_SECONDS = float(os.environ.get("BENCH_RATE_SECONDS", "30"))
-GUNICORN_CONF = ROOT / "chauffeur" / "gunicorn.conf.py"
+GUNICORN_CONF = ROOT / "config" / "gunicorn.conf.py"
 WARM_UP_SECONDS = 2
 THREADS, CONNECTIONS = 2, 32
 SECRET_KEY = "benchmark-only-secret-key-" + "x" * 40
@@ -173,7 +173,7 @@ def main() -> None:
         rounds = [measure_round(servers, started, number) for number in range(1, ROUNDS + 1)]
         steady = measure_fixed_rate(servers, started, settings)
         memory = {server.name: resident_memory(started[server.name][1]) for server in servers}
-        # chauffeur/api/ratelimit.py logs this when Redis did not answer within its timeout
+        # apikit/ratelimit.py logs this when Redis did not answer within its timeout
         fail_opens = started[PROJECT][2].read_text().count("requests pass uncounted")
     print(table(rounds, servers))
     print(ratios(rounds))
@@ -366,7 +366,7 @@ def define_servers(settings: ServerSettings, token: str, peer_token: str) -> lis
     return [
         Server(
             PROJECT,
-            [*project, "chauffeur.wsgi"],
+            [*project, "config.wsgi"],
             project_environment(),
             [*reads({"Authorization": f"Bearer {token}"}), mcp],
         ),

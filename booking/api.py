@@ -5,6 +5,10 @@ from rest_framework.request import Request
 
 from access.authentication import BearerTokenAuthentication, InsufficientScope, caller_key, requires_scope
 from access.models import ApiToken, Scope
+from apikit.deprecation import DeprecatedView, Deprecation
+from apikit.errors import DomainError
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from booking import lifecycle, listing, on_account, ownership, selectors
 from booking.availability import check_availability, default_policy_text
 from booking.checkout import CheckoutResult, legacy_payment_intent, start_checkout
@@ -27,10 +31,6 @@ from booking.serializers import (
     V1CheckoutInput,
     V1CheckoutOutput,
 )
-from chauffeur.api.deprecation import DeprecatedView, Deprecation
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
-from chauffeur.errors import DomainError
 from payments import idempotency, payment_updates
 from payments.models import IdempotentCheckout
 from payments.providers import payment_provider

@@ -8,6 +8,6 @@ class BookingConfig(AppConfig):
 
     def ready(self) -> None:
         from booking import text_messages
-        from jobs.signals import job_gave_up
+        from jobqueue.signals import job_gave_up
 
         job_gave_up.connect(text_messages.show_failed_message, dispatch_uid="booking.failed_message")

@@ -1,14 +1,14 @@
 """Availability of a pickup: the lead-time rule applied with the policy staff keep in the admin, which each
-process keeps while the shared policy version holds (chauffeur/versions.py)."""
+process keeps while the shared policy version holds (apikit/versions.py)."""
 
 from datetime import datetime, timedelta
 
 from django.utils import timezone
 from django.utils.functional import lazy
 
+from apikit.versions import KeptCopy, SharedVersion
 from booking.lead_time import Availability, LeadTimeRules, describe, evaluate
 from booking.models import LeadTimePolicy
-from chauffeur.versions import KeptCopy, SharedVersion
 
 POLICY = SharedVersion("lead-time-policy")
 

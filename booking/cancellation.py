@@ -13,9 +13,9 @@ from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import selectors, tasks, transitions
 from booking.models import Booking, BookingStatus, CancellationPolicy, PaymentMethod
-from chauffeur.errors import DomainError
 from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments import tasks as payment_tasks
 from pricing.money import HUNDRED, percent_of

@@ -15,13 +15,12 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import presentation
 from booking.availability import check_availability, lead_time_rules
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingChannel
-from chauffeur import l10n, phones
-from chauffeur.errors import DomainError
-from company import legal
+from operator_profile import legal
 from payments.providers import payment_provider
 from payments.providers.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from places.geo import VIENNA_CENTER, great_circle_km
@@ -29,6 +28,7 @@ from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.money import CURRENCY, round_up, to_cents
 from pricing.quote import HOURLY_BLOCK, BookingType, Quote
+from sitekit import l10n, phones
 
 logger = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from booking import presentation
 from booking.models import Booking, BookingEvent, BookingStatus, RideState
-from chauffeur import l10n
 from payments.models import RefundStatus, Surcharge
 from pricing.money import CURRENCY, from_cents
+from sitekit import l10n
 
 Kind = BookingEvent.Kind
 

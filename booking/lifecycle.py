@@ -9,14 +9,14 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from access.models import ApiToken
+from apikit.errors import DomainError
 from booking import cancellation, history, links, ownership, selectors
 from booking.cancellation import CancellationRules, CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
-from chauffeur import phones
-from chauffeur.errors import DomainError
 from payments import refunds
 from pricing.money import from_cents
+from sitekit import phones
 
 NOT_YOURS = "No booking with this reference was made with this token or e-mail address."
 # While the ride's messages are still to come, the traveller may choose to get them by SMS as well.

@@ -228,7 +228,7 @@ class Booking(models.Model):
         _("payment method"), max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
     )
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
-    # Business customers (business/): a ride on account goes onto its company's monthly collective invoice.
+    # Business customers (corporate/): a ride on account goes onto its company's monthly collective invoice.
     company_account = models.ForeignKey(
         "business.CompanyAccount",
         null=True,

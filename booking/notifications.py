@@ -19,11 +19,11 @@ from django.utils import timezone, translation
 
 from booking import calendar, links, presentation, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod, state_in_english
-from company import legal
-from company.models import CONTROL_CHARACTERS
-from company.services import operator_branding
 from fleet.models import Driver
-from jobs import delivery
+from jobqueue import delivery
+from operator_profile import legal
+from operator_profile.models import CONTROL_CHARACTERS
+from operator_profile.services import operator_branding
 from payments import invoice_pdf, invoices
 from payments.models import CANCELLATION_REFUND, CreditNote, RefundStatus
 from pricing.money import CURRENCY, from_cents

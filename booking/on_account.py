@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import links, selectors, tasks, transitions
 from booking.checkout import (
     BookingRequest,
@@ -23,10 +24,9 @@ from booking.checkout import (
     store_booking,
 )
 from booking.models import Booking, BookingChannel, BookingStatus, PaymentMethod
-from business.models import CompanyAccount
-from chauffeur import mail_budget
-from chauffeur.errors import DomainError
-from company import legal
+from corporate.models import CompanyAccount
+from operator_profile import legal
+from sitekit import mail_budget
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class LinkRequested:
 
 def request_on_account(*, amount_cents: int, ride: BookingRequest) -> LinkRequested:
     """The booking page: a booking for an address an active account allows is stored pending and a
-    one-time link goes to it (at most ANONYMOUS_MAILS_PER_RECIPIENT an hour: chauffeur/mail_budget.py). For
+    one-time link goes to it (at most ANONYMOUS_MAILS_PER_RECIPIENT an hour: sitekit/mail_budget.py). For
     any other address nothing is stored and nothing is sent, so strangers cannot make us mail anyone;
     the answer is the same for every address (no enumeration of a company's bookers)."""
     ensure_bookable(ride.pickup)

@@ -9,9 +9,9 @@ from dataclasses import replace
 from django.db.models import QuerySet
 
 from access.models import ApiToken
+from apikit.errors import DomainError
 from booking.checkout import BookingRequest
 from booking.models import Booking
-from chauffeur.errors import DomainError
 
 # The API's words (its messages are part of its contract); no page shows it: the booking page has no token.
 EMAIL_NOT_YOURS = "This token books for {email} only: leave the e-mail address out, or send that one."

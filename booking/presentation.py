@@ -12,12 +12,12 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, BookingStatus, PaymentMethod
-from chauffeur.l10n import money
 from payments.models import Surcharge
 from pricing import services as pricing
 from pricing.lines import LineKind, PricedLine
 from pricing.money import from_cents
 from pricing.quote import Quote
+from sitekit.l10n import money
 
 # A booking's state as its traveller reads it on the pages (never the bare code).
 STATUS_WORDS = {

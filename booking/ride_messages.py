@@ -10,8 +10,8 @@ from django.utils.translation import gettext
 
 from booking import notifications, ride, text_messages
 from booking.models import Booking, BookingStatus, RideState
-from chauffeur import l10n
-from company.services import operator_branding
+from operator_profile.services import operator_branding
+from sitekit import l10n
 
 ON_THE_WAY = notifications.Mail(
     {"en": "Your chauffeur is on the way ({reference})", "de": "Ihr Chauffeur ist unterwegs ({reference})"},

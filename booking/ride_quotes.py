@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from places import airports
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing

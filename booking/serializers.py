@@ -5,14 +5,8 @@ import re
 from django.conf import settings
 from rest_framework import serializers
 
-from booking import listing
-from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
-from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
-from booking.lead_time import Reason
-from booking.models import BookingStatus, RideState
-from chauffeur import phones
-from chauffeur.api.declarations import Declaration
-from chauffeur.api.fields import (
+from apikit.declarations import Declaration
+from apikit.fields import (
     AcceptanceField,
     FixedDecimalField,
     FromFieldMixin,
@@ -25,10 +19,16 @@ from chauffeur.api.fields import (
     json_size,
     too_large,
 )
+from booking import listing
+from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
+from booking.lead_time import Reason
+from booking.models import BookingStatus, RideState
 from places.serializers import DistanceInput, DistanceOutput
 from pricing.models import VehicleClass
 from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
 from pricing.serializers import PriceInput, PriceOutput, euros
+from sitekit import phones
 
 
 class AvailabilityInput(Declaration):

@@ -1,5 +1,5 @@
-"""The booking's e-mails as jobs on the queue (jobs/): enqueued in the transaction of the change that causes
-them, sent by the worker, retried until delivered. Arguments are plain JSON (ids, text)."""
+"""The booking's e-mails as jobs on the queue (jobqueue/): enqueued in the transaction of the change that
+causes them, sent by the worker, retried until delivered. Arguments are plain JSON (ids, text)."""
 
 from decimal import Decimal
 
@@ -8,8 +8,8 @@ from django_tasks_db.compat import TaskResultStatus
 
 from booking import notifications, ride_messages, selectors
 from booking.models import RideStep
-from jobs import delivery
-from jobs.models import Job
+from jobqueue import delivery
+from jobqueue.models import Job
 
 
 @task()
@@ -29,11 +29,6 @@ def send_assignment_without_job_link(booking_id: int, replaced_driver_id: int | 
     """The assignment's mails without the chauffeur's job link, for jobs that carry no link id; nothing
     enqueues it (dispatch.tasks.send_assignment_with_job_link does), it serves queued jobs only."""
     notifications.send_assignment_mails(booking_id, replaced_driver_id)
-
-
-# A queued job names its task by path: the jobs waiting or failed (run again from the admin) under this path
-# still find the task.
-send_assignment = send_assignment_without_job_link
 
 
 @task()

@@ -8,8 +8,8 @@ from django.db import transaction
 
 from booking import history
 from booking.models import Booking
-from chauffeur import phones
-from jobs import delivery
+from jobqueue import delivery
+from sitekit import phones
 from sms.providers import SmsError, TextMessage, sms_provider
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def send_text(booking: Booking, body: str, *, topic: str) -> bool:
     return delivery.once(key, lambda: sms_provider().send(message))
 
 
-# --- a message job that gave up (jobs.signals.job_gave_up, connected in booking/apps.py) -----------------
+# --- a message job that gave up (jobqueue.signals.job_gave_up, connected in booking/apps.py) -------------
 
 TASKS = "booking.tasks."  # each takes its booking first: every one of them is a message
 SMS_ERROR = f"{SmsError.__module__}.{SmsError.__qualname__}"

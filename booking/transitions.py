@@ -7,10 +7,10 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import history, selectors, tasks
 from booking.models import Booking
 from booking.models import BookingStatus as Status
-from chauffeur.errors import DomainError
 
 ALLOWED = {
     Status.PENDING_PAYMENT: {Status.PAID, Status.CANCELLED, Status.EXPIRED, Status.PAYMENT_FAILED},

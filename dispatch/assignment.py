@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import history, selectors, transitions
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
-from chauffeur.errors import DomainError
 from dispatch import job_links
 from dispatch import tasks as dispatch_tasks
 from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window, scheduled_window

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from chauffeur.errors import DomainError
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
 from payments import collective_invoices, credit_notes, invoices, refunds, surcharges

@@ -22,15 +22,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from apikit import sliding_window
+from apikit.clients import client_address
+from apikit.errors import DomainError
 from booking import calendar, history, ride
 from booking.models import Booking, BookingStatus, RideState
-from chauffeur import phones
-from chauffeur.api import sliding_window
-from chauffeur.api.clients import client_address
-from chauffeur.errors import DomainError
-from chauffeur.i18n import supported
 from dispatch import job_links, planning, ride_day
 from dispatch.models import ride_day_policy
+from sitekit import phones
+from sitekit.i18n import supported
 
 logger = logging.getLogger(__name__)
 

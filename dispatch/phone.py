@@ -7,6 +7,7 @@ from dataclasses import replace
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import history, on_account
 from booking import tasks as booking_tasks
 from booking.checkout import (
@@ -17,8 +18,7 @@ from booking.checkout import (
     store_booking,
 )
 from booking.models import Booking, BookingChannel, PaymentMethod
-from business.models import CompanyAccount
-from chauffeur.errors import DomainError
+from corporate.models import CompanyAccount
 from dispatch import staff_pickups
 from payments import payment_updates
 from payments.providers import payment_provider

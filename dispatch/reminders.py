@@ -18,10 +18,10 @@ from django_tasks.base import Task
 from booking import notifications, ride_messages
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus
-from chauffeur import l10n
 from dispatch.models import Reminder, RideDayPolicy, ride_day_policy
 from dispatch.planning import midnight
 from fleet.models import Driver
+from sitekit import l10n
 
 PAID_RIDES = (BookingStatus.PAID, BookingStatus.CONFIRMED)
 

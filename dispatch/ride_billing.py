@@ -17,10 +17,10 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
+from apikit.errors import DomainError
 from booking import cancellation, history, ride
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod, RideState, RideStep
-from chauffeur.errors import DomainError
 from dispatch import waiting
 from payments import after_ride, ledger, refunds, surcharges
 from payments import tasks as payment_tasks

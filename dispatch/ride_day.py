@@ -18,15 +18,15 @@ from django.utils import timezone
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import history, ride, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
-from chauffeur import l10n
-from chauffeur.errors import DomainError
 from dispatch import ride_billing
 from dispatch.models import RideDayPolicy, ride_day_policy
 from dispatch.waiting import no_show_from
 from fleet.models import Driver
+from sitekit import l10n
 
 # The one move that may be made before its time, once the chauffeur confirmed it.
 EARLY_ALLOWED = RideState.ON_THE_WAY

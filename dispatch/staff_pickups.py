@@ -10,11 +10,11 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking.checkout import ensure_bookable
-from business.models import CompanyAccount
-from chauffeur import l10n
-from chauffeur.errors import DomainError
+from corporate.models import CompanyAccount
 from payments import collective_invoices
+from sitekit import l10n
 
 # A pickup typed during the call ("now") has passed by the time the form is sent: that is not a past ride.
 PASSED_AFTER = timedelta(minutes=15)

@@ -1,4 +1,4 @@
-"""Dispatch's jobs on the queue (jobs/): the job's messages, the reminders' schedule and the chauffeurs'
+"""Dispatch's jobs on the queue (jobqueue/): the job's messages, the reminders' schedule and the chauffeurs'
 evening mail."""
 
 from django_tasks import task
@@ -14,11 +14,6 @@ def send_assignment_with_job_link(booking_id: int, replaced_driver_id: int | Non
     traveller's chauffeur, and the job's withdrawal for a chauffeur replaced."""
     job_url = job_links.job_url(job_links.key_of(JobLink.objects.get(pk=job_link_id)))
     notifications.send_assignment_mails(booking_id, replaced_driver_id, job_url)
-
-
-# A queued job names its task by path: the jobs waiting or failed (run again from the admin) under this path
-# still find the task.
-send_assignment = send_assignment_with_job_link
 
 
 @task()

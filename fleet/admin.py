@@ -1,9 +1,9 @@
 from django import forms
 from django.contrib import admin
 
-from chauffeur.admin import NamesChanges
-from chauffeur.phones import PhoneNumberField
 from fleet.models import Driver, Vehicle
+from sitekit.admin import NamesChanges
+from sitekit.phones import PhoneNumberField
 
 
 class DriverForm(forms.ModelForm):

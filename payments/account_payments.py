@@ -14,10 +14,10 @@ from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur import l10n
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from payments.models import AccountPayment, Invoice
 from pricing.money import from_cents
+from sitekit import l10n
 
 VIENNA = ZoneInfo("Europe/Vienna")
 

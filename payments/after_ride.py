@@ -12,10 +12,10 @@ import logging
 
 from django.db import transaction
 
+from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.models import RideStep
-from chauffeur.errors import DomainError
 from payments import refunds, surcharges
 from payments.models import Refund, Surcharge
 

@@ -7,7 +7,7 @@ class PaymentsConfig(AppConfig):
     verbose_name = _("Payments")
 
     def ready(self) -> None:
-        from company.seller import details_complete
+        from operator_profile.seller import details_complete
         from payments import tasks
 
         details_complete.connect(

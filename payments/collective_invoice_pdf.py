@@ -9,9 +9,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from fpdf.enums import XPos, YPos
 
-from chauffeur.l10n import day, money
 from payments.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent, printable
 from payments.models import Invoice
+from sitekit.l10n import day, money
 
 __all__ = ["MEDIA_TYPE", "amount", "due", "period", "render"]
 

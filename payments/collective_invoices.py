@@ -21,11 +21,11 @@ from django_tasks import task
 
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
-from business.models import CompanyAccount
-from company import seller
-from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
-from company.services import operator_branding
-from jobs import delivery
+from corporate.models import CompanyAccount
+from jobqueue import delivery
+from operator_profile import seller
+from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
+from operator_profile.services import operator_branding
 from payments import collective_invoice_pdf
 from payments.invoices import NUMBER_FORMAT, next_number, seller_details
 from payments.models import CollectiveInvoiceLine, Invoice, Surcharge

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from booking.models import Booking, BookingStatus, PaymentMethod
-from company.models import PROFILE_ID, OperatorProfile
+from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import cross_border, invoices, mails, numbering, priced_lines
 from payments.models import (
     CANCELLATION_REFUND,

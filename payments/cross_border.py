@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from booking.models import Booking
-from company.models import PROFILE_ID, OperatorProfile
+from operator_profile.models import PROFILE_ID, OperatorProfile
 from pricing.money import from_cents, to_cent, to_cents, vat_of
 from pricing.quote import Quote
 

@@ -20,8 +20,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking.models import Booking, BookingStatus, state_in_english
-from chauffeur.errors import DomainError
 from payments.models import IdempotentCheckout
 
 KEEP_FOR = timedelta(hours=24)  # Stripe's convention: after a day the key may be used again

@@ -16,10 +16,10 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from booking.presentation import number
-from chauffeur.l10n import day, day_time, money
 from payments.cross_border import AUSTRIA_ONLY
 from payments.models import CreditNote, Invoice
 from pricing.money import to_cent
+from sitekit.l10n import day, day_time, money
 
 MEDIA_TYPE = "application/pdf"
 ENCODING = "windows-1252"

@@ -6,8 +6,8 @@ Numbers are "YYYY-NNNNNN": the calendar year in Vienna, then the year's consecut
 year's counter row is locked for the rest of the payment's transaction, so no two workers draw the same
 number; a transaction that rolls back gives its number back before anyone else can draw it.
 
-No invoice names a seller without its legal details (company/seller.py): while the operator profile lacks
-one, a booking's documents wait, in order (its ride invoice's content fixed as it was when paid), and
+No invoice names a seller without its legal details (operator_profile/seller.py): while the operator profile
+lacks one, a booking's documents wait, in order (its ride invoice's content fixed as it was when paid), and
 payments/waiting_documents.py issues them once the details are complete."""
 
 import logging
@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
-from company import seller
-from company.models import COUNTRIES, PROFILE_ID, OperatorProfile
+from operator_profile import seller
+from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from payments import cross_border, numbering, priced_lines
 from payments.models import Invoice, InvoiceYear, Surcharge
 from pricing.money import from_cents, to_cents

@@ -4,7 +4,7 @@ language, with its PDF."""
 from django_tasks import task
 
 from booking import notifications
-from jobs import delivery
+from jobqueue import delivery
 from payments import invoice_pdf
 from payments.models import CreditNote, Invoice
 

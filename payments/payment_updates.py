@@ -12,10 +12,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks import task
 
+from apikit.errors import DomainError
 from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from chauffeur.errors import DomainError
 from payments import invoices, ledger, refunds, surcharges
 from payments import selectors as payment_selectors
 from payments.models import Payment, ProcessedPaymentEvent, Surcharge

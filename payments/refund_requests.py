@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import selectors
-from chauffeur.errors import DomainError
 from payments import refunds
 from payments.models import Refund
 

@@ -11,17 +11,17 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
+from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking
-from chauffeur import l10n
-from chauffeur.errors import DomainError
 from payments import credit_notes, ledger
 from payments.ledger import COMMITTED
 from payments.models import Payment, Refund, RefundStatus, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import ChargeRefunds, PaymentError, PaymentProvider, RefundRequest, RefundState
 from pricing.money import CURRENCY, from_cents
+from sitekit import l10n
 
 logger = logging.getLogger(__name__)
 

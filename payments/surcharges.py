@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
+from apikit.errors import DomainError
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
-from chauffeur.errors import DomainError
 from payments import collective_invoices, invoices, ledger, refunds
 from payments import selectors as payment_selectors
 from payments.models import Payment, Refund, Surcharge

@@ -1,4 +1,4 @@
-"""Payments' work that can wait, as jobs on the queue (jobs/): provider calls the answer does not need,
+"""Payments' work that can wait, as jobs on the queue (jobqueue/): provider calls the answer does not need,
 and the scheduled reconciliation."""
 
 from datetime import timedelta
@@ -47,6 +47,6 @@ def issue_waiting_documents() -> list[str]:
 
 
 def seller_details_complete(sender, **kwargs) -> None:
-    """company.seller.details_complete (connected in payments/apps.py): issue what waited, in the job queue,
-    enqueued in the transaction that saved the profile."""
+    """operator_profile.seller.details_complete (connected in payments/apps.py): issue what waited, in the job
+    queue, enqueued in the transaction that saved the profile."""
     issue_waiting_documents.enqueue()

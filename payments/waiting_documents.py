@@ -1,9 +1,9 @@
-"""Invoices and credit notes that waited for the seller's legal details (company/seller.py), issued once the
-operator profile names them all: by the job staff's save of a complete profile enqueues, and by the worker's
-schedule (JOBS_WAITING_DOCUMENTS_SECONDS) for anything a failed job left behind. Each booking's documents
-are issued in the order they arose (the ride invoice as it was when paid, then its supplementary invoices,
-then the credit notes that correct them); a company's collective invoice of a past month with rides that
-waited is issued as the monthly schedule would have."""
+"""Invoices and credit notes that waited for the seller's legal details (operator_profile/seller.py), issued
+once the operator profile names them all: by the job staff's save of a complete profile enqueues, and by the
+worker's schedule (JOBS_WAITING_DOCUMENTS_SECONDS) for anything a failed job left behind. Each booking's
+documents are issued in the order they arose (the ride invoice as it was when paid, then its supplementary
+invoices, then the credit notes that correct them); a company's collective invoice of a past month with rides
+that waited is issued as the monthly schedule would have."""
 
 import logging
 from datetime import datetime
@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking, PaymentMethod
-from company import seller
+from operator_profile import seller
 from payments import collective_invoices, credit_notes, invoices, mails
 from payments.models import Refund, RefundStatus, Surcharge
 

@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.admin import NamesChanges, OneRecordAdmin
-from chauffeur.admin_versions import MovesSharedVersion
 from places import budget, services
 from places.models import ProviderBudget, RatingReview, RatingSnapshot
+from sitekit.admin import NamesChanges, OneRecordAdmin
+from sitekit.admin_versions import MovesSharedVersion
 
 
 class RatingReviewInline(admin.StackedInline):

@@ -4,8 +4,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from places import services
 from places.providers.base import PlacesError
 from places.serializers import (

@@ -1,6 +1,6 @@
 """The daily budget of billable calls to the places provider (Google): suggestions and routes, each counted
 per day in Europe/Vienna in the shared cache, so all workers spend one budget. Staff set the limits in the
-admin (ProviderBudget); each process keeps them like the tariffs (chauffeur/versions.py). Only calls about to
+admin (ProviderBudget); each process keeps them like the tariffs (apikit/versions.py). Only calls about to
 be sent are counted: the caller asks after its own cache missed, so a cached answer costs nothing here."""
 
 import logging
@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from chauffeur.versions import KeptCopy, SharedVersion
+from apikit.versions import KeptCopy, SharedVersion
 from places.models import DEFAULT_DAILY_CALLS, ProviderBudget
 
 logger = logging.getLogger(__name__)

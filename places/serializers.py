@@ -4,8 +4,8 @@ OpenAPI and the agent tools. Shapes follow sections 2.1, 2.2 and 2.7 of the inte
 from django.conf import settings
 from rest_framework import serializers
 
-from chauffeur.api.declarations import Declaration
-from chauffeur.api.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField
+from apikit.declarations import Declaration
+from apikit.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField
 from places.geo import ZONE_A_RADIUS_KM
 from places.services import MIN_INPUT
 

@@ -18,8 +18,8 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.errors import DomainError
-from chauffeur.versions import KeptCopy, SharedVersion
+from apikit.errors import DomainError
+from apikit.versions import KeptCopy, SharedVersion
 from places import border, budget
 from places.border import AustriaShare
 from places.geo import LatLng, touches_zone_a
@@ -45,7 +45,7 @@ RATING_KEY, LAST_GOOD_RATING_KEY = "places:rating", "places:rating:last-good"
 OUTAGE_KEY, OUTAGE_TTL = "places:upstream-down", 30
 RATING_FALLBACK_TTL = 5 * 60
 MIN_INPUT = 2
-# The offline rating snapshot staff keep, kept per process like the tariffs (chauffeur/versions.py).
+# The offline rating snapshot staff keep, kept per process like the tariffs (apikit/versions.py).
 RATING_SNAPSHOT = SharedVersion("rating-snapshot")
 _kept_rating = KeptCopy(RATING_SNAPSHOT, lambda: provider().rating())
 

@@ -5,13 +5,13 @@ from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.admin import NamesChanges
-from chauffeur.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
-from chauffeur.admin_versions import MovesSharedVersion
-from chauffeur.validators import one_line
 from pricing import services
 from pricing.bands import band_errors
 from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
+from sitekit.admin import NamesChanges
+from sitekit.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
+from sitekit.admin_versions import MovesSharedVersion
+from sitekit.validators import one_line
 
 
 class RepricesOnSave(NamesChanges, MovesSharedVersion):

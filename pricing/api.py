@@ -1,8 +1,8 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from pricing import services
 from pricing.money import CURRENCY
 from pricing.quote import HOURLY_BLOCK, MIN_HOURLY_HOURS, WAITING_BLOCK_MINUTES

@@ -9,8 +9,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur import l10n
 from pricing.quote import MIN_HOURLY_HOURS
+from sitekit import l10n
 
 NOT_NEGATIVE = [MinValueValidator(Decimal("0"))]
 

@@ -10,7 +10,7 @@ from django.utils.formats import number_format
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from pricing.lines import LineKind, PricedLine
 from pricing.money import CURRENCY, round_up, to_cent
 from pricing.snapshot import PricingSnapshot, TariffRates, TourOffer

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
-from chauffeur.api.declarations import Declaration
-from chauffeur.api.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField
+from apikit.declarations import Declaration
+from apikit.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField
 from pricing.models import VehicleClass
 from pricing.quote import (
     HOURLY_BLOCK,

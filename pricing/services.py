@@ -1,12 +1,12 @@
 """Pricing services. Each process keeps one tariff snapshot, trusted while the shared tariff version holds
-(chauffeur/versions.py), so a warm price request reads no database and a staff edit reaches every worker
+(apikit/versions.py), so a warm price request reads no database and a staff edit reaches every worker
 on its next API request."""
 
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
-from chauffeur.versions import KeptCopy, SharedVersion
+from apikit.versions import KeptCopy, SharedVersion
 from pricing import models
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote, compute_waiting
 from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer

@@ -46,7 +46,7 @@ class Served:
 
 # The seller's legal details an operator fills in before the first booking (invoices wait without them).
 SELLER_DETAILS = (
-    "from company.models import OperatorProfile; OperatorProfile.objects.filter(id=1).update("
+    "from operator_profile.models import OperatorProfile; OperatorProfile.objects.filter(id=1).update("
     "legal_name='Wiener Chauffeur GmbH', street_address='Kärntner Ring 1', postcode='1010', city='Wien', "
     "vat_id='ATU12345678')"
 )

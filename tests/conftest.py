@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from access import tokens
 from access.models import ApiToken
-from chauffeur import versions
+from apikit import versions
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -25,19 +25,19 @@ ONE_LEG_ONLY = {
     "sqlite": (
         "tests/access/oauth/test_client_metadata_tls.py",
         "tests/access/oauth/test_discovery_conformance.py",
-        "tests/agents/frameworks/",
-        "tests/agents/oauth/test_outside_tools.py",
-        "tests/agents/oauth/test_python_sdk.py",
-        "tests/agents/oauth/test_typescript_sdk.py",
-        "tests/agents/test_mcp_client.py",
-        "tests/agents/test_node_clients.py",
+        "tests/mcp_endpoint/frameworks/",
+        "tests/mcp_endpoint/oauth/test_outside_tools.py",
+        "tests/mcp_endpoint/oauth/test_python_sdk.py",
+        "tests/mcp_endpoint/oauth/test_typescript_sdk.py",
+        "tests/mcp_endpoint/test_mcp_client.py",
+        "tests/mcp_endpoint/test_node_clients.py",
         "tests/booking/test_back_office_browser.py",
         "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
         "tests/browser/",  # but for the rate limits, below
-        "tests/chauffeur/test_devserver.py",
-        "tests/chauffeur/test_faults.py",
-        "tests/chauffeur/test_health.py::test_unavailable_when_the_database_does_not_answer",
-        "tests/chauffeur/test_settings.py",
+        "tests/config/test_devserver.py",
+        "tests/config/test_faults.py",
+        "tests/config/test_health.py::test_unavailable_when_the_database_does_not_answer",
+        "tests/config/test_settings.py",
         "tests/dispatch/test_demo_data.py",
         "tests/places/test_offline.py::test_the_rating_is_never_a_500_even_without_a_database",
         "tests/test_benchmark_runner.py",
@@ -50,14 +50,14 @@ ONE_LEG_ONLY = {
     ),
     "postgres": (
         "tests/access/test_revocation_gunicorn.py",
-        "tests/agents/oauth/test_replay_and_revocation.py",
+        "tests/mcp_endpoint/oauth/test_replay_and_revocation.py",
         "tests/browser/test_rate_limits.py",  # its workers share the limit through Redis here
-        "tests/chauffeur/test_deadline.py",
-        "tests/chauffeur/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
-        "tests/chauffeur/test_ratelimit_gunicorn.py",
-        "tests/chauffeur/test_schemathesis_live.py",
-        "tests/jobs/test_reminders_worker_process.py",
-        "tests/jobs/test_worker_process.py",
+        "tests/config/test_deadline.py",
+        "tests/apikit/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
+        "tests/apikit/test_ratelimit_gunicorn.py",
+        "tests/config/test_schemathesis_live.py",
+        "tests/jobqueue/test_reminders_worker_process.py",
+        "tests/jobqueue/test_worker_process.py",
         "tests/test_ci.py",
         "tests/test_fuzz.py",
         "tests/test_proxy_nginx.py",  # two workers sharing Redis here, one without it
@@ -98,7 +98,7 @@ def fresh_cache():
     versions.forget()
 
 
-# The seller's legal details every invoice names (company/seller.py): a fresh install lacks them and its
+# The seller's legal details every invoice names (operator_profile/seller.py): a fresh install lacks them and its
 # invoices wait, so every test that uses the database starts with them filled in, unless it asks for the
 # profile as the migrations seed it (`seeded_profile`).
 SELLER_DETAILS = {
@@ -118,8 +118,8 @@ def seller_details(request):
     if not (request.node.get_closest_marker("django_db") or DATABASE_FIXTURES & set(request.fixturenames)):
         return
     request.getfixturevalue("_django_db_helper")  # the database this test uses, set up before the profile
-    from company.models import PROFILE_ID, OperatorProfile
-    from company.services import DEFAULT_NAME
+    from operator_profile.models import PROFILE_ID, OperatorProfile
+    from operator_profile.services import DEFAULT_NAME
 
     OperatorProfile.objects.update_or_create(
         id=PROFILE_ID, defaults=SELLER_DETAILS, create_defaults={"name": DEFAULT_NAME, **SELLER_DETAILS}
@@ -129,7 +129,7 @@ def seller_details(request):
 @pytest.fixture
 def seeded_profile(db):
     """The operator profile as a fresh install has it: its name, no legal details."""
-    from company.models import PROFILE_ID, OperatorProfile
+    from operator_profile.models import PROFILE_ID, OperatorProfile
 
     OperatorProfile.objects.filter(id=PROFILE_ID).update(
         **{**dict.fromkeys(SELLER_DETAILS, ""), "city": "Wien"}

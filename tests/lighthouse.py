@@ -3,7 +3,7 @@ project in production mode: gunicorn with DEBUG off, the static files collected 
 (hashed names, compressed copies, a year's cache headers). Prints the four category scores of each run and
 exits non-zero when one is below 95; `--record` writes them to docs/lighthouse.md.
 
-Lighthouse (pinned in tests/agents/node/package.json) runs on the Node 22 of that lockfile and drives
+Lighthouse (pinned in tests/mcp_endpoint/node/package.json) runs on the Node 22 of that lockfile and drives
 Debian's Chromium (CHROME_PATH, default /usr/bin/chromium)."""
 
 import argparse
@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from tests.processes import ROOT, free_port, gunicorn, manage
 
-NODE_DIR = ROOT / "tests" / "agents" / "node"
+NODE_DIR = ROOT / "tests" / "mcp_endpoint" / "node"
 NODE = NODE_DIR / "node_modules" / ".bin" / "node"
 LIGHTHOUSE = NODE_DIR / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
@@ -75,7 +75,7 @@ def main() -> int:
     parser.add_argument("--record", action="store_true", help="write the scores to docs/lighthouse.md")
     args = parser.parse_args()
     if not NODE.exists() or not LIGHTHOUSE.exists():
-        sys.exit("Lighthouse is not installed: run `npm ci` in tests/agents/node (make audit does).")
+        sys.exit("Lighthouse is not installed: run `npm ci` in tests/mcp_endpoint/node (make audit does).")
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         port = free_port()

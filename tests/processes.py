@@ -35,7 +35,7 @@ PROJECT_VARIABLES = (
 
 def project_env(**env: str) -> dict[str, str]:
     inherited = {key: value for key, value in os.environ.items() if not key.startswith(PROJECT_VARIABLES)}
-    return {**inherited, "DJANGO_SETTINGS_MODULE": "chauffeur.settings", **env}
+    return {**inherited, "DJANGO_SETTINGS_MODULE": "config.settings", **env}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -91,8 +91,8 @@ def gunicorn(
         "-m",
         "gunicorn",
         "-c",
-        "chauffeur/gunicorn.conf.py",
-        "chauffeur.wsgi",
+        "config/gunicorn.conf.py",
+        "config.wsgi",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",

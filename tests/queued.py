@@ -1,5 +1,5 @@
 """Run the queued jobs in this process, as the worker would (tests of what a job does; the worker process
-itself is proven in tests/jobs/)."""
+itself is proven in tests/jobqueue/)."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -8,7 +8,7 @@ from django.db import transaction
 from django_tasks.signals import task_enqueued
 from django_tasks_db.models import DBTaskResult
 
-from jobs.worker import Worker
+from jobqueue.worker import Worker
 
 
 def run_pending_jobs(*, leave: frozenset = frozenset()) -> int:

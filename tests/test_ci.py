@@ -101,7 +101,7 @@ def test_the_longest_entry_decides_and_everything_else_runs_on_both_legs():
     assert leg_of("tests/browser/test_job_page.py::test_x") == "sqlite"
     assert leg_of("tests/browser/test_rate_limits.py::test_x") == "postgres"
     assert leg_of("tests/test_fuzz.py::test_no_query_is_a_5xx[/api/v1]") == "postgres"
-    assert leg_of("tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer") is None
+    assert leg_of("tests/config/test_health.py::test_healthy_when_database_and_cache_answer") is None
 
 
 def collected(*paths: str, **env: str) -> subprocess.CompletedProcess:
@@ -117,7 +117,7 @@ def collected(*paths: str, **env: str) -> subprocess.CompletedProcess:
 
 def test_each_leg_collects_its_own_tests_and_both_legs_together_all_of_them():
     paths = (
-        "tests/chauffeur/test_health.py",
+        "tests/config/test_health.py",
         "tests/browser/test_rate_limits.py",
         "tests/browser/test_job_page.py",
     )
@@ -128,13 +128,13 @@ def test_each_leg_collects_its_own_tests_and_both_legs_together_all_of_them():
     assert {leg_of(nodeid) for nodeid in ids["sqlite"] - ids["postgres"]} == {"sqlite"}
     assert {leg_of(nodeid) for nodeid in ids["postgres"] - ids["sqlite"]} == {"postgres"}
     assert (
-        "tests/chauffeur/test_health.py::test_healthy_when_database_and_cache_answer"
+        "tests/config/test_health.py::test_healthy_when_database_and_cache_answer"
         in ids["sqlite"] & ids["postgres"]
     )
 
 
 def test_an_unknown_leg_is_refused():
-    run = collected("tests/chauffeur/test_health.py", CI_LEG="mysql")
+    run = collected("tests/config/test_health.py", CI_LEG="mysql")
     assert (
         run.returncode != 0
         and "CI_LEG must be one of sqlite, postgres, not 'mysql'" in run.stdout + run.stderr

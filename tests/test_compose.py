@@ -160,7 +160,7 @@ def test_env_files_stay_out_of_the_image_the_dockerfile_copies():
     for path in SECRET_FILES:
         assert dockerignored(path), f"{path} would be baked into the image"
     assert not dockerignored(".env.example")
-    assert not dockerignored("chauffeur/settings.py") and not dockerignored("manage.py")
+    assert not dockerignored("config/settings.py") and not dockerignored("manage.py")
     assert dockerignored(".git/config") and dockerignored(
         "tests/settings.py"
     )  # the rules read as docker does

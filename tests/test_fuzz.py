@@ -10,7 +10,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.tools import TOOLS
+from mcp_endpoint.tools import TOOLS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

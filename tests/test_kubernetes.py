@@ -101,8 +101,8 @@ def test_the_secret_template_holds_no_secret():
 
 def variables_read() -> set[str]:
     """Every environment variable settings.py and gunicorn.conf.py read, as written in their source."""
-    source = (ROOT / "chauffeur" / "settings.py").read_text() + (
-        ROOT / "chauffeur" / "gunicorn.conf.py"
+    source = (ROOT / "config" / "settings.py").read_text() + (
+        ROOT / "config" / "gunicorn.conf.py"
     ).read_text()
     return set(
         re.findall(
@@ -245,7 +245,7 @@ def test_web_pods_are_reached_scaled_and_protected_by_their_own_labels():
 
 
 def test_web_stops_gracefully_within_its_grace_period():
-    config = (ROOT / "chauffeur" / "gunicorn.conf.py").read_text()
+    config = (ROOT / "config" / "gunicorn.conf.py").read_text()
     graceful = int(re.search(r"^graceful_timeout = (\d+)", config, re.M)[1])
     pause = int(WEB_CONTAINER["lifecycle"]["preStop"]["exec"]["command"][1])
     assert pod(WEB)["terminationGracePeriodSeconds"] > graceful + pause
@@ -254,15 +254,17 @@ def test_web_stops_gracefully_within_its_grace_period():
 # --- PostgreSQL's connections ----------------------------------------------------------------------------------
 
 MAX_CONNECTIONS = 100 - 3  # PostgreSQL's default, less superuser_reserved_connections
-HEALTHZ_IN_FLIGHT = 1  # per web pod: a readiness probe's own short-lived connection (chauffeur/views.py)
-PER_WORKER_POD = 2  # the job loop and its Housekeeper thread (jobs/worker.py), each with its own connection
+HEALTHZ_IN_FLIGHT = 1  # per web pod: a readiness probe's own short-lived connection (config/views.py)
+PER_WORKER_POD = (
+    2  # the job loop and its Housekeeper thread (jobqueue/worker.py), each with its own connection
+)
 BY_HAND = 2  # the migrate Job and a manage.py command someone runs
 
 
 def connection_budget() -> dict[str, int]:
     """What docs/operations/kubernetes.md#connection-budget counts, from the manifests and gunicorn.conf.py:
     Django's connections belong to a thread, so each gunicorn thread holds one."""
-    config = (ROOT / "chauffeur" / "gunicorn.conf.py").read_text()
+    config = (ROOT / "config" / "gunicorn.conf.py").read_text()
     threads = int(re.search(r"^threads = (\d+)", config, re.M)[1])
     (concurrency,) = [int(v["value"]) for v in WEB_CONTAINER["env"] if v["name"] == "WEB_CONCURRENCY"]
     web_pods = one("HorizontalPodAutoscaler")["spec"]["maxReplicas"] + surge(WEB)
@@ -300,7 +302,7 @@ def probe(base: str, container: dict, kind: str) -> requests.Response:
 def production_env(tmp_path) -> dict[str, str]:
     """The ConfigMap's environment, with static files collected as the image has them (into tmp_path)."""
     (tmp_path / "k8s_settings.py").write_text(
-        f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp_path / 'static')!r}\n"
+        f"from config.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp_path / 'static')!r}\n"
     )
     env = {
         **CONFIG["data"],

@@ -11,32 +11,36 @@ from tests.imports import PROJECT_PACKAGES, top_level_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = PROJECT_PACKAGES
-DOORS = {"web", "agents"}  # the traveller pages and MCP: nothing in the domain imports a door
+DOORS = {"web", "mcp_endpoint"}  # the traveller pages and MCP: nothing in the domain imports a door
 DOMAIN_BELOW_BOOKING = {"booking", "payments", "dispatch", *DOORS}
 
 # app → the project apps it must never import
 FORBIDDEN = {
-    "chauffeur": set(APPS) - {"chauffeur"},
-    "pricing": {"places", "fleet", "access", "company", *DOMAIN_BELOW_BOOKING},
-    "places": {"pricing", "fleet", "access", "company", *DOMAIN_BELOW_BOOKING},
+    # the project's configuration: its URL table (exempt below) wires every door in
+    "config": set(APPS) - {"config", "apikit", "sitekit"},
+    "apikit": set(APPS) - {"apikit"},  # the shared API plumbing knows no app
+    "sitekit": set(APPS) - {"sitekit", "apikit"},  # the shared site pieces know only the API plumbing
+    "pricing": {"places", "fleet", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    "places": {"pricing", "fleet", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
     "booking": {*DOORS},
     "payments": {"dispatch", "fleet", *DOORS},
     "dispatch": {*DOORS},
-    "web": {"agents", "dispatch", "fleet", "access"},
-    "fleet": {"pricing", "places", "access", "company", *DOMAIN_BELOW_BOOKING},
-    # access mails a traveller's sign-in code in the operator's name: the operator profile is company's
+    "web": {"mcp_endpoint", "dispatch", "fleet", "access"},
+    "fleet": {"pricing", "places", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    # access mails a traveller's sign-in code in the operator's name: the operator profile is operator_profile's
     "access": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
-    "agents": {"web", "dispatch"},
-    "company": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
-    "jobs": set(APPS) - {"chauffeur", "jobs"},  # the queue's plumbing: it knows its tasks only by name
+    "mcp_endpoint": {"web", "dispatch"},
+    "operator_profile": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
+    # the queue's plumbing: it knows its tasks only by name
+    "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},
     # company accounts: their admin shows bookings and collective invoices (payments holds the money)
-    "business": {"dispatch", "fleet", *DOORS},
+    "corporate": {"dispatch", "fleet", *DOORS},
     "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
 }
 # Booking's own rules never call on dispatch; only its admin page (which hosts the dispatch board, the
 # phone booking and the change of a ride as its sub-pages) does.
 MAY_USE_DISPATCH = (Path("booking/admin"),)
-EXEMPT = {Path("chauffeur/urls.py")}  # the URL table wires every door in
+EXEMPT = {Path("config/urls.py")}  # the URL table wires every door in
 
 
 def imported_apps(path: Path) -> set[str]:
@@ -61,7 +65,7 @@ def forbidden_in(path: Path, app: str) -> set[str]:
 
 def test_the_layout_names_every_app():
     assert set(FORBIDDEN) == set(APPS)
-    assert {path.parent.name for path in ROOT.glob("*/apps.py")} | {"chauffeur"} == set(APPS)
+    assert {path.parent.name for path in ROOT.glob("*/apps.py")} | {"apikit"} == set(APPS)
 
 
 def module_graph() -> grimp.ImportGraph:
@@ -140,8 +144,8 @@ def test_a_circle_is_found_and_named():
 
 
 def test_the_agent_endpoint_has_no_models():
-    assert not (ROOT / "agents" / "models.py").exists()
-    assert not list((ROOT / "agents").rglob("admin.py"))
+    assert not (ROOT / "mcp_endpoint" / "models.py").exists()
+    assert not list((ROOT / "mcp_endpoint").rglob("admin.py"))
 
 
 def test_the_readmes_layout_table_names_every_app():

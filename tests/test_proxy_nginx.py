@@ -66,7 +66,7 @@ def proxy(tmp_path_factory):
     }
     # The production settings with the static files collected as the image has them (the admin's pages).
     (tmp / "proxy_settings.py").write_text(
-        f"from chauffeur.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp / 'static')!r}\n"
+        f"from config.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp / 'static')!r}\n"
     )
     env |= {"PYTHONPATH": str(tmp), "DJANGO_SETTINGS_MODULE": "proxy_settings", "DJANGO_DEBUG": "false"}
     for command in (

@@ -4,6 +4,8 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
+from apikit.operations import Operation
+from apikit.renderers import Answer
 from booking.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from booking.ride_quotes import quote_ride
 from booking.serializers import (
@@ -13,8 +15,6 @@ from booking.serializers import (
     RideQuoteOutput,
     V1CheckoutOutput,
 )
-from chauffeur.api.operations import Operation
-from chauffeur.api.renderers import Answer
 from payments.models import IdempotentCheckout
 
 

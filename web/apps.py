@@ -11,7 +11,7 @@ class WebConfig(AppConfig):
     name = "web"
 
     def ready(self) -> None:
-        from chauffeur.api.problems import SURFACE_WRITERS, problem_response
+        from apikit.problems import SURFACE_WRITERS, problem_response
         from web.views import CANCEL_PATH, SUCCESS_PATH, too_many_requests
 
         SURFACE_WRITERS[SUCCESS_PATH] = SURFACE_WRITERS[CANCEL_PATH] = too_many_requests  # 429 as a page

@@ -16,18 +16,18 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_safe
 
+from apikit import page_sessions
 from booking import presentation, selectors
 from booking.availability import check_availability, lead_time_rules
 from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
 from booking.models import Booking
-from chauffeur import phones
-from chauffeur.api import page_sessions
-from chauffeur.i18n import supported
-from chauffeur.seo import page_links
 from places.services import rating_snapshot
 from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
+from sitekit import phones
+from sitekit.i18n import supported
+from sitekit.seo import page_links
 
 # What the page's script says, in the page's language: errors by the API's codes and by field.
 TEXTS = {

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from booking.lifecycle import BookingState
 from booking.models import BookingStatus, RideState
 from booking.ride import FINAL, SEQUENCE
-from chauffeur import l10n
+from sitekit import l10n
 
 # How often the page asks again while the ride can still move (seconds): the chauffeur's moves are minutes
 # apart, and each ask is one small page.

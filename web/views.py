@@ -12,6 +12,8 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.decorators.http import require_http_methods, require_safe
 
+from apikit.errors import DomainError
+from apikit.problems import Problem
 from booking import calendar, cancellation, lifecycle, on_account, presentation, selectors
 from booking.links import (
     cancel_url,
@@ -21,15 +23,13 @@ from booking.links import (
     resume_path,
 )
 from booking.models import Booking
-from chauffeur.api.problems import Problem
-from chauffeur.errors import DomainError
-from chauffeur.i18n import language_links, supported
 from payments import documents, invoices, payment_updates
 from payments import selectors as payment_selectors
 from payments.models import Surcharge
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
+from sitekit.i18n import language_links, supported
 from web import ride_panel
 
 logger = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from django.utils.translation import ngettext
 from access import tokens
 from access.models import ApiToken, OAuthClient, OAuthGrant, Scope
 from access.oauth.grants import revoke_grant
-from chauffeur import l10n
-from chauffeur.admin import NamesChanges
+from sitekit import l10n
+from sitekit.admin import NamesChanges
 
 SHOWN_ID = 40  # characters of a client ID in the list (a metadata document's URL can be 2000)
 

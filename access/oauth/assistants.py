@@ -17,7 +17,7 @@ from access.oauth import grants
 from access.oauth.sign_in import ASSISTANTS_PATH, SIGN_IN_PATH
 from access.oauth.travellers import signed_in_traveller
 from access.oauth.views import scope_words
-from chauffeur.i18n import language_links, supported
+from sitekit.i18n import language_links, supported
 
 
 @never_cache

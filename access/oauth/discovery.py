@@ -5,9 +5,9 @@ the URLs both name. The issuer is PUBLIC_BASE_URL; the endpoints below are serve
 from django.conf import settings
 
 from access.models import Scope
-from chauffeur.api.problems import is_v1_path
+from apikit.problems import is_v1_path
 
-MCP_RESOURCE = "/api/mcp"  # agents.urls.MCP_PATH (access imports no door)
+MCP_RESOURCE = "/api/mcp"  # mcp_endpoint.urls.MCP_PATH (access imports no door)
 V1_RESOURCE = "/api/v1"
 RESOURCES = (MCP_RESOURCE, V1_RESOURCE)
 RESOURCE_NAMES = {

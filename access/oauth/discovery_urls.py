@@ -1,5 +1,5 @@
 """The discovery documents and the registration endpoint (access/oauth/discovery_views.py), wired into
-chauffeur/urls.py. The root protected resource document is the agent endpoint's: MCP clients that find no
+config/urls.py. The root protected resource document is the agent endpoint's: MCP clients that find no
 `resource_metadata` in a 401 try it after the path-specific one (MCP 2025-11-25, Authorization ›
 Protected Resource Metadata Discovery Requirements); OpenID Connect discovery's address serves the same
 authorization server metadata, as MCP clients try it second."""

@@ -13,8 +13,8 @@ from django.views.decorators.csrf import csrf_exempt
 
 from access.oauth import discovery, registration, registration_limits
 from access.oauth.metadata_rules import MetadataError
-from chauffeur.api.clients import client_address
-from chauffeur.api.problems import COMPACT, Problem, classify
+from apikit.clients import client_address
+from apikit.problems import COMPACT, Problem, classify
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def authorization_server(request: HttpRequest) -> HttpResponse:
 
 def _document(request: HttpRequest, build) -> HttpResponse:
     if request.method == "OPTIONS":
-        return HttpResponse(status=204)  # a preflight is answered by chauffeur/cors.py before this view
+        return HttpResponse(status=204)  # a preflight is answered by apikit/cors.py before this view
     if request.method not in ("GET", "HEAD"):
         return _not_allowed("GET, HEAD, OPTIONS")
     response = JsonResponse(build(), json_dumps_params=COMPACT)

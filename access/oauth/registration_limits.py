@@ -9,7 +9,7 @@ import logging
 
 from django.conf import settings
 
-from chauffeur.api import sliding_window
+from apikit import sliding_window
 
 logger = logging.getLogger(__name__)
 

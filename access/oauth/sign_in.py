@@ -18,8 +18,8 @@ from django.views.decorators.http import require_http_methods
 from access.oauth import travellers
 from access.oauth.clients import client_of
 from access.oauth.pending import pending_of
-from chauffeur.api.clients import client_address
-from chauffeur.i18n import language_links, supported
+from apikit.clients import client_address
+from sitekit.i18n import language_links, supported
 
 SIGN_IN_PATH = "/oauth/sign-in"
 CONSENT_PATH = "/oauth/consent"

@@ -15,10 +15,10 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from access.models import SignInCode
-from company import legal
-from company.models import CONTROL_CHARACTERS
-from company.services import operator_branding
-from jobs import delivery
+from jobqueue import delivery
+from operator_profile import legal
+from operator_profile.models import CONTROL_CHARACTERS
+from operator_profile.services import operator_branding
 
 DIGITS = 6
 CODE_SALT = "access.oauth.sign-in-code"

@@ -19,8 +19,8 @@ from django.utils import timezone
 from access import tasks
 from access.models import SignInCode
 from access.oauth import sign_in_codes
-from chauffeur import mail_budget
-from chauffeur.api import sliding_window
+from apikit import sliding_window
+from sitekit import mail_budget
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from access.oauth.errors import OAuth2Error, UnverifiedRedirect
 from access.oauth.requests import validate_authorization_request
 from access.oauth.sign_in import ASSISTANTS_PATH
 from access.oauth.travellers import forget_destination, signed_in_traveller
-from chauffeur.i18n import language_links
+from sitekit.i18n import language_links
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def authorize(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def consent(request: HttpRequest) -> HttpResponse:
     """Who asks for what, on whose behalf; Allow or Deny. Framing is refused by the site-wide
-    X-Frame-Options DENY and CSP frame-ancestors 'none' (chauffeur/settings.py)."""
+    X-Frame-Options DENY and CSP frame-ancestors 'none' (config/settings.py)."""
     with translation.override(_language(request)):
         pending = pendings.pending_of(request)
         client = client_of(pending.client_id) if pending else None

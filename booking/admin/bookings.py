@@ -13,10 +13,9 @@ from django.utils import timezone
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from apikit.errors import DomainError
 from booking import cancellation, history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
-from chauffeur import l10n
-from chauffeur.errors import DomainError
 from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
@@ -27,6 +26,7 @@ from payments.admin.refund import refund_view
 from payments.models import Invoice, Refund, Surcharge
 from pricing.models import VehicleClass
 from pricing.money import from_cents
+from sitekit import l10n
 
 
 class NoteForm(forms.Form):

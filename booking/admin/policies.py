@@ -2,8 +2,8 @@ from django.contrib import admin
 
 from booking import availability
 from booking.models import CancellationPolicy, LeadTimePolicy
-from chauffeur.admin import OneRecordAdmin
-from chauffeur.admin_versions import MovesSharedVersion
+from sitekit.admin import OneRecordAdmin
+from sitekit.admin_versions import MovesSharedVersion
 
 
 @admin.register(LeadTimePolicy)

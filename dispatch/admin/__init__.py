@@ -3,8 +3,8 @@ booking a ride by phone. They are sub-pages of the booking's admin (/admin/booki
 
 from django.contrib import admin
 
-from chauffeur.admin import OneRecordAdmin
 from dispatch.models import RideDayPolicy
+from sitekit.admin import OneRecordAdmin
 
 
 @admin.register(RideDayPolicy)

@@ -20,10 +20,10 @@ from django.utils.translation import gettext_lazy as _
 from booking import presentation
 from booking.models import Booking, BookingStatus, RideState
 from booking.ride import RideProgress, progress
-from chauffeur import l10n
 from dispatch import planning, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
+from sitekit import l10n
 
 RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
 MAX_SEARCH = 100

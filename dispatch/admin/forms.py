@@ -11,15 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
-from business.models import CompanyAccount
-from chauffeur.admin_labels import LabelledSplitDateTime
-from chauffeur.phones import PhoneNumberField
-from chauffeur.validators import one_line
+from corporate.models import CompanyAccount
 from dispatch.phone import PhonePayment
 from fleet.models import Driver, Vehicle
 from payments.admin.forms import EuroField
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MAX_REASON_LENGTH, MIN_HOURLY_HOURS, PriceByHand, price_by_hand_of
+from sitekit.admin_labels import LabelledSplitDateTime
+from sitekit.phones import PhoneNumberField
+from sitekit.validators import one_line
 
 _Field = TypeVar("_Field", bound=forms.Field)
 

@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from chauffeur.errors import DomainError
-from chauffeur.l10n import day, money
+from apikit.errors import DomainError
 from payments import account_payments
 from payments.admin.forms import EuroField
 from payments.models import Invoice
 from pricing.money import from_cents, to_cents
+from sitekit.l10n import day, money
 
 
 class AccountPaymentForm(forms.Form):

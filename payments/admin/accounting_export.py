@@ -1,4 +1,4 @@
-"""The accountant's export page of the admin (/admin/accounting-export/, wired in chauffeur/urls.py beside the
+"""The accountant's export page of the admin (/admin/accounting-export/, wired in config/urls.py beside the
 revenue page): a period of Vienna days (last month by default), what the file will hold (counts, sums, VAT per
 rate), and the file itself in BMD's import layout (payments/accounting_export.py), streamed. For staff who may
 view invoices."""
@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from chauffeur import l10n
 from payments import accounting_export as service
 from pricing.money import from_cents
+from sitekit import l10n
 
 DATE_INPUTS = ["%Y-%m-%d", "%d.%m.%Y"]
 FIRST_YEAR, LAST_YEAR = (

@@ -7,9 +7,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.l10n import money, short
 from payments.admin.documents import IssuedDocumentAdmin
 from payments.models import CreditNote
+from sitekit.l10n import money, short
 
 
 @admin.register(CreditNote)

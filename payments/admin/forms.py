@@ -6,8 +6,8 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur import l10n
 from payments.refund_requests import KEY_PATTERN
+from sitekit import l10n
 
 
 class EuroField(forms.Field):

@@ -12,12 +12,12 @@ from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.l10n import money, short
 from payments import account_payments
 from payments.admin.account_payment import StandingFilter, payment_view
 from payments.admin.documents import IssuedDocumentAdmin
 from payments.models import Invoice
 from pricing.money import from_cents
+from sitekit.l10n import money, short
 
 
 @admin.register(Invoice)

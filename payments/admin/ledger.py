@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from chauffeur.l10n import money, short
+from sitekit.l10n import money, short
 from payments.models import Payment, Refund
 
 

@@ -9,14 +9,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from apikit.errors import DomainError
 from booking import history
 from booking.models import Booking
-from chauffeur import l10n
-from chauffeur.errors import DomainError
 from payments import ledger, refund_requests, refunds
 from payments.admin.forms import ConfirmRefundForm, RefundForm
 from payments.models import Refund
 from pricing.money import from_cents, to_cents
+from sitekit import l10n
 
 
 def refund_view(request: HttpRequest, booking: Booking, context: dict) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""The monthly revenue page of the admin (/admin/revenue/, wired in chauffeur/urls.py before the admin's own
+"""The monthly revenue page of the admin (/admin/revenue/, wired in config/urls.py before the admin's own
 URLs, so no model admin of another app needs to host it): a range of months, tables per month × vehicle
 class and month × channel with totals, and a bar chart of each month stacked by channel, drawn on the server
 as SVG (no script, no inline style: the CSP allows neither). Anyone on the staff who may view bookings may
@@ -20,10 +20,10 @@ from django.utils.translation import gettext_lazy
 
 from booking.models import BookingChannel
 from booking.presentation import vehicle_name
-from chauffeur import l10n
 from payments import revenue as service
 from payments.revenue import Figures, Revenue
 from pricing.money import round_up
+from sitekit import l10n
 
 # The channels as the accountant names them (the booking's own labels say how, not where from).
 CHANNEL_NAMES: dict[str, Promise] = {

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 
 # A checkout session's payment_status values that mean the money is there.
 PAID_PAYMENT_STATUSES = frozenset({"paid", "no_payment_required"})

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from places.geo import LatLng
 
 MAX_SUGGESTIONS, MAX_REVIEWS = 5, 5  # docs/decisions.md §3 and section 2.7 of the interface document

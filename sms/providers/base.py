@@ -6,7 +6,7 @@ from typing import Protocol
 
 @dataclass(frozen=True)
 class TextMessage:
-    to: str  # E.164, as every door stores it (chauffeur/phones.py)
+    to: str  # E.164, as every door stores it (sitekit/phones.py)
     body: str
 
 

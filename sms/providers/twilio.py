@@ -10,7 +10,7 @@ TIMEOUT = (3.05, 10)
 
 
 def e164(number: str) -> str:
-    """The number in E.164, as Twilio wants it: every door stores it so (chauffeur/phones.py); one kept
+    """The number in E.164, as Twilio wants it: every door stores it so (sitekit/phones.py); one kept
     from before is read as an Austrian traveller typed it ("0664 123 45 67", "+43 664/1234567", "0043…")."""
     try:
         parsed = phonenumbers.parse(number, "AT")

@@ -11,10 +11,10 @@ from django.core.management import CommandError, call_command
 from access import tokens
 from access.models import ApiToken
 from booking.models import Booking, BookingStatus, PaymentMethod
-from business.models import CompanyAccount
-from tests.agents.mcp import call, checkout_arguments, tool_result
+from corporate.models import CompanyAccount
 from tests.booking import test_on_account
 from tests.booking.test_on_account import v1_checkout
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 ADD = "/admin/access/apitoken/add/"

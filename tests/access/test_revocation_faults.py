@@ -8,8 +8,8 @@ from django.core.cache import cache
 
 from access import tokens
 from access.models import ApiToken
-from chauffeur.cache import CircuitBreakerError
-from tests.chauffeur.test_faults import own_redis  # noqa: F401  (a redis-server of the test's own port)
+from apikit.cache import CircuitBreakerError
+from tests.config.test_faults import own_redis  # noqa: F401  (a redis-server of the test's own port)
 
 # Real commits: the version moves on commit, which is where a down cache used to end the request.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)

@@ -19,9 +19,9 @@ from django.utils import timezone
 from access.models import ApiToken
 from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
-from business.models import CompanyAccount
-from company.models import PROFILE_ID, OperatorProfile
+from corporate.models import CompanyAccount
 from fleet.models import Driver, Vehicle
+from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import collective_invoices
 from payments.models import AccountPayment, Invoice, Refund
 from pricing.models import Tariff, Tour, VehicleClass
@@ -31,7 +31,7 @@ from tests.booking.conftest import paid_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
-# The staff guide's roles (chauffeur/roles.py, made by `manage.py staff_roles`) by the name the cells use.
+# The staff guide's roles (config/roles.py, made by `manage.py staff_roles`) by the name the cells use.
 ROLES: dict[str, str | None] = {
     "viewer": "Viewer",
     "dispatcher": "Dispatcher",

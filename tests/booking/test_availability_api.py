@@ -3,9 +3,9 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from agents import tools
 from booking import availability
 from booking.models import LeadTimePolicy
+from mcp_endpoint import tools
 from tests.admin_forms import change_form_data
 from tests.conftest import assert_problem
 

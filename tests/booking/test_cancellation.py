@@ -10,10 +10,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking import cancellation
 from booking.cancellation import CancellationRules, fee_percent, free_until, terms
 from booking.models import Booking, BookingEvent, BookingStatus, CancellationPolicy
-from chauffeur.errors import DomainError
 from payments.models import Refund
 
 VIENNA = ZoneInfo("Europe/Vienna")

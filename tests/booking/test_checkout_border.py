@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from booking.models import Booking
-from company.models import OperatorProfile
+from operator_profile.models import OperatorProfile
 from payments import invoice_pdf, payment_updates
 from payments.models import Invoice
 from pricing import services as pricing

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from booking.models import Booking
-from company import legal
-from company.models import LegalText
+from operator_profile import legal
+from operator_profile.models import LegalText
 from tests.booking.test_checkout import LEGACY, V1, pickup, ride, server_amount
 from tests.conftest import assert_problem
 

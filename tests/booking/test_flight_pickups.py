@@ -7,7 +7,7 @@ import pytest
 
 from booking import ride
 from booking.models import Booking
-from tests.agents.mcp import call, checkout_arguments, result_of, rpc, tool_result
+from tests.mcp_endpoint.mcp import call, checkout_arguments, result_of, rpc, tool_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 DOORS = ("/api/create-checkout-session", "/api/v1/checkout", "booking.create_checkout")

@@ -1,6 +1,6 @@
 """The back office in the staff member's language: states, booking types, price lines, history entries,
 messages, forms and the dispatch CSV in German when the admin is German (and English when English), money
-and dates by the one rule of chauffeur/l10n.py; history and price lines stored before they were
+and dates by the one rule of sitekit/l10n.py; history and price lines stored before they were
 translatable still show; and the CSV's cells cannot run as spreadsheet formulas."""
 
 import csv
@@ -15,8 +15,8 @@ from django.utils import timezone, translation
 
 from booking import history, transitions
 from booking.models import Booking, BookingEvent
-from company.models import PROFILE_ID
 from fleet.models import Vehicle
+from operator_profile.models import PROFILE_ID
 from pricing.models import VehicleClass
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]

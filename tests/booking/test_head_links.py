@@ -1,11 +1,11 @@
 """HEAD on the pages a booking's links open (the customer's page, the payment's return pages, the sandbox's
-payment page): answered like GET, with no body (every other path: tests/chauffeur/test_head.py)."""
+payment page): answered like GET, with no body (every other path: tests/apikit/test_head.py)."""
 
 import pytest
 from django.conf import settings
 
 from booking.links import cancel_url, manage_url
-from tests.chauffeur.test_head import assert_head_like_get
+from tests.apikit.test_head import assert_head_like_get
 
 pytestmark = pytest.mark.django_db
 

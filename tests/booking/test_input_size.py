@@ -8,9 +8,9 @@ import pytest
 
 from booking.models import Booking
 from booking.serializers import MAX_BOOKING_DATA_BYTES, MAX_FLIGHT_DATA_BYTES
-from tests.agents.mcp import call, checkout_arguments, tool_problem
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import assert_problem
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_problem
 from tests.web.test_page_checkout import PAGE, page_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]

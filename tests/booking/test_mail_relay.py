@@ -14,9 +14,9 @@ from booking import cancellation, notifications
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingEvent, BookingStatus
 from fleet.models import Driver
-from tests.agents.mcp import call, tool_result
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import bearer
+from tests.mcp_endpoint.mcp import call, tool_result
 from tests.payments.sandbox import pay_in_the_sandbox
 from tests.web.test_page_checkout import PAGE, page_ride
 

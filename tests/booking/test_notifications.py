@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from booking import notifications
 from booking.models import Booking
-from company.models import OperatorProfile
-from company.services import profile_changed
+from operator_profile.models import OperatorProfile
+from operator_profile.services import profile_changed
 from tests.processes import project_env, run_python
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,12 @@ from pypdf import PdfReader
 
 from booking import cancellation, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments import invoice_pdf, payment_updates
 from payments.models import Invoice, Refund
-from tests.agents.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem, bearer
+from tests.mcp_endpoint.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.payments.ledger_rows import received_cents
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -192,7 +192,7 @@ def test_the_agent_tool_refuses_on_account_storing_nothing(client, company, refu
 
 
 def test_the_agent_tool_declares_the_payment_method_and_billing_fields(client, agent):
-    from tests.agents.mcp import result_of, rpc
+    from tests.mcp_endpoint.mcp import result_of, rpc
 
     listed = {tool["name"]: tool for tool in result_of(rpc(client, agent, "tools/list"))["tools"]}
     schema = listed["booking.create_checkout"]["inputSchema"]

@@ -7,11 +7,11 @@ import pytest
 
 from booking.models import Booking
 from fleet.models import Driver
-from tests.agents.mcp import call, checkout_arguments, result_of, rpc, tool_problem, tool_result
 from tests.booking.test_checkout import post, ride, server_amount
-from tests.chauffeur.test_phones import COSTLY, GARBAGE
 from tests.conftest import assert_problem, bearer
 from tests.dispatch.test_phone_booking import ADD, form
+from tests.mcp_endpoint.mcp import call, checkout_arguments, result_of, rpc, tool_problem, tool_result
+from tests.sitekit.test_phones import COSTLY, GARBAGE
 from tests.web.test_page_checkout import page_ride
 from tests.web.test_page_checkout import post as page_post
 

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator, FormatChecker
 from booking.models import RideState
 from dispatch import ride_day
 from dispatch.models import RideDayPolicy
-from tests.agents.mcp import call, output_validator, tool_result
 from tests.dispatch.conftest import assign, fleet, ride  # noqa: F401 (fixtures)
+from tests.mcp_endpoint.mcp import call, output_validator, tool_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

@@ -2,16 +2,16 @@
 traveller's bookings and nobody else's, whatever e-mail address it sends, on /api/v1 and on /api/mcp alike,
 and it books in the traveller's name. An agency's OAuth token keeps what its grant booked across a refresh.
 Refusals change nothing. Tokens without a traveller keep the rules of docs/decisions.md §9
-(tests/booking/test_lifecycle_api.py, tests/agents/test_booking_tools.py)."""
+(tests/booking/test_lifecycle_api.py, tests/mcp_endpoint/test_booking_tools.py)."""
 
 import pytest
 
 from access import tokens
 from booking.models import Booking
-from tests.agents.mcp import call, checkout_arguments, tool_problem, tool_result
 from tests.booking.test_checkout import V1, post, ride, server_amount
 from tests.booking.travellers import access_token, grant, stored_booking, unchanged
 from tests.conftest import assert_problem, bearer
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_problem, tool_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

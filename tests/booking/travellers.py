@@ -1,6 +1,6 @@
 """Tokens as the OAuth flow issues them (access/oauth/), made directly: a client, a grant, and an access token
 that acts for a traveller (or for an agency); and bookings stored as a checkout stores them. Shared by
-tests/booking/test_traveller_tokens.py and tests/agents/test_list_bookings.py."""
+tests/booking/test_traveller_tokens.py and tests/mcp_endpoint/test_list_bookings.py."""
 
 from datetime import datetime, timedelta
 from decimal import Decimal

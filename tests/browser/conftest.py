@@ -176,7 +176,7 @@ def console_errors():
     return watch_console
 
 
-AXE = ROOT / "tests" / "agents" / "node" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = ROOT / "tests" / "mcp_endpoint" / "node" / "node_modules" / "axe-core" / "axe.min.js"
 # The success criteria axe-core can check: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and its best practices.
 AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
@@ -185,7 +185,7 @@ def axe_missing() -> str | None:
     """Why axe-core cannot run here, or None (`make test` installs it with `npm ci` where npm is on the PATH)."""
     if AXE.exists():
         return None
-    return f"axe-core is not installed ({AXE.relative_to(ROOT)} is missing: cd tests/agents/node && npm ci)"
+    return f"axe-core is not installed ({AXE.relative_to(ROOT)} is missing: cd tests/mcp_endpoint/node && npm ci)"
 
 
 def skip_without_axe() -> None:

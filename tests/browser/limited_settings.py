@@ -3,7 +3,7 @@ waits up to a second (production: 50 ms) before it lets a request pass uncounted
 server share two cores here; a Redis answer late under that load would let a request through uncounted,
 without the RateLimit headers the tests read."""
 
-from chauffeur.settings import *  # noqa: F403
+from config.settings import *  # noqa: F403
 
 if "OPTIONS" in CACHES["default"]:  # noqa: F405 (Redis: the PostgreSQL/Redis run)
     CACHES["default"]["OPTIONS"] = {  # noqa: F405

@@ -5,7 +5,7 @@ Payments go through the sandbox's hosted page. Each test leaves a screenshot in 
 import re
 import sqlite3
 
-from company.colours import contrast
+from operator_profile.colours import contrast
 from tests.browser.conftest import PHONE, pickup_day
 
 

@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 import time_machine
 from booking.models import Booking
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments import collective_invoices
 from access.models import ApiToken
 vienna = ZoneInfo("Europe/Vienna")

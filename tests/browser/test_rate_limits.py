@@ -28,7 +28,7 @@ def limits_env() -> dict:
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory, website_port):
-    """The project's own limits: 60 in 60 s for API clients, page sessions as chauffeur/settings.py sets."""
+    """The project's own limits: 60 in 60 s for API clients, page sessions as config/settings.py sets."""
     with live_service(
         tmp_path_factory.mktemp("limited"), "tests.browser.limited_settings", website_port, **limits_env()
     ) as running:

@@ -1,4 +1,4 @@
-"""Every page a traveller sees, checked by axe-core (npm, pinned in tests/agents/node) in a real Chromium:
+"""Every page a traveller sees, checked by axe-core (npm, pinned in tests/mcp_endpoint/node) in a real Chromium:
 the booking page in German and English (desktop and phone), the legal pages, the sandbox's payment page,
 the success, manage and cancel pages. No violation of WCAG 2.x A/AA or axe's best practices (the `axe`
 fixture of conftest.py, as for the admin), and no console error. And the terms before Pay: without the

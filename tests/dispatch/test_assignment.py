@@ -4,17 +4,19 @@ time, or its booked hours); the driver gets the job, the customer the driver's n
 
 from datetime import datetime, timedelta
 from decimal import Decimal
+from importlib import import_module
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.apps import apps
 from django.core import mail
 
+from apikit.errors import DomainError
 from booking import cancellation
 from booking.models import Booking, BookingEvent
-from chauffeur.errors import DomainError
 from dispatch import tasks as dispatch_tasks
 from fleet.models import Driver
-from jobs.models import Job
+from jobqueue.models import Job
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
 
@@ -121,7 +123,7 @@ def test_a_reassignment_tells_the_replaced_driver(fleet, ride, django_capture_on
     ("task_path", "arguments", "with_link"),
     [("dispatch.tasks.send_assignment", 3, True), ("booking.tasks.send_assignment", 2, False)],
 )
-def test_a_job_queued_under_an_earlier_task_path_still_sends_the_assignment(
+def test_a_job_queued_under_an_earlier_task_path_sends_the_assignment_once_migrated(
     fleet, ride, task_path, arguments, with_link
 ):
     booking = ride()
@@ -129,9 +131,12 @@ def test_a_job_queued_under_an_earlier_task_path_still_sends_the_assignment(
     job = Job.objects.get(task_path=dispatch_tasks.send_assignment_with_job_link.module_path)
     job.task_path, job.args_kwargs = task_path, {"args": job.args_kwargs["args"][:arguments], "kwargs": {}}
     job.save(update_fields=["task_path", "args_kwargs"])
+    renamed = import_module("jobqueue.migrations.0004_jobs_under_renamed_packages")
+    renamed.follow(renamed.MOVED)(apps, None)
     run_pending_jobs()
     job.refresh_from_db()
     assert job.status == "SUCCESSFUL"
+    assert job.task_path == renamed.MOVED[task_path]
     chauffeur, customer = mail.outbox
     assert chauffeur.to == ["karl@chauffeur.test"] and customer.to == ["anna@example.com"]
     assert ("/chauffeur/job/" in chauffeur.body) is with_link

@@ -16,7 +16,7 @@ from booking import cancellation
 from booking.models import BookingEvent
 from dispatch import changes, job_links, windows
 from dispatch.models import JobLink, RideDayPolicy
-from jobs.models import Job
+from jobqueue.models import Job
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from booking import cancellation, ride
 from booking.models import Booking, RideState
 from dispatch import assignment, job_links, job_page
 from dispatch.models import RideDayPolicy
-from jobs.models import Job
+from jobqueue.models import Job
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db

@@ -131,7 +131,7 @@ def test_staff_without_the_add_permission_cannot_book(client):
 
 @pytest.fixture
 def company(db):
-    from business.models import CompanyAccount
+    from corporate.models import CompanyAccount
 
     return CompanyAccount.objects.create(
         name="Beispiel GmbH",

@@ -14,9 +14,9 @@ from django.db import transaction
 from booking.models import Booking, BookingStatus
 from dispatch import reminders, tasks
 from dispatch.models import Reminder, RideDayPolicy
-from jobs import schedules
-from jobs.models import Job
-from jobs.worker import Housekeeper
+from jobqueue import schedules
+from jobqueue.models import Job
+from jobqueue.worker import Housekeeper
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
 from tests.sms.fake_twilio import sent_texts, twilio  # noqa: F401

@@ -19,9 +19,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from apikit.errors import DomainError
 from booking import ride as rides
 from booking.models import Booking, RideState
-from chauffeur.errors import DomainError
 from dispatch import ride_billing, ride_day
 from payments import documents, invoices
 from payments.models import Refund, Surcharge

@@ -20,7 +20,7 @@ from booking import ride
 from booking.models import BookingEvent, BookingStatus, RideState, RideStep
 from dispatch import ride_day, waiting
 from dispatch.models import RideDayPolicy
-from jobs.models import Job
+from jobqueue.models import Job
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db

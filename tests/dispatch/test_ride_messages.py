@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from booking.models import BookingEvent, RideState
 from dispatch import ride_day
-from jobs.models import Job
+from jobqueue.models import Job
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
 from tests.sms.fake_twilio import MESSAGES_URL, SENDER, sent_texts, twilio  # noqa: F401

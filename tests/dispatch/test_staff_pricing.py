@@ -12,11 +12,11 @@ from django.test import Client
 from django.utils import timezone
 
 from booking.models import Booking, BookingEvent, PaymentMethod
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments import collective_invoices, payment_updates
 from payments.models import CreditNote, Invoice, Surcharge
-from tests.company.test_operator_profile import ONE_LINE
 from tests.dispatch.test_phone_booking import ADD, form
+from tests.operator_profile.test_operator_profile import ONE_LINE
 from tests.payments.ledger_rows import received_cents
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]

@@ -20,8 +20,8 @@ from pypdf import PdfReader
 
 from booking import cancellation, links
 from booking.models import Booking
-from company.models import OperatorProfile
 from dispatch import changes
+from operator_profile.models import OperatorProfile
 from payments import documents, invoice_pdf, invoices, refunds, surcharges
 from payments.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError, Refund, Surcharge
 from payments.providers.base import PaymentError

@@ -19,7 +19,7 @@ from django.db import transaction
 from pypdf import PdfReader
 
 from booking import selectors
-from company.models import OperatorProfile
+from operator_profile.models import OperatorProfile
 from payments import (
     accounting_export,
     credit_notes,

@@ -12,9 +12,9 @@ from django.utils import timezone
 from booking.models import Booking
 from payments import idempotency
 from payments.models import IdempotentCheckout
-from tests.agents.mcp import call, checkout_arguments, tool_result
 from tests.booking.test_checkout import LEGACY, V1, ride, server_amount
 from tests.conftest import assert_problem, bearer
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_result
 from tests.migrating import migrate, migrate_to_latest
 from tests.web.test_page_checkout import PAGE, page_ride
 

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from booking import links
 from booking.models import Booking
-from company.models import OperatorProfile
+from operator_profile.models import OperatorProfile
 from payments import invoice_pdf, invoices, payment_updates
 from payments.models import Invoice, InvoiceYear, IssuedInvoiceError
 from tests.payments.stripe_events import deliver, event_payload, use_stripe

@@ -10,7 +10,7 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from company.models import OperatorProfile
+from operator_profile.models import OperatorProfile
 from payments import accounting_export, cross_border, invoice_pdf, surcharges
 from payments.models import CreditNote, Invoice, Surcharge
 from tests.payments.conftest import refund_booking

@@ -23,9 +23,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from apikit.errors import DomainError
 from booking import cancellation
 from booking.models import Booking
-from chauffeur.errors import DomainError
 from dispatch import changes
 from payments import documents, invoices, ledger, refunds, surcharges
 from payments.models import Refund

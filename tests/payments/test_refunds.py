@@ -9,8 +9,8 @@ import responses
 from django.core import mail
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking.models import Booking, BookingEvent
-from chauffeur.errors import DomainError
 from payments import refunds
 from payments.models import ProcessedPaymentEvent, Refund
 from payments.providers.base import PaymentError

@@ -68,7 +68,7 @@ def test_the_last_twelve_months_in_english(viewer, money):
     by_month = {row[0]: row[1:] for row in rows(html, "revenue-by-month")}
     assert by_month["January 2026"] == ["1", "€74.00", "€0.00", "€74.00", "€67.27", "€6.73"]
     assert by_month["April 2025 – December 2025"] == ["No payments or refunds"]
-    assert by_month["March 2026"][1:4] == ["€0.00", "€20.00", "€-20.00"]  # chauffeur/l10n.py's sign
+    assert by_month["March 2026"][1:4] == ["€0.00", "€20.00", "€-20.00"]  # sitekit/l10n.py's sign
     channels = rows(html, "revenue-by-channel")
     assert ["January 2026", "web", "1", "€74.00", "€67.27", "€6.73"] in channels
     assert ["March 2026", "phone", "0", "€-20.00", "€-18.18", "€-1.82"] in channels  # the refund alone

@@ -17,15 +17,15 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from booking.models import Booking, PaymentMethod
-from business.models import CompanyAccount
-from company.models import PROFILE_ID, OperatorProfile
+from corporate.models import CompanyAccount
 from dispatch import changes
+from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import collective_invoices, documents, invoice_pdf, payment_updates, tasks
 from payments.models import CreditNote, Invoice
 from pricing.quote import PriceByHand
-from tests.business.conftest import vienna
-from tests.company.test_operator_profile import CHANGE, profile_form
 from tests.conftest import SELLER_DETAILS
+from tests.corporate.conftest import vienna
+from tests.operator_profile.test_operator_profile import CHANGE, profile_form
 from tests.queued import run_pending_jobs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded_profile")]

@@ -358,7 +358,7 @@ def test_the_success_page_asks_stripe_at_most_once_per_few_seconds_and_is_rate_l
 def test_without_the_shared_cache_the_success_page_still_asks_stripe_once(client, booking, settings):
     settings.CACHES = {
         "default": {  # a Redis that is not there: every cache call fails
-            "BACKEND": "chauffeur.cache.BreakerRedisCache",
+            "BACKEND": "apikit.cache.BreakerRedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.05, "SOCKET_TIMEOUT": 0.05},
         }

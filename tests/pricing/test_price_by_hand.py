@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from pricing.quote import (
     PriceByHand,
     QuoteRequest,

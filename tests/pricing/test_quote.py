@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chauffeur.errors import DomainError
+from apikit.errors import DomainError
 from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 

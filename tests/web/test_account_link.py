@@ -15,8 +15,8 @@ from pypdf import PdfReader
 
 from booking import selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
-from business.models import CompanyAccount
-from jobs.models import Job
+from corporate.models import CompanyAccount
+from jobqueue.models import Job
 from payments import invoice_pdf, payment_updates
 from payments.models import Invoice
 from tests.booking.test_checkout import server_amount

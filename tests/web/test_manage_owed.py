@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from booking import links
 from booking.models import Booking
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from dispatch import changes
 from payments.models import Surcharge
 

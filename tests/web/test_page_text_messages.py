@@ -4,9 +4,9 @@ choice with the booking; only JSON true or false is taken; the v1 and agent chec
 import pytest
 
 from booking.models import Booking
-from tests.agents.mcp import call, checkout_arguments, tool_problem
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_problem
 from tests.web.test_page_checkout import page_ride, post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]

@@ -7,8 +7,8 @@ import simplejson
 from django.http import HttpResponse
 from django.urls import path
 
+from apikit.errors import DomainError
 from benchmarks.peers import work
-from chauffeur.errors import DomainError
 
 
 def answer(body: dict, status: int = 200) -> HttpResponse:

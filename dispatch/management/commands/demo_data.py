@@ -11,10 +11,10 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking import history
 from booking.checkout import BookingRequest, price_the_ride, store_booking
 from booking.models import Booking, BookingChannel
-from chauffeur.errors import DomainError
 from dispatch import assignment
 from fleet.models import Driver, Vehicle
 from payments import payment_updates

@@ -1,5 +1,5 @@
 """The OAuth endpoints a browser-based client calls answer every origin; the bearer endpoints stay closed
-to strangers' pages (chauffeur/cors.py)."""
+to strangers' pages (apikit/cors.py)."""
 
 import pytest
 

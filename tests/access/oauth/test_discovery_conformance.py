@@ -1,13 +1,13 @@
 """The official MCP conformance suite's authorization server scenario against a live gunicorn: it reads
 /.well-known/oauth-authorization-server as an MCP client would and checks it (RFC 8414 and MCP's own
-requirements, client ID metadata document support included). Needs the Node tools of tests/agents/node."""
+requirements, client ID metadata document support included). Needs the Node tools of tests/mcp_endpoint/node."""
 
 import json
 
 import pytest
 
-from tests.agents.live import live_server
-from tests.agents.test_node_clients import node  # skips this module too when the Node tools are missing
+from tests.mcp_endpoint.live import live_server
+from tests.mcp_endpoint.test_node_clients import node  # skips this module too when the Node tools are missing
 
 
 @pytest.fixture(scope="module")

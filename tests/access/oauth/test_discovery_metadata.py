@@ -18,7 +18,7 @@ from mcp.client.auth.utils import (
 )
 
 from access.oauth import discovery
-from agents.urls import MCP_PATH
+from mcp_endpoint.urls import MCP_PATH
 
 BASE = "https://chauffeur.test"
 PRM = "/.well-known/oauth-protected-resource"

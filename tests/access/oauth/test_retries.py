@@ -7,7 +7,7 @@ from access import tokens
 from access.models import ApiToken, OAuthGrant
 from booking.models import Booking
 from tests.access.oauth.conftest import MCP
-from tests.agents.mcp import call, checkout_arguments, tool_result
+from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 

@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 
 from access.models import SignInCode
 from access.oauth.travellers import TRAVELLER_KEY, signed_in_traveller
-from jobs.models import Delivery
+from jobqueue.models import Delivery
 from tests.booking import conftest as booking_fixtures
 from tests.queued import run_pending_jobs
 

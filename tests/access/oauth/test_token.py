@@ -11,7 +11,7 @@ from access import tokens
 from access.models import ApiToken, AuthorizationCode, OAuthClient, OAuthGrant, RefreshToken
 from tests.access.oauth.conftest import MCP, REDIRECT, V1, authorize_params, pkce, query_of, sign_in_traveller
 from tests.access.oauth.test_authorize import consent
-from tests.agents.mcp import error_of, result_of, rpc
+from tests.mcp_endpoint.mcp import error_of, result_of, rpc
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
 from tests.payments import ledger_rows
 

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 from booking.models import Booking
-from business.models import CompanyAccount
+from corporate.models import CompanyAccount
 from payments import accounting_export as export
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
 from tests.payments.accounting.conftest import (
@@ -170,7 +170,7 @@ def test_the_command_refuses_a_bad_period(first, last, tmp_path):
 
 
 def test_account_pairs_from_the_environment(monkeypatch):
-    from chauffeur.settings import env_pairs
+    from config.settings import env_pairs
 
     monkeypatch.setenv("ACCOUNTING_REVENUE_ACCOUNTS", " 10 = 4010 , 13=4013")
     assert env_pairs("ACCOUNTING_REVENUE_ACCOUNTS", "10=4000") == {"10": "4010", "13": "4013"}

@@ -1,7 +1,0 @@
-from django.urls import path
-
-from agents.views import McpView
-
-MCP_PATH = "/api/mcp"
-
-urlpatterns = [path(MCP_PATH.lstrip("/"), McpView.as_view(), name="mcp")]

@@ -1,4 +1,0 @@
-"""The jobs tests use the bookings of tests/booking, and the real worker processes' fixtures."""
-
-from tests.booking.conftest import make_booking  # noqa: F401
-from tests.jobs.worker_processes import database, env, mail_server  # noqa: F401
