@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from sitekit.l10n import money, short
 from payments.models import Payment, Refund
+from sitekit.l10n import money, short
 
 
 class ReadOnly:
