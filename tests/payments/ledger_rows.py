@@ -1,5 +1,7 @@
 """Test set-up: money a booking received, written to the ledger as payments/payment_updates.py records it."""
 
+from django.db import transaction
+
 from booking.models import Booking
 from payments import ledger
 from payments.models import Payment
@@ -16,7 +18,8 @@ def received(booking: Booking, cents: int | None = None, **payment) -> Payment:
         "at": booking.paid_at,
     }
     amount = booking.amount_cents if cents is None else cents
-    return ledger.record_received(booking, amount, **{**defaults, **payment})
+    with transaction.atomic():  # as its writers: a price difference's waiting payment is locked
+        return ledger.record_received(booking, amount, **{**defaults, **payment})
 
 
 def paid_through_checkout(booking: Booking, session: str, intent: str) -> Payment:
