@@ -91,6 +91,15 @@ def received_shares(booking: Booking):
     )
 
 
+def shares_of(booking: Booking):
+    """Every payment carrying the booking (waiting, received, cancelled), oldest first, as staff read them."""
+    return (
+        PaymentShare.objects.filter(booking=booking)
+        .select_related("payment__recorded_by")
+        .order_by("payment__created_at", "payment__pk")
+    )
+
+
 def received_cents(booking: Booking) -> int:
     """What the booking received: its shares of received payments; from its prefetched shares (with their
     payments) when a list of bookings came with them (booking/listing.py), so a list costs one query."""

@@ -24,10 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from booking import cancellation
 from booking.models import Booking
 from dispatch import changes
-from payments import documents, invoices, ledger, refunds, surcharges
+from payments import cancellation, documents, invoices, ledger, refunds, surcharges
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking

@@ -14,13 +14,13 @@ from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import cancellation, history, presentation, ride, transitions
+from booking import history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
 from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import documents, payment_updates, refunds, surcharges
+from payments import cancellation, documents, ledger, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
 from payments.models import Invoice, Refund, Surcharge
@@ -495,10 +495,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "kept": from_cents(balance.kept_cents),
         "refundable": from_cents(refundable),
         "received": from_cents(balance.received_cents),
-        # The ledger's payments carrying this booking, read through the relation (no import of payments).
-        "payments": booking.payment_shares.select_related("payment__recorded_by").order_by(
-            "payment__received_at", "payment__pk"
-        ),
+        "payments": ledger.shares_of(booking),
         "terms": terms,
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),
