@@ -1,41 +1,32 @@
-"""Checkout (docs/decisions.md §9): the server checks the pickup, routes and prices the ride itself,
-stores the booking, then asks the payment provider for a hosted checkout page. The amount charged is
-always the server's own price."""
+"""Checkout (docs/decisions.md §9): the server checks the pickup, routes and prices the ride itself and
+stores the booking; payments/checkout.py then asks the payment provider for a hosted checkout page. The
+amount charged is always the server's own price."""
 
-import hashlib
-import logging
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
+from typing import Protocol
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking import presentation
-from booking.availability import check_availability, lead_time_rules
-from booking.links import cancel_url, manage_url
-from booking.models import Booking, BookingChannel
-from operator_profile import legal
-from payments.providers import payment_provider
-from payments.providers.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
+from booking.availability import check_availability
+from booking.links import manage_url
+from booking.models import Booking
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
-from pricing.money import CURRENCY, round_up, to_cents
+from pricing.money import round_up, to_cents
 from pricing.quote import HOURLY_BLOCK, BookingType, Quote
 from sitekit import l10n, phones
 
-logger = logging.getLogger(__name__)
-
 REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read out over a phone
 REFERENCE_LENGTH = 6
-# Stripe keeps a checkout page open between 30 minutes and 24 hours; a margin on the short end.
-CHECKOUT_MIN_OPEN, CHECKOUT_MAX_OPEN = timedelta(minutes=31), timedelta(hours=24)
 MAX_NOTES_LENGTH = 1000  # characters of the customer's notes for the driver, on every door
 
 
@@ -62,42 +53,24 @@ class BookingRequest:
     submitted: dict = field(default_factory=dict)  # the booking data as received, kept for the record
 
 
+class PaymentPage(Protocol):
+    """The hosted checkout page a booking is paid on (payments opens it: payments/checkout.py)."""
+
+    @property
+    def session_id(self) -> str: ...
+
+    @property
+    def url(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class CheckoutResult:
     booking: Booking
-    session: CheckoutSession | None  # None: booked on a company's account, no payment page
+    session: PaymentPage | None  # None: booked on a company's account, no payment page
 
     @property
     def manage_url(self) -> str:
         return manage_url(self.booking.reference)
-
-
-def start_checkout(
-    *,
-    amount_cents: int,
-    ride: BookingRequest,
-    channel: str = BookingChannel.WEBSITE,
-    api_token_id: int | None = None,
-) -> CheckoutResult:
-    """`channel` records where the booking came from; `api_token_id` the token that booked it (it may read
-    and cancel the booking later). The booking is made under the terms published now: the booking page has
-    its traveller tick them first; an API client or agent accepts them by checking out (README "Legal
-    pages")."""
-    provider = payment_provider()  # before anything is stored: no provider, no booking
-    ensure_bookable(ride.pickup)
-    priced = price_the_ride(ride)
-    ensure_amount(amount_cents, priced.quote)
-    # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(
-        ride,
-        priced,
-        provider.name,
-        channel=channel,
-        api_token_id=api_token_id,
-        accepted_terms=legal.current(legal.Kind.TERMS),
-        terms_accepted_at=timezone.now(),
-    )
-    return CheckoutResult(booking=booking, session=open_payment_page(provider, booking))
 
 
 @dataclass(frozen=True)
@@ -301,55 +274,5 @@ def austria_share(priced: PricedRide) -> Decimal | None:
     return None if share is None or share >= 1 else share
 
 
-def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSession:
-    """The provider's hosted checkout page for a stored booking; its session id is kept on the booking.
-    A provider failure leaves the booking stored (pending payment) and is raised."""
-    try:
-        session = provider.create_checkout_session(
-            CheckoutRequest(
-                reference=booking.reference,
-                amount_cents=booking.amount_cents,
-                currency=booking.currency.lower(),
-                description=f"{booking.reference}: {booking.origin} → {booking.destination or 'as directed'} "
-                f"({presentation.vehicle_name(booking.vehicle_class)})",
-                customer_email=booking.email or None,
-                locale=booking.locale,
-                success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",
-                cancel_url=cancel_url(booking.reference),
-                idempotency_key=f"checkout-{booking.reference}",
-                expires_at=checkout_deadline(booking.pickup_at),
-            )
-        )
-    except PaymentError:
-        logger.error("Checkout of %s failed at %s; the booking is kept", booking.reference, provider.name)
-        raise
-    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session.session_id)
-    booking.provider_session_id = session.session_id
-    return session
-
-
-def checkout_deadline(pickup: datetime | None) -> datetime | None:
-    """When the checkout page must close: before the pickup's lead time runs out, within the window Stripe
-    accepts (30 minutes to 24 hours from now); None leaves Stripe's own 24 hours."""
-    if pickup is None:
-        return None
-    now = timezone.now()
-    deadline = pickup - lead_time_rules().minimum_lead
-    return min(max(deadline, now + CHECKOUT_MIN_OPEN), now + CHECKOUT_MAX_OPEN)
-
-
 def new_reference() -> str:
     return "CB-" + "".join(secrets.choice(REFERENCE_ALPHABET) for _ in range(REFERENCE_LENGTH))
-
-
-def legacy_payment_intent(*, amount_cents: int, client: str, client_key: str):
-    """The deprecated card flow. A client's Idempotency-Key is scoped to that client: Stripe's keys are
-    account-wide, and a guessed key must never return another customer's client secret."""
-    scoped = (
-        hashlib.sha256(f"{client}\x1f{client_key}\x1f{amount_cents}".encode()).hexdigest()
-        if client_key
-        else ""
-    )
-    return payment_provider().create_payment_intent(
-        amount_cents=amount_cents, currency=CURRENCY.lower(), idempotency_key=f"pi-{scoped}" if scoped else ""
-    )

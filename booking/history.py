@@ -4,7 +4,8 @@ An entry is stored as its English message with {named} fields plus the fields' v
 in the reader's language when shown (`wording`): German staff read German whatever language the entry was
 written in. Values that read differently by language are typed: `eur(cents)`, `state(code)`,
 `refund_state(code)`, `vehicle_class(code)`, `moment(datetime)`; a list of `said(...)` parts reads as one
-sentence joined by "; ". Staff notes are free text and stay as typed, and so does an entry that has only a
+sentence joined by "; ". A refund's state and a price difference's reason are worded by payments
+(booking/money_shown.py). Staff notes are free text and stay as typed, and so does an entry that has only a
 text and no message."""
 
 import re
@@ -16,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from booking import presentation
 from booking.models import Booking, BookingEvent, BookingStatus, RideState
-from payments.models import RefundStatus, Surcharge
+from booking.money_shown import money_shown
 from pricing.money import CURRENCY, from_cents
 from sitekit import l10n
 
@@ -164,11 +165,11 @@ def _word(value, *, shown: bool) -> str:
     if "ride_state" in value:
         return str(RideState(value["ride_state"]).label)
     if "refund_state" in value:
-        return str(RefundStatus(value["refund_state"]).label) if shown else value["refund_state"]
+        return money_shown().refund_state(value["refund_state"]) if shown else value["refund_state"]
     if "vehicle_class" in value:
         return presentation.vehicle_name(value["vehicle_class"]) if shown else value["vehicle_class"]
     if "surcharge_reason" in value:
-        return str(Surcharge.Reason(value["surcharge_reason"]).label)
+        return money_shown().surcharge_reason(value["surcharge_reason"])
     if "at" in value:
         if value["at"] is None:
             return "—" if shown else "none"

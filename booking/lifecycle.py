@@ -1,6 +1,7 @@
-"""A booking as its customer and the agent that booked it see it, their cancel and their choice of text
-messages (REST, MCP and the "manage my booking" page share these): who may open a booking, what it shows,
-what cancelling costs."""
+"""A booking as its customer and the agent that booked it see it and their choice of text messages (REST,
+MCP and the "manage my booking" page share these): who may open a booking and the shape of what it shows.
+Its money (what cancelling costs, what was refunded) and the cancel are payments'
+(payments/booking_state.py)."""
 
 from dataclasses import dataclass
 from functools import cached_property
@@ -10,11 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from access.models import ApiToken
 from apikit.errors import DomainError
-from booking import cancellation, history, links, ownership, selectors
-from booking.cancellation import CancellationRules, CancellationTerms
+from booking import history, ownership, selectors
+from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
-from payments import refunds
 from pricing.money import from_cents
 from sitekit import phones
 
@@ -79,21 +79,6 @@ def find(reference: str, *, token: ApiToken | None = None, email: str = "") -> B
     if booking is None or not ownership.opens(booking, token=token, email=email):
         raise DomainError(NOT_YOURS, code="not_found")
     return booking
-
-
-def state_of(booking: Booking, *, rules: CancellationRules | None = None) -> BookingState:
-    """`rules`: the cancellation policy, read once for a list of bookings."""
-    return BookingState(
-        booking=booking,
-        terms=cancellation.terms(booking, rules=rules),
-        refunded_cents=refunds.refunded_cents(booking),
-        manage_url=links.manage_url(booking.reference),
-    )
-
-
-def cancel(booking: Booking, *, actor: str) -> BookingState:
-    """Cancel under the policy (docs/decisions.md §9); a cancelled booking answers as it is."""
-    return state_of(cancellation.cancel(booking.pk, actor=actor))
 
 
 def choose_text_messages(pk: int, *, wanted: bool, actor: str) -> Booking:

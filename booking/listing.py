@@ -1,5 +1,6 @@
-"""A token's bookings, a page at a time (GET /api/v1/bookings, booking.list_bookings): which ones are its
-is booking/ownership.py's to say; each is answered as GET /api/v1/bookings/{reference} answers it.
+"""A token's bookings, a page at a time (GET /api/v1/bookings, booking.list_bookings, put together with their
+money by payments/booking_state.py): which ones are its is booking/ownership.py's to say; each is answered as
+GET /api/v1/bookings/{reference} answers it.
 Today's rides and later ones come soonest first (a ride under way is today's), earlier ones latest first.
 Pages follow a cursor on (pickup, id), so a booking made between two pages neither repeats nor hides one;
 a page costs a fixed number of queries, however many bookings it shows."""
@@ -7,11 +8,9 @@ a page costs a fixed number of queries, however many bookings it shows."""
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from access.models import ApiToken
-from booking import cancellation, lifecycle, ownership
 from booking.lifecycle import BookingState
 from booking.models import Booking
 
@@ -36,37 +35,12 @@ class Position:
     pk: int
 
 
-def list_bookings(
-    *, token: ApiToken, when: str = UPCOMING, limit: int = DEFAULT_LIMIT, cursor: str = ""
-) -> BookingPage:
-    """`upcoming`: pickups from today (in Vienna) on, soonest first, then those without a pickup time;
-    `past`: pickups before today, latest first; `all`: every one, latest pickup first (none last)."""
-    ascending = when == UPCOMING
-    found = _chosen(ownership.bookings_of(token), when, start_of_today())
-    if cursor:
-        found = found.filter(_after(parse_cursor(cursor), ascending=ascending))
-    order = F("pickup_at").asc(nulls_last=True) if ascending else F("pickup_at").desc(nulls_last=True)
-    found = found.order_by(order, "pk" if ascending else "-pk")
-    page = list(
-        found.select_related("driver", "vehicle", "collective_invoice_line__invoice").prefetch_related(
-            "refunds", "ride_steps"
-        )[: limit + 1]
-    )
-    rules = cancellation.cancellation_rules()  # once for the page, not once per booking
-    shown = page[:limit]
-    more = len(page) > limit
-    return BookingPage(
-        [lifecycle.state_of(booking, rules=rules) for booking in shown],
-        cursor_of(shown[-1]) if more else None,
-    )
-
-
 def start_of_today() -> datetime:
     """Midnight in Vienna (never skipped by a daylight-saving change, which happens at 2 or 3 o'clock)."""
     return timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _chosen(bookings: QuerySet[Booking], when: str, today: datetime) -> QuerySet[Booking]:
+def chosen(bookings: QuerySet[Booking], when: str, today: datetime) -> QuerySet[Booking]:
     if when == UPCOMING:
         return bookings.filter(Q(pickup_at__gte=today) | Q(pickup_at__isnull=True))
     if when == PAST:
@@ -74,7 +48,7 @@ def _chosen(bookings: QuerySet[Booking], when: str, today: datetime) -> QuerySet
     return bookings
 
 
-def _after(position: Position, *, ascending: bool) -> Q:
+def after(position: Position, *, ascending: bool) -> Q:
     """The bookings after `position` in the page order (pickup, then id; no pickup last)."""
     beyond = "gt" if ascending else "lt"
     if position.pickup is None:

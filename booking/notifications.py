@@ -19,13 +19,12 @@ from django.utils import timezone, translation
 
 from booking import calendar, links, presentation, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod, state_in_english
+from booking.money_shown import money_shown
 from fleet.models import Driver
 from jobqueue import delivery
 from operator_profile import legal
 from operator_profile.models import CONTROL_CHARACTERS
 from operator_profile.services import operator_branding
-from payments import invoice_pdf, invoices
-from payments.models import CANCELLATION_REFUND, CreditNote, RefundStatus
 from pricing.money import CURRENCY, from_cents
 
 logger = logging.getLogger(__name__)
@@ -236,9 +235,8 @@ def send_payment_link(booking_id: int, url: str, amount, surcharge_id: int | Non
     """A payment page for the customer: a phone booking's price, or a difference after a change, saying
     why (what changed: the price before and after, what was paid)."""
     booking = Booking.objects.get(pk=booking_id)
-    owed = booking.surcharges.filter(pk=surcharge_id).first() if surcharge_id else None
     with translation.override(customer_locale(booking)):
-        because = presentation.owed_because(owed) if owed else ""
+        because = money_shown().owed_because(booking, surcharge_id) if surcharge_id else ""
     return send(PAYMENT_LINK, booking, payment_url=url, amount=amount, because=because)
 
 
@@ -306,17 +304,16 @@ def attach_calendar(message: EmailMultiAlternatives, booking: Booking, locale: s
 
 def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
     """The booking's invoice (issued with its payment, so it exists when the confirmation goes out)."""
-    invoice = invoices.for_booking(booking)
+    invoice = money_shown().invoice(booking)
     if invoice is not None:
-        message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
+        message.attach(invoice.file_name, invoice.render(), invoice.media_type)
 
 
 def attach_cancellation_credit_notes(message: EmailMultiAlternatives, booking: Booking) -> None:
     """The credit notes of the cancellation's refund done at once (payments/credit_notes.py mails those of
     a refund done later on their own)."""
-    notes = CreditNote.objects.filter(booking=booking, refund__reason=CANCELLATION_REFUND)
-    for note in notes.order_by("pk"):
-        message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
+    for note in money_shown().cancellation_credit_notes(booking):
+        message.attach(note.file_name, note.render(), note.media_type)
 
 
 def customer_locale(booking: Booking) -> str:
@@ -346,13 +343,11 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             if booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account is not None
             else "",
             # the customer's copy says it carries the invoice (send() attaches it)
-            "invoice": invoices.for_booking(booking) if mail.invoice and audience != OPERATOR else None,
+            "invoice": money_shown().invoice(booking) if mail.invoice and audience != OPERATOR else None,
             "legal_links": legal.links(locale),  # imprint, terms, privacy: the footer of every mail
             "minutes": round(booking.duration_s / 60) if booking.duration_s else "-",
             "fee": from_cents(booking.cancellation_fee_cents or 0),
-            "refund": from_cents(
-                selectors.refunds_total(booking, [RefundStatus.PENDING, RefundStatus.SUCCEEDED])
-            ),
+            "refund": from_cents(money_shown().given_back_cents(booking)),
             **extra,
         }
         text = render_to_string(f"{mail.template}.txt", context)

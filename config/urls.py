@@ -5,8 +5,15 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from apikit.catalog import CatalogApi
-from booking.api import (
-    AvailabilityApi,
+from booking.api import AvailabilityApi
+from config import views
+from dispatch import job_page
+from jobqueue import views as jobs_views
+from mcp_endpoint.urls import urlpatterns as agent_endpoint
+from operator_profile import views as company
+from payments.admin.accounting_export import accounting_export_view
+from payments.admin.revenue import revenue_view
+from payments.api import (
     BookingApi,
     BookingListApi,
     CancelBookingApi,
@@ -15,13 +22,6 @@ from booking.api import (
     PaymentIntentLegacyApi,
     SessionDataLegacyApi,
 )
-from config import views
-from dispatch import job_page
-from jobqueue import views as jobs_views
-from mcp_endpoint.urls import urlpatterns as agent_endpoint
-from operator_profile import views as company
-from payments.admin.accounting_export import accounting_export_view
-from payments.admin.revenue import revenue_view
 from payments.webhooks import stripe_webhook
 from places.api import (
     CalculateDistanceLegacyApi,

@@ -13,7 +13,6 @@ from booking import tasks as booking_tasks
 from booking.checkout import (
     BookingRequest,
     PricedRide,
-    open_payment_page,
     price_the_ride,
     store_booking,
 )
@@ -21,6 +20,7 @@ from booking.models import Booking, BookingChannel, PaymentMethod
 from corporate.models import CompanyAccount
 from dispatch import staff_pickups
 from payments import payment_updates
+from payments.checkout import open_payment_page
 from payments.providers import payment_provider
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, price_by_hand_of, with_price_by_hand, without_price_by_hand

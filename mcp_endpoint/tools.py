@@ -16,8 +16,8 @@ from access.models import ApiToken, Scope
 from apikit.declarations import Declaration
 from apikit.problems import classify, flatten_errors, problem_body
 from apikit.renderers import Written
-from booking import availability, cancellation, lifecycle, listing, on_account, ownership
-from booking.checkout import CheckoutResult, start_checkout
+from booking import availability, cancellation, lifecycle, on_account, ownership
+from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
 from booking.serializers import (
     AgentCheckoutInput,
@@ -30,7 +30,8 @@ from booking.serializers import (
     V1CheckoutOutput,
 )
 from mcp_endpoint.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
-from payments import idempotency
+from payments import booking_state, idempotency
+from payments.checkout import start_checkout
 from payments.models import IdempotentCheckout
 from places import services as places
 from places.geo import ZONE_A_RADIUS_KM
@@ -124,16 +125,16 @@ def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
 
 
 def _get_booking(valid: BookingAccessInput, token: ApiToken):
-    return lifecycle.state_of(lifecycle.find(token=token, **valid.validated_data))
+    return booking_state.state_of(lifecycle.find(token=token, **valid.validated_data))
 
 
 def _list_bookings(valid: BookingListInput, token: ApiToken):
-    return listing.list_bookings(token=token, **valid.validated_data)
+    return booking_state.list_bookings(token=token, **valid.validated_data)
 
 
 def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
     booking = lifecycle.find(token=token, **valid.validated_data)
-    return lifecycle.cancel(booking, actor=lifecycle.actor(token, booking))
+    return booking_state.cancel(booking, actor=lifecycle.actor(token, booking))
 
 
 # Read when the tools are listed: the address of the terms a checkout accepts (README "Legal pages").

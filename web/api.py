@@ -6,7 +6,6 @@ from rest_framework.request import Request
 
 from apikit.operations import Operation
 from apikit.renderers import Answer
-from booking.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AccountLinkOutput,
@@ -15,6 +14,7 @@ from booking.serializers import (
     RideQuoteOutput,
     V1CheckoutOutput,
 )
+from payments.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from payments.models import IdempotentCheckout
 
 

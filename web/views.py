@@ -23,9 +23,11 @@ from booking.links import (
     resume_path,
 )
 from booking.models import Booking
-from payments import documents, invoices, payment_updates
+from payments import booking_state, documents, invoices, payment_updates
+from payments import cancellation as cancelling
 from payments import selectors as payment_selectors
 from payments.models import Surcharge
+from payments.owed import status_words, still_to_pay
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
@@ -86,7 +88,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action") if request.method == "POST" else None
     if action == "cancel":
         try:
-            booking = cancellation.cancel(booking.pk, actor="customer (manage page)")
+            booking = cancelling.cancel(booking.pk, actor="customer (manage page)")
             outcome = "cancelled"
         except DomainError as refusal:  # the policy or the payment provider said no: nothing changed
             logger.info("Cancel of %s from its page refused: %s", booking.reference, refusal.code)
@@ -103,10 +105,10 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     percent = presentation.number(cancellation.cancellation_rules().late_fee_percent)
     language = page_language(request, booking)
     token = request.GET.get("booking", "")
-    state = lifecycle.state_of(booking)
+    state = booking_state.state_of(booking)
     with translation.override(language):
         panel = ride_panel.panel(state)
-        owed = presentation.still_to_pay(booking)
+        owed = still_to_pay(booking)
     return _page(
         request,
         "booking/manage.html",
@@ -140,10 +142,10 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
     booking = _managed(request)
     with translation.override(page_language(request, booking)):
         context = {
-            "panel": ride_panel.panel(lifecycle.state_of(booking)),
+            "panel": ride_panel.panel(booking_state.state_of(booking)),
             "booking": booking,
             "alone": True,  # with the booking's state, for the page's details
-            "status": presentation.status_words(booking),
+            "status": status_words(booking),
         }
         response = render(request, "booking/ride_panel.html", context)
     return response
@@ -267,7 +269,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
     with translation.override(language):
         context = {
             "booking": booking,
-            "status": presentation.status_words(booking),
+            "status": status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "service": presentation.service(booking),
             "lines": presentation.price_lines(booking),

@@ -1,5 +1,4 @@
-"""The booking app in the admin: the staff booking page and list, and the lead-time and cancellation
-policies. The booking page also hosts the dispatch board, phone bookings and ride changes (dispatch/admin/)
-and the refund page (payments/admin/) as its sub-pages. Each module registers what it shows."""
+"""The booking app in the admin: the lead-time and cancellation policies. The staff booking page and list
+live with the back office above payments and dispatch (dispatch/admin/bookings.py)."""
 
-from booking.admin import bookings, policies  # noqa: F401
+from booking.admin import policies  # noqa: F401

@@ -11,9 +11,10 @@ from django.core import mail
 from django.utils import timezone
 
 from apikit.errors import DomainError
-from booking import cancellation
-from booking.cancellation import CancellationRules, fee_percent, free_until, terms
+from booking.cancellation import CancellationRules, fee_percent, free_until
 from booking.models import Booking, BookingEvent, BookingStatus, CancellationPolicy
+from payments import cancellation
+from payments.cancellation import terms
 from payments.models import Refund
 
 VIENNA = ZoneInfo("Europe/Vienna")

@@ -10,10 +10,11 @@ from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
 
-from booking import cancellation, notifications
+from booking import notifications
 from booking.links import cancel_url, manage_url
 from booking.models import Booking, BookingEvent, BookingStatus
 from fleet.models import Driver
+from payments import cancellation
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import bearer
 from tests.mcp_endpoint.mcp import call, tool_result

@@ -9,10 +9,10 @@ from django.db import transaction
 from jsonschema import Draft202012Validator, FormatChecker
 from pypdf import PdfReader
 
-from booking import cancellation, selectors
+from booking import selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
-from payments import invoice_pdf, payment_updates
+from payments import cancellation, invoice_pdf, payment_updates
 from payments.models import Invoice, Refund
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem, bearer

@@ -12,10 +12,9 @@ import time_machine
 from django.utils import timezone
 
 from apikit.errors import DomainError
-from booking import cancellation
 from booking.models import Booking
 from dispatch import changes
-from payments import collective_invoices, surcharges
+from payments import cancellation, collective_invoices, surcharges
 from payments.models import Invoice, Surcharge
 from tests.corporate.conftest import vienna
 

@@ -12,11 +12,11 @@ from django.apps import apps
 from django.core import mail
 
 from apikit.errors import DomainError
-from booking import cancellation
 from booking.models import Booking, BookingEvent
 from dispatch import tasks as dispatch_tasks
 from fleet.models import Driver
 from jobqueue.models import Job
+from payments import cancellation
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
 

@@ -12,11 +12,11 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from booking import cancellation
 from booking.models import BookingEvent
 from dispatch import changes, job_links, windows
 from dispatch.models import JobLink, RideDayPolicy
 from jobqueue.models import Job
+from payments import cancellation
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db

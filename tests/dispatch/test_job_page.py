@@ -15,11 +15,12 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from booking import cancellation, ride
+from booking import ride
 from booking.models import Booking, RideState
 from dispatch import assignment, job_links, job_page
 from dispatch.models import RideDayPolicy
 from jobqueue.models import Job
+from payments import cancellation
 from tests.dispatch.conftest import assign
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The ride's day on the staff booking page (booking/admin/bookings.py): the chauffeur's steps with time and
+"""The ride's day on the staff booking page (dispatch/admin/bookings.py): the chauffeur's steps with time and
 who (undone ones marked), "Undo last ride step", "Revoke job link"; and "Mark as completed" only once the
 pickup time has come, from the page and from the list. Each refusal says why and changes nothing."""
 

@@ -18,11 +18,11 @@ from django.test import Client
 from django.utils import timezone
 from pypdf import PdfReader
 
-from booking import cancellation, links
+from booking import links
 from booking.models import Booking
 from dispatch import changes
 from operator_profile.models import OperatorProfile
-from payments import documents, invoice_pdf, invoices, refunds, surcharges
+from payments import cancellation, documents, invoice_pdf, invoices, refunds, surcharges
 from payments.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError, Refund, Surcharge
 from payments.providers.base import PaymentError
 from pricing.money import vat_of

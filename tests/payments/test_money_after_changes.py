@@ -11,10 +11,9 @@ import responses
 from django.core import mail
 from django.utils import timezone
 
-from booking import cancellation
 from booking.models import Booking
 from dispatch import changes
-from payments import refunds
+from payments import cancellation, refunds
 from payments.models import Refund, Surcharge
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.stripe_events import use_stripe

@@ -20,10 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from booking import cancellation
 from booking.models import Booking
 from dispatch import changes
-from payments import refunds
+from payments import cancellation, refunds
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking

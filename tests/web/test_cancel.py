@@ -8,9 +8,9 @@ import requests
 import responses
 from django.utils import timezone
 
-from booking import cancellation
 from booking.links import cancel_url
 from booking.models import Booking, BookingStatus
+from payments import cancellation
 from tests.payments.test_stripe import PAID_SESSION, SESSION_ANSWER, SESSION_ID, SESSIONS
 
 pytestmark = [

@@ -14,13 +14,13 @@ from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import cancellation, history, presentation, ride, transitions
+from booking import history, presentation, ride, transitions
 from booking.models import Booking, BookingStatus
 from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import documents, payment_updates, refunds, surcharges
+from payments import cancellation, documents, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
 from payments.models import Invoice, Refund, Surcharge
