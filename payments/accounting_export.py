@@ -11,7 +11,7 @@ One row per document or movement, from the operator's side of the books:
   bank) against the debtor, without VAT; a refund that succeeded is the same, negative.
 
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
-payment on the day of `paid_at` (what it received less its price differences, as payments/revenue.py counts
+payment on the day of `paid_at` (what the ledger received for its own price, as payments/revenue.py counts
 it), a price difference on its `paid_at`, a refund on the day it succeeded (`updated_at`: a succeeded refund
 is never saved again), a payment on account on `received_on`. Rides on account move no money themselves:
 their company's transfers (AccountPayment) do."""
@@ -23,11 +23,12 @@ from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
-from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models import IntegerField, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from booking.models import Booking, PaymentMethod
+from payments import ledger
 from payments.cross_border import AUSTRIA_ONLY
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, RefundStatus, Surcharge
 from pricing.lines import LineKind
@@ -305,20 +306,13 @@ def payment_symbol(account: str, accounts: Accounts) -> str:
 
 
 def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[Entry]:
-    differences = (
-        Surcharge.objects.filter(booking=OuterRef("pk"), paid_at__isnull=False)
-        .values("booking")
-        .annotate(cents=Sum("amount_cents"))
-        .values("cents")
-    )
     paid = (
         Booking.objects.filter(paid_at__gte=start, paid_at__lt=end)
         .exclude(payment_method=PaymentMethod.ACCOUNT)
-        .annotate(differences=Coalesce(Subquery(differences, output_field=IntegerField()), Value(0)))
-        .values_list("reference", "paid_at", "payment_method", "received_cents", "differences")
+        .annotate(own=Coalesce(Subquery(ledger.own_received(), output_field=IntegerField()), Value(0)))
+        .values_list("reference", "paid_at", "payment_method", "own")
     )
-    for reference, paid_at, method, received, difference in paid:
-        own = received - difference
+    for reference, paid_at, method, own in paid:
         if own <= 0 or paid_at is None:  # None: never, the query asked for a time
             continue
         account = (

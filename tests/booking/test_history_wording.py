@@ -88,3 +88,31 @@ def test_the_api_keeps_its_english_labels_and_old_records_read_without_params():
     assert [line.params for line in old.lines] == [{}, {}, {}]
     with translation.override("de"):
         assert presentation.quote_lines(old, values={"km": "21,8"})[1].label == "Strecke 21,8 km"
+
+
+def test_a_refunds_state_and_a_surcharges_reason_are_worded_by_payments(booking):
+    """Booking stores the codes; payments says what they read as (booking/money_shown.py), in English when
+    written and in the reader's language when shown."""
+    event = history.record(
+        booking,
+        history.Kind.PAYMENT,
+        history.said(
+            "Owed for {what}: {amount}; to be collected by staff.",
+            what=history.surcharge_reason("waiting"),
+            amount=history.eur(2400),
+        ),
+        actor="x",
+    )
+    refund = history.record(
+        booking,
+        history.Kind.REFUND,
+        history.said("{state}", state=history.refund_state("pending")),
+        actor="x",
+    )
+    assert (event.text, refund.text) == (
+        "Owed for waiting time: 24.00 EUR; to be collected by staff.",
+        "pending",
+    )
+    with translation.override("de"):
+        assert history.wording(event) == f"Offen für Wartezeit: 24,00{NBSP}€; vom Personal zu kassieren."
+        assert history.wording(refund) == "ausstehend"
