@@ -119,7 +119,7 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
     def oauth_grant(self, token: ApiToken) -> str:
         if token.grant_id is None:
             return "–"
-        url = reverse("admin:access_oauthgrant_change", args=[token.grant_id])
+        url = reverse("admin:oauth_oauthgrant_change", args=[token.grant_id])
         return format_html('<a href="{}">{}</a>', url, token.grant)
 
     def get_readonly_fields(self, request, token: ApiToken | None = None):
@@ -186,6 +186,3 @@ class ApiTokenAdmin(NamesChanges, admin.ModelAdmin):
         names = ", ".join(str(token) for token in revoked) or _("none (all were revoked already)")
         said = _("Revoked at {moment}: {names}.").format(moment=l10n.short(timezone.now()), names=names)
         messages.success(request, said)
-
-
-from access.oauth import admin as oauth_admin  # noqa: E402, F401  (registers the OAuth clients and grants)

@@ -8,8 +8,3 @@ class AccessConfig(AppConfig):
 
     def ready(self) -> None:
         from access import authentication  # noqa: F401  (registers the OpenAPI bearer scheme)
-        from access.oauth.discovery import REGISTER_PATH
-        from access.oauth.discovery_views import oauth_error_response
-        from apikit.problems import SURFACE_WRITERS
-
-        SURFACE_WRITERS[REGISTER_PATH] = oauth_error_response  # the rate limiter's 429 in OAuth's format

@@ -10,9 +10,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 
-from access import tokens
+from access import protected_resources, tokens
 from access.models import ApiToken
-from access.oauth import discovery
 from apikit import page_sessions
 from apikit.clients import client_address
 from apikit.problems import is_api_path
@@ -20,6 +19,9 @@ from apikit.ratelimit import Quota
 
 REALM = 'Bearer realm="chauffeur"'
 _UNRESOLVED, _FROM_DATABASE = object(), object()  # what a request's token was looked up under
+# POST paths whose door counts its requests itself, not the rate limiter: oauth/apps.py adds dynamic client
+# registration (oauth/registration_limits.py counts its successes and failures apart).
+COUNTED_BY_THEIR_DOOR: set[str] = set()
 
 
 def _challenge_parameters(resource: str, scopes) -> str:
@@ -29,11 +31,11 @@ def _challenge_parameters(resource: str, scopes) -> str:
 
 
 def _resource_metadata(resource: str) -> str:
-    return f'resource_metadata="{discovery.resource_metadata_url(resource)}"'
+    return f'resource_metadata="{protected_resources.resource_metadata_url(resource)}"'
 
 
 def _scope(scopes) -> str:
-    return f'scope="{" ".join(discovery.ordered_scopes(scopes))}"'
+    return f'scope="{" ".join(protected_resources.ordered_scopes(scopes))}"'
 
 
 class TokenRequired(exceptions.NotAuthenticated):
@@ -41,18 +43,18 @@ class TokenRequired(exceptions.NotAuthenticated):
 
     default_detail = "This operation needs a bearer token (Authorization: Bearer cbt_…)."
 
-    def __init__(self, detail=None, *, resource: str = discovery.V1_RESOURCE):
+    def __init__(self, detail=None, *, resource: str = protected_resources.V1_RESOURCE):
         super().__init__(detail)
-        self.challenge = f"{REALM}, {_challenge_parameters(resource, discovery.SCOPES)}"
+        self.challenge = f"{REALM}, {_challenge_parameters(resource, protected_resources.SCOPES)}"
 
 
 class InvalidToken(exceptions.AuthenticationFailed):
     default_detail = "The bearer token is unknown, expired or revoked."
 
-    def __init__(self, detail=None, *, resource: str = discovery.V1_RESOURCE):
+    def __init__(self, detail=None, *, resource: str = protected_resources.V1_RESOURCE):
         super().__init__(detail)
         self.challenge = (
-            f'{REALM}, error="invalid_token", {_challenge_parameters(resource, discovery.SCOPES)}'
+            f'{REALM}, error="invalid_token", {_challenge_parameters(resource, protected_resources.SCOPES)}'
         )
 
 
@@ -61,7 +63,7 @@ class InsufficientScope(exceptions.PermissionDenied):
     Challenge Handling, the recommended approach), so a client that asks again with exactly the
     challenged scopes (step-up) loses none it had; 2026-07-28 clients add the scopes they had themselves."""
 
-    def __init__(self, scope: str, *, granted=(), resource: str = discovery.V1_RESOURCE):
+    def __init__(self, scope: str, *, granted=(), resource: str = protected_resources.V1_RESOURCE):
         self.scope = scope
         # error first, as RFC 6750 §3 and MCP's example write it
         needed = _scope([*granted, scope])
@@ -89,8 +91,10 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
     seen_under, found = getattr(request, "_api_token", (_UNRESOLVED, None))
     if seen_under is _UNRESOLVED or (seen_under is not _FROM_DATABASE and seen_under != version):
         text = presented_token(request)
-        resource = discovery.resource_of_path(request.path_info)
-        challenged = resource or discovery.V1_RESOURCE  # the legacy endpoints challenge as the REST API
+        resource = protected_resources.resource_of_path(request.path_info)
+        challenged = (
+            resource or protected_resources.V1_RESOURCE
+        )  # the legacy endpoints challenge as the REST API
         found = None if text is None else tokens.authenticate(text) or InvalidToken(resource=challenged)
         if isinstance(found, ApiToken) and not _for_this_resource(found, resource):
             found = InvalidToken(resource=challenged)
@@ -105,10 +109,14 @@ def authenticate(request: HttpRequest) -> ApiToken | None:
 def _for_this_resource(token: ApiToken, resource: str | None) -> bool:
     """An OAuth token bound to a resource (RFC 8707) works there only: one issued for /api/mcp is no key
     to /api/v1 or the legacy endpoints (resource None), and the reverse (no token passthrough)."""
-    return not token.audience or (resource is not None and token.audience == discovery.resource_url(resource))
+    return not token.audience or (
+        resource is not None and token.audience == protected_resources.resource_url(resource)
+    )
 
 
-def require_scope(token: ApiToken | None, scope: str, *, resource: str = discovery.V1_RESOURCE) -> ApiToken:
+def require_scope(
+    token: ApiToken | None, scope: str, *, resource: str = protected_resources.V1_RESOURCE
+) -> ApiToken:
     """The token, if it may do what `scope` allows; TokenRequired or InsufficientScope otherwise, their
     challenges naming `resource`'s metadata (the REST API's unless the agent endpoint asks)."""
     if token is None:
@@ -135,10 +143,10 @@ def rate_limit_client(request: HttpRequest) -> list[Quota]:
     alone, with its own limit if staff set one; a valid page session counts alone and with the other page
     sessions of its address; anything else counts by address. A bad, expired or revoked token on an API
     path raises InvalidToken: the limiter answers 401 with its challenge before any work, never the 429 of
-    the address's budget, so a client behind a busy shared address learns to refresh. Dynamic client
-    registration is counted by its own door (access/oauth/registration_limits.py: successes and failures
-    apart); a preflight counts as usual."""
-    if request.path_info == discovery.REGISTER_PATH and request.method == "POST":
+    the address's budget, so a client behind a busy shared address learns to refresh. A POST to a path in
+    COUNTED_BY_THEIR_DOOR (dynamic client registration) is counted by its own door; a preflight counts as
+    usual."""
+    if request.method == "POST" and request.path_info in COUNTED_BY_THEIR_DOOR:
         return []
     try:
         token = authenticate(request) if is_api_path(request.path_info) else _valid_token(request)

@@ -1,6 +1,5 @@
 from decimal import Decimal
 
-from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import translation
@@ -220,12 +219,11 @@ class Booking(models.Model):
         related_name="rides",
         verbose_name=_("vehicle"),
     )
-    # The payment.
+    # How the customer pays and the checkout page it got; the money itself is in payments' ledger.
     payment_provider = models.CharField(_("payment provider"), max_length=20)
     provider_session_id = models.CharField(
         _("provider session"), max_length=255, null=True, blank=True, unique=True
     )
-    payment_intent_id = models.CharField(_("payment intent"), max_length=255, blank=True)
     payment_method = models.CharField(
         _("payment method"), max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
     )
@@ -245,19 +243,6 @@ class Booking(models.Model):
     # The share of the route's distance that lies in Austria (0–1), for cross-border rides; empty: all.
     austria_share = models.DecimalField(
         _("share of the route in Austria"), max_digits=4, decimal_places=3, null=True, blank=True
-    )
-    received_cents = models.PositiveIntegerField(
-        _("received (cents)"),
-        default=0,
-        help_text=_("Money received: the payment, plus price differences paid after a change."),
-    )
-    marked_paid_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("marked paid by"),
     )
     # While the operator profile lacks the seller's legal details, the booking's invoices and credit notes
     # wait (payments/waiting_documents.py): since when, and its ride invoice's content as it was when paid.

@@ -378,13 +378,19 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
                 ),
                 f"{topic} news for booking {booking.reference} ({state_in_english(booking.status)}, price "
                 f"{CURRENCY} {from_cents(booking.amount_cents)}): {reason}.\n"
-                f"Payment intent: {booking.payment_intent_id or '-'}; "
+                f"Payment intent: {_payment_intent(booking) or '-'}; "
                 f"customer: {unlinked(booking.name)} <{booking.email}>.\n"
                 f"The booking's page (its refunds, open amounts and history): {admin_page(booking)}",
                 _sender(),
                 [settings.OPERATOR_EMAIL],
             )
         )
+
+
+def _payment_intent(booking: Booking) -> str | None:
+    """The provider payment of the booking's own price, read through the ledger's relation to it."""
+    own = booking.payment_shares.filter(payment__state="received", payment__surcharge__isnull=True)
+    return own.order_by("-payment__received_at").values_list("payment__payment_intent_id", flat=True).first()
 
 
 def admin_page(booking: Booking) -> str:

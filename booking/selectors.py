@@ -52,22 +52,6 @@ def locked_booking_for_session(session_id: str, reference: str | None) -> Bookin
     return found
 
 
-def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
-    """The booking a provider payment belongs to, row-locked: by payment intent, else by the reference
-    the provider carried in its metadata. Only the booking's row is locked, though the look-up by a price
-    difference's payment joins its table: that row is locked after the booking, as everywhere."""
-    query = Booking.objects.select_for_update(of=("self",))
-    found = None
-    if payment_intent_id and storable(payment_intent_id):
-        found = (
-            query.filter(payment_intent_id=payment_intent_id).first()
-            or query.filter(surcharges__payment_intent_id=payment_intent_id).first()
-        )
-    if found is None and reference and storable(reference):
-        found = query.filter(reference=reference).first()
-    return found
-
-
 def awaiting_confirmation() -> QuerySet[Booking]:
     return Booking.objects.filter(status__in=PAID_STATES, confirmation_sent_at__isnull=True)
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking import history, selectors, tasks
-from booking.models import Booking, PaymentMethod
+from booking.models import Booking
 from booking.models import BookingStatus as Status
 
 ALLOWED = {
@@ -37,7 +37,7 @@ def next_states(booking: Booking) -> list[Status]:
     return [status for status in Status if can_move(booking, status)]
 
 
-def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str | None = None) -> None:
+def apply(booking: Booking, target: str, *, actor: str) -> None:
     """Move a booking the caller holds row-locked, save it, record the move in its history, and queue the
     confirmation of a payment for after the commit. Raises InvalidTransition for a move the states do not
     allow. `actor` says who moved it (a staff user, the customer, a token, the payment provider). A booking
@@ -53,25 +53,10 @@ def apply(booking: Booking, target: str, *, actor: str, payment_intent_id: str |
     before = booking.status
     booking.status = target
     if target == Status.PAID:
-        booking.paid_at = timezone.now()
-        # The provider charged the price, or staff took it; a ride on account is paid by the company's
-        # monthly collective invoice: nothing is received now.
-        on_account = booking.payment_method == PaymentMethod.ACCOUNT
-        booking.received_cents = 0 if on_account else booking.amount_cents
+        booking.paid_at = timezone.now()  # what was received is payments' ledger's
     if target == Status.CANCELLED:
         booking.cancelled_at = timezone.now()
-    if payment_intent_id:
-        booking.payment_intent_id = payment_intent_id
-    booking.save(
-        update_fields=[
-            "status",
-            "paid_at",
-            "received_cents",
-            "cancelled_at",
-            "payment_intent_id",
-            "updated_at",
-        ]
-    )
+    booking.save(update_fields=["status", "paid_at", "cancelled_at", "updated_at"])
     change = history.said(
         "{before} → {after}", before=history.state(before), after=history.state(booking.status)
     )

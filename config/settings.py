@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "dispatch",
     "fleet",
     "access",
+    "oauth",
     "mcp_endpoint",
     "web",
     "jobqueue",
@@ -421,7 +422,7 @@ API_RATE_LIMIT_REQUESTS = 60
 API_RATE_LIMIT_WINDOW_SECONDS = 60
 API_RATE_LIMIT_EXEMPT_PATHS = ["/api/payments/stripe/webhook"]
 # Pages that ask the payment provider on each visit; OAuth dynamic client registration (its POSTs are
-# counted by their door, successes and failures apart: access/oauth/registration_limits.py).
+# counted by their door, successes and failures apart: oauth/registration_limits.py).
 RATE_LIMITED_PAGES = ["/booking/success", "/booking/cancel", "/oauth/register"]
 # Who a request counts as, and its quota: the access app knows tokens, the MCP door tells its protocol
 # housekeeping (initialize, tools/list, notifications …) from billable calls; the limiter knows neither.
@@ -442,7 +443,7 @@ PAGE_ADDRESS_RATE_LIMIT = 1200
 PAGE_SESSIONS_PER_ADDRESS = 200
 PAGE_SESSION_MINT_WINDOW_SECONDS = 3600
 
-# OAuth 2.1 for /api/mcp and /api/v1 (access/oauth/, docs/agents/oauth.md): lifetimes of what the
+# OAuth 2.1 for /api/mcp and /api/v1 (oauth/, docs/agents/oauth.md): lifetimes of what the
 # authorization server issues. An access token is short-lived; a refresh token is replaced at each use.
 OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS") or 3600)
 OAUTH_REFRESH_TOKEN_DAYS = int(os.environ.get("OAUTH_REFRESH_TOKEN_DAYS") or 30)

@@ -104,8 +104,8 @@ urlpatterns = [
     *legacy,
     *pages,
     *chauffeur_jobs,
-    path("", include("access.oauth.urls")),  # the authorization server (docs/agents/oauth.md)
-    path("", include("access.oauth.discovery_urls")),  # /.well-known/oauth-…, /oauth/register
+    path("", include("oauth.urls")),  # the authorization server (docs/agents/oauth.md)
+    path("", include("oauth.discovery_urls")),  # /.well-known/oauth-…, /oauth/register
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
     # An admin report no model admin hosts (payments/admin/revenue.py), matched before the admin's own URLs.

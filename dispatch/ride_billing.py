@@ -22,7 +22,7 @@ from booking import cancellation, history, ride
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod, RideState, RideStep
 from dispatch import waiting
-from payments import after_ride, refunds, surcharges
+from payments import after_ride, ledger, refunds, surcharges
 from payments import tasks as payment_tasks
 from payments.models import Surcharge
 from pricing import services as pricing
@@ -143,7 +143,11 @@ def _ask_again(booking: Booking, *, actor: str) -> None:
     if _online(booking):
         surcharges.request_payment(booking, missing, actor=actor, price_before_cents=before)
     else:
-        why = {"price_before": before, "price_after": booking.amount_cents, "paid": booking.received_cents}
+        why = {
+            "price_before": before,
+            "price_after": booking.amount_cents,
+            "paid": ledger.received_cents(booking),
+        }
         surcharges.owe(
             booking, missing, reason=Surcharge.Reason.CHANGE, online=False, actor=actor, details=why
         )

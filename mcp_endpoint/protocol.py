@@ -10,7 +10,7 @@ from django.http import HttpResponse
 
 from access.authentication import InsufficientScope, require_scope
 from access.models import ApiToken
-from access.oauth.discovery import MCP_RESOURCE
+from access.protected_resources import MCP_RESOURCE
 from apikit.problems import Problem, classify, clip, problem_body
 from mcp_endpoint import jsonrpc, revisions, tools
 from mcp_endpoint.jsonrpc import RpcError

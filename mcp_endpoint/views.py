@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
-from access.oauth.discovery import MCP_RESOURCE
+from access.protected_resources import MCP_RESOURCE
 from apikit import ratelimit
 from apikit.problems import classify, clip
 from apikit.query import query_of

@@ -11,7 +11,7 @@ One row per document or movement, from the operator's side of the books:
   bank) against the debtor, without VAT; a refund that succeeded is the same, negative.
 
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
-payment on the day of `paid_at` (what it received less its price differences, as payments/revenue.py counts
+payment on the day of `paid_at` (what the ledger received for its own price, as payments/revenue.py counts
 it), a price difference on its `paid_at`, a refund on the day it succeeded (`updated_at`: a succeeded refund
 is never saved again), a payment on account on `received_on`. Rides on account move no money themselves:
 their company's transfers (AccountPayment) do."""
@@ -23,13 +23,15 @@ from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
-from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models import IntegerField, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from booking.models import Booking, PaymentMethod
+from payments import ledger
 from payments.cross_border import AUSTRIA_ONLY
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, RefundStatus, Surcharge
+from pricing.lines import LineKind
 from pricing.money import to_cents
 
 # BMD's import file (the reference's field names, in its order; docs/operations/accounting-export.md).
@@ -54,6 +56,15 @@ FIBU_BOOKING = "0"  # satzart 0: a financial accounting booking (1 would split i
 DEBIT = "1"  # buchcode 1: Soll on `konto` (2 would be Haben)
 DOMESTIC = "1"  # steuercode 1: Austrian VAT (Inland)
 MOST_DAYS = 366
+# A priced line's kind in the file's words (the file is German whatever the document's language).
+KIND_TEXTS = {
+    LineKind.FARE: "Fahrpreis",
+    LineKind.EXTRA: "Zuschlag",
+    LineKind.WAITING: "Wartezeit",
+    LineKind.NO_SHOW_FEE: "No-Show-Gebühr",
+    LineKind.ADJUSTMENT: "Preisänderung",
+    LineKind.DISCOUNT: "Rabatt",
+}
 
 
 class Kind:
@@ -200,26 +211,66 @@ def entries(*, first: date, last: date, accounts: Accounts | None = None) -> lis
 
 
 def document_entries(document, invoice: Invoice, kind: str, accounts: Accounts, *, sign: int, text: str):
-    """An invoice (sign 1) or a credit note (sign -1) as booking lines, one per part of `parts_of` on the
-    revenue account of its rate (the part without VAT on that of rate "0")."""
+    """An invoice (sign 1) or a credit note (sign -1) as booking lines: each part of `parts_of` on the
+    revenue account of its rate (the part without VAT on that of rate "0"), split by the kinds of the
+    document's priced lines (fare, waiting, no-show fee, …) where it keeps them."""
     common = {
         "kind": kind,
         "account": debtor(invoice, accounts),
         "number": document.number,
         "day": vienna_day(document.issued_at),
         "symbol": accounts.symbols["invoice"],
-        "text": text,
     }
-    return [
-        Entry(
-            **common,
-            contra=accounts.revenue_for(percent or "0"),
-            percent=percent,
-            gross_cents=sign * gross_cents,
-            vat_cents=-sign * vat_cents,
+    kinds = kinds_of(document)
+    weights = [cents for _, cents in kinds]
+    texts = [f"{text} {KIND_TEXTS[name]}" for name, _ in kinds] or [text]
+    found: list[Entry] = []
+    for percent, gross_cents, vat_cents in parts_of(document, invoice):
+        grosses = shares(gross_cents, weights) if kinds else [gross_cents]
+        vats = shares(vat_cents, weights) if kinds else [vat_cents]
+        found.extend(
+            Entry(
+                **common,
+                text=line_text,
+                contra=accounts.revenue_for(percent or "0"),
+                percent=percent,
+                gross_cents=sign * gross,
+                vat_cents=-sign * vat,
+            )
+            for line_text, gross, vat in zip(texts, grosses, vats, strict=True)
+            if gross or vat or len(texts) == 1
         )
-        for percent, gross_cents, vat_cents in parts_of(document, invoice)
-    ]
+    return found
+
+
+def kinds_of(document) -> list[tuple[LineKind, int]]:
+    """The document's priced lines summed by kind, in their order: [(kind, gross cents)]. Empty where the
+    lines do not say their kind (a collective invoice's rides, a document issued before its lines kept it)
+    or do not add up to the document's gross; the document is then booked by its parts alone."""
+    totals: dict[LineKind, Decimal] = {}
+    for line in (document.content or {}).get("lines") or []:
+        try:
+            kind = LineKind(line.get("kind"))
+        except ValueError:
+            return []
+        totals[kind] = totals.get(kind, Decimal(0)) + Decimal(line["amount"])
+    kinds = [(kind, to_cents(total)) for kind, total in totals.items() if to_cents(total)]
+    if document.gross_cents <= 0 or sum(cents for _, cents in kinds) != document.gross_cents:
+        return []
+    return kinds
+
+
+def shares(total: int, weights: list[int]) -> list[int]:
+    """`total` cents split in proportion to `weights` (a price set below the tariff's is a negative one; they
+    sum above zero), in whole cents that add up to it: each share rounded down, the cents left over to the
+    largest remainders (the first of equal ones)."""
+    whole = sum(weights)
+    exact = [total * weight for weight in weights]
+    split = [part // whole for part in exact]
+    left = total - sum(split)
+    for index in sorted(range(len(weights)), key=lambda i: -(exact[i] % whole))[:left]:
+        split[index] += 1
+    return split
 
 
 def parts_of(document, invoice: Invoice) -> list[tuple[str, int, int]]:
@@ -255,20 +306,13 @@ def payment_symbol(account: str, accounts: Accounts) -> str:
 
 
 def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[Entry]:
-    differences = (
-        Surcharge.objects.filter(booking=OuterRef("pk"), paid_at__isnull=False)
-        .values("booking")
-        .annotate(cents=Sum("amount_cents"))
-        .values("cents")
-    )
     paid = (
         Booking.objects.filter(paid_at__gte=start, paid_at__lt=end)
         .exclude(payment_method=PaymentMethod.ACCOUNT)
-        .annotate(differences=Coalesce(Subquery(differences, output_field=IntegerField()), Value(0)))
-        .values_list("reference", "paid_at", "payment_method", "received_cents", "differences")
+        .annotate(own=Coalesce(Subquery(ledger.own_received(), output_field=IntegerField()), Value(0)))
+        .values_list("reference", "paid_at", "payment_method", "own")
     )
-    for reference, paid_at, method, received, difference in paid:
-        own = received - difference
+    for reference, paid_at, method, own in paid:
         if own <= 0 or paid_at is None:  # None: never, the query asked for a time
             continue
         account = (

@@ -101,8 +101,8 @@ def corrected_invoice(refund: Refund) -> Invoice | None:
     payment it went back to, else the booking's ride invoice. None (logged) when that money was never
     invoiced."""
     booking = refund.booking
-    intent = refund.payment_intent_id
-    paid_with = booking.surcharges.filter(payment_intent_id=intent).first() if intent else None
+    # Money that went back to a provider payment corrects what that payment paid for.
+    paid_with = refund.payment.surcharge if refund.payment and refund.payment_intent_id else None
     if paid_with is not None:
         invoice = Invoice.objects.filter(surcharge=paid_with).first()
         if invoice is None:

@@ -8,7 +8,7 @@ from itertools import chain
 from django.db.models import Sum
 
 from booking.models import Booking
-from payments import collective_invoice_pdf, invoice_pdf, refunds
+from payments import collective_invoice_pdf, invoice_pdf, ledger, refunds
 from payments.models import CreditNote, Invoice
 
 MEDIA_TYPE = invoice_pdf.MEDIA_TYPE
@@ -66,6 +66,6 @@ def balance(booking: Booking) -> Balance:
     return Balance(
         invoiced_cents=invoiced or 0,
         credited_cents=credited or 0,
-        received_cents=booking.received_cents,
+        received_cents=ledger.received_cents(booking),
         refunded_cents=refunds.refunded_cents(booking),
     )

@@ -3,12 +3,16 @@ applied, and the first answers of checkouts sent with an idempotency key. Their 
 migrations and are handed over, rows kept, by booking's 0013 and payments' 0001."""
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pricing.money import CURRENCY, from_cents
+
+if TYPE_CHECKING:
+    from booking.models import Booking
 
 
 class RefundStatus(models.TextChoices):
@@ -26,6 +30,89 @@ PRICE_CHANGE_REFUND = "Price difference after a change."
 CANCELLATION_REFUND = "Cancellation under the policy."
 
 
+class Payment(models.Model):
+    """Money in: one movement with its own state (the ledger, payments/ledger.py). The booking's own
+    checkout, a price difference's link, money staff took (cash, card terminal, transfer, invoice). It
+    carries one or more bookings, each with its share (PaymentShare)."""
+
+    class Kind(models.TextChoices):
+        CHECKOUT = "checkout", _("checkout")
+        LINK = "link", _("payment link (price difference)")
+        STAFF = "staff", _("taken by staff")
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("pending")
+        RECEIVED = "received", _("received")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.PENDING)
+    provider = models.CharField(_("payment provider"), max_length=20, blank=True)
+    provider_session_id = models.CharField(
+        _("provider session"), max_length=255, null=True, blank=True, unique=True
+    )
+    payment_intent_id = models.CharField(_("payment intent"), max_length=255, blank=True, db_index=True)
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
+    currency = models.CharField(_("currency"), max_length=3, default=CURRENCY)
+    # The price difference (change, waiting, no-show fee) this pays, when it pays one.
+    surcharge = models.OneToOneField(
+        "Surcharge",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="payment",
+        verbose_name=_("price difference"),
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    bookings: "models.ManyToManyField[Booking, PaymentShare]" = models.ManyToManyField(
+        "booking.Booking", through="PaymentShare", related_name="payments", verbose_name=_("bookings")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    received_at = models.DateTimeField(_("received at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["received_at", "pk"]
+        verbose_name, verbose_name_plural = _("payment"), _("payments")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount_cents} ({self.state})"
+
+    @property
+    def amount(self) -> Decimal:
+        return from_cents(self.amount_cents)
+
+
+class PaymentShare(models.Model):
+    """The part of a payment that pays one booking: a payment for a return trip carries both rides."""
+
+    payment = models.ForeignKey(
+        Payment, on_delete=models.PROTECT, related_name="shares", verbose_name=_("payment")
+    )
+    booking = models.ForeignKey(
+        "booking.Booking", on_delete=models.PROTECT, related_name="payment_shares", verbose_name=_("booking")
+    )
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("payment share"), _("payment shares")
+        constraints = [models.UniqueConstraint(fields=["payment", "booking"], name="one_share_per_booking")]
+
+    def __str__(self) -> str:
+        return f"{self.booking} {self.amount_cents}"
+
+    @property
+    def amount(self) -> Decimal:
+        return from_cents(self.amount_cents)
+
+
 class Refund(models.Model):
     """Money given back for a booking: through the payment provider (its state follows the provider's
     refund events) or by staff outside it (cash, bank transfer), recorded as done."""
@@ -35,6 +122,10 @@ class Refund(models.Model):
         MANUAL = "manual", _("by staff, outside the provider")
 
     booking = models.ForeignKey("booking.Booking", on_delete=models.PROTECT, related_name="refunds")
+    # The payment this money goes back to (payments/ledger.py: newest first, to the payment it came from).
+    payment = models.ForeignKey(
+        Payment, null=True, blank=True, on_delete=models.PROTECT, related_name="refunds", editable=False
+    )
     amount_cents = models.PositiveIntegerField()
     currency = models.CharField(max_length=3, default=CURRENCY)
     status = models.CharField(max_length=20, choices=RefundStatus.choices)

@@ -16,9 +16,9 @@ from apikit.errors import DomainError
 from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import invoices, refunds, surcharges
+from payments import invoices, ledger, refunds, surcharges
 from payments import selectors as payment_selectors
-from payments.models import ProcessedPaymentEvent, Surcharge
+from payments.models import Payment, ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
     PaymentError,
@@ -191,20 +191,38 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
-    actor, intent = provider_actor(booking), session.payment_intent_id
+    actor = provider_actor(booking)
     if target == BookingStatus.PAID:
-        move_to_paid(booking, actor=actor, payment_intent_id=intent)
+        move_to_paid(booking, actor=actor, session=session)
     else:
-        transitions.apply(booking, target, actor=actor, payment_intent_id=intent)
+        transitions.apply(booking, target, actor=actor)
 
 
-def move_to_paid(booking: Booking, *, actor: str, payment_intent_id: str | None = None) -> None:
-    """A locked booking is paid, with its invoice in the same transaction: no payment without its invoice,
-    no invoice without it. A ride on account has none of its own: its company's collective invoice lists
-    it."""
-    transitions.apply(booking, BookingStatus.PAID, actor=actor, payment_intent_id=payment_intent_id)
+def move_to_paid(booking: Booking, *, actor: str, session: SessionState | None = None, user=None) -> None:
+    """A locked booking is paid: its price received (through the provider's `session`, else taken by staff)
+    and its invoice, in the same transaction: no payment without its invoice, no invoice without it. A ride
+    on account has none of its own: its company's collective invoice lists it, and nothing is received."""
+    transitions.apply(booking, BookingStatus.PAID, actor=actor)
     if booking.payment_method != PaymentMethod.ACCOUNT:
+        _received_price(booking, booking.amount_cents, session=session, user=user)
         invoices.issue(booking)
+
+
+def _received_price(booking: Booking, amount_cents: int, *, session: SessionState | None, user) -> None:
+    if session is None:
+        ledger.record_received(
+            booking, amount_cents, kind=Payment.Kind.STAFF, recorded_by=user, at=booking.paid_at
+        )
+        return
+    ledger.record_received(
+        booking,
+        amount_cents,
+        kind=Payment.Kind.CHECKOUT,
+        provider=booking.payment_provider,
+        session_id=session.session_id,
+        payment_intent_id=session.payment_intent_id or "",
+        at=booking.paid_at,
+    )
 
 
 def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
@@ -214,9 +232,9 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
         booking = selectors.locked_booking(pk)
         # The method first: a booking that waited on account (its link unused) is paid now like any other,
         # money received and invoiced, not left at nothing received for a collective invoice never listing it.
-        booking.payment_method, booking.marked_paid_by = method, user
-        move_to_paid(booking, actor=actor)
-        booking.save(update_fields=["payment_method", "marked_paid_by", "updated_at"])
+        booking.payment_method = method
+        move_to_paid(booking, actor=actor, user=user)
+        booking.save(update_fields=["payment_method", "updated_at"])
     return booking
 
 
@@ -248,9 +266,9 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
     """Money arrived for a booking that can no longer be paid: keep the fact; a cancelled booking's money
     goes back through the provider by itself (a job), anything else the operator decides."""
     booking.paid_at = timezone.now()
-    booking.received_cents = session.amount_total or booking.amount_cents
-    booking.payment_intent_id = session.payment_intent_id or booking.payment_intent_id
-    booking.save(update_fields=["paid_at", "received_cents", "payment_intent_id", "updated_at"])
+    booking.save(update_fields=["paid_at", "updated_at"])
+    received = session.amount_total or booking.amount_cents
+    _received_price(booking, received, session=session, user=None)
     if booking.status == BookingStatus.CANCELLED:
         logger.warning("Payment received for cancelled booking %s: it goes back", booking.reference)
         history.record(
@@ -258,7 +276,7 @@ def _paid_too_late(booking: Booking, session: SessionState) -> None:
             history.Kind.PAYMENT,
             history.said(
                 "Paid {amount} after it was cancelled: it goes back through the payment provider.",
-                amount=history.eur(booking.received_cents),
+                amount=history.eur(received),
             ),
             actor=provider_actor(booking),
         )

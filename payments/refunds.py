@@ -14,9 +14,10 @@ from django_tasks import task
 from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
-from booking.models import Booking, PaymentMethod
-from payments import credit_notes
-from payments.models import Refund, RefundStatus, Surcharge
+from booking.models import Booking
+from payments import credit_notes, ledger
+from payments.ledger import COMMITTED
+from payments.models import Payment, Refund, RefundStatus, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import ChargeRefunds, PaymentError, PaymentProvider, RefundRequest, RefundState
 from pricing.money import CURRENCY, from_cents
@@ -32,8 +33,6 @@ STAGE: dict[str, int] = {
     RefundStatus.FAILED: 2,
     RefundStatus.CANCELED: 2,
 }
-# Money promised back: it can no longer be refunded a second time.
-COMMITTED = (RefundStatus.PENDING, RefundStatus.REQUIRES_ACTION, RefundStatus.SUCCEEDED)
 
 
 def _total(booking: Booking, statuses) -> int:
@@ -51,36 +50,13 @@ def committed_cents(booking: Booking) -> int:
 
 
 def refundable_cents(booking: Booking) -> int:
-    """What was received for a booking and not yet promised back."""
-    return max(0, booking.received_cents - _total(booking, COMMITTED))
+    """What was received for a booking and not yet promised back (the ledger's)."""
+    return ledger.refundable_cents(booking)
 
 
 def through_provider(booking: Booking) -> bool:
-    """Whether the booking's money came through the payment provider (it can go back the same way)."""
-    return booking.payment_method == PaymentMethod.CHECKOUT and bool(booking.payment_intent_id)
-
-
-def provider_payments(booking: Booking) -> list[tuple[str, int]]:
-    """The booking's payments through the provider, newest first, with what of each was not yet sent back
-    through the provider: (payment intent, cents). A refund goes back to the payment it came with."""
-    surcharges = booking.surcharges.exclude(paid_at=None)
-    paid = [
-        (s.payment_intent_id, s.amount_cents) for s in surcharges.order_by("-paid_at") if s.payment_intent_id
-    ]
-    if through_provider(booking):
-        own = booking.received_cents - sum(s.amount_cents for s in surcharges)
-        paid.append((booking.payment_intent_id, own))
-    sent_back: dict[str, int] = {}
-    for intent, cents in booking.refunds.filter(
-        status__in=COMMITTED, method=Refund.Method.PROVIDER
-    ).values_list("payment_intent_id", "amount_cents"):
-        key = intent or booking.payment_intent_id  # refunds from before payments were told apart
-        sent_back[key] = sent_back.get(key, 0) + cents
-    return [
-        (intent, cents - sent_back.get(intent, 0))
-        for intent, cents in paid
-        if cents > sent_back.get(intent, 0)
-    ]
+    """Whether some of the booking's money came through the payment provider (it can go back that way)."""
+    return bool(ledger.open_payments(booking, provider_only=True))
 
 
 def refund(
@@ -116,32 +92,40 @@ def refund(
         )
     made, left = [], amount_cents
     if not manual:
-        for intent, open_cents in provider_payments(booking):
+        for payment, open_cents in ledger.open_payments(booking, provider_only=True):
             piece = min(left, open_cents)
             made.append(
                 _through_provider(
-                    booking, intent, piece, reason=reason, actor=actor, by=requested_by, details=details or {}
+                    booking,
+                    payment,
+                    piece,
+                    reason=reason,
+                    actor=actor,
+                    by=requested_by,
+                    details=details or {},
                 )
             )
             left -= piece
             if not left:
                 return made
     status = RefundStatus.SUCCEEDED if manual else RefundStatus.PENDING  # owed: staff pay it back
-    made.append(
-        _recorded(
-            Refund.objects.create(
-                booking=booking,
-                amount_cents=left,
-                currency=booking.currency,
-                status=status,
-                method=Refund.Method.MANUAL,
-                reason=reason,
-                requested_by=requested_by,
-                details=details or {},
-            ),
-            just_made=True,
+    for source, piece in ledger.given_back_to(booking, left):
+        made.append(
+            _recorded(
+                Refund.objects.create(
+                    booking=booking,
+                    payment=source,
+                    amount_cents=piece,
+                    currency=booking.currency,
+                    status=status,
+                    method=Refund.Method.MANUAL,
+                    reason=reason,
+                    requested_by=requested_by,
+                    details=details or {},
+                ),
+                just_made=True,
+            )
         )
-    )
     amount = history.eur(left)
     done = (
         history.said("Refund of {amount}: paid back by staff. {reason}", amount=amount, reason=reason)
@@ -157,10 +141,10 @@ def refund(
 
 
 def _through_provider(
-    booking: Booking, intent: str, amount_cents: int, *, reason: str, actor: str, by, details: dict
+    booking: Booking, payment: Payment, amount_cents: int, *, reason: str, actor: str, by, details: dict
 ) -> Refund:
-    provider = payment_provider()
-    if provider.name != booking.payment_provider:
+    provider, intent = payment_provider(), payment.payment_intent_id
+    if provider.name != payment.provider:
         raise DomainError(
             format_lazy(
                 _(
@@ -168,7 +152,7 @@ def _through_provider(
                     "refund it there and record it here as paid back by staff."
                 ),
                 reference=booking.reference,
-                paid_through=booking.payment_provider,
+                paid_through=payment.provider,
                 active=provider.name,
             ),
             code="payment_provider_unavailable",
@@ -185,6 +169,7 @@ def _through_provider(
     )
     created = Refund.objects.create(
         booking=booking,
+        payment=payment,
         amount_cents=state.amount_cents,
         currency=booking.currency,
         status=state.status,
@@ -193,7 +178,7 @@ def _through_provider(
         reason=reason,
         requested_by=by,
         failure_reason=state.failure_reason or "",
-        surcharge=paid_with(booking, intent),
+        surcharge=payment.surcharge,
         details=details,
     )
     _recorded(created, just_made=True)
@@ -215,7 +200,8 @@ def _through_provider(
 
 def paid_with(booking: Booking, intent: str | None) -> Surcharge | None:
     """The price difference whose payment `intent` is, if it is one: a refund to it counts against it."""
-    return booking.surcharges.filter(payment_intent_id=intent).first() if intent else None
+    payment = ledger.payment_of_intent(booking, intent)
+    return payment.surcharge if payment else None
 
 
 # --- money paid for a price difference, given back ----------------------------------------------------
@@ -232,6 +218,7 @@ def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, 
     online = surcharge.method == Refund.Method.PROVIDER and bool(surcharge.payment_intent_id)
     asked = Refund.objects.create(
         booking=booking,
+        payment=Payment.objects.filter(surcharge=surcharge).first(),
         amount_cents=amount_cents,
         currency=booking.currency,
         status=RefundStatus.PENDING,
@@ -269,8 +256,9 @@ def send(refund_id: int) -> None:
             if not waiting or asked.provider_refund_id:
                 return
             provider = payment_provider()
-            if provider.name != booking.payment_provider:
-                why = f"it was paid through {booking.payment_provider}, not the active {provider.name}"
+            paid_through = asked.payment.provider if asked.payment else booking.payment_provider
+            if provider.name != paid_through:
+                why = f"it was paid through {paid_through}, not the active {provider.name}"
                 _owed_by_staff(booking, asked, actor=ACTOR, why=why)
                 return
             state = provider.create_refund(
@@ -382,7 +370,7 @@ def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:
 
 def apply_refund_news(state: RefundState, *, actor: str) -> Booking | None:
     """A refund.* event: record the refund or move its state forward. Call inside a transaction."""
-    booking = selectors.locked_booking_for_payment(state.payment_intent_id, state.reference)
+    booking = ledger.locked_booking_for_payment(state.payment_intent_id, state.reference)
     if booking is None:
         logger.warning("Refund %s names no known booking", state.refund_id)
         return None
@@ -395,7 +383,7 @@ def apply_charge_news(
 ) -> Booking | None:
     """A charge.refunded event: its refunds where listed; when its refunded total says more than we know
     (a refund made in the provider's dashboard, or its own event still on the way), the provider's list."""
-    booking = selectors.locked_booking_for_payment(charge.payment_intent_id, None)
+    booking = ledger.locked_booking_for_payment(charge.payment_intent_id, None)
     if booking is None:
         logger.warning("Refunded charge of payment %s names no known booking", charge.payment_intent_id)
         return None
@@ -427,6 +415,7 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
             currency=state.currency.upper(),
             status=state.status,
             provider_refund_id=state.refund_id,
+            payment=ledger.payment_of_intent(booking, state.payment_intent_id),
             reason="made at the payment provider",
             payment_intent_id=state.payment_intent_id or "",
             failure_reason=state.failure_reason or "",

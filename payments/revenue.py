@@ -1,7 +1,7 @@
 """The money the operator took, per Vienna calendar month, vehicle class and channel (the admin's revenue
 page). Counted when the money moved, not when the ride was:
 
-- a booking's own payment in the month of `Booking.paid_at` (what it received less its price differences);
+- a booking's own payment in the month of `Booking.paid_at` (what the ledger received for its own price);
 - a price difference (Surcharge) in the month of its `paid_at` (money that arrived through a withdrawn link
   included: it was received, and its refund counts below);
 - a refund that succeeded (Refund.status "succeeded") subtracted in the month it succeeded: its
@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import F, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models import IntegerField, Subquery, Sum, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, TruncMonth
 from django.utils import timezone
 
 from booking.models import Booking, BookingChannel
+from payments import ledger
 from payments.models import Refund, RefundStatus, Surcharge
 from pricing.money import CENT, from_cents
 from pricing.services import current_snapshot
@@ -112,18 +113,12 @@ def monthly_revenue(*, first: date, last: date) -> Revenue:
         row[4] += received
         row[5] += refunded
 
-    differences = (
-        Surcharge.objects.filter(booking=OuterRef("pk"), paid_at__isnull=False)
-        .values("booking")
-        .annotate(cents=Sum("amount_cents"))
-        .values("cents")
-    )
     payments = (
         Booking.objects.filter(paid_at__gte=start, paid_at__lt=end)
         .annotate(
             month=TruncMonth("paid_at", tzinfo=zone),
             rate=KeyTextTransform("vat_rate", "quote_record"),
-            own=F("received_cents") - Coalesce(Subquery(differences, output_field=IntegerField()), Value(0)),
+            own=Coalesce(Subquery(ledger.own_received(), output_field=IntegerField()), Value(0)),
         )
         .values_list("pk", "month", "vehicle_class", "channel", "rate", "own")
     )

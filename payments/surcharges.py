@@ -15,9 +15,9 @@ from apikit.errors import DomainError
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
-from payments import collective_invoices, invoices, refunds
+from payments import collective_invoices, invoices, ledger, refunds
 from payments import selectors as payment_selectors
-from payments.models import Refund, Surcharge
+from payments.models import Payment, Refund, Surcharge
 from payments.providers import payment_provider
 from payments.providers.base import PAID_PAYMENT_STATUSES, CheckoutRequest, PaymentError, SessionState
 from pricing.money import CURRENCY, from_cents
@@ -33,7 +33,7 @@ def request_payment(
     `price_before_cents`: the price before the change (the booking holds the new one)."""
     details = {
         "price_after": booking.amount_cents,
-        "paid": booking.received_cents,
+        "paid": ledger.received_cents(booking),
         **invoices.reason_by_hand(booking),
     }
     if price_before_cents is not None:
@@ -82,6 +82,7 @@ def open_page(booking: Booking, surcharge: Surcharge) -> str:
     )
     surcharge.provider_session_id, surcharge.payment_url = session.session_id, session.url
     surcharge.save(update_fields=["provider_session_id", "payment_url"])
+    ledger.link_opened(booking, surcharge, provider=booking.payment_provider, session_id=session.session_id)
     return session.url
 
 
@@ -137,7 +138,7 @@ def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Sur
             what=history.surcharge_reason(owed.reason),
             amount=history.eur(owed.amount_cents),
         )
-        _received(booking, owed.amount_cents, collected, actor=actor)
+        _collected(booking, owed, collected, actor=actor, user=user)
     return owed
 
 
@@ -255,6 +256,7 @@ def _waive(booking: Booking, owed: Surcharge, *, actor: str, because: history.Sa
         else history.said("Waived ({what}): {amount}.", what=what, amount=amount)
     )
     history.record(booking, history.Kind.PAYMENT, waived, actor=actor)
+    ledger.link_withdrawn(owed)
     if owed.provider_session_id:
         close_surcharge_page.enqueue(owed.pk)
 
@@ -273,7 +275,7 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
     )
     invoices.issue_supplementary(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
-    _received(booking, amount_cents, collected, actor=actor)
+    _collected(booking, surcharge, collected, actor=actor, user=user)
     return surcharge
 
 
@@ -285,6 +287,7 @@ def waive_open(booking: Booking, *, actor: str) -> int:
     for surcharge in booking.surcharges.select_for_update().filter(status=Surcharge.Status.PENDING):
         surcharge.status = Surcharge.Status.WAIVED
         surcharge.save(update_fields=["status"])
+        ledger.link_withdrawn(surcharge)
         waived += surcharge.amount_cents
         history.record(
             booking,
@@ -356,12 +359,20 @@ def apply_session_news(
     surcharge.save(update_fields=["status", "paid_at", "payment_intent_id"])
     if owed:
         invoices.issue_supplementary(booking, surcharge)
-    _received(
+    ledger.record_received(
         booking,
         surcharge.amount_cents,
-        history.said("Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)),
-        actor=actor,
+        kind=Payment.Kind.LINK,
+        provider=booking.payment_provider,
+        session_id=surcharge.provider_session_id,
+        payment_intent_id=surcharge.payment_intent_id,
+        surcharge=surcharge,
+        at=surcharge.paid_at,
     )
+    paid_online = history.said(
+        "Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)
+    )
+    history.record(booking, history.Kind.PAYMENT, paid_online, actor=actor)
     if not owed:
         _give_back(booking, surcharge, actor=actor)
 
@@ -386,9 +397,16 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
         booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
 
 
-def _received(booking: Booking, amount_cents: int, text: history.Said, *, actor: str) -> None:
-    booking.received_cents += amount_cents
-    booking.save(update_fields=["received_cents", "updated_at"])
+def _collected(booking: Booking, surcharge: Surcharge, text: history.Said, *, actor: str, user) -> None:
+    """Staff took a price difference themselves: received, in the ledger."""
+    ledger.record_received(
+        booking,
+        surcharge.amount_cents,
+        kind=Payment.Kind.STAFF,
+        surcharge=surcharge,
+        recorded_by=user,
+        at=surcharge.paid_at,
+    )
     history.record(booking, history.Kind.PAYMENT, text, actor=actor)
 
 

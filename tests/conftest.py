@@ -23,8 +23,8 @@ PROBLEM_JSON = "application/problem+json"
 # runs. docs/development/testing.md says more.
 ONE_LEG_ONLY = {
     "sqlite": (
-        "tests/access/oauth/test_client_metadata_tls.py",
-        "tests/access/oauth/test_discovery_conformance.py",
+        "tests/oauth/test_client_metadata_tls.py",
+        "tests/oauth/test_discovery_conformance.py",
         "tests/mcp_endpoint/frameworks/",
         "tests/mcp_endpoint/oauth/test_outside_tools.py",
         "tests/mcp_endpoint/oauth/test_python_sdk.py",

@@ -20,19 +20,22 @@ FORBIDDEN = {
     "config": set(APPS) - {"config", "apikit", "sitekit"},
     "apikit": set(APPS) - {"apikit"},  # the shared API plumbing knows no app
     "sitekit": set(APPS) - {"sitekit", "apikit"},  # the shared site pieces know only the API plumbing
-    "pricing": {"places", "fleet", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
-    "places": {"pricing", "fleet", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    "pricing": {"places", "fleet", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    "places": {"pricing", "fleet", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
     # money depends on bookings, never the other way; the staff booking page, which hosts the dispatch
     # board, lives above both (dispatch/admin/bookings.py)
     "booking": {"payments", "dispatch", *DOORS},
     "payments": {"dispatch", "fleet", *DOORS},
     "dispatch": {*DOORS},
-    "web": {"mcp_endpoint", "dispatch", "fleet", "access"},
-    "fleet": {"pricing", "places", "access", "operator_profile", *DOMAIN_BELOW_BOOKING},
-    # access mails a traveller's sign-in code in the operator's name: the operator profile is operator_profile's
-    "access": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
+    "web": {"mcp_endpoint", "dispatch", "fleet", "access", "oauth"},
+    "fleet": {"pricing", "places", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    # the API tokens and the one authenticate(): the authorization server that issues some of them is above
+    "access": {"pricing", "places", "fleet", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    # the authorization server: its access tokens are access's API tokens; it mails a traveller's sign-in
+    # code in the operator's name (operator_profile) through the queue
+    "oauth": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
     "mcp_endpoint": {"web", "dispatch"},
-    "operator_profile": {"pricing", "places", "fleet", "access", *DOMAIN_BELOW_BOOKING},
+    "operator_profile": {"pricing", "places", "fleet", "access", "oauth", *DOMAIN_BELOW_BOOKING},
     # the queue's plumbing: it knows its tasks only by name
     "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},
     # company accounts: their admin shows bookings and collective invoices (payments holds the money)

@@ -20,7 +20,7 @@ from dispatch import assignment, changes, job_links, phone, planning, ride_day, 
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import cancellation, documents, payment_updates, refunds, surcharges
+from payments import cancellation, documents, ledger, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
 from payments.models import Invoice, Refund, Surcharge
@@ -494,7 +494,8 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "documented": from_cents(balance.documented_cents),
         "kept": from_cents(balance.kept_cents),
         "refundable": from_cents(refundable),
-        "received": from_cents(booking.received_cents),
+        "received": from_cents(balance.received_cents),
+        "payments": ledger.shares_of(booking),
         "terms": terms,
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),

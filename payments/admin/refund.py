@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from apikit.errors import DomainError
 from booking import history
 from booking.models import Booking
-from payments import refund_requests, refunds
+from payments import ledger, refund_requests, refunds
 from payments.admin.forms import ConfirmRefundForm, RefundForm
 from payments.models import Refund
 from pricing.money import from_cents, to_cents
@@ -63,6 +63,10 @@ def _page(request, booking: Booking, context: dict, form, key: str | None = None
         "booking": booking,
         "form": form,
         "refundable": l10n.money(refundable, booking.currency),
+        "holding": [
+            (payment, l10n.money(from_cents(cents), booking.currency))
+            for payment, cents in ledger.open_payments(booking, provider_only=False)
+        ],
     }
     if key is not None:
         data = form.cleaned_data

@@ -120,7 +120,7 @@ class SandboxProvider:
             )
             for refund in Refund.objects.filter(
                 Q(payment_intent_id=payment_intent_id)
-                | Q(payment_intent_id="", booking__payment_intent_id=payment_intent_id),
+                | Q(payment_intent_id="", payment__payment_intent_id=payment_intent_id),
                 provider_refund_id__startswith=REFUND_PREFIX,
             ).select_related("booking")
             if refund.provider_refund_id is not None  # always: the filter asked for the sandbox's ids

@@ -5,7 +5,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
 from access import tokens
-from access.models import ApiToken, OAuthClient
+from access.models import ApiToken
+from oauth.models import OAuthClient
 from tests.migrating import migrate, migrate_to_latest
 
 BEFORE_THE_MOVE = [("agents", "0001_initial"), ("access", None)]

@@ -8,6 +8,7 @@ from booking.checkout import new_reference
 from booking.models import Booking
 from pricing.money import to_cents
 from pricing.services import quote_price
+from tests.payments import ledger_rows
 
 
 @pytest.fixture
@@ -29,9 +30,22 @@ def make_booking(db):
             "booking_data": {},
             "payment_provider": "sandbox",
         }
-        if fields.get("paid_at"):
-            values["received_cents"] = values["amount_cents"]
-        return Booking.objects.create(**{**values, **fields})
+        # Money received is the ledger's: these write its row, as the code that records a payment does.
+        money = {
+            key: fields.pop(key)
+            for key in ("received_cents", "payment_intent_id", "marked_paid_by")
+            if key in fields
+        }
+        booking = Booking.objects.create(**{**values, **fields})
+        cents = money.get("received_cents", booking.amount_cents if booking.paid_at else 0)
+        if cents:
+            ledger_rows.received(
+                booking,
+                cents,
+                payment_intent_id=money.get("payment_intent_id", ""),
+                recorded_by=money.get("marked_paid_by"),
+            )
+        return booking
 
     return make
 

@@ -13,10 +13,12 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent
 from fleet.models import Driver, Vehicle
+from payments.ledger import own_payment
 from payments.models import Refund, Surcharge
 from pricing.models import Tariff, VehicleClass
 from pricing.services import TARIFFS
 from tests.booking.conftest import paid_ride
+from tests.payments.ledger_rows import received_cents
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -171,12 +173,12 @@ def test_marking_paid_by_invoice_keeps_who_and_when(staff, paid):
         f"{booking.reference}: marked paid by invoice (eva); the confirmation goes to the customer."
     ]
     stored = Booking.objects.get()
-    assert (stored.status, stored.payment_method, stored.marked_paid_by.username) == (
+    assert (stored.status, stored.payment_method, own_payment(stored).recorded_by.username) == (
         "paid",
         "invoice",
         "eva",
     )
-    assert stored.paid_at is not None and stored.received_cents == 7400
+    assert stored.paid_at is not None and received_cents(stored) == 7400
 
 
 # --- changing the ride ------------------------------------------------------------------------------------
@@ -241,14 +243,14 @@ def test_an_upgrade_sends_a_payment_link_for_the_difference_and_its_payment_coun
     assert "Pay €42.00" in client.get(page_path).content.decode()
     client.post(page_path, {"action": "pay"})  # the customer pays on the sandbox's page
     surcharge.refresh_from_db()
-    assert surcharge.status == "paid" and Booking.objects.get().received_cents == 7400 + 4200
+    assert surcharge.status == "paid" and received_cents(Booking.objects.get()) == 7400 + 4200
 
 
 def test_a_difference_staff_collect_is_recorded_as_paid(staff, paid):
     booking = paid()
     said, _ = change(staff, booking, vehicle_class="first", through_provider="")
     assert said[0].endswith("€42.00 collected by staff.")
-    assert Surcharge.objects.get().status == "paid" and Booking.objects.get().received_cents == 11600
+    assert Surcharge.objects.get().status == "paid" and received_cents(Booking.objects.get()) == 11600
 
 
 def test_a_new_time_that_collides_with_the_drivers_next_ride_is_refused(staff, paid):

@@ -1,4 +1,4 @@
-"""Tokens as the OAuth flow issues them (access/oauth/), made directly: a client, a grant, and an access token
+"""Tokens as the OAuth flow issues them (oauth/), made directly: a client, a grant, and an access token
 that acts for a traveller (or for an agency); and bookings stored as a checkout stores them. Shared by
 tests/booking/test_traveller_tokens.py and tests/mcp_endpoint/test_list_bookings.py."""
 
@@ -8,9 +8,10 @@ from decimal import Decimal
 from django.utils import timezone
 
 from access import tokens
-from access.models import ApiToken, OAuthClient, OAuthGrant
+from access.models import ApiToken
 from booking.checkout import new_reference
 from booking.models import Booking, BookingChannel
+from oauth.models import OAuthClient, OAuthGrant
 from pricing.money import to_cents
 from pricing.services import quote_price
 

@@ -22,7 +22,8 @@ SEED = """
 from datetime import timedelta
 from django.utils import timezone
 from access import tokens
-from access.models import ApiToken, OAuthClient, OAuthGrant
+from access.models import ApiToken
+from oauth.models import OAuthClient, OAuthGrant
 client = OAuthClient.objects.create(client_id="trip-assistant", registration="dynamic", name="Trip Assistant",
                                     redirect_uris=["{base}/healthz"])
 for email in ("eva.en@example.com", "eva.de@example.com"):
@@ -217,8 +218,8 @@ def test_the_admin_oauth_pages(served, chromium, language):
     page.click("input[type=submit]")
     page.wait_for_url(f"{served.base}/admin/")
     for path in (
-        "/admin/access/oauthclient/",
-        "/admin/access/oauthgrant/",
+        "/admin/oauth/oauthclient/",
+        "/admin/oauth/oauthgrant/",
         "/admin/access/apitoken/?kind=oauth",
     ):
         response = page.goto(served.base + path)
@@ -228,13 +229,13 @@ def test_the_admin_oauth_pages(served, chromium, language):
         page.wait_for_load_state()
         assert re.search(r"/\d+/change/(\?|$)", page.url), page.url
         checked(page, violations)
-    page.goto(served.base + "/admin/access/oauthclient/")
+    page.goto(served.base + "/admin/oauth/oauthclient/")
     page.locator("#result_list tbody tr").first.locator("a").first.click()
     page.check("input[name=agency_scopes][value='booking.read']")
     page.click("input[name=_save]")
     page.wait_for_selector(".messagelist .success")
     checked(page, violations)
-    page.goto(served.base + "/admin/access/oauthgrant/")
+    page.goto(served.base + "/admin/oauth/oauthgrant/")
     page.check("#result_list tbody tr >> nth=0 >> input.action-select")
     page.select_option("select[name=action]", "revoke_selected")
     page.click("button[name=index]")

@@ -30,8 +30,9 @@ def booking_row(service, reference: str) -> dict:
     with sqlite3.connect(service.database) as database:
         database.row_factory = sqlite3.Row
         row = database.execute(
-            "SELECT status, payment_method, company_account_id, received_cents, billing_address "
-            "FROM booking_booking WHERE reference = ?",
+            "SELECT status, payment_method, company_account_id, billing_address, (SELECT COALESCE(SUM("
+            "share.amount_cents), 0) FROM payments_paymentshare share WHERE share.booking_id = booking_booking.id"
+            ") AS received_cents FROM booking_booking WHERE reference = ?",
             (reference,),
         ).fetchone()
     return dict(row)

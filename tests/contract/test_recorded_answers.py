@@ -31,6 +31,7 @@ from access.models import ApiToken
 from access.tokens import PREFIX_LENGTH, digest_of
 from booking.models import Booking
 from tests.conftest import clear_shared_cache
+from tests.payments.ledger_rows import own_intent
 
 RECORDING = Path(__file__).with_name("recorded_answers.json")
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -569,7 +570,7 @@ class Placeholders:
 
     def learn_payment(self, step: str) -> None:
         booking = Booking.objects.get(reference=self.values[f"<reference: {step}>"])
-        self.values[f"<payment intent: {step}>"] = booking.payment_intent_id
+        self.values[f"<payment intent: {step}>"] = own_intent(booking)
 
     def fill(self, text: str) -> str:
         for name, value in self.values.items():

@@ -17,6 +17,7 @@ from dispatch import changes
 from payments import cancellation, collective_invoices, surcharges
 from payments.models import Invoice, Surcharge
 from tests.corporate.conftest import vienna
+from tests.payments.ledger_rows import received_cents
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def test_a_dearer_change_on_account_goes_on_the_collective_invoice(
         )
     booking.refresh_from_db()
     assert change.difference_cents > 0 and booking.vehicle_class == "business-van"
-    assert booking.received_cents == 0  # nothing was taken from the traveller
+    assert received_cents(booking) == 0  # nothing was taken from the traveller
     assert not Surcharge.objects.filter(booking=booking).exists()  # no link, no cash beside the invoice
     assert not any(
         "payment" in message.subject.lower() or "zahl" in message.subject.lower() for message in mailoutbox

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingStatus
 from fleet.models import Driver, Vehicle
+from payments.models import PaymentShare
 from pricing.models import VehicleClass
 from tests.processes import manage
 
@@ -65,6 +66,9 @@ def test_a_second_run_makes_only_what_was_deleted(debug):
     clara = Booking.objects.get(name="Clara Weiss")
     with connection.cursor() as cursor:  # an issued invoice is never deleted: only behind the ORM's back
         cursor.execute("DELETE FROM payments_invoice WHERE booking_id = %s", [clara.pk])
+    for share in PaymentShare.objects.filter(booking=clara):  # its money rows go with it
+        share.delete()
+        share.payment.delete()
     clara.delete()
     Vehicle.objects.filter(plate="W-1002B").delete()  # on no ride: its demo ride waits for a driver
     kept = set(Booking.objects.values_list("reference", flat=True))

@@ -24,6 +24,7 @@ from payments.models import Refund, Surcharge
 from tests.admin_forms import change_form_data
 from tests.dispatch.conftest import assign
 from tests.payments.fake_stripe import FakeStripe
+from tests.payments.ledger_rows import own_intent, paid_through_checkout, received_cents
 from tests.payments.stripe_events import API, use_stripe
 from tests.queued import run_pending_jobs
 
@@ -58,7 +59,7 @@ def paid_at_stripe(assigned, stripe):
     def make(**fields) -> Booking:
         booking = assigned(payment_provider="stripe", **fields)
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
-        Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
+        paid_through_checkout(booking, session, intent)
         booking.refresh_from_db()
         return booking
 
@@ -117,7 +118,7 @@ def test_waiting_within_the_included_time_costs_nothing(
         assigned(), fleet["karl"], on_board=15, capture=django_capture_on_commit_callbacks
     )
     assert booking.status == BookingStatus.COMPLETED
-    assert not Surcharge.objects.exists() and booking.received_cents == 7400
+    assert not Surcharge.objects.exists() and received_cents(booking) == 7400
     assert payment_texts(booking) == ["Waiting time 15 min, 15 min included: nothing to pay."]
     assert after_ride_mails() == []
 
@@ -237,12 +238,12 @@ def test_an_invoice_or_cash_booking_gets_an_owed_record_staff_collect(
     assert admin_client.post(act, {"surcharge": owed.pk}).status_code == 302
     owed.refresh_from_db()
     booking.refresh_from_db()
-    assert (owed.status, booking.received_cents) == ("paid", 7400 + 2400)
+    assert (owed.status, received_cents(booking)) == ("paid", 7400 + 2400)
     assert "Collected by staff for waiting time: 24.00 EUR." in payment_texts(booking)
-    before = (Surcharge.objects.get().status, Booking.objects.get().received_cents)
+    before = (Surcharge.objects.get().status, received_cents(Booking.objects.get()))
     assert admin_client.post(act, {"surcharge": owed.pk}, follow=True).status_code == 200  # twice: refused
     assert admin_client.post(act, {"surcharge": "x"}).status_code == 404
-    assert (Surcharge.objects.get().status, Booking.objects.get().received_cents) == before
+    assert (Surcharge.objects.get().status, received_cents(Booking.objects.get())) == before
 
 
 def test_staff_waive_an_owed_amount(
@@ -258,7 +259,7 @@ def test_staff_waive_an_owed_amount(
     act = f"/admin/booking/booking/{booking.pk}/do/charge-waived/"
     assert admin_client.post(act, {"surcharge": owed.pk}).status_code == 302
     owed.refresh_from_db()
-    assert owed.status == "waived" and Booking.objects.get().received_cents == 7400
+    assert owed.status == "waived" and received_cents(Booking.objects.get()) == 7400
     assert "Waived (waiting time): 24.00 EUR." in payment_texts(booking)
 
 
@@ -302,12 +303,12 @@ def test_a_no_show_at_50_percent_gives_the_rest_back_through_stripe(
     booking = no_show(paid_at_stripe(), fleet["karl"], capture=django_capture_on_commit_callbacks)
     [refund] = Refund.objects.all()
     assert (refund.amount_cents, refund.method, refund.status) == (3700, "provider", "succeeded")
-    assert stripe.refunded == {booking.payment_intent_id: 3700} and stripe.net() == 3700
+    assert stripe.refunded == {own_intent(booking): 3700} and stripe.net() == 3700
     body = after_ride_mails()[0].body
     assert "a no-show costs 50 % of the price of €74.00: €37.00." in body
     assert "Of the €74.00 you paid, €37.00 goes back to you the way you paid." in body
     run_pending_jobs()  # a second run of anything left gives nothing back twice
-    assert stripe.refunded == {booking.payment_intent_id: 3700}
+    assert stripe.refunded == {own_intent(booking): 3700}
 
 
 def test_a_no_show_on_an_invoice_booking_leaves_the_rest_owed_by_staff(

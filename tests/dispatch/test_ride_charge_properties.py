@@ -31,6 +31,7 @@ from tests.dispatch.conftest import assign
 from tests.dispatch.test_ride_billing import move
 from tests.dispatch.test_ride_charges_once import charged_cents
 from tests.payments.fake_stripe import FakeStripe
+from tests.payments.ledger_rows import paid_through_checkout
 from tests.payments.stripe_events import use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,7 @@ def paid_ride(ride, fleet, stripe: FakeStripe, *, underpaid: bool) -> Booking:
     booking = ride(pickup=pickup, payment_provider="stripe")
     assign(booking, fleet["karl"], fleet["sedan"])
     session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
-    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
+    paid_through_checkout(booking, session, intent)
     booking.refresh_from_db()
     invoices.issue(booking)
     if underpaid:

@@ -20,6 +20,7 @@ from payments.providers.base import RefundState
 from pricing.quote import PriceByHand
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import after_ride_mails, move, no_show, payment_texts, ride_with_wait
+from tests.payments.ledger_rows import own_intent, received_cents
 from tests.queued import run_pending_jobs
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +192,7 @@ def test_an_undone_no_show_asks_again_the_price_difference_it_withdrew(
     assert link.to == ["anna@example.com"] and "went from €74.00 to €116.00" in link.body
     stripe.pay(client, again.provider_session_id)
     booking.refresh_from_db()
-    assert (booking.amount_cents, booking.received_cents) == (11600, 11600)
+    assert (booking.amount_cents, received_cents(booking)) == (11600, 11600)
 
 
 def test_an_undone_no_show_of_a_ride_paid_by_invoice_owes_the_difference_for_staff_to_collect(
@@ -280,7 +281,7 @@ def test_a_50_percent_no_show_undone_keeps_what_went_back_and_says_so_to_staff(
     assert "What went back after the no-show stays refunded: if the ride goes on, settle it." in (
         payment_texts(booking)
     )
-    assert len(corrections()) == 1 and stripe.refunded == {booking.payment_intent_id: 3700}
+    assert len(corrections()) == 1 and stripe.refunded == {own_intent(booking): 3700}
 
 
 def test_an_end_of_the_ride_undone_before_its_statement_went_out_sends_no_correction(

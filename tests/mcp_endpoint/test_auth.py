@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone
 
 from access import tokens
-from access.models import ApiToken, OAuthClient, OAuthGrant
+from access.models import ApiToken
 from booking.models import Booking
+from oauth.models import OAuthClient, OAuthGrant
 from tests.conftest import bearer, start_of_window
 from tests.mcp_endpoint.mcp import (
     TOOL_NAMES,

@@ -18,6 +18,7 @@ from tests.booking.test_checkout import ride, server_amount
 from tests.booking.travellers import access_token, grant, stored_booking
 from tests.conftest import assert_problem, bearer
 from tests.mcp_endpoint.mcp import call, output_validator, result_of, rpc, tool_problem, tool_result
+from tests.payments import ledger_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -218,9 +219,9 @@ def test_a_page_costs_the_same_few_queries_however_many_bookings_it_shows(
                 driver=karl,
                 vehicle=car,
                 paid_at=timezone.now(),
-                received_cents=7400,
                 payment_method=PaymentMethod.ACCOUNT if index % 2 else PaymentMethod.CHECKOUT,
             )
+            ledger_rows.received(booking, 7400)
             Refund.objects.create(booking=booking, amount_cents=100, status=RefundStatus.SUCCEEDED)
             RideStep.objects.create(
                 booking=booking, state=RideState.ACCEPTED, at=timezone.now(), actor="karl"

@@ -28,6 +28,7 @@ from payments.providers.base import PaymentError
 from pricing.money import vat_of
 from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
+from tests.payments.ledger_rows import own_intent, paid_through_checkout
 from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def paid(make_booking, stripe):
         }
         booking = make_booking(**{**values, **fields})
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
-        Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
+        paid_through_checkout(booking, session, intent)
         return invoiced(booking)
 
     return make
@@ -152,7 +153,7 @@ def test_a_full_refund_through_stripe_gets_a_credit_note_correcting_the_ride_inv
         Refund.objects.get(),
     )
     assert (note.reason, note.gross_cents, note.net_cents, note.vat_cents) == ("refund", 7400, 6727, 673)
-    assert stripe.refunded == {booking.payment_intent_id: 7400}
+    assert stripe.refunded == {own_intent(booking): 7400}
     text = pdf_text(note)
     for printed in (
         f"Credit note G-{YEAR}-000001",

@@ -13,9 +13,11 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking
-from payments import payment_updates, refunds, surcharges
+from payments import ledger, payment_updates, refunds, surcharges
 from payments.models import Refund, Surcharge
 from payments.providers import payment_provider
+from tests.payments import ledger_rows
+from tests.payments.ledger_rows import received_cents
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 SESSION = "sbx_cs_lockorder"
@@ -96,19 +98,22 @@ def test_the_webhook_of_a_difference_and_staffs_waive_never_deadlock(make_bookin
     booking.refresh_from_db()
     # Waived first; the money that still came through the withdrawn link went back at once.
     assert owed.status == Surcharge.Status.WAIVED and owed.paid_at is not None
-    assert booking.received_cents == 7400 + 4200
+    assert received_cents(booking) == 7400 + 4200
     assert refunds.committed_cents(booking) == 4200
     assert Refund.objects.get().payment_intent_id == paid.session.payment_intent_id
 
 
 def test_a_refunds_news_locks_the_booking_alone_though_it_looks_it_up_by_a_difference(make_booking):
-    """Found by a price difference's payment, the booking's row is locked, not the difference's joined in
-    the same statement (PostgreSQL's FOR UPDATE locks every joined row, in no order we choose)."""
+    """Found by a price difference's payment in the ledger, the booking's row is locked, not a money row
+    joined in the same statement (PostgreSQL's FOR UPDATE locks every joined row, in no order we choose)."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite takes no row locks: there is no FOR UPDATE to read")
     booking, owed = open_difference(make_booking)
     Surcharge.objects.filter(pk=owed.pk).update(payment_intent_id="sbx_pi_difference")
+    ledger_rows.received(
+        booking, owed.amount_cents, kind="link", surcharge=owed, payment_intent_id="sbx_pi_difference"
+    )
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        assert selectors.locked_booking_for_payment("sbx_pi_difference", None) == booking
+        assert ledger.locked_booking_for_payment("sbx_pi_difference", None) == booking
     locking = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
     assert locking and all('FOR UPDATE OF "booking_booking"' in sql for sql in locking), locking

@@ -14,8 +14,9 @@ from django.utils import timezone
 from booking.models import Booking
 from dispatch import changes
 from payments import cancellation, refunds
-from payments.models import Refund, Surcharge
+from payments.models import Payment, Refund, Surcharge
 from tests.payments.fake_stripe import FakeStripe
+from tests.payments.ledger_rows import own_intent, paid_through_checkout, received_cents
 from tests.payments.stripe_events import use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def booking(make_booking, stripe):
         pickup_at=pickup,
     )
     session, intent = stripe.paid_booking(made.reference, 7400)
-    Booking.objects.filter(pk=made.pk).update(provider_session_id=session, payment_intent_id=intent)
+    paid_through_checkout(made, session, intent)
     made.refresh_from_db()
     return made
 
@@ -83,7 +84,7 @@ def test_a_change_back_withdraws_the_open_link_and_refunds_nothing(
     opened.refresh_from_db()
     assert opened.status == "waived" and stripe.sessions[link(opened)].status == "expired"
     stored = Booking.objects.get()
-    assert (stored.amount_cents, stored.received_cents, stripe.net()) == (7400, 7400, 7400)
+    assert (stored.amount_cents, received_cents(stored), stripe.net()) == (7400, 7400, 7400)
 
 
 def test_a_second_change_asks_for_what_is_owed_in_one_new_link(
@@ -121,7 +122,7 @@ def test_cancelling_withdraws_open_links_and_the_fee_is_a_share_of_what_was_paid
     assert cancelled.cancellation_fee_cents == 3700  # 50 % of the 74 paid, not of the unpaid 116
     opened.refresh_from_db()
     assert opened.status == "waived" and stripe.sessions[link(opened)].status == "expired"
-    assert stripe.net() == 3700 and Booking.objects.get().received_cents == 7400
+    assert stripe.net() == 3700 and received_cents(Booking.objects.get()) == 7400
 
 
 def test_money_through_a_withdrawn_link_goes_back_to_its_own_payment(
@@ -139,7 +140,7 @@ def test_money_through_a_withdrawn_link_goes_back_to_its_own_payment(
     paid_link = stripe.sessions[link(opened)].intent
     assert stripe.refunded[paid_link] == 4200  # to the link's own payment, all of it
     assert stripe.net() == stored.cancellation_fee_cents == 0  # cancelled four days ahead: free
-    assert stored.received_cents - refunds.committed_cents(stored) == 0
+    assert received_cents(stored) - refunds.committed_cents(stored) == 0
     opened.refresh_from_db()
     assert opened.status == "waived" and opened.payment_intent_id == paid_link
 
@@ -160,7 +161,7 @@ def test_a_late_link_payment_the_provider_will_not_refund_is_alerted(
     alert = next(message for message in mail.outbox if "dispatch@chauffeur.test" in message.to)
     assert "withdrawn payment link" in alert.body and "42.00" in alert.body
     stored = Booking.objects.get()
-    assert stored.received_cents - refunds.committed_cents(stored) == 4200  # kept, and the operator told
+    assert received_cents(stored) - refunds.committed_cents(stored) == 4200  # kept, and the operator told
 
 
 def test_a_cancellation_after_a_paid_difference_refunds_each_payment_its_own_share(
@@ -168,7 +169,7 @@ def test_a_cancellation_after_a_paid_difference_refunds_each_payment_its_own_sha
 ):
     change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
     stripe.pay(client, link(Surcharge.objects.get()))
-    assert Booking.objects.get().received_cents == 11600
+    assert received_cents(Booking.objects.get()) == 11600
 
     cancel(booking, django_capture_on_commit_callbacks)
 
@@ -185,10 +186,43 @@ def test_a_price_change_on_a_difference_collected_by_staff_is_refunded_partly_by
         through_provider=False,
         django_capture_on_commit_callbacks=django_capture_on_commit_callbacks,
     )
-    assert Booking.objects.get().received_cents == 11600
+    assert received_cents(Booking.objects.get()) == 11600
 
     cancel(booking, django_capture_on_commit_callbacks)
 
-    assert stripe.refunded == {booking.payment_intent_id: 7400}  # what Stripe charged goes back there
+    assert stripe.refunded == {own_intent(booking): 7400}  # what Stripe charged goes back there
     owed = Refund.objects.get(method="manual")
     assert (owed.amount_cents, owed.status) == (4200, "pending")  # the cash staff took: owed by staff
+
+
+def test_a_links_payment_waits_in_the_ledger_until_paid_or_withdrawn(
+    booking, stripe, client, django_capture_on_commit_callbacks
+):
+    """The ledger knows a link's payment from the moment its page opens: waiting, then received with the
+    provider's payment intent, on the same row; a withdrawn link's payment is cancelled and counts nothing."""
+    change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    opened = Surcharge.objects.get()
+    waiting = Payment.objects.get(surcharge=opened)
+    assert (waiting.kind, waiting.state, waiting.provider_session_id, waiting.amount_cents) == (
+        "link",
+        "pending",
+        opened.provider_session_id,
+        4200,
+    )
+    assert received_cents(booking) == 7400  # waiting money is not received
+    with django_capture_on_commit_callbacks(execute=True):
+        stripe.pay(client, opened.provider_session_id)
+    waiting.refresh_from_db()
+    assert (waiting.state, waiting.payment_intent_id) == (
+        "received",
+        Surcharge.objects.get().payment_intent_id,
+    )
+    assert Payment.objects.filter(surcharge=opened).count() == 1 and received_cents(booking) == 11600
+
+
+def test_a_withdrawn_links_payment_is_cancelled_in_the_ledger(booking, django_capture_on_commit_callbacks):
+    change(booking, "first", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    change(booking, "executive", django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    withdrawn = Payment.objects.get(surcharge=Surcharge.objects.get())
+    assert (withdrawn.state, withdrawn.received_at) == ("cancelled", None)
+    assert received_cents(booking) == 7400

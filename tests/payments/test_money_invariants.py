@@ -1,8 +1,12 @@
 """The money invariants as a property: any sequence of staff changes (through the provider or
-collected by staff), payments of open links (some after their page failed to close), staff refunds and
-cancellations, in any order, against a Stripe that keeps its own books (tests/payments/fake_stripe.py):
+collected by staff), payments of open links (some after their page failed to close), amounts staff
+collect themselves, staff refunds and cancellations, in any order, against a Stripe that keeps its own
+books (tests/payments/fake_stripe.py):
 
 - nothing is refunded that was not received, at Stripe or in our books, and both books agree;
+- over the ledger (payments/ledger.py): each payment through Stripe is what Stripe charged for its
+  payment intent, and what went back to it is what Stripe refunded of it; no payment gets back more than
+  it brought in; the invoices less the credit notes are what was received less what was refunded;
 - a change never refunds while a payment link asks the customer for money;
 - a ride that is on holds plus asks for no more than its price, and no less than its price less what staff
   gave back as goodwill;
@@ -22,11 +26,12 @@ from hypothesis import strategies as st
 from apikit.errors import DomainError
 from booking.models import Booking
 from dispatch import changes
-from payments import cancellation, refunds
+from payments import cancellation, documents, invoices, ledger, refunds, surcharges
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
+from tests.payments.ledger_rows import paid_through_checkout, received_cents
 from tests.payments.stripe_events import use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +39,7 @@ pytestmark = pytest.mark.django_db
 STEPS = st.one_of(
     st.tuples(st.just("change"), st.sampled_from(["executive", "first", "business-van"]), st.booleans()),
     st.tuples(st.just("pay_links")),
+    st.tuples(st.just("collect")),
     st.tuples(st.just("lose_page_closing"), st.booleans()),
     st.tuples(st.just("refund"), st.integers(1, 12000), st.booleans()),
     st.tuples(st.just("cancel"), st.booleans()),
@@ -66,7 +72,7 @@ def books(booking: Booking, stripe: FakeStripe) -> dict:
         )
     )
     return {
-        "held": booking.received_cents - refunds.committed_cents(booking),
+        "held": received_cents(booking) - refunds.committed_cents(booking),
         "refunded_at_stripe": sum(stripe.refunded.values()),
         "refunded_in_books": provider_refunds,
     }
@@ -101,7 +107,8 @@ def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_mone
             pickup_at=pickup,
         )
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
-        Booking.objects.filter(pk=booking.pk).update(provider_session_id=session, payment_intent_id=intent)
+        paid_through_checkout(booking, session, intent)
+        invoices.issue(booking)  # paid with its invoice, as payments/payment_updates.py does
         goodwill = 0
         for step in steps:
             with django_capture_on_commit_callbacks(execute=True):
@@ -122,6 +129,9 @@ def run(step: tuple, pk: int, stripe: ExpireFails, client) -> int:
         elif kind == "pay_links":
             for session in stripe.open_sessions():
                 stripe.pay(client, session)
+        elif kind == "collect":
+            for owed in booking.surcharges.filter(status="pending", provider_session_id=None):
+                surcharges.collect(pk, owed.pk, actor="staff")
         elif kind == "lose_page_closing":
             stripe.losing_closings = step[1]
         elif kind == "refund":
@@ -144,7 +154,8 @@ def check(booking: Booking, stripe: FakeStripe, goodwill: int) -> None:
     assert now["held"] >= 0, now
     online = sum(stripe.charged.values())
     manual = sum(booking.surcharges.filter(method="manual").values_list("amount_cents", flat=True))
-    assert booking.received_cents == online + manual, (booking.received_cents, online, manual)
+    assert received_cents(booking) == online + manual, (received_cents(booking), online, manual)
+    check_ledger(booking, stripe)
     alerted = any(
         "dispatch@chauffeur.test" in message.to and "check" in message.subject for message in mail.outbox
     )
@@ -162,3 +173,23 @@ def check(booking: Booking, stripe: FakeStripe, goodwill: int) -> None:
         booking.amount_cents,
         goodwill,
     )
+
+
+def check_ledger(booking: Booking, stripe: FakeStripe) -> None:
+    """Per payment: our books are Stripe's, and nothing goes back that the payment did not bring in."""
+    for share in ledger.received_shares(booking):
+        payment = share.payment
+        back = payment.refunds.filter(status__in=refunds.COMMITTED)
+        assert sum(back.values_list("amount_cents", flat=True)) <= share.amount_cents, payment
+        if ledger.through_provider(payment):
+            intent = payment.payment_intent_id
+            assert stripe.charged[intent] == payment.amount_cents, (intent, stripe.charged)
+            sent = back.filter(method="provider", status="succeeded").values_list("amount_cents", flat=True)
+            assert stripe.refunded.get(intent, 0) == sum(sent), (intent, stripe.refunded)
+    assert set(stripe.charged) == {
+        share.payment.payment_intent_id
+        for share in ledger.received_shares(booking)
+        if ledger.through_provider(share.payment)
+    }
+    balance = documents.balance(booking)
+    assert balance.adds_up, balance

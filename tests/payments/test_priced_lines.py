@@ -56,9 +56,11 @@ def test_a_credit_of_a_waiting_charge_gives_back_waiting():
     assert (line.kind, line.amount) == (LineKind.WAITING, D("5.00"))
 
 
-def test_a_document_keeps_a_line_as_words_and_amount():
+def test_a_document_keeps_a_line_as_words_amount_kind_and_rate():
     line = priced_lines.of_charge(Surcharge(reason=Surcharge.Reason.NO_SHOW, amount_cents=3700), D("0.10"))
     assert priced_lines.printed(priced_lines.worded(line, "No-show fee")) == {
         "label": "No-show fee",
         "amount": "37.00",
+        "kind": "no_show_fee",
+        "vat_rate": "0.10",
     }

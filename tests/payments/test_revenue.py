@@ -13,6 +13,7 @@ from payments import refunds
 from payments.models import Refund, RefundStatus, Surcharge
 from payments.revenue import Figures, monthly_revenue, split
 from pricing.services import current_snapshot
+from tests.payments import ledger_rows
 from tests.payments.conftest import refund_booking
 
 pytestmark = pytest.mark.django_db
@@ -42,11 +43,10 @@ def seeded(make_booking):
     assert late_january.paid_at.astimezone(UTC).day == 31
     early_february = paid(make_booking, vienna(2026, 2, 1, 0, 10), vehicle_class="first", channel="phone")
     assert early_february.paid_at.astimezone(UTC) == datetime(2026, 1, 31, 23, 10, tzinfo=UTC)
-    Surcharge.objects.create(
+    difference = Surcharge.objects.create(
         booking=late_january, amount_cents=1000, status="paid", paid_at=vienna(2026, 2, 15, 12)
     )
-    late_january.received_cents += 1000  # as payments/surcharges.py does
-    late_january.save()
+    ledger_rows.received(late_january, 1000, kind="link", surcharge=difference, at=difference.paid_at)
     Surcharge.objects.create(booking=late_january, amount_cents=500)  # owed, not paid
     Surcharge.objects.create(booking=late_january, amount_cents=700, status="waived")
     for status in (RefundStatus.PENDING, RefundStatus.FAILED):  # no money went back

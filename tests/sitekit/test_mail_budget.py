@@ -4,9 +4,9 @@ doors are used in turn."""
 
 import pytest
 
-from access.models import SignInCode
-from access.oauth import travellers
 from booking.models import Booking
+from oauth import travellers
+from oauth.models import SignInCode
 from sitekit import mail_budget
 from tests.web.test_account_link import book_on_account, company  # noqa: F401 (a fixture)
 

@@ -20,6 +20,7 @@ from jobqueue.models import Job
 from payments import invoice_pdf, payment_updates
 from payments.models import Invoice
 from tests.booking.test_checkout import server_amount
+from tests.payments.ledger_rows import received_cents
 from tests.web.test_page_checkout import page_ride, post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -150,7 +151,7 @@ def test_the_link_confirms_the_booking_on_account(
     assert "On account of Beispiel GmbH; invoiced monthly." in confirmed.content.decode()
     booking = Booking.objects.get()
     assert booking.status == BookingStatus.PAID and booking.company_account == company
-    assert booking.received_cents == 0 and not Invoice.objects.exists()
+    assert received_cents(booking) == 0 and not Invoice.objects.exists()
     confirmation = mailoutbox[-1]
     assert "On account of Beispiel GmbH; invoiced monthly." in confirmation.body
 

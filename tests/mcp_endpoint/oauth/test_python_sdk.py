@@ -187,6 +187,6 @@ def test_the_python_sdk_names_its_client_id_metadata_document_instead_of_registe
     assert "/py-client.json" in documents.requests
     assert "Chauffeur proof (Python SDK, metadata document)" in traveller.browser.consent_page
     registration = live.shell(
-        f"from access.models import OAuthClient; print(OAuthClient.objects.get(client_id={client_id!r}).registration)"
+        f"from oauth.models import OAuthClient; print(OAuthClient.objects.get(client_id={client_id!r}).registration)"
     )
     assert registration == "metadata_document"

@@ -186,7 +186,7 @@ def test_a_revoked_grant_stops_working_on_every_worker_at_once(tmp_path):
         client_id = register(live, "Revocation proof")["client_id"]
         # far above 60 a minute for its tokens, so the grant's own limit stays out of the way too
         live.shell(
-            f"from access.models import OAuthClient; OAuthClient.objects.filter(client_id={client_id!r}).update(rate_limit=100000)"
+            f"from oauth.models import OAuthClient; OAuthClient.objects.filter(client_id={client_id!r}).update(rate_limit=100000)"
         )
         code, verifier = authorized_code(live, Browser(live), client_id, "revoked@example.com")
         issued = exchange(live, client_id, code, verifier).json()

@@ -115,9 +115,7 @@ def test_the_typescript_sdk_names_its_client_id_metadata_document_instead_of_reg
         response_types=["code"],
         token_endpoint_auth_method="none",
     )
-    registered_before = live.shell(
-        "from access.models import OAuthClient; print(OAuthClient.objects.count())"
-    )
+    registered_before = live.shell("from oauth.models import OAuthClient; print(OAuthClient.objects.count())")
     plan = {"clientMetadataUrl": client_id, "calls": [{"name": "booking.list_bookings", "arguments": {}}]}
     browser = Browser(live)
 
@@ -129,7 +127,7 @@ def test_the_typescript_sdk_names_its_client_id_metadata_document_instead_of_reg
     assert structured(report["calls"][0])["bookings"] == []
     assert "Chauffeur proof (TypeScript SDK, metadata document)" in browser.consent_page
     kinds = live.shell(
-        "from access.models import OAuthClient; "
+        "from oauth.models import OAuthClient; "
         f"print(OAuthClient.objects.count(), OAuthClient.objects.get(client_id={client_id!r}).registration)"
     )
     assert kinds == f"{int(registered_before) + 1} metadata_document"

@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from booking.models import Booking
 from corporate.models import CompanyAccount
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
+from tests.payments import ledger_rows
 
 VIENNA = ZoneInfo("Europe/Vienna")
 UTC = ZoneInfo("UTC")
@@ -115,7 +115,7 @@ def october(make_booking, issue):
     difference = Surcharge.objects.create(
         booking=changed, amount_cents=1500, status="paid", paid_at=at(2026, 10, 20, 12)
     )
-    Booking.objects.filter(pk=changed.pk).update(received_cents=changed.amount_cents + 1500)
+    ledger_rows.received(changed, 1500, kind="link", surcharge=difference, at=difference.paid_at)
     invoice(changed.paid_at, changed.amount_cents, booking=changed)
     invoice(difference.paid_at, 1500, kind=Invoice.Kind.SUPPLEMENTARY, booking=changed, surcharge=difference)
     # A cash ride, given back 20 EUR by staff (a manual refund), with its credit note.

@@ -5,15 +5,21 @@ its sums per account and per VAT rate checked against the database's own sums.""
 import csv
 import io
 from datetime import date, datetime
+from decimal import Decimal
 
 import pytest
+import time_machine
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 from booking.models import Booking
 from corporate.models import CompanyAccount
 from payments import accounting_export as export
+from payments import invoices
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
+from pricing.lines import LineKind
+from pricing.money import to_cents
+from pricing.services import quote_price
 from tests.payments.accounting.conftest import (
     BANK,
     CASH,
@@ -28,6 +34,7 @@ from tests.payments.accounting.conftest import (
     START,
     VIENNA,
 )
+from tests.payments.ledger_rows import received_cents
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +96,7 @@ def test_the_file_sums_to_the_database_per_account_and_vat_rate(october):
     paid = Booking.objects.filter(paid_at__gte=START, paid_at__lt=END)
     surcharges = Surcharge.objects.filter(paid_at__gte=START, paid_at__lt=END)
     refunds = Refund.objects.filter(status="succeeded", updated_at__gte=START, updated_at__lt=END)
-    by_card = db_sum(paid.filter(payment_method="checkout"), "received_cents") - db_sum(
+    by_card = sum(map(received_cents, paid.filter(payment_method="checkout"))) - db_sum(
         surcharges, "amount_cents"
     )
     assert (
@@ -101,7 +108,7 @@ def test_the_file_sums_to_the_database_per_account_and_vat_rate(october):
         )
         == 3 * 7400 + 1500 - 1000
     )
-    assert on(CASH, money) == db_sum(paid.filter(payment_method="cash"), "received_cents") - 2000 == 5400
+    assert on(CASH, money) == sum(map(received_cents, paid.filter(payment_method="cash"))) - 2000 == 5400
     transfers = AccountPayment.objects.filter(received_on__gte=FIRST, received_on__lte=LAST)
     assert on(BANK, money) == db_sum(transfers, "amount_cents") == 30000
     assert {row["buchsymbol"] for row in money if row["konto"] == CASH} == {"KA"}
@@ -207,3 +214,55 @@ def test_a_collective_invoice_with_two_rates_is_a_line_per_rate(db):
         (COMPANIES, REVENUE_10, "10", "220,00", "-20,00"),
         (COMPANIES, "4020", "20", "60,00", "-10,00"),
     ]
+
+
+def test_shares_add_up_to_the_whole_and_follow_the_weights():
+    assert export.shares(673, [7000, 400]) == [637, 36]  # 636.6… and 36.3…: the cent left goes to the first
+    assert export.shares(-673, [7000, 400]) == [-637, -36]  # a credit note's VAT the same way
+    assert export.shares(1000, [12000, -2000]) == [1200, -200]  # a price set below the tariff's
+    assert export.shares(1, [1, 1, 1]) == [1, 0, 0]
+    for total, weights in [(9999, [3, 3, 3]), (7, [5, 9, 11]), (-5, [2, 2])]:
+        assert sum(export.shares(total, weights)) == total
+
+
+def test_an_invoice_is_a_line_per_kind_of_its_priced_lines(make_booking):
+    quote = quote_price(vehicle_class="executive", distance_km=Decimal("21.8"), in_zone_a=False)
+    booking = make_booking(
+        quote_record=quote.as_record(), amount_cents=to_cents(quote.price), in_zone_a=False
+    )
+    kinds = {line.kind for line in quote.priced_lines if line.amount}
+    assert kinds == {LineKind.FARE, LineKind.EXTRA}
+    with time_machine.travel(datetime(2026, 10, 15, 12, tzinfo=VIENNA), tick=False):
+        invoice = invoices.issue(booking)
+    assert invoice is not None
+
+    _, rows = exported()
+    mine = [row for row in rows if row["belegnr"] == invoice.number]
+    assert [row["text"] for row in mine] == [
+        f"Rechnung {invoice.number} Fahrpreis",
+        f"Rechnung {invoice.number} Zuschlag",
+    ]
+    extra = sum(line.amount_cents for line in quote.priced_lines if line.kind == LineKind.EXTRA)
+    assert cents(mine[1]["betrag"]) == extra
+    # The lines together are the invoice: its gross, its VAT, on the revenue account of its rate.
+    assert sum(cents(row["betrag"]) for row in mine) == invoice.gross_cents
+    assert -sum(cents(row["steuer"]) for row in mine) == invoice.vat_cents
+    assert {(row["prozent"], row["gkonto"]) for row in mine} == {("10", REVENUE_10)}
+
+    waited = Surcharge.objects.create(
+        booking=booking, amount_cents=2500, reason=Surcharge.Reason.WAITING, status=Surcharge.Status.PAID
+    )
+    with time_machine.travel(datetime(2026, 10, 16, 12, tzinfo=VIENNA), tick=False):
+        supplementary = invoices.issue_supplementary(booking, waited)
+    assert supplementary is not None
+    _, rows = exported()
+    assert [(row["text"], row["betrag"]) for row in rows if row["belegnr"] == supplementary.number] == [
+        (f"Rechnung {supplementary.number} Wartezeit", "25,00")
+    ]
+
+
+def test_a_document_whose_lines_do_not_say_their_kind_is_one_line(october):
+    """Documents issued before their lines kept a kind (the seeded month's) are booked by their parts."""
+    _, rows = exported()
+    documents = [row for row in rows if row["buchsymbol"] == "AR"]
+    assert documents and all(row["text"].split()[-1][0].isdigit() for row in documents)

@@ -1,0 +1,200 @@
+"""The ledger: where a payment is recorded and what a booking received, holds and may give back. Money in
+is a `Payment` row with its state, carrying its bookings through `PaymentShare`; money out is a `Refund`
+row pointing at the payment it returns. Every writer holds the booking row-locked first, then its money
+rows (`locked_booking_for_payment`, `record_received`)."""
+
+from datetime import datetime
+
+from django.db.models import OuterRef, Sum
+from django.utils import timezone
+
+from booking import selectors
+from booking.models import Booking
+from payments.models import Payment, PaymentShare, RefundStatus, Surcharge
+
+# Money promised back: it can no longer be refunded a second time.
+COMMITTED = (RefundStatus.PENDING, RefundStatus.REQUIRES_ACTION, RefundStatus.SUCCEEDED)
+
+
+def record_received(
+    booking: Booking,
+    amount_cents: int,
+    *,
+    kind: str,
+    provider: str = "",
+    session_id: str | None = None,
+    payment_intent_id: str = "",
+    surcharge: Surcharge | None = None,
+    recorded_by=None,
+    at: datetime | None = None,
+) -> Payment:
+    """Money received for one booking the caller holds row-locked (inside its transaction). A price
+    difference's link waiting for its money (`link_opened`) is that payment, now received."""
+    waiting = Payment.objects.select_for_update().filter(surcharge=surcharge).first() if surcharge else None
+    if waiting is not None:
+        waiting.state, waiting.received_at = Payment.State.RECEIVED, at or timezone.now()
+        waiting.kind, waiting.provider, waiting.payment_intent_id = kind, provider, payment_intent_id
+        waiting.recorded_by = recorded_by
+        waiting.save(
+            update_fields=["state", "received_at", "kind", "provider", "payment_intent_id", "recorded_by"]
+        )
+        return waiting
+    payment = Payment.objects.create(
+        kind=kind,
+        state=Payment.State.RECEIVED,
+        provider=provider,
+        provider_session_id=session_id or None,
+        payment_intent_id=payment_intent_id,
+        amount_cents=amount_cents,
+        currency=booking.currency,
+        surcharge=surcharge,
+        recorded_by=recorded_by,
+        received_at=at or timezone.now(),
+    )
+    PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=amount_cents)
+    return payment
+
+
+def link_opened(booking: Booking, surcharge: Surcharge, *, provider: str, session_id: str) -> Payment:
+    """A price difference's payment page was opened (booking row-locked): its payment waits for the
+    money. The same page opened again (a retry) is the same payment."""
+    payment, made = Payment.objects.get_or_create(
+        surcharge=surcharge,
+        defaults={
+            "kind": Payment.Kind.LINK,
+            "state": Payment.State.PENDING,
+            "provider": provider,
+            "provider_session_id": session_id,
+            "amount_cents": surcharge.amount_cents,
+            "currency": surcharge.currency,
+        },
+    )
+    if made:
+        PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=surcharge.amount_cents)
+    return payment
+
+
+def link_withdrawn(surcharge: Surcharge) -> None:
+    """A price difference's link was withdrawn: its payment no longer waits (money that still arrives
+    through it is received all the same, and given back)."""
+    Payment.objects.filter(surcharge=surcharge, state=Payment.State.PENDING).update(
+        state=Payment.State.CANCELLED
+    )
+
+
+def received_shares(booking: Booking):
+    """The booking's shares of received payments, newest first."""
+    return (
+        PaymentShare.objects.filter(booking=booking, payment__state=Payment.State.RECEIVED)
+        .select_related("payment")
+        .order_by("-payment__received_at", "-payment__pk")
+    )
+
+
+def shares_of(booking: Booking):
+    """Every payment carrying the booking (waiting, received, cancelled), oldest first, as staff read them."""
+    return (
+        PaymentShare.objects.filter(booking=booking)
+        .select_related("payment__recorded_by")
+        .order_by("payment__created_at", "payment__pk")
+    )
+
+
+def received_cents(booking: Booking) -> int:
+    """What the booking received: its shares of received payments; from its prefetched shares (with their
+    payments) when a list of bookings came with them (booking/listing.py), so a list costs one query."""
+    prefetched = getattr(booking, "_prefetched_objects_cache", {}).get("payment_shares")
+    if prefetched is not None:
+        return sum(
+            share.amount_cents for share in prefetched if share.payment.state == Payment.State.RECEIVED
+        )
+    shares = PaymentShare.objects.filter(booking=booking, payment__state=Payment.State.RECEIVED)
+    return shares.aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def own_payment(booking: Booking) -> Payment | None:
+    """The payment of the booking's own price (its checkout, or staff's "paid"), not a price difference's."""
+    share = received_shares(booking).filter(payment__surcharge__isnull=True).last()
+    return share.payment if share else None
+
+
+def own_received():
+    """For a query over bookings: what each received for its own price (not for a price difference)."""
+    return (
+        PaymentShare.objects.filter(
+            booking=OuterRef("pk"), payment__state=Payment.State.RECEIVED, payment__surcharge__isnull=True
+        )
+        .values("booking")
+        .annotate(cents=Sum("amount_cents"))
+        .values("cents")
+    )
+
+
+def refundable_cents(booking: Booking) -> int:
+    """What was received for a booking and not yet promised back."""
+    return max(0, received_cents(booking) - selectors.refunds_total(booking, COMMITTED))
+
+
+def open_payments(booking: Booking, *, provider_only: bool) -> list[tuple[Payment, int]]:
+    """The booking's received payments, newest first, with what of each is not yet promised back:
+    (payment, cents). A refund goes back to the payment it came with."""
+    shares = list(received_shares(booking))
+    back: dict[int, int] = {}
+    for payment_id, cents in booking.refunds.filter(status__in=COMMITTED, payment__isnull=False).values_list(
+        "payment_id", "amount_cents"
+    ):
+        back[payment_id] = back.get(payment_id, 0) + cents
+    return [
+        (share.payment, share.amount_cents - back.get(share.payment_id, 0))
+        for share in shares
+        if share.amount_cents > back.get(share.payment_id, 0)
+        and (not provider_only or through_provider(share.payment))
+    ]
+
+
+def through_provider(payment: Payment) -> bool:
+    """Whether a payment came through the payment provider (it can go back the same way)."""
+    return payment.kind != Payment.Kind.STAFF and bool(payment.payment_intent_id)
+
+
+def given_back_to(booking: Booking, cents: int) -> list[tuple[Payment | None, int]]:
+    """Where money given back outside the provider comes from: the newest payment still holding all of it,
+    else the payments newest first, each up to what it holds; (payment, cents) pieces. None: money the
+    ledger does not hold (never, as a refund asks no more than was received)."""
+    holding = open_payments(booking, provider_only=False)
+    whole = next((payment for payment, open_cents in holding if open_cents >= cents), None)
+    if whole is not None:
+        return [(whole, cents)]
+    pieces: list[tuple[Payment | None, int]] = []
+    for payment, open_cents in holding:
+        piece = min(cents, open_cents)
+        pieces.append((payment, piece))
+        cents -= piece
+        if not cents:
+            return pieces
+    return [*pieces, (None, cents)]
+
+
+def payment_of_intent(booking: Booking, intent: str | None) -> Payment | None:
+    if not intent:
+        return None
+    share = received_shares(booking).filter(payment__payment_intent_id=intent).first()
+    return share.payment if share else None
+
+
+def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
+    """The booking a provider payment belongs to, row-locked: by the ledger's payment intent, else by the
+    reference the provider carried in its metadata. Only the booking's row is locked: its money rows are
+    locked after it, as everywhere."""
+    query = Booking.objects.select_for_update(of=("self",))
+    found = None
+    if payment_intent_id and selectors.storable(payment_intent_id):
+        booking_id = (
+            PaymentShare.objects.filter(payment__payment_intent_id=payment_intent_id)
+            .values_list("booking_id", flat=True)
+            .first()
+        )
+        found = query.filter(pk=booking_id).first() if booking_id else None
+    if found is None and reference and selectors.storable(reference):
+        found = query.filter(reference=reference).first()
+    return found
