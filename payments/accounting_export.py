@@ -322,8 +322,14 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
         )
         yield payment(account, reference, paid_at, own, f"Zahlung {reference}", accounts)
 
-    surcharges = Surcharge.objects.filter(paid_at__gte=start, paid_at__lt=end).values_list(
-        "pk", "method", "booking__reference", "booking__payment_method", "paid_at", "amount_cents"
+    # In the order they were paid: two of one booking on one day are sorted alike by `entries`, and a query
+    # without an order returns rows as PostgreSQL happens to find them.
+    surcharges = (
+        Surcharge.objects.filter(paid_at__gte=start, paid_at__lt=end)
+        .order_by("paid_at", "pk")
+        .values_list(
+            "pk", "method", "booking__reference", "booking__payment_method", "paid_at", "amount_cents"
+        )
     )
     for pk, method, reference, booking_method, paid_at, cents in surcharges:
         if paid_at is None:  # never: the query asked for a time
@@ -333,10 +339,12 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
             account, reference, paid_at, cents, f"Zahlung Preisdifferenz {reference}/{pk}", accounts
         )
 
-    refunds = Refund.objects.filter(
-        status=RefundStatus.SUCCEEDED, updated_at__gte=start, updated_at__lt=end
-    ).values_list(
-        "pk", "method", "booking__reference", "booking__payment_method", "updated_at", "amount_cents"
+    refunds = (
+        Refund.objects.filter(status=RefundStatus.SUCCEEDED, updated_at__gte=start, updated_at__lt=end)
+        .order_by("updated_at", "pk")
+        .values_list(
+            "pk", "method", "booking__reference", "booking__payment_method", "updated_at", "amount_cents"
+        )
     )
     for pk, method, reference, booking_method, moment, cents in refunds:
         account = money_account(method, booking_method, accounts)
