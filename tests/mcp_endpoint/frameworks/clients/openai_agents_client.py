@@ -5,10 +5,10 @@ import asyncio
 import json
 
 from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
-from mcp_endpoint.mcp import MCPServerStreamableHttp
+from agents.mcp import MCPServerStreamableHttp
 from openai import AsyncOpenAI
 
-from mcp_endpoint import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
 
 set_tracing_disabled(True)
 
