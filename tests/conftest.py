@@ -90,10 +90,9 @@ AMONG_THE_WORKERS = (
     "tests/test_ci.py",
     "tests/test_fuzz.py",
 )
-# And these run one at a time on both legs: they act on the whole Redis server (kill its clients, flush its
-# scripts, count its connections), which the workers share,
-WHOLE_REDIS_SERVER = ("tests/apikit/test_sliding_window_redis.py",)
-# and these count real seconds of a short window, which a worker at the lowest priority may not get in time.
+# And these run one at a time on both legs: they count real seconds of a short window, which a worker at the
+# lowest priority may not get in time. (No test may act on the whole Redis server: the serial part and the
+# workers share it at the same time.)
 REAL_SECONDS = (
     "tests/access/test_tokens.py::test_a_kept_token_costs_no_query_and_still_expires_on_time",
     "tests/apikit/test_page_sessions.py::test_a_full_page_budget_frees_by_itself_when_its_window_moves_on",
@@ -104,7 +103,7 @@ REAL_SECONDS = (
 
 def runs_serially(nodeid: str) -> bool:
     """Whether `make test` runs a test one at a time, apart from the parallel workers (the `serial` mark)."""
-    if nodeid.startswith(WHOLE_REDIS_SERVER + REAL_SECONDS):
+    if nodeid.startswith(REAL_SECONDS):
         return True
     return leg_of(nodeid) is not None and not nodeid.startswith(AMONG_THE_WORKERS)
 

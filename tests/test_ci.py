@@ -14,7 +14,6 @@ from tests.conftest import (
     AMONG_THE_WORKERS,
     ONE_LEG_ONLY,
     REAL_SECONDS,
-    WHOLE_REDIS_SERVER,
     leg_of,
     runs_serially,
 )
@@ -98,8 +97,7 @@ def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
 
 @pytest.mark.parametrize(
     "entry",
-    [entry for entries in ONE_LEG_ONLY.values() for entry in entries]
-    + [*AMONG_THE_WORKERS, *WHOLE_REDIS_SERVER, *REAL_SECONDS],
+    [entry for entries in ONE_LEG_ONLY.values() for entry in entries] + [*AMONG_THE_WORKERS, *REAL_SECONDS],
 )
 def test_every_one_leg_entry_names_a_test_file_or_folder_and_function_that_exists(entry):
     path, _, function = entry.partition("::")
@@ -113,7 +111,7 @@ def test_the_tests_with_servers_of_their_own_run_one_at_a_time_and_the_rest_in_t
     assert all(leg_of(entry) for entry in AMONG_THE_WORKERS)
     assert runs_serially("tests/browser/test_job_page.py::test_x")
     assert runs_serially("tests/config/test_deadline.py::test_x")
-    assert runs_serially("tests/apikit/test_sliding_window_redis.py::test_x")
+    assert not runs_serially("tests/apikit/test_sliding_window_redis.py::test_x")
     assert runs_serially(REAL_SECONDS[0]) and not runs_serially("tests/access/test_tokens.py::test_x")
     assert not runs_serially("tests/config/test_settings.py::test_x")
     assert not runs_serially("tests/test_fuzz.py::test_no_query_is_a_5xx[/api/v1]")

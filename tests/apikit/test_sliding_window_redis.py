@@ -25,14 +25,21 @@ def server() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
 
 
+def own_connection():
+    """This thread's connection of the count (made by its first hit)."""
+    return sliding_window._own.held[1]
+
+
 def test_each_count_is_one_round_trip_on_the_threads_own_connection(server):
     sliding_window.hit("own", limit=10, window=60)
-    before = server.client_list()
+    connection = own_connection()
+    socket = connection._sock
     with count_redis_commands() as trips:
         counts = [sliding_window.hit("own", limit=10, window=60).count for _ in range(3)]
     assert counts == [2, 3, 4]
     assert trips == ["EVALSHA"] * 3
-    assert len(server.client_list()) == len(before)  # no connection opened per count
+    # no connection opened per count: the same one, on the same socket
+    assert own_connection() is connection and connection._sock is socket is not None
 
 
 def test_a_server_that_forgot_the_script_loads_it_again_and_counts(server):
@@ -44,8 +51,10 @@ def test_a_server_that_forgot_the_script_loads_it_again_and_counts(server):
 
 def test_a_dropped_connection_fails_that_count_only_and_the_next_one_reconnects(server):
     assert sliding_window.hit("dropped", limit=10, window=60).count == 1
-    killed = server.client_kill_filter(_type="normal", skipme=True)
-    assert killed >= 1
+    connection = own_connection()
+    connection.send_command("CLIENT", "ID")
+    # only this connection: other test processes share the server
+    assert server.client_kill_filter(_id=connection.read_response()) == 1
     try:
         sliding_window.hit("dropped", limit=10, window=60)
         counted = 1
