@@ -4,11 +4,10 @@ OpenAIChatCompletionsModel at the stand-in; tracing off (it would upload to Open
 import asyncio
 import json
 
-from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
-from agents.mcp import MCPServerStreamableHttp
-from openai import AsyncOpenAI
-
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+from agents.mcp import MCPServerStreamableHttp
+from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
+from openai import AsyncOpenAI
 
 set_tracing_disabled(True)
 
