@@ -40,21 +40,34 @@ def rate(response) -> tuple[int, int]:
 
 def test_exactly_60_of_100_requests_in_one_window_get_through_across_3_workers(server):
     base, log = server
+    # The kernel hands each connection to one waiting worker; on a quiet machine one worker can be quick
+    # enough to take a whole burst, which would prove nothing about sharing the count. Such a burst is
+    # checked all the same and another follows, from a new client, until one was served by several workers.
+    for _ in range(5):
+        served_by = burst(f"{base}/api/v1", log)
+        if len(served_by) >= 2:
+            return
+    pytest.fail(f"five bursts were each served by one worker: {log.read_text()[-3000:]}")
+
+
+def burst(url: str, log) -> set[str]:
+    """100 requests of one new client in one window, 60 let through and 40 refused; the workers that
+    answered them."""
     headers = {"X-Forwarded-For": f"198.18.{random.randint(0, 255)}.{random.randint(1, 254)}"}
-    session_url = f"{base}/api/v1"
+    logged = len(log.read_text())
 
     # The first request opens the count; start over in a new window if this one ends too soon.
-    first = requests.get(session_url, headers=headers, timeout=5)
+    first = requests.get(url, headers=headers, timeout=5)
     _, reset = rate(first)
     if reset < 20:
         time.sleep(reset + 1)
-        first = requests.get(session_url, headers=headers, timeout=5)
+        first = requests.get(url, headers=headers, timeout=5)
         _, reset = rate(first)
     assert first.status_code == 200
     started = time.monotonic()
 
     with ThreadPoolExecutor(max_workers=12) as pool:
-        rest = list(pool.map(lambda _: requests.get(session_url, headers=headers, timeout=10), range(99)))
+        rest = list(pool.map(lambda _: requests.get(url, headers=headers, timeout=10), range(99)))
     assert time.monotonic() - started < reset, "the burst did not fit in one window"
 
     responses = [first, *rest]
@@ -68,5 +81,4 @@ def test_exactly_60_of_100_requests_in_one_window_get_through_across_3_workers(s
         assert rate(refused)[0] == 0
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
         assert refused.headers["Content-Type"] == "application/problem+json"
-    workers = set(re.findall(r"worker=<?(\d+)>? status=(?:200|429)", log.read_text()))
-    assert len(workers) >= 2, log.read_text()[-3000:]
+    return set(re.findall(r"worker=<?(\d+)>? status=(?:200|429)", log.read_text()[logged:]))
