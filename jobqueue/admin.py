@@ -9,6 +9,7 @@ from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult, get_date_max
 
 from jobqueue.models import Job
+from sitekit.admin import ReadOnlyAdmin
 
 # The library's own page lists the same rows under its names; ours replaces it.
 if admin.site.is_registered(DBTaskResult):
@@ -16,7 +17,7 @@ if admin.site.is_registered(DBTaskResult):
 
 
 @admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
+class JobAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("task", "state", "attempts", "enqueued_at", "next_attempt", "error")
     list_filter = ("status", "task_path")
     ordering = ["-enqueued_at"]
@@ -34,15 +35,6 @@ class JobAdmin(admin.ModelAdmin):
         "traceback_shown",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_retry_permission(self, request):
         return request.user.has_perm("jobs.retry_job")

@@ -15,7 +15,7 @@ from access.models import ApiToken, Scope
 from oauth.grants import revoke_grant
 from oauth.models import OAuthClient, OAuthGrant
 from sitekit import l10n
-from sitekit.admin import NamesChanges
+from sitekit.admin import NamesChanges, ReadOnlyAdmin
 
 SHOWN_ID = 40  # characters of a client ID in the list (a metadata document's URL can be 2000)
 
@@ -177,8 +177,9 @@ class GrantStateFilter(admin.SimpleListFilter):
 
 
 @admin.register(OAuthGrant)
-class OAuthGrantAdmin(admin.ModelAdmin):
-    """Read-only: a consent is changed by giving it again, and ended with the action "Revoke"."""
+class OAuthGrantAdmin(ReadOnlyAdmin, admin.ModelAdmin):
+    """Read-only: only a consent creates a grant, a consent is changed by giving it again and ended with the
+    action "Revoke", and revoked grants stay, to tell who allowed what."""
 
     list_display = [
         "client",
@@ -206,17 +207,10 @@ class OAuthGrantAdmin(admin.ModelAdmin):
     ]
     readonly_fields = fields  # type: ignore[assignment]  # plain names, no fieldset groups
 
-    def has_add_permission(self, request) -> bool:
-        return False  # only a consent creates a grant
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # the page is read-only; revoking is an action of its own
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False  # revoked grants stay, to tell who allowed what
-
     def has_revoke_permission(self, request) -> bool:
-        return super().has_change_permission(request)
+        return admin.ModelAdmin.has_change_permission(
+            self, request
+        )  # staff's own right, past the read-only page
 
     @admin.display(description=_("scopes"))
     def scope_list(self, grant: OAuthGrant) -> str:

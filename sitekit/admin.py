@@ -62,6 +62,19 @@ def shown(value) -> str:
     return str(value)
 
 
+class ReadOnlyAdmin:
+    """A record staff read here and never add, change or delete (a model admin or an inline)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
     """A policy is one record that staff edit: never a second, never none."""
 

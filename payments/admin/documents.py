@@ -8,18 +8,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 
 from payments import documents
+from sitekit.admin import ReadOnlyAdmin
 
 
-class IssuedDocumentAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
+class IssuedDocumentAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     def get_urls(self):
         name = f"{self.opts.app_label}_{self.opts.model_name}_pdf"
         return [

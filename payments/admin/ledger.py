@@ -2,27 +2,16 @@
 and what went back to it. Staff record money through the booking's page; nobody edits the ledger here."""
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from payments.models import Payment, Refund
+from sitekit.admin import ReadOnlyAdmin
 from sitekit.l10n import money, short
 
 
-class ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class RefundInline(ReadOnly, admin.TabularInline):
+class RefundInline(ReadOnlyAdmin, admin.TabularInline):
     model = Refund
     fields = ("created_at", "amount_cents", "status", "method", "provider_refund_id", "reason")
     readonly_fields = fields
@@ -31,7 +20,7 @@ class RefundInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Payment)
-class PaymentAdmin(ReadOnly, admin.ModelAdmin):
+class PaymentAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("received", "kind", "state", "amount_shown", "bookings_shown", "provider", "recorded_by")
     list_filter = ("kind", "state", "provider")
     search_fields = ("payment_intent_id", "provider_session_id", "shares__booking__reference")
