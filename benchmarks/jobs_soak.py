@@ -95,7 +95,7 @@ def paid_bookings(env: dict[str, str], emails: list[str]) -> int:
         f"for email in {emails!r}:\n"
         "    b = retried(lambda: Booking.objects.create(reference=new_reference(), origin='Hotel Sacher', "
         "destination='Flughafen Wien', vehicle_class=q.vehicle_class, quote_record=q.as_record(), "
-        "amount_cents=to_cents(q.price), booking_data={}, payment_provider='sandbox', email=email, "
+        "amount_cents=to_cents(q.price), booking_data={}, email=email, "
         "name='Guest', status='pending_payment'))\n"
         "    retried(lambda: mark_paid(b.pk, method='cash', user=None, actor='soak'))\n"
         "print(retries)\n",

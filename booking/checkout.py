@@ -220,7 +220,6 @@ def ensure_amount(amount_cents: int, quote: Quote) -> None:
 def store_booking(
     ride: BookingRequest,
     priced: PricedRide,
-    provider_name: str,
     **origin,  # channel, api_token_id …: where the booking came from
 ) -> Booking:
     route, quote, tour_slug = priced.route, priced.quote, priced.tour_slug
@@ -256,7 +255,6 @@ def store_booking(
                 billing_address=ride.billing_address.strip(),
                 billing_vat_id=ride.billing_vat_id,
                 booking_data=ride.submitted,
-                payment_provider=provider_name,
                 **origin,
             )
         except IntegrityError:  # the same reference twice: one in 300 million; draw again

@@ -219,11 +219,7 @@ class Booking(models.Model):
         related_name="rides",
         verbose_name=_("vehicle"),
     )
-    # How the customer pays and the checkout page it got; the money itself is in payments' ledger.
-    payment_provider = models.CharField(_("payment provider"), max_length=20)
-    provider_session_id = models.CharField(
-        _("provider session"), max_length=255, null=True, blank=True, unique=True
-    )
+    # How the customer pays; the money and the provider's payment page are in payments' ledger.
     payment_method = models.CharField(
         _("payment method"), max_length=10, choices=PaymentMethod.choices, default=PaymentMethod.CHECKOUT
     )

@@ -30,7 +30,6 @@ from sitekit import mail_budget
 
 logger = logging.getLogger(__name__)
 
-PROVIDER_NAME = "account"  # the booking's payment_provider: no payment provider takes part
 # The confirmation link of the booking page lives as long as an unpaid checkout: the booking expires with it
 # (payments/reconciliation.py expires pending bookings without a payment page after 30 minutes).
 LINK_LIFETIME = timedelta(minutes=30)
@@ -104,7 +103,6 @@ def _store(ride, priced, account, **origin) -> Booking:
     return store_booking(
         ride,
         priced,
-        PROVIDER_NAME,
         payment_method=PaymentMethod.ACCOUNT,
         company_account=account,
         accepted_terms=legal.current(legal.Kind.TERMS),
@@ -120,8 +118,7 @@ def book_by_staff(booking: Booking, account: CompanyAccount, *, actor: str) -> N
         raise AccountNotAllowed(_("This company account is inactive: no new bookings on account."))
     booking.payment_method = PaymentMethod.ACCOUNT
     booking.company_account = account
-    booking.payment_provider = PROVIDER_NAME
-    booking.save(update_fields=["payment_method", "company_account", "payment_provider", "updated_at"])
+    booking.save(update_fields=["payment_method", "company_account", "updated_at"])
     transitions.apply(booking, BookingStatus.PAID, actor=f"{actor} (on account of {account.name})")
 
 

@@ -18,7 +18,7 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
-from payments import collective_invoices, credit_notes, invoices, refunds, surcharges
+from payments import collective_invoices, credit_notes, invoices, ledger, refunds, surcharges
 from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents
@@ -82,7 +82,11 @@ def change_ride(
         if chosen is not None:
             quote = with_price_by_hand(quote, chosen)
         difference = to_cents(quote.price) - booking.amount_cents
-        if difference and booking.status == BookingStatus.PENDING_PAYMENT and booking.provider_session_id:
+        if (
+            difference
+            and booking.status == BookingStatus.PENDING_PAYMENT
+            and ledger.checkout_session(booking)
+        ):
             raise DomainError(
                 format_lazy(
                     _(

@@ -25,8 +25,6 @@ from payments.providers import payment_provider
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, price_by_hand_of, with_price_by_hand, without_price_by_hand
 
-NO_PROVIDER = "none"  # a booking paid outside the payment provider
-
 
 class PhonePayment(models.TextChoices):
     LINK = "link", _("payment link by e-mail")
@@ -87,7 +85,7 @@ def book_by_phone(
     booked = _booked(short_notice=short_notice, past_ride=past_ride, priced=priced)
     if on_account_of is not None:
         with transaction.atomic():
-            booking = store_booking(ride, priced, on_account.PROVIDER_NAME, channel=BookingChannel.PHONE)
+            booking = store_booking(ride, priced, channel=BookingChannel.PHONE)
             _record_booked(booking, booked, actor)
             if not on_account_of.allows(booking.email):
                 vouched = history.said(
@@ -98,9 +96,7 @@ def book_by_phone(
                 history.record(booking, history.Kind.PAYMENT, vouched, actor=actor)
             on_account.book_by_staff(booking, on_account_of, actor=actor)
         return booking
-    booking = store_booking(
-        ride, priced, provider.name if provider else NO_PROVIDER, channel=BookingChannel.PHONE
-    )
+    booking = store_booking(ride, priced, channel=BookingChannel.PHONE)
     _record_booked(booking, booked, actor)
     if provider is None:
         return payment_updates.mark_paid(booking.pk, method=payment, user=user, actor=actor)

@@ -13,7 +13,7 @@ from apikit.deprecation import DeprecatedView, Deprecation
 from apikit.errors import DomainError
 from apikit.operations import Operation
 from apikit.renderers import Answer
-from booking import lifecycle, on_account, ownership, selectors
+from booking import lifecycle, on_account, ownership
 from booking.checkout import CheckoutResult
 from booking.models import BookingChannel
 from booking.serializers import (
@@ -33,6 +33,7 @@ from booking.serializers import (
     V1CheckoutOutput,
 )
 from payments import booking_state, idempotency, payment_updates
+from payments import selectors as payment_selectors
 from payments.checkout import legacy_payment_intent, start_checkout
 from payments.models import IdempotentCheckout
 from payments.providers import payment_provider
@@ -231,7 +232,7 @@ class SessionDataLegacyApi(Operation):
         extensions={"x-error-statuses": [404]},
     )
     def get(self, request: Request) -> Answer:
-        booking = selectors.booking_for_session(self.validated(request).validated_data["session_id"])
+        booking = payment_selectors.booking_for_session(self.validated(request).validated_data["session_id"])
         if booking is None:
             raise DomainError("No booking has this checkout session.", code="not_found")
         booking = payment_updates.reconcile(booking, payment_provider)

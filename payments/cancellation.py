@@ -18,7 +18,7 @@ from booking.cancellation import (
     free_until,
 )
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import collective_invoices, credit_notes, refunds, surcharges
+from payments import collective_invoices, credit_notes, ledger, refunds, surcharges
 from payments import tasks as payment_tasks
 from pricing.money import percent_of
 
@@ -70,7 +70,9 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         now = terms(booking, by_staff=by_staff)
         if not now.allowed:
             raise DomainError(now.refusal, code="not_cancellable")
-        checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
+        checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(
+            ledger.checkout_session(booking)
+        )
         transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
         surcharges.waive_open(booking, actor=actor)  # nobody pays a difference for a cancelled ride
         booking.cancellation_fee_cents = now.fee_cents

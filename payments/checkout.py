@@ -6,9 +6,10 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
-from booking import presentation
+from booking import presentation, selectors
 from booking.availability import lead_time_rules
 from booking.checkout import (
     BookingRequest,
@@ -21,6 +22,7 @@ from booking.checkout import (
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
 from operator_profile import legal
+from payments import ledger
 from payments.providers import payment_provider
 from payments.providers.base import CheckoutRequest, CheckoutSession, PaymentError, PaymentProvider
 from pricing.money import CURRENCY
@@ -50,7 +52,6 @@ def start_checkout(
     booking = store_booking(
         ride,
         priced,
-        provider.name,
         channel=channel,
         api_token_id=api_token_id,
         accepted_terms=legal.current(legal.Kind.TERMS),
@@ -60,8 +61,9 @@ def start_checkout(
 
 
 def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSession:
-    """The provider's hosted checkout page for a stored booking; its session id is kept on the booking.
-    A provider failure leaves the booking stored (pending payment) and is raised."""
+    """The provider's hosted checkout page for a stored booking; from now on its payment waits in the ledger
+    with the provider's session. A provider failure leaves the booking stored (pending payment) and is
+    raised."""
     try:
         session = provider.create_checkout_session(
             CheckoutRequest(
@@ -81,8 +83,10 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
     except PaymentError:
         logger.error("Checkout of %s failed at %s; the booking is kept", booking.reference, provider.name)
         raise
-    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session.session_id)
-    booking.provider_session_id = session.session_id
+    with transaction.atomic():
+        ledger.checkout_opened(
+            selectors.locked_booking(booking.pk), provider=provider.name, session_id=session.session_id
+        )
     return session
 
 

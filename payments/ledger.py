@@ -1,7 +1,8 @@
 """The ledger: where a payment is recorded and what a booking received, holds and may give back. Money in
 is a `Payment` row with its state, carrying its bookings through `PaymentShare`; money out is a `Refund`
-row pointing at the payment it returns. Every writer holds the booking row-locked first, then its money
-rows (`locked_booking_for_payment`, `record_received`)."""
+row pointing at the payment it returns. A provider's payment page is a payment from the moment it opens
+(pending), and the provider's news moves that row: the booking keeps no provider ids. Every writer holds
+the booking row-locked first, then its money rows (`locked_booking_for_payment`, `record_received`)."""
 
 from datetime import datetime
 
@@ -28,15 +29,26 @@ def record_received(
     recorded_by=None,
     at: datetime | None = None,
 ) -> Payment:
-    """Money received for one booking the caller holds row-locked (inside its transaction). A price
-    difference's link waiting for its money (`link_opened`) is that payment, now received."""
-    waiting = Payment.objects.select_for_update().filter(surcharge=surcharge).first() if surcharge else None
+    """Money received for one booking the caller holds row-locked (inside its transaction). A payment page
+    waiting for its money (`checkout_opened`, `link_opened`) is that payment, now received."""
+    waiting = _waiting(surcharge, session_id)
     if waiting is not None:
         waiting.state, waiting.received_at = Payment.State.RECEIVED, at or timezone.now()
         waiting.kind, waiting.provider, waiting.payment_intent_id = kind, provider, payment_intent_id
         waiting.recorded_by = recorded_by
+        if waiting.amount_cents != amount_cents:  # what arrived counts, not what the page asked
+            waiting.amount_cents = amount_cents
+            waiting.shares.filter(booking=booking).update(amount_cents=amount_cents)
         waiting.save(
-            update_fields=["state", "received_at", "kind", "provider", "payment_intent_id", "recorded_by"]
+            update_fields=[
+                "state",
+                "received_at",
+                "kind",
+                "provider",
+                "payment_intent_id",
+                "recorded_by",
+                "amount_cents",
+            ]
         )
         return waiting
     payment = Payment.objects.create(
@@ -55,23 +67,75 @@ def record_received(
     return payment
 
 
+def _waiting(surcharge: Surcharge | None, session_id: str | None) -> Payment | None:
+    """The payment a price difference's link or a payment page opened for this money, row-locked."""
+    if surcharge is not None:
+        return Payment.objects.select_for_update().filter(surcharge=surcharge).first()
+    if session_id:
+        return Payment.objects.select_for_update().filter(provider_session_id=session_id).first()
+    return None
+
+
+def checkout_opened(booking: Booking, *, provider: str, session_id: str) -> Payment:
+    """The booking's payment page was opened (booking row-locked): its payment waits for the money, with the
+    provider's session. The same page again (the provider's answer to a retry) is the same payment."""
+    return _page_opened(
+        booking,
+        {"provider_session_id": session_id},
+        kind=Payment.Kind.CHECKOUT,
+        provider=provider,
+        amount_cents=booking.amount_cents,
+        currency=booking.currency,
+    )
+
+
+def _page_opened(booking: Booking, found_by: dict, **waiting) -> Payment:
+    waiting = {**found_by, **waiting, "state": Payment.State.PENDING}
+    payment, made = Payment.objects.get_or_create(**found_by, defaults=waiting)
+    if made:
+        PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=payment.amount_cents)
+    return payment
+
+
+def checkout_pages(**lookups):
+    """Bookings' own payment pages (not a price difference's link), in any state."""
+    return Payment.objects.filter(
+        kind=Payment.Kind.CHECKOUT, surcharge__isnull=True, provider_session_id__isnull=False, **lookups
+    )
+
+
+def checkout_of(booking: Booking) -> Payment | None:
+    """The booking's own payment page (its newest, in any state); None for a booking never given one (on
+    account, cash, invoice, or the provider failed at checkout)."""
+    return checkout_pages(shares__booking=booking).order_by("-created_at", "-pk").first()
+
+
+def checkout_session(booking: Booking) -> str | None:
+    """The provider's session of the booking's own payment page, if it was given one."""
+    payment = checkout_of(booking)
+    return payment.provider_session_id if payment else None
+
+
+def checkout_closed(session_id: str, *, failed: bool) -> None:
+    """A booking's payment page ended without money (expired, closed, or its payment failed): its payment
+    no longer waits. Money that still arrives through it is received all the same."""
+    Payment.objects.filter(provider_session_id=session_id, state=Payment.State.PENDING).update(
+        state=Payment.State.FAILED if failed else Payment.State.CANCELLED
+    )
+
+
 def link_opened(booking: Booking, surcharge: Surcharge, *, provider: str, session_id: str) -> Payment:
     """A price difference's payment page was opened (booking row-locked): its payment waits for the
     money. The same page opened again (a retry) is the same payment."""
-    payment, made = Payment.objects.get_or_create(
-        surcharge=surcharge,
-        defaults={
-            "kind": Payment.Kind.LINK,
-            "state": Payment.State.PENDING,
-            "provider": provider,
-            "provider_session_id": session_id,
-            "amount_cents": surcharge.amount_cents,
-            "currency": surcharge.currency,
-        },
+    return _page_opened(
+        booking,
+        {"surcharge": surcharge},
+        kind=Payment.Kind.LINK,
+        provider=provider,
+        provider_session_id=session_id,
+        amount_cents=surcharge.amount_cents,
+        currency=surcharge.currency,
     )
-    if made:
-        PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=surcharge.amount_cents)
-    return payment
 
 
 def link_withdrawn(surcharge: Surcharge) -> None:

@@ -78,9 +78,10 @@ def _apply_session_news(event: PaymentEvent, session: SessionState) -> Booking |
         surcharge = payment_selectors.locked_surcharge_for_session(session.session_id)
         assert surcharge is not None  # noqa: S101  (found just now; a price difference is never deleted)
         paid = target == BookingStatus.PAID
-        surcharges.apply_session_news(surcharge, booking, paid, session, actor=provider_actor(booking))
+        actor = surcharges.link_actor(surcharge)
+        surcharges.apply_session_news(surcharge, booking, paid, session, actor=actor)
         return booking
-    booking = selectors.locked_booking_for_session(session.session_id, session.reference)
+    booking = payment_selectors.locked_booking_for_session(session.session_id, session.reference)
     if booking is None:
         logger.warning("Payment event %s names no known booking", event.event_id)
         return None
@@ -92,8 +93,8 @@ def _apply_session_news(event: PaymentEvent, session: SessionState) -> Booking |
 def reconcile(booking: Booking, provider: Callable[[], PaymentProvider]) -> Booking:
     """Ask the provider about a booking still waiting for payment (a late webhook loses nothing). If the
     provider cannot answer, the stored booking is what we know."""
-    session_id = booking.provider_session_id
-    if not _awaiting_payment(booking) or not session_id:  # awaiting payment: it has a session
+    session_id = ledger.checkout_session(booking)
+    if not _awaiting_payment(booking, session_id) or not session_id:  # awaiting payment: it has a session
         return booking
     if not _may_ask_now(session_id):
         return booking  # asked moments ago: a reloaded page must not become a stream of provider calls
@@ -104,8 +105,8 @@ def abandon(booking: Booking, provider: Callable[[], PaymentProvider]) -> Bookin
     """The traveller cancelled on the checkout page: close that page at the provider, so nobody pays a
     booking they walked away from, and the booking expires. Money that arrived meanwhile pays it instead.
     If the provider cannot answer, the booking stays pending (`reconcile_payments` settles it later)."""
-    session_id = booking.provider_session_id
-    if not _awaiting_payment(booking) or not session_id:  # awaiting payment: it has a session
+    session_id = ledger.checkout_session(booking)
+    if not _awaiting_payment(booking, session_id) or not session_id:  # awaiting payment: it has a session
         return booking
     return _settle_by_provider(booking, lambda: provider().expire_session(session_id))
 
@@ -115,13 +116,13 @@ def close_checkout(booking_id: int, provider: Callable[[], PaymentProvider]) -> 
     nobody pays for a cancelled ride. Money that arrived first is recorded and the operator alerted
     (`_settle`); if the provider cannot answer, `reconcile_payments` hears of a late payment instead."""
     booking = Booking.objects.get(pk=booking_id)
-    session_id = booking.provider_session_id
+    session_id = ledger.checkout_session(booking)
     if session_id and not booking.money_received:
         _settle_by_provider(booking, lambda: provider().expire_session(session_id))
 
 
-def _awaiting_payment(booking: Booking) -> bool:
-    return booking.status == BookingStatus.PENDING_PAYMENT and bool(booking.provider_session_id)
+def _awaiting_payment(booking: Booking, session_id: str | None) -> bool:
+    return booking.status == BookingStatus.PENDING_PAYMENT and bool(session_id)
 
 
 def _settle_by_provider(booking: Booking, ask: Callable[[], SessionState]) -> Booking:
@@ -169,16 +170,20 @@ def _may_ask_now(session_id: str) -> bool:
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:
     """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
-    Only the booking's own session, charging exactly its price, can move it."""
+    Only the booking's own session, charging exactly its price, can move it; news that its page ended
+    without money ends that payment in the ledger, whatever the booking's state."""
+    page = ledger.checkout_of(booking)
+    own = page is not None and session.session_id == page.provider_session_id
+    if own and target in (BookingStatus.EXPIRED, BookingStatus.PAYMENT_FAILED):
+        ledger.checkout_closed(session.session_id, failed=target == BookingStatus.PAYMENT_FAILED)
     if booking.status == target:
-        own = session.session_id == booking.provider_session_id
         if target == BookingStatus.PAID and own and booking.payment_method != PaymentMethod.CHECKOUT:
             reason = (
                 f"it was paid online after staff marked it paid by {booking.get_payment_method_display()}"
             )
             _foreign_payment(booking, session, reason)
         return  # a replay
-    if session.session_id != booking.provider_session_id:
+    if not own:
         if target == BookingStatus.PAID:
             _foreign_payment(
                 booking, session, f"checkout session {session.session_id} is not the booking's own"
@@ -214,11 +219,12 @@ def _received_price(booking: Booking, amount_cents: int, *, session: SessionStat
             booking, amount_cents, kind=Payment.Kind.STAFF, recorded_by=user, at=booking.paid_at
         )
         return
+    page = ledger.checkout_of(booking)  # the session is its own (`_settle`)
     ledger.record_received(
         booking,
         amount_cents,
         kind=Payment.Kind.CHECKOUT,
-        provider=booking.payment_provider,
+        provider=page.provider if page else "",
         session_id=session.session_id,
         payment_intent_id=session.payment_intent_id or "",
         at=booking.paid_at,
@@ -239,8 +245,9 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
 
 
 def provider_actor(booking: Booking) -> str:
-    """Who moved a booking on the provider's news, as its history says."""
-    return f"payment provider ({booking.payment_provider})"
+    """Who moved a booking on the provider's news, as its history says: the provider of its payment page."""
+    page = ledger.checkout_of(booking)
+    return f"payment provider ({page.provider if page else ''})"
 
 
 def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:

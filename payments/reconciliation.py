@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from booking import selectors, transitions
+from booking import transitions
 from booking.models import BookingStatus
 from payments import idempotency, payment_updates
 from payments import selectors as payment_selectors
@@ -26,7 +26,7 @@ def reconcile_pending(*, older_than: timedelta) -> Reconciled:
     """Ask the payment provider about bookings pending for a while, and expire those whose payment page
     was never opened (the provider failed at checkout)."""
     cutoff = timezone.now() - older_than
-    pending = list(selectors.pending_payment_since(cutoff))
+    pending = list(payment_selectors.pending_payment_since(cutoff))
     changed = sum(
         payment_updates.reconcile(booking, payment_provider).status != booking.status for booking in pending
     )
@@ -34,7 +34,7 @@ def reconcile_pending(*, older_than: timedelta) -> Reconciled:
         payment_updates.reconcile_surcharge(surcharge, payment_provider)
         for surcharge in payment_selectors.unpaid_surcharges_since(cutoff)
     )
-    unpayable = list(selectors.never_given_a_payment_page(cutoff))
+    unpayable = list(payment_selectors.never_given_a_payment_page(cutoff))
     for booking in unpayable:
         transitions.move(booking.pk, BookingStatus.EXPIRED, actor="reconcile_payments (no payment page)")
     return Reconciled(len(pending), changed, differences, len(unpayable), idempotency.forget_expired())

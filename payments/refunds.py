@@ -256,7 +256,7 @@ def send(refund_id: int) -> None:
             if not waiting or asked.provider_refund_id:
                 return
             provider = payment_provider()
-            paid_through = asked.payment.provider if asked.payment else booking.payment_provider
+            paid_through = asked.payment.provider if asked.payment else ""  # none: never from the provider
             if provider.name != paid_through:
                 why = f"it was paid through {paid_through}, not the active {provider.name}"
                 _owed_by_staff(booking, asked, actor=ACTOR, why=why)

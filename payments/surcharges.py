@@ -66,8 +66,8 @@ DESCRIPTIONS = {
 def open_page(booking: Booking, surcharge: Surcharge) -> str:
     """The provider's payment page for what `surcharge` asks (booking row-locked): its address. The same
     surcharge asked again is the same page at the provider (a retry after a timeout)."""
-    page = links.manage_url(booking.reference)
-    session = payment_provider().create_checkout_session(
+    page, provider = links.manage_url(booking.reference), payment_provider()
+    session = provider.create_checkout_session(
         CheckoutRequest(
             reference=booking.reference,
             amount_cents=surcharge.amount_cents,
@@ -82,7 +82,7 @@ def open_page(booking: Booking, surcharge: Surcharge) -> str:
     )
     surcharge.provider_session_id, surcharge.payment_url = session.session_id, session.url
     surcharge.save(update_fields=["provider_session_id", "payment_url"])
-    ledger.link_opened(booking, surcharge, provider=booking.payment_provider, session_id=session.session_id)
+    ledger.link_opened(booking, surcharge, provider=provider.name, session_id=session.session_id)
     return session.url
 
 
@@ -329,10 +329,18 @@ def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
         assert surcharge.provider_session_id is not None  # noqa: S101  (a page's news: the link has one)
         locked = payment_selectors.locked_surcharge_for_session(surcharge.provider_session_id)
         assert locked is not None  # noqa: S101  (the same row, locked)
-        apply_session_news(
-            locked, booking, True, session, actor=f"payment provider ({booking.payment_provider})"
-        )
+        apply_session_news(locked, booking, True, session, actor=link_actor(locked))
     return True
+
+
+def link_actor(surcharge: Surcharge) -> str:
+    """Who acts on a link's news, as the booking's history says: the provider that opened its page."""
+    return f"payment provider ({_link_provider(surcharge)})"
+
+
+def _link_provider(surcharge: Surcharge) -> str:
+    payment = Payment.objects.filter(surcharge=surcharge).first()
+    return payment.provider if payment else ""
 
 
 def apply_session_news(
@@ -363,7 +371,7 @@ def apply_session_news(
         booking,
         surcharge.amount_cents,
         kind=Payment.Kind.LINK,
-        provider=booking.payment_provider,
+        provider=_link_provider(surcharge),
         session_id=surcharge.provider_session_id,
         payment_intent_id=surcharge.payment_intent_id,
         surcharge=surcharge,

@@ -1,7 +1,11 @@
 """Move the test database along the migration graph, for tests that prove a data migration keeps data."""
 
+from decimal import Decimal
+
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+
+from pricing.services import quote_price
 
 
 def migrate(targets: list[tuple[str, str | None]]):
@@ -14,3 +18,19 @@ def migrate(targets: list[tuple[str, str | None]]):
 def migrate_to_latest() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def old_booking(old_apps, reference: str, **fields):
+    """A booking written by the models as they were (Hotel Sacher → the airport, 74 EUR, checkout at
+    Stripe): `fields` replace any of its values and name the fields of that time."""
+    values = {
+        "reference": reference,
+        "origin": "Hotel Sacher",
+        "destination": "Flughafen Wien",
+        "vehicle_class": "executive",
+        "quote_record": quote_price(vehicle_class="executive", distance_km=Decimal("21.8")).as_record(),
+        "amount_cents": 7400,
+        "booking_data": {},
+        "payment_provider": "stripe",
+    }
+    return old_apps.get_model("booking", "Booking").objects.create(**{**values, **fields})

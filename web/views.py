@@ -58,7 +58,7 @@ def too_many_requests(problem: Problem) -> HttpResponse:
 
 @require_safe
 def success_page(request: HttpRequest) -> HttpResponse:
-    booking = selectors.booking_for_session(request.GET.get("session_id") or "-")
+    booking = payment_selectors.booking_for_session(request.GET.get("session_id") or "-")
     if booking is None:
         raise Http404("No booking has this checkout session.")
     booking = payment_updates.reconcile(booking, payment_provider)  # the webhook may still be on its way
@@ -204,7 +204,7 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     Stripe's, it takes no payment once its checkout has ended. A price difference after a change has a
     page of its own, which returns to the customer's booking page."""
     provider = _sandbox()
-    booking = selectors.booking_for_session(session_id, provider=provider.name)
+    booking = payment_selectors.booking_for_session(session_id, provider=provider.name)
     surcharge = None if booking is not None else payment_selectors.surcharge_for_session(session_id)
     if surcharge is not None:
         booking = surcharge.booking

@@ -496,6 +496,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "refundable": from_cents(refundable),
         "received": from_cents(balance.received_cents),
         "payments": ledger.shares_of(booking),
+        "checkout_page": ledger.checkout_of(booking),
         "terms": terms,
         "fee": from_cents(terms.fee_cents),
         "refund_due": from_cents(terms.refund_cents),

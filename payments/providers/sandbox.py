@@ -72,7 +72,7 @@ class SandboxProvider:
         return self._state(session_id, booking, "complete" if booking.money_received else "expired")
 
     def _booking(self, session_id: str) -> Booking:
-        booking = selectors.booking_for_session(session_id, provider=self.name)
+        booking = payment_selectors.booking_for_session(session_id, provider=self.name)
         if booking is None:
             raise PaymentError(_("The sandbox knows no such checkout session."))
         return booking

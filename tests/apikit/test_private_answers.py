@@ -23,6 +23,7 @@ from payments import payment_updates
 from payments.models import Invoice
 from tests.booking.conftest import make_booking  # noqa: F401 (a fixture)
 from tests.mcp_endpoint.mcp import call
+from tests.payments import ledger_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 # Public documents with caching of their own: the operator's colours, logo and icon, the OAuth metadata.
@@ -73,14 +74,14 @@ def personal_paths(world) -> list[str]:
         f"/booking/manage/ride.ics?booking={token}",
         f"/booking/manage/invoice.pdf?booking={token}",
         f"/booking/manage/invoice.pdf?booking={token}&number={invoice.number}",
-        f"/booking/success?session_id={booking.provider_session_id}",
+        f"/booking/success?session_id={ledger_rows.session_of(booking)}",
         f"/booking/cancel?booking={links.booking_token(booking.reference)}",
         account,
-        f"/booking/sandbox/{booking.provider_session_id}",
+        f"/booking/sandbox/{ledger_rows.session_of(booking)}",
         f"/chauffeur/job/{world['key']}/",
         f"/chauffeur/job/{world['key']}/calendar.ics",
         f"/chauffeur/job/{world['key']}/{booking.reference}/",
-        f"/api/get-session-data?session_id={booking.provider_session_id}",
+        f"/api/get-session-data?session_id={ledger_rows.session_of(booking)}",
         "/oauth/sign-in",
         "/oauth/authorize?client_id=unknown&response_type=code",
         "/oauth/consent",

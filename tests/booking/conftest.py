@@ -14,7 +14,8 @@ from tests.payments import ledger_rows
 @pytest.fixture
 def make_booking(db):
     """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR);
-    keyword arguments replace any field. One made with `paid_at` has received its price."""
+    keyword arguments replace any field. One made with `paid_at` has received its price; with
+    `provider_session_id` (and `payment_provider`) it was given a payment page."""
 
     def make(**fields) -> Booking:
         quote = quote_price(
@@ -28,7 +29,6 @@ def make_booking(db):
             "quote_record": quote.as_record(),
             "amount_cents": to_cents(quote.price),
             "booking_data": {},
-            "payment_provider": "sandbox",
         }
         # Money received is the ledger's: these write its row, as the code that records a payment does.
         money = {
@@ -36,14 +36,17 @@ def make_booking(db):
             for key in ("received_cents", "payment_intent_id", "marked_paid_by")
             if key in fields
         }
-        booking = Booking.objects.create(**{**values, **fields})
+        provider = fields.get("payment_provider", "sandbox")
+        booking = ledger_rows.create_booking(**{**values, **fields})
         cents = money.get("received_cents", booking.amount_cents if booking.paid_at else 0)
         if cents:
+            through = {"provider": provider} if booking.payment_method == "checkout" else {}
             ledger_rows.received(
                 booking,
                 cents,
                 payment_intent_id=money.get("payment_intent_id", ""),
                 recorded_by=money.get("marked_paid_by"),
+                **through,
             )
         return booking
 

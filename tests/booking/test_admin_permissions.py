@@ -191,7 +191,6 @@ def a_collective_invoice() -> Invoice:
         quote_record=quote_price(vehicle_class="executive", distance_km=Decimal("21.8")).as_record(),
         amount_cents=7400,
         booking_data={},
-        payment_provider="account",
         payment_method="account",
         company_account=account,
         status="completed",

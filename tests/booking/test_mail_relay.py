@@ -18,6 +18,7 @@ from payments import cancellation
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import bearer
 from tests.mcp_endpoint.mcp import call, tool_result
+from tests.payments import ledger_rows
 from tests.payments.sandbox import pay_in_the_sandbox
 from tests.web.test_page_checkout import PAGE, page_ride
 
@@ -102,9 +103,8 @@ def test_a_checkout_abandoned_on_the_payment_page_mails_no_one(client):
 
 def test_a_booking_expired_by_reconciliation_mails_no_one(client):
     booking = book(client)
-    Booking.objects.filter(pk=booking.pk).update(
-        provider_session_id=None, created_at=timezone.now() - timedelta(hours=2)
-    )  # the provider failed at checkout: no payment page was ever opened
+    ledger_rows.without_page(booking)  # the provider failed at checkout: no payment page was ever opened
+    Booking.objects.filter(pk=booking.pk).update(created_at=timezone.now() - timedelta(hours=2))
     call_command("reconcile_payments", stdout=None)
     assert_nobody_mailed(booking)
 

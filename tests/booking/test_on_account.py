@@ -17,6 +17,7 @@ from payments.models import Invoice, Refund
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.mcp_endpoint.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
+from tests.payments import ledger_rows
 from tests.payments.ledger_rows import received_cents
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -68,7 +69,7 @@ def assert_on_account(booking: Booking, company: CompanyAccount) -> None:
     assert booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account == company
     assert received_cents(booking) == 0  # the company pays its monthly invoice, not this ride now
     assert not Invoice.objects.filter(booking=booking).exists()  # the collective invoice lists it
-    assert booking.provider_session_id is None
+    assert ledger_rows.session_of(booking) is None
 
 
 # --- REST v1 --------------------------------------------------------------------------------------------

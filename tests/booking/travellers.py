@@ -14,6 +14,7 @@ from booking.models import Booking, BookingChannel
 from oauth.models import OAuthClient, OAuthGrant
 from pricing.money import to_cents
 from pricing.services import quote_price
+from tests.payments import ledger_rows
 
 BOTH = ("booking.read", "booking.write")
 RESOURCE = "https://chauffeur.test/api/mcp"
@@ -69,13 +70,12 @@ def stored_booking(
         "quote_record": quote.as_record(),
         "amount_cents": to_cents(quote.price),
         "booking_data": {},
-        "payment_provider": "sandbox",
         "name": "Anna Berger",
         "email": email,
         "api_token": token,
         "channel": BookingChannel.AGENT if token else BookingChannel.WEBSITE,
     }
-    return Booking.objects.create(**{**values, **fields})
+    return ledger_rows.create_booking(**{**values, **fields})
 
 
 def unchanged(booking: Booking) -> bool:

@@ -33,7 +33,7 @@ for number, name in enumerate(["Acme Handels GmbH", "Bergbahn Reisen AG"]):
         Booking.objects.create(
             reference=f"CB-ACME{number}{day}", origin="Hotel Sacher", destination="Flughafen Wien",
             vehicle_class=template.vehicle_class, quote_record=template.quote_record,
-            amount_cents=template.amount_cents, booking_data={}, payment_provider="sandbox",
+            amount_cents=template.amount_cents, booking_data={},
             status="completed", payment_method="account", company_account=account, name="Anna Berger",
             email="anna@acme.example", pickup_at=datetime(2025, 1, day, 9, 0, tzinfo=vienna))
     with time_machine.travel(datetime(2025, 2, 1, 8, 0, tzinfo=vienna), tick=False):

@@ -31,6 +31,7 @@ from access.models import ApiToken
 from access.tokens import PREFIX_LENGTH, digest_of
 from booking.models import Booking
 from tests.conftest import clear_shared_cache
+from tests.payments import ledger_rows
 from tests.payments.ledger_rows import own_intent
 
 RECORDING = Path(__file__).with_name("recorded_answers.json")
@@ -563,7 +564,7 @@ class Placeholders:
             signed = signing.Signer(salt=MANAGE_SALT).sign(booking.reference)
             self.values |= {
                 f"<reference: {step}>": booking.reference,
-                f"<session: {step}>": booking.provider_session_id,
+                f"<session: {step}>": ledger_rows.session_of(booking),
                 f"<manage signature: {step}>": signed.rsplit(":", 1)[1],
                 f"<id: {step}>": str(booking.pk),
             }

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent
 from payments.ledger import own_payment
+from tests.payments import ledger_rows
 from tests.payments.ledger_rows import received_cents
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -62,7 +63,7 @@ def test_a_phone_booking_with_a_payment_link(admin_client, django_capture_on_com
     ]
     (link,) = mail.outbox
     assert link.to == ["franz@example.com"] and "Zahlung" in link.subject
-    assert f"https://chauffeur.test/booking/sandbox/{booking.provider_session_id}" in link.body
+    assert f"https://chauffeur.test/booking/sandbox/{ledger_rows.session_of(booking)}" in link.body
     assert list(BookingEvent.objects.values_list("text", "actor")) == [
         ("Booked by phone.", "admin (staff)"),
         ("Payment link e-mailed to franz@example.com.", "admin (staff)"),
@@ -82,7 +83,7 @@ def test_a_phone_booking_paid_on_invoice_or_in_cash(admin_client, method, django
     assert (
         booking.paid_at is not None
         and received_cents(booking) == 7400
-        and booking.provider_session_id is None
+        and ledger_rows.session_of(booking) is None
     )
     assert mail.outbox == []  # no e-mail address: no confirmation to send
 

@@ -21,7 +21,7 @@ def paid_rides_ahead(env: dict[str, str], **hours_ahead: float) -> None:
         f"for name, hours in {hours_ahead!r}.items():\n"
         "    b = Booking.objects.create(reference=new_reference(), origin='Hotel Sacher', "
         "destination='Flughafen Wien', vehicle_class=q.vehicle_class, quote_record=q.as_record(), "
-        "amount_cents=to_cents(q.price), booking_data={}, payment_provider='sandbox', email=f'{name}@example.com', "
+        "amount_cents=to_cents(q.price), booking_data={}, email=f'{name}@example.com', "
         "name='Guest', status='pending_payment', pickup_at=timezone.now() + timedelta(hours=hours))\n"
         "    Booking.objects.filter(pk=b.pk).update(created_at=timezone.now() - timedelta(days=3))\n"
         "    mark_paid(b.pk, method='cash', user=None, actor='test')\n",

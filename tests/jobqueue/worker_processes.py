@@ -83,7 +83,7 @@ def paid_bookings(env: dict[str, str], *emails: str) -> None:
         f"for email in {list(emails)!r}:\n"
         "    b = Booking.objects.create(reference=new_reference(), origin='Hotel Sacher', "
         "destination='Flughafen Wien', vehicle_class=q.vehicle_class, quote_record=q.as_record(), "
-        "amount_cents=to_cents(q.price), booking_data={}, payment_provider='sandbox', email=email, "
+        "amount_cents=to_cents(q.price), booking_data={}, email=email, "
         "name='Guest', status='pending_payment')\n"
         "    mark_paid(b.pk, method='cash', user=None, actor='test')\n",
     )

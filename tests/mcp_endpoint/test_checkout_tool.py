@@ -19,6 +19,7 @@ from tests.mcp_endpoint.mcp import (
     tool_problem,
     tool_result,
 )
+from tests.payments import ledger_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -64,15 +65,14 @@ def test_a_checkout_through_the_tool_stores_the_booking_the_rest_checkout_would(
 
     by_tool = Booking.objects.get(reference=result["structuredContent"]["reference"])
     by_rest = Booking.objects.get(reference=rest.json()["reference"])
-    assert by_tool.provider_session_id == result["structuredContent"]["sessionId"]
+    assert ledger_rows.session_of(by_tool) == result["structuredContent"]["sessionId"]
     assert (
         result["structuredContent"]["url"]
-        == f"https://chauffeur.test/booking/sandbox/{by_tool.provider_session_id}"
+        == f"https://chauffeur.test/booking/sandbox/{ledger_rows.session_of(by_tool)}"
     )
     own = {
         "id",
         "reference",
-        "provider_session_id",
         "created_at",
         "updated_at",
         "channel",

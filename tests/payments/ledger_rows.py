@@ -1,4 +1,5 @@
-"""Test set-up: money a booking received, written to the ledger as payments/payment_updates.py records it."""
+"""Test set-up: a booking's payment page and the money it received, written to the ledger as
+payments/checkout.py and payments/payment_updates.py record them."""
 
 from django.db import transaction
 
@@ -7,31 +8,63 @@ from payments import ledger
 from payments.models import Payment
 
 
+def create_booking(**fields) -> Booking:
+    """`Booking.objects.create`, where `provider_session_id` (with `payment_provider`, else the sandbox) is
+    the booking's payment page: its payment waits in the ledger."""
+    session = fields.pop("provider_session_id", None)
+    provider = fields.pop("payment_provider", "sandbox")
+    booking = Booking.objects.create(**fields)
+    if session:
+        checkout_page(booking, session, provider=provider)
+    return booking
+
+
+def checkout_page(booking: Booking, session: str, *, provider: str = "sandbox") -> Payment:
+    """The booking's payment page was opened: its payment waits for the money."""
+    with transaction.atomic():
+        return ledger.checkout_opened(booking, provider=provider, session_id=session)
+
+
+def without_page(booking: Booking) -> None:
+    """As if the provider had failed at checkout: the booking's (unpaid) payment page was never opened."""
+    page = ledger.checkout_of(booking)
+    assert page is not None and page.state == Payment.State.PENDING
+    page.shares.all().delete()
+    page.delete()
+
+
+def session_of(booking: Booking) -> str | None:
+    """The provider's session of the booking's own payment page."""
+    return ledger.checkout_session(booking)
+
+
 def received(booking: Booking, cents: int | None = None, **payment) -> Payment:
-    """The booking's own price arrived: through its checkout, or taken by staff for any other method."""
+    """The booking's own price arrived: through its checkout (its page's payment, when it has one), or taken
+    by staff for any other method."""
     checkout = booking.payment_method == "checkout"
-    kind = Payment.Kind.CHECKOUT if checkout else Payment.Kind.STAFF
+    page = ledger.checkout_of(booking) if checkout else None
     defaults = {
-        "kind": kind,
-        "provider": booking.payment_provider if checkout else "",
-        "session_id": booking.provider_session_id if checkout else None,
+        "kind": Payment.Kind.CHECKOUT if checkout else Payment.Kind.STAFF,
+        "provider": (page.provider if page else "sandbox") if checkout else "",
+        "session_id": page.provider_session_id if page else None,
         "at": booking.paid_at,
     }
     amount = booking.amount_cents if cents is None else cents
-    with transaction.atomic():  # as its writers: a price difference's waiting payment is locked
+    with transaction.atomic():  # as its writers: a waiting payment is locked
         return ledger.record_received(booking, amount, **{**defaults, **payment})
 
 
-def paid_through_checkout(booking: Booking, session: str, intent: str) -> Payment:
+def paid_through_checkout(
+    booking: Booking, session: str, intent: str, *, provider: str = "stripe"
+) -> Payment:
     """A booking paid at its (fake) provider: its session and the payment intent the provider made."""
-    Booking.objects.filter(pk=booking.pk).update(provider_session_id=session)
-    booking.refresh_from_db()
     shares = ledger.received_shares(booking)
     if shares.exists():  # made paid by the fixture: its payment was the provider's
         payment = shares.first().payment
-        payment.provider_session_id, payment.payment_intent_id = session, intent
-        payment.save(update_fields=["provider_session_id", "payment_intent_id"])
+        payment.provider, payment.provider_session_id, payment.payment_intent_id = provider, session, intent
+        payment.save(update_fields=["provider", "provider_session_id", "payment_intent_id"])
         return payment
+    checkout_page(booking, session, provider=provider)
     return received(booking, payment_intent_id=intent)
 
 

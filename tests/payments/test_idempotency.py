@@ -16,6 +16,7 @@ from tests.booking.test_checkout import LEGACY, V1, ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.mcp_endpoint.mcp import call, checkout_arguments, tool_result
 from tests.migrating import migrate, migrate_to_latest
+from tests.payments import ledger_rows
 from tests.web.test_page_checkout import PAGE, page_ride
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
@@ -36,7 +37,7 @@ def test_the_same_key_and_body_return_the_first_answer_and_book_once(client, wri
     assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
     assert "Idempotent-Replayed" not in first
     (booking,) = Booking.objects.all()
-    assert booking.provider_session_id == first.json()["sessionId"]
+    assert ledger_rows.session_of(booking) == first.json()["sessionId"]
 
 
 def test_the_same_key_with_another_body_is_refused_and_books_nothing_more(client, writer):

@@ -48,7 +48,7 @@ def test_the_booking_page_shows_the_payment_staff_took_and_who(client, staff, ma
 
 def test_the_refund_page_lists_the_payments_newest_first(client, staff, make_booking):
     booking = ride(make_booking, status="paid", paid_at=timezone.now() - timedelta(hours=2))
-    ledger_rows.paid_through_checkout(booking, "sbx_cs_1", "sbx_pi_1")
+    ledger_rows.paid_through_checkout(booking, "sbx_cs_1", "sbx_pi_1", provider="sandbox")
     surcharges.record_paid(booking, 1500, actor="vera", user=staff)
     page = client.get(f"/admin/booking/booking/{booking.pk}/refund/").content.decode()
     listed = page[page.index('id="refund-payments"') :]

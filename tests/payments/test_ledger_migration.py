@@ -5,7 +5,6 @@ payment each refund goes to are what the old code computed from its fields. Migr
 as they were."""
 
 from datetime import datetime
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -13,8 +12,7 @@ import pytest
 from booking.models import Booking
 from payments import ledger
 from payments.models import Payment, Refund
-from pricing.services import quote_price
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, old_booking
 
 BEFORE_THE_LEDGER = [("payments", "0007_idempotent_answer_as_sent")]
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -26,23 +24,11 @@ def at(day: int) -> datetime:
 
 
 def write_old_rows(old_apps) -> None:
-    Booking = old_apps.get_model("booking", "Booking")
     Surcharge, Refund = old_apps.get_model("payments", "Surcharge"), old_apps.get_model("payments", "Refund")
     clerk = old_apps.get_model("auth", "User").objects.create(username="clerk", is_staff=True)
-    quote = quote_price(vehicle_class="executive", distance_km=Decimal("21.8")).as_record()
 
     def booking(reference, **fields):
-        values = {
-            "reference": reference,
-            "origin": "Hotel Sacher",
-            "destination": "Flughafen Wien",
-            "vehicle_class": "executive",
-            "quote_record": quote,
-            "amount_cents": 7400,
-            "booking_data": {},
-            "payment_provider": "stripe",
-        }
-        return Booking.objects.create(**{**values, **fields})
+        return old_booking(old_apps, reference, **fields)
 
     paid = {"status": "paid", "received_cents": 7400}
     first = booking(
@@ -161,7 +147,7 @@ def test_the_ledger_is_made_from_the_old_fields_and_gives_them_back():
         migrate_to_latest()
 
     assert new_books() == before
-    waiting = Payment.objects.get(state="pending")
+    waiting = Payment.objects.get(state="pending", kind="link")
     assert (waiting.kind, waiting.provider_session_id, waiting.amount_cents, waiting.received_at) == (
         "link",
         "cs_open",

@@ -9,7 +9,8 @@ from django.core import mail
 from django.test import Client
 
 from booking.models import Booking, BookingStatus
-from payments.models import ProcessedPaymentEvent
+from payments import ledger
+from payments.models import Payment, ProcessedPaymentEvent
 from tests.conftest import start_of_window
 from tests.payments.fake_stripe import FakeStripe
 from tests.payments.ledger_rows import own_intent
@@ -66,6 +67,56 @@ def event(
 
 def status() -> str:
     return Booking.objects.get().status
+
+
+def ledger_rows_now() -> list[tuple]:
+    """Every payment with its bookings: the booking's page is one row, whatever its news."""
+    return [
+        (
+            p.pk,
+            p.kind,
+            p.state,
+            p.provider,
+            p.provider_session_id,
+            p.payment_intent_id,
+            p.amount_cents,
+            *p.shares.values_list("booking__reference", "amount_cents"),
+        )
+        for p in Payment.objects.order_by("pk")
+    ]
+
+
+def test_the_booking_page_waits_in_the_ledger_and_its_money_moves_that_row(client, booking):
+    [(pk, *waiting)] = ledger_rows_now()
+    assert waiting == ["checkout", "pending", "stripe", SESSION, "", 7400, ("CB-7K3Q9X", 7400)]
+    deliver(client, event("checkout.session.completed"))
+    assert ledger_rows_now() == [
+        (pk, "checkout", "received", "stripe", SESSION, "pi_123", 7400, ("CB-7K3Q9X", 7400))
+    ]
+    assert Payment.objects.get().received_at == Booking.objects.get().paid_at
+
+
+@pytest.mark.parametrize(
+    ("news", "state"),
+    [
+        ({"event_type": "checkout.session.expired"}, "cancelled"),
+        ({"event_type": "checkout.session.async_payment_failed"}, "failed"),
+    ],
+)
+def test_a_page_that_ends_without_money_ends_its_waiting_payment(client, booking, news, state):
+    [(pk, _kind, _state, *rest)] = ledger_rows_now()
+    deliver(client, event(news["event_type"], payment_status="unpaid"))
+    assert ledger_rows_now() == [(pk, "checkout", state, *rest)]
+    assert ledger.received_cents(Booking.objects.get()) == 0
+
+
+def test_news_of_another_session_leaves_the_ledger_as_it_was(client, booking):
+    before = ledger_rows_now()
+    for index, kind in enumerate(("checkout.session.completed", "checkout.session.expired")):
+        deliver(
+            client, event(kind, event_id=f"evt_{index}", session="cs_someone_elses", payment_status="paid")
+        )
+    assert ledger_rows_now() == before and status() == BookingStatus.PENDING_PAYMENT
 
 
 def test_a_completed_paid_session_makes_the_booking_paid_and_sends_the_confirmation(
@@ -132,6 +183,7 @@ def test_paid_after_expired_still_counts(client, booking, django_capture_on_comm
         deliver(client, event("checkout.session.async_payment_succeeded", event_id="evt_late"))
     assert status() == BookingStatus.PAID
     assert len(mail.outbox) == 2
+    assert [(p.state, p.payment_intent_id) for p in Payment.objects.all()] == [("received", "pi_123")]
 
 
 def test_an_async_payment_that_fails(client, booking):

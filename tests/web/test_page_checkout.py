@@ -6,6 +6,7 @@ import pytest
 from booking.models import Booking
 from tests.booking.test_checkout import pickup, server_amount
 from tests.conftest import assert_problem
+from tests.payments import ledger_rows
 
 PAGE = "/api/page/checkout"
 WEBSITE = "https://www.hotel-beispiel.at"
@@ -46,7 +47,7 @@ def test_the_page_checkout_books_without_a_token(client):
     body = response.json()
     booking = Booking.objects.get()
     assert body == {
-        "sessionId": booking.provider_session_id,
+        "sessionId": ledger_rows.session_of(booking),
         "url": body["url"],
         "reference": booking.reference,
         "status": "pending_payment",

@@ -142,7 +142,7 @@ class Command(BaseCommand):
             email=f"{ascii_name(name)}@example.com",
             locale="de" if phone.startswith("+43") else "en",
         )
-        booking = store_booking(ride, price_the_ride(ride), "none", channel=BookingChannel.PHONE)
+        booking = store_booking(ride, price_the_ride(ride), channel=BookingChannel.PHONE)
         history.record(booking, history.Kind.CHANGE, history.said("Demo ride."), actor="demo_data")
         payment_updates.mark_paid(booking.pk, method="invoice", user=None, actor="demo_data")
         if driver is not None:
