@@ -131,11 +131,6 @@ class Refund(models.Model):
     status = models.CharField(max_length=20, choices=RefundStatus.choices)
     method = models.CharField(max_length=10, choices=Method.choices, default=Method.PROVIDER)
     provider_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
-    payment_intent_id = models.CharField(
-        max_length=255,
-        blank=True,
-        help_text=_("The provider payment it went back to (blank: the booking's own)."),
-    )
     reason = models.CharField(max_length=200, blank=True)
     failure_reason = models.CharField(max_length=100, blank=True)
     requested_by = models.ForeignKey(
@@ -159,6 +154,13 @@ class Refund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.booking} refund {self.amount_cents} ({self.status})"
+
+    @property
+    def payment_intent_id(self) -> str:
+        """The provider payment it goes back to through the provider ("" for money staff give back)."""
+        if self.method != self.Method.PROVIDER or self.payment is None:
+            return ""
+        return self.payment.payment_intent_id
 
     @property
     def amount(self) -> Decimal:

@@ -174,7 +174,6 @@ def _through_provider(
         currency=booking.currency,
         status=state.status,
         provider_refund_id=state.refund_id,
-        payment_intent_id=intent,
         reason=reason,
         requested_by=by,
         failure_reason=state.failure_reason or "",
@@ -224,7 +223,6 @@ def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, 
         status=RefundStatus.PENDING,
         method=Refund.Method.PROVIDER if online else Refund.Method.MANUAL,
         surcharge=surcharge,
-        payment_intent_id=surcharge.payment_intent_id if online else "",
         reason=reason,
     )
     what, amount = history.surcharge_reason(surcharge.reason), history.eur(amount_cents)
@@ -301,8 +299,8 @@ def send_refund(refund_id: int) -> None:
 
 
 def _owed_by_staff(booking: Booking, asked: Refund, *, actor: str, why: str) -> None:
-    asked.method, asked.payment_intent_id = Refund.Method.MANUAL, ""
-    asked.save(update_fields=["method", "payment_intent_id", "updated_at"])
+    asked.method = Refund.Method.MANUAL
+    asked.save(update_fields=["method", "updated_at"])
     history.record(
         booking,
         history.Kind.REFUND,
@@ -417,7 +415,6 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
             provider_refund_id=state.refund_id,
             payment=ledger.payment_of_intent(booking, state.payment_intent_id),
             reason="made at the payment provider",
-            payment_intent_id=state.payment_intent_id or "",
             failure_reason=state.failure_reason or "",
             surcharge=paid_with(booking, state.payment_intent_id),
         )
@@ -466,7 +463,7 @@ def _adopted(booking: Booking, state: RefundState) -> Refund | None:
         method=Refund.Method.PROVIDER,
         status=RefundStatus.PENDING,
         provider_refund_id=None,
-        payment_intent_id=state.payment_intent_id or "",
+        payment=ledger.payment_of_intent(booking, state.payment_intent_id),
         amount_cents=state.amount_cents,
     )
     asked = waiting.order_by("pk").first()

@@ -22,7 +22,8 @@ def migrate_to_latest() -> None:
 
 def old_booking(old_apps, reference: str, **fields):
     """A booking written by the models as they were (Hotel Sacher → the airport, 74 EUR, checkout at
-    Stripe): `fields` replace any of its values and name the fields of that time."""
+    Stripe, where that time knew a provider): `fields` replace any of its values and name the fields of
+    that time."""
     values = {
         "reference": reference,
         "origin": "Hotel Sacher",
@@ -33,4 +34,7 @@ def old_booking(old_apps, reference: str, **fields):
         "booking_data": {},
         "payment_provider": "stripe",
     }
-    return old_apps.get_model("booking", "Booking").objects.create(**{**values, **fields})
+    Booking = old_apps.get_model("booking", "Booking")
+    then = {field.name for field in Booking._meta.get_fields()}
+    known = {name: value for name, value in values.items() if name in then}
+    return Booking.objects.create(**{**known, **fields})

@@ -5,7 +5,6 @@ import hashlib
 import hmac
 import secrets
 
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from booking import selectors
@@ -119,8 +118,7 @@ class SandboxProvider:
                 reference=refund.booking.reference,
             )
             for refund in Refund.objects.filter(
-                Q(payment_intent_id=payment_intent_id)
-                | Q(payment_intent_id="", payment__payment_intent_id=payment_intent_id),
+                payment__payment_intent_id=payment_intent_id,
                 provider_refund_id__startswith=REFUND_PREFIX,
             ).select_related("booking")
             if refund.provider_refund_id is not None  # always: the filter asked for the sandbox's ids

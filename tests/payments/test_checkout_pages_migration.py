@@ -1,15 +1,15 @@
-"""The bookings' payment pages moved into the ledger: rows written in the old shape (a page waiting, one
+"""The provider ids moved into the ledger. The bookings' payment pages: rows written in the old shape (a page waiting, one
 paid, one expired, one whose payment failed, a booking paid in cash, one on account, one whose page never
 opened) become the payments the code now writes, and the look-ups by session and the reconciliation find
 the same bookings. Migrated back, the bookings' provider and session are as they were and the ledger holds
-only the money it held."""
+only the money it held. A refund's payment intent is its payment's; migrated back, it is written out again."""
 
 import pytest
 from django.test import override_settings
 
 from booking.models import Booking
 from payments import ledger, selectors
-from payments.models import Payment
+from payments.models import Payment, Refund
 from tests.migrating import migrate, migrate_to_latest, old_booking
 
 BEFORE = [("booking", "0020_money_in_the_ledger"), ("payments", "0009_ledger_rows")]
@@ -105,5 +105,49 @@ def test_the_pages_become_payments_and_come_back():
     try:
         assert old_fields(old_apps) == fields_before
         assert old_payments(old_apps) == payments_before
+    finally:
+        migrate_to_latest()
+
+
+BEFORE_REFUNDS_LOST_THEIR_INTENT = [("payments", "0010_checkout_pages_in_the_ledger")]
+
+
+def old_refunds(old_apps) -> list[tuple]:
+    return list(
+        old_apps.get_model("payments", "Refund")
+        .objects.order_by("pk")
+        .values_list("amount_cents", "method", "payment_intent_id", "payment__payment_intent_id")
+    )
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_refunds_intent_is_its_payments():
+    old_apps = migrate(BEFORE_REFUNDS_LOST_THEIR_INTENT)
+    try:
+        Payment = old_apps.get_model("payments", "Payment")
+        PaymentShare = old_apps.get_model("payments", "PaymentShare")
+        OldRefund = old_apps.get_model("payments", "Refund")
+        paid = old_booking(old_apps, "CB-PAID", status="paid")
+        online = Payment.objects.create(
+            kind="checkout", state="received", provider="stripe", payment_intent_id="pi_1", amount_cents=7400
+        )
+        PaymentShare.objects.create(payment=online, booking=paid, amount_cents=7400)
+        made = {"booking": paid, "payment": online, "status": "succeeded"}
+        OldRefund.objects.create(
+            **made, amount_cents=1000, provider_refund_id="re_1", payment_intent_id="pi_1"
+        )
+        OldRefund.objects.create(**made, amount_cents=200, method="manual", payment_intent_id="")
+        before = old_refunds(old_apps)
+    finally:
+        migrate_to_latest()
+
+    assert [(r.amount_cents, r.payment_intent_id) for r in Refund.objects.order_by("pk")] == [
+        (1000, "pi_1"),
+        (200, ""),  # given back by staff: not to the provider's payment
+    ]
+
+    old_apps = migrate(BEFORE_REFUNDS_LOST_THEIR_INTENT)
+    try:
+        assert old_refunds(old_apps) == before
     finally:
         migrate_to_latest()

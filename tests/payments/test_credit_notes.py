@@ -398,7 +398,7 @@ def test_money_through_a_withdrawn_link_goes_back_without_documents(
     stripe.pay(client, opened.provider_session_id)  # paid before Stripe closed the page
     opened.refresh_from_db()
     assert opened.status == "waived" and opened.paid_at is not None
-    back = Refund.objects.get(payment_intent_id=opened.payment_intent_id)
+    back = Refund.objects.get(payment__payment_intent_id=opened.payment_intent_id)
     assert back.status == "succeeded" and back.amount_cents == opened.amount_cents
     assert not Invoice.objects.filter(kind="supplementary").exists()  # never owed, never invoiced
     assert list(CreditNote.objects.all()) == [cancelled_note]  # so nothing to correct either
