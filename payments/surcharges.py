@@ -339,8 +339,9 @@ def link_actor(surcharge: Surcharge) -> str:
 
 
 def _link_provider(surcharge: Surcharge) -> str:
+    """The provider of the link's waiting payment; without one, the active provider, whose news it is."""
     payment = Payment.objects.filter(surcharge=surcharge).first()
-    return payment.provider if payment else ""
+    return payment.provider if payment else payment_provider().name
 
 
 def apply_session_news(
