@@ -49,7 +49,8 @@ ONE_LEG_ONLY = {
         "tests/web/test_static_assets.py",
     ),
     "postgres": (
-        "tests/browser/test_admin_pages.py",  # its own SQLite: here to even the legs out
+        "tests/browser/test_admin_pages.py",  # these two: their own SQLite, here to even the legs out
+        "tests/browser/test_traveller_form.py",
         "tests/access/test_revocation_gunicorn.py",
         "tests/mcp_endpoint/oauth/test_replay_and_revocation.py",
         "tests/browser/test_rate_limits.py",  # its workers share the limit through Redis here
