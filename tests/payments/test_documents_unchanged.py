@@ -18,10 +18,10 @@ import time_machine
 from django.db import transaction
 from pypdf import PdfReader
 
+from accounting import export as accounting_export
 from booking import selectors
 from operator_profile.models import OperatorProfile
 from payments import (
-    accounting_export,
     credit_notes,
     cross_border,
     invoice_pdf,

@@ -10,8 +10,9 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accounting import export as accounting_export
 from operator_profile.models import OperatorProfile
-from payments import accounting_export, cross_border, invoice_pdf, surcharges
+from payments import cross_border, invoice_pdf, surcharges
 from payments.models import CreditNote, Invoice, Surcharge
 from tests.payments.conftest import refund_booking
 from tests.payments.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401

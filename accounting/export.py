@@ -11,7 +11,7 @@ One row per document or movement, from the operator's side of the books:
   bank) against the debtor, without VAT; a refund that succeeded is the same, negative.
 
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
-payment on the day of `paid_at` (what the ledger received for its own price, as payments/revenue.py counts
+payment on the day of `paid_at` (what the ledger received for its own price, as accounting/revenue.py counts
 it), a price difference on its `paid_at`, a refund on the day it succeeded (`updated_at`: a succeeded refund
 is never saved again), a payment on account on `received_on`. Rides on account move no money themselves:
 their company's transfers (AccountPayment) do."""

@@ -1,4 +1,4 @@
-"""The accountant's export (payments/accounting_export.py): a seeded October in Vienna, with rows just outside it
+"""The accountant's export (accounting/export.py): a seeded October in Vienna, with rows just outside it
 at Vienna's midnights, written as BMD's import file, read back with the csv module in the file's encoding, and
 its sums per account and per VAT rate checked against the database's own sums."""
 
@@ -12,15 +12,15 @@ import time_machine
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
+from accounting import export as export
 from booking.models import Booking
 from corporate.models import CompanyAccount
-from payments import accounting_export as export
 from payments import invoices
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
 from pricing.services import quote_price
-from tests.payments.accounting.conftest import (
+from tests.accounting.conftest import (
     BANK,
     CASH,
     COMPANIES,

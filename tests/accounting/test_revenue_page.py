@@ -1,4 +1,4 @@
-"""The monthly revenue page of the admin (payments/admin/revenue.py): staff who may view bookings see a range
+"""The monthly revenue page of the admin (accounting/admin/revenue.py): staff who may view bookings see a range
 of months (the last twelve unless they choose), the tables and the chart in their language; a bad month
 is refused on the page, and everyone else is turned away."""
 

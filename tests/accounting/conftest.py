@@ -9,6 +9,7 @@ import pytest
 
 from corporate.models import CompanyAccount
 from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
+from tests.booking.conftest import make_booking  # noqa: F401
 from tests.payments import ledger_rows
 
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -97,7 +98,7 @@ def refund(booking, cents, method, moment) -> Refund:
 
 
 @pytest.fixture
-def october(make_booking, issue):
+def october(make_booking, issue):  # noqa: F811  (the fixture imported above)
     """A month of money, and its neighbours at Vienna's midnights."""
     invoice, credit_note = issue
     at = lambda *parts: datetime(*parts, tzinfo=VIENNA)  # noqa: E731

@@ -3,7 +3,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from payments import accounting_export as service
+from accounting import export as service
 
 
 def day(text: str) -> date:

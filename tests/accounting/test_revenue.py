@@ -1,4 +1,4 @@
-"""The monthly revenue (payments/revenue.py): money counts in the Vienna calendar month it moved — a booking's
+"""The monthly revenue (accounting/revenue.py): money counts in the Vienna calendar month it moved — a booking's
 payment, a price difference paid later, a refund when it succeeded — by vehicle class and channel, with net
 and VAT split per booking and month from the booking's own VAT rate."""
 
@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
+from accounting.revenue import Figures, monthly_revenue, split
 from payments import refunds
 from payments.models import Refund, RefundStatus, Surcharge
-from payments.revenue import Figures, monthly_revenue, split
 from pricing.services import current_snapshot
 from tests.payments import ledger_rows
 from tests.payments.conftest import refund_booking

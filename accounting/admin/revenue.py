@@ -18,10 +18,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounting import revenue as service
+from accounting.revenue import Figures, Revenue
 from booking.models import BookingChannel
 from booking.presentation import vehicle_name
-from payments import revenue as service
-from payments.revenue import Figures, Revenue
 from pricing.money import round_up
 from sitekit import l10n
 
@@ -95,7 +95,7 @@ def revenue_view(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         figures = service.monthly_revenue(first=form.cleaned_data["first"], last=form.cleaned_data["last"])
         context |= report(figures)
-    return TemplateResponse(request, "admin/payments/revenue.html", context)
+    return TemplateResponse(request, "admin/accounting/revenue.html", context)
 
 
 def default_range(today: date) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The accountant's export page of the admin (payments/admin/accounting_export.py): last month by default, a
+"""The accountant's export page of the admin (accounting/admin/export.py): last month by default, a
 preview of what the file holds, the file itself as a download; a bad period is refused on the page (never a
 500, never a file), and staff who may not view invoices are turned away."""
 
@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from django.contrib.auth.models import Permission
 
-from payments import accounting_export as export
-from tests.payments.accounting.conftest import FIRST, HEADER, LAST, VIENNA
+from accounting import export as export
+from tests.accounting.conftest import FIRST, HEADER, LAST, VIENNA
 
 pytestmark = pytest.mark.django_db
 PAGE = "/admin/accounting-export/"

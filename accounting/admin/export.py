@@ -1,6 +1,6 @@
 """The accountant's export page of the admin (/admin/accounting-export/, wired in config/urls.py beside the
 revenue page): a period of Vienna days (last month by default), what the file will hold (counts, sums, VAT per
-rate), and the file itself in BMD's import layout (payments/accounting_export.py), streamed. For staff who may
+rate), and the file itself in BMD's import layout (accounting/export.py), streamed. For staff who may
 view invoices."""
 
 from datetime import date, timedelta
@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from payments import accounting_export as service
+from accounting import export as service
 from pricing.money import from_cents
 from sitekit import l10n
 
@@ -92,7 +92,7 @@ def accounting_export_view(request: HttpRequest) -> HttpResponseBase:
                 response["Content-Disposition"] = f'attachment; filename="{service.file_name(first, last)}"'
                 return response
             context |= preview(service.summary(found), first, last)
-    return TemplateResponse(request, "admin/payments/accounting_export.html", context)
+    return TemplateResponse(request, "admin/accounting/export.html", context)
 
 
 def preview(summary: service.Summary, first: date, last: date) -> dict:
