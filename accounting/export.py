@@ -28,9 +28,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from booking.models import Booking, PaymentMethod
+from invoicing.cross_border import AUSTRIA_ONLY
+from invoicing.models import CreditNote, Invoice
 from payments import ledger
-from payments.cross_border import AUSTRIA_ONLY
-from payments.models import AccountPayment, CreditNote, Invoice, Refund, RefundStatus, Surcharge
+from payments.models import AccountPayment, Refund, RefundStatus, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
 

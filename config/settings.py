@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "pricing",
     "places",
     "booking",
+    "invoicing",
     "payments",
     "accounting",
     "dispatch",

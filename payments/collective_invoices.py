@@ -22,13 +22,14 @@ from django_tasks import task
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing import collective_invoice_pdf
+from invoicing.models import CollectiveInvoiceLine, Invoice
 from jobqueue import delivery
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from operator_profile.services import operator_branding
-from payments import collective_invoice_pdf
 from payments.invoices import NUMBER_FORMAT, next_number, seller_details
-from payments.models import CollectiveInvoiceLine, Invoice, Surcharge
+from payments.models import Surcharge
 from pricing.money import CURRENCY, from_cents, to_cent, to_cents
 from pricing.quote import price_by_hand_of, without_price_by_hand
 

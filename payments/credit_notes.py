@@ -4,7 +4,7 @@ owed refund confirmed as paid back). payments/refunds.py calls `issue_for` at ev
 
 A credit note names the invoice it corrects: the supplementary invoice of the price difference whose
 payment the refund went back to, else the booking's ride invoice. Numbers "G-2026-000001": their own
-gapless series per year (payments/numbering.py). A refund has at most one credit note (a replayed refund
+gapless series per year (invoicing/numbering.py). A refund has at most one credit note (a replayed refund
 event finds it)."""
 
 import logging
@@ -14,17 +14,11 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from booking.models import Booking, BookingStatus, PaymentMethod
+from invoicing import cross_border, mails, numbering
+from invoicing.models import CreditNote, CreditNoteYear, Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
-from payments import cross_border, invoices, mails, numbering, priced_lines
-from payments.models import (
-    CANCELLATION_REFUND,
-    PRICE_CHANGE_REFUND,
-    CreditNote,
-    CreditNoteYear,
-    Invoice,
-    Refund,
-    RefundStatus,
-)
+from payments import invoices, priced_lines
+from payments.models import CANCELLATION_REFUND, PRICE_CHANGE_REFUND, Refund, RefundStatus
 from pricing.money import from_cents
 
 logger = logging.getLogger(__name__)

@@ -22,10 +22,12 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
+from invoicing import cross_border, numbering
+from invoicing.models import Invoice, InvoiceYear
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
-from payments import cross_border, numbering, priced_lines
-from payments.models import Invoice, InvoiceYear, Surcharge
+from payments import priced_lines
+from payments.models import Surcharge
 from pricing.money import from_cents, to_cents
 from pricing.quote import price_by_hand_of
 

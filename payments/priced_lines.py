@@ -9,7 +9,8 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from booking.presentation import Line
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from invoicing.models import CreditNote, Invoice
+from payments.models import Refund, Surcharge
 from pricing.lines import LineKind, PricedLine
 from pricing.money import from_cents
 

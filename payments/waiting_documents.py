@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking, PaymentMethod
+from invoicing import mails
 from operator_profile import seller
-from payments import collective_invoices, credit_notes, invoices, mails
+from payments import collective_invoices, credit_notes, invoices
 from payments.models import Refund, RefundStatus, Surcharge
 
 logger = logging.getLogger(__name__)

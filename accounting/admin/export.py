@@ -26,7 +26,7 @@ FIRST_YEAR, LAST_YEAR = (
 
 
 def may_export(user) -> bool:
-    return user.has_perm("payments.view_invoice")
+    return user.has_perm("invoicing.view_invoice")
 
 
 class PeriodForm(forms.Form):

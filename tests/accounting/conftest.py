@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from corporate.models import CompanyAccount
-from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
+from invoicing.models import CreditNote, Invoice
+from payments.models import AccountPayment, Refund, Surcharge
 from tests.booking.conftest import make_booking  # noqa: F401
 from tests.payments import ledger_rows
 

@@ -15,8 +15,9 @@ from django.db.models import Sum
 from accounting import export as export
 from booking.models import Booking
 from corporate.models import CompanyAccount
+from invoicing.models import CreditNote, Invoice
 from payments import invoices
-from payments.models import AccountPayment, CreditNote, Invoice, Refund, Surcharge
+from payments.models import AccountPayment, Refund, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
 from pricing.services import quote_price

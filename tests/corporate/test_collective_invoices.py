@@ -15,8 +15,10 @@ from pypdf import PdfReader
 
 from booking.models import PaymentMethod
 from corporate.models import CompanyAccount
-from payments import collective_invoice_pdf, collective_invoices, tasks
-from payments.models import CollectiveInvoiceLine, Invoice, InvoiceYear, Surcharge
+from invoicing import collective_invoice_pdf
+from invoicing.models import CollectiveInvoiceLine, Invoice, InvoiceYear
+from payments import collective_invoices, tasks
+from payments.models import Surcharge
 from tests.corporate.conftest import vienna
 from tests.queued import run_pending_jobs
 

@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing.models import CreditNote, Invoice
 from payments import collective_invoices, payment_updates
-from payments.models import CreditNote, Invoice, Surcharge
+from payments.models import Surcharge
 from tests.dispatch.test_phone_booking import ADD, form
 from tests.operator_profile.test_operator_profile import ONE_LINE
 from tests.payments.ledger_rows import received_cents

@@ -21,9 +21,11 @@ from pypdf import PdfReader
 from booking import links
 from booking.models import Booking
 from dispatch import changes
+from invoicing import invoice_pdf
+from invoicing.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError
 from operator_profile.models import OperatorProfile
-from payments import cancellation, documents, invoice_pdf, invoices, refunds, surcharges
-from payments.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError, Refund, Surcharge
+from payments import cancellation, document_balance, invoices, refunds, surcharges
+from payments.models import Refund, Surcharge
 from payments.providers.base import PaymentError
 from pricing.money import vat_of
 from tests.payments.conftest import refund_booking
@@ -114,9 +116,9 @@ def pdf_text(document) -> str:
     return re.sub(r"[ \n\xa0]+", " ", text)  # a long line wraps where the width says; 37,00 € keeps together
 
 
-def adds_up(booking: Booking) -> documents.Balance:
+def adds_up(booking: Booking) -> document_balance.Balance:
     booking.refresh_from_db()
-    balance = documents.balance(booking)
+    balance = document_balance.balance(booking)
     assert balance.adds_up, balance
     return balance
 
@@ -413,7 +415,7 @@ def test_a_booking_paid_before_invoices_gets_no_credit_note(make_booking, caplog
     refund_booking(booking.pk, 1000, reason="", actor=STAFF, manual=True)
     assert Refund.objects.get().status == "succeeded" and not CreditNote.objects.exists()
     assert "has no invoice" in caplog.text
-    assert not documents.balance(booking).adds_up  # its payment was never invoiced: staff see it
+    assert not document_balance.balance(booking).adds_up  # its payment was never invoiced: staff see it
 
 
 def test_a_company_account_booking_gets_no_individual_documents(by_invoice):
@@ -511,11 +513,11 @@ def test_the_admin_shows_credit_notes_supplementary_invoices_and_the_balance(adm
     note = CreditNote.objects.get()
     page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
     assert "Supplementary invoice" in page and note.number in page and "adds up" in page
-    listing = admin_client.get("/admin/payments/creditnote/").content.decode()
+    listing = admin_client.get("/admin/invoicing/creditnote/").content.decode()
     assert note.number in listing and note.invoice.number in listing
-    download = admin_client.get(f"/admin/payments/creditnote/{note.pk}/pdf/")
+    download = admin_client.get(f"/admin/invoicing/creditnote/{note.pk}/pdf/")
     assert download.status_code == 200 and download.content == invoice_pdf.render(note)
-    assert admin_client.get(f"/admin/payments/creditnote/{note.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/invoicing/creditnote/{note.pk}/delete/").status_code == 403
 
 
 def test_staff_without_the_permission_get_no_credit_note(client, by_invoice):
@@ -525,7 +527,7 @@ def test_staff_without_the_permission_get_no_credit_note(client, by_invoice):
     user.user_permissions.set(Permission.objects.filter(codename="view_booking"))
     client.force_login(user)
     note = CreditNote.objects.get()
-    assert client.get(f"/admin/payments/creditnote/{note.pk}/pdf/").status_code == 403
+    assert client.get(f"/admin/invoicing/creditnote/{note.pk}/pdf/").status_code == 403
 
 
 def test_a_ride_invoice_prints_no_supplement_line(by_invoice):

@@ -20,16 +20,11 @@ from pypdf import PdfReader
 
 from accounting import export as accounting_export
 from booking import selectors
+from invoicing import cross_border, invoice_pdf
+from invoicing.models import CreditNote, Invoice
 from operator_profile.models import OperatorProfile
-from payments import (
-    credit_notes,
-    cross_border,
-    invoice_pdf,
-    payment_updates,
-    refunds,
-    surcharges,
-)
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from payments import credit_notes, payment_updates, refunds, surcharges
+from payments.models import Refund, Surcharge
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, with_price_by_hand
 from pricing.services import quote_price

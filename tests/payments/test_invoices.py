@@ -19,9 +19,10 @@ from pypdf import PdfReader
 
 from booking import links
 from booking.models import Booking
+from invoicing import invoice_pdf
+from invoicing.models import Invoice, InvoiceYear, IssuedInvoiceError
 from operator_profile.models import OperatorProfile
-from payments import invoice_pdf, invoices, payment_updates
-from payments.models import Invoice, InvoiceYear, IssuedInvoiceError
+from payments import invoices, payment_updates
 from tests.payments.stripe_events import deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -316,10 +317,10 @@ def accountant(db):
 def test_the_admin_lists_invoices_on_the_booking_page_and_in_their_own_list(pending, accountant):
     booking = pay(pending())
     invoice = Invoice.objects.get()
-    pdf_url = f"/admin/payments/invoice/{invoice.pk}/pdf/"
+    pdf_url = f"/admin/invoicing/invoice/{invoice.pk}/pdf/"
     page = accountant.get(f"/admin/booking/booking/{booking.pk}/change/").content.decode()
     assert invoice.number in page and pdf_url in page
-    listing = accountant.get("/admin/payments/invoice/").content.decode()
+    listing = accountant.get("/admin/invoicing/invoice/").content.decode()
     assert invoice.number in listing and booking.reference in listing and "€74.00" in listing
     download = accountant.get(pdf_url)
     assert download.status_code == 200 and download.content == invoice_pdf.render(invoice)
@@ -328,8 +329,8 @@ def test_the_admin_lists_invoices_on_the_booking_page_and_in_their_own_list(pend
 def test_the_admin_refuses_to_add_change_or_delete_an_invoice(pending, admin_client):
     pay(pending())
     invoice = Invoice.objects.get()
-    base = f"/admin/payments/invoice/{invoice.pk}"
-    assert admin_client.get("/admin/payments/invoice/add/").status_code == 403
+    base = f"/admin/invoicing/invoice/{invoice.pk}"
+    assert admin_client.get("/admin/invoicing/invoice/add/").status_code == 403
     assert admin_client.post(f"{base}/change/", {"number": "2026-999999"}).status_code == 403
     assert admin_client.post(f"{base}/delete/", {"post": "yes"}).status_code == 403
     assert 'name="number"' not in admin_client.get(f"{base}/change/").content.decode()  # shown read-only
@@ -341,7 +342,7 @@ def test_staff_without_the_invoice_permission_cannot_download_it(pending, db):
     user = User.objects.create_user("otto", password="pw", is_staff=True)
     client = Client()
     client.force_login(user)
-    assert client.get(f"/admin/payments/invoice/{Invoice.objects.get().pk}/pdf/").status_code == 403
+    assert client.get(f"/admin/invoicing/invoice/{Invoice.objects.get().pk}/pdf/").status_code == 403
 
 
 @pytest.mark.parametrize("number", ["other", "\x00", "2026-", "%", "x" * 5000, "2026-000001 "])

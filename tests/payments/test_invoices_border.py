@@ -1,4 +1,4 @@
-"""Rides across the border on the invoice (payments/cross_border.py): the share of the route in
+"""Rides across the border on the invoice (invoicing/cross_border.py): the share of the route in
 Austria printed in both languages, and under the operator's "austria_only" setting Austrian VAT on that
 share only, in the PDF and in Invoice.net_cents/vat_cents; the setting is fixed at issue."""
 
@@ -11,9 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounting import export as accounting_export
+from invoicing import cross_border, invoice_pdf
+from invoicing.models import CreditNote, Invoice
 from operator_profile.models import OperatorProfile
-from payments import cross_border, invoice_pdf, surcharges
-from payments.models import CreditNote, Invoice, Surcharge
+from payments import surcharges
+from payments.models import Surcharge
 from tests.payments.conftest import refund_booking
 from tests.payments.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 

@@ -6,8 +6,9 @@ from decimal import Decimal as D
 
 import pytest
 
+from invoicing.models import CreditNote, Invoice
 from payments import priced_lines
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from payments.models import Refund, Surcharge
 from pricing.lines import LineKind
 
 

@@ -16,8 +16,8 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from booking.presentation import number
-from payments.cross_border import AUSTRIA_ONLY
-from payments.models import CreditNote, Invoice
+from invoicing.cross_border import AUSTRIA_ONLY
+from invoicing.models import CreditNote, Invoice
 from pricing.money import to_cent
 from sitekit.l10n import day, day_time, money
 
@@ -167,7 +167,7 @@ class _Document(FPDF):
         self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
-    # --- rides across the border (payments/cross_border.py) -----------------------------------------------
+    # --- rides across the border (invoicing/cross_border.py) -----------------------------------------------
 
     def _route_share(self) -> None:
         border = self.content.get("cross_border")

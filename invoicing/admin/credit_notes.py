@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from payments.admin.documents import IssuedDocumentAdmin
-from payments.models import CreditNote
+from invoicing.admin.documents import IssuedDocumentAdmin
+from invoicing.models import CreditNote
 from sitekit.l10n import money, short
 
 
@@ -38,7 +38,7 @@ class CreditNoteAdmin(IssuedDocumentAdmin):
 
     @admin.display(description=_("corrects"), ordering="invoice__number")
     def corrects(self, note: CreditNote) -> str:
-        url = reverse("admin:payments_invoice_pdf", args=[note.invoice_id])
+        url = reverse("admin:invoicing_invoice_pdf", args=[note.invoice_id])
         return format_html('<a href="{}">{}</a>', url, note.invoice.number)
 
     @admin.display(description=_("booking"), ordering="booking__reference")
@@ -55,5 +55,5 @@ class CreditNoteAdmin(IssuedDocumentAdmin):
     @admin.display(description=_("PDF"))
     def pdf_link(self, note: CreditNote) -> str:
         return format_html(
-            '<a href="{}">{}</a>', reverse("admin:payments_creditnote_pdf", args=[note.pk]), _("PDF")
+            '<a href="{}">{}</a>', reverse("admin:invoicing_creditnote_pdf", args=[note.pk]), _("PDF")
         )

@@ -1,5 +1,5 @@
 """A company's collective invoice as PDF, drawn from its snapshot alone in the account's language: the
-ride invoice's document (payments/invoice_pdf.py: the seller's head, fonts, the amounts column) with the
+ride invoice's document (invoicing/invoice_pdf.py: the seller's head, fonts, the amounts column) with the
 company as customer, the month, one row per ride, the VAT per rate, the payment terms and the bank details."""
 
 from datetime import date, datetime
@@ -9,8 +9,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from fpdf.enums import XPos, YPos
 
-from payments.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent, printable
-from payments.models import Invoice
+from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent, printable
+from invoicing.models import Invoice
 from sitekit.l10n import day, money
 
 __all__ = ["MEDIA_TYPE", "amount", "due", "period", "render"]

@@ -4,7 +4,7 @@ the same number and a transaction that rolls back gives its number back before a
 
 from typing import TypeVar
 
-from payments.models import CreditNoteYear, InvoiceYear
+from invoicing.models import CreditNoteYear, InvoiceYear
 
 Counter = TypeVar("Counter", InvoiceYear, CreditNoteYear)
 

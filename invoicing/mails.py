@@ -4,9 +4,9 @@ language, with its PDF."""
 from django_tasks import task
 
 from booking import notifications
+from invoicing import invoice_pdf
+from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
-from payments import invoice_pdf
-from payments.models import CreditNote, Invoice
 
 CREDIT_NOTE = notifications.Mail(
     {

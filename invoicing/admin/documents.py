@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 
-from payments import documents
+from invoicing import documents
 from sitekit.admin import ReadOnlyAdmin
 
 
