@@ -14,13 +14,13 @@ from apikit import versions
 PROBLEM_JSON = "application/problem+json"
 
 
-# CI runs `make test` in two legs, one after the other (.ci/run sets CI_LEG). The tests that start processes of
+# CI runs `make test` in two legs at the same time (.ci/run sets CI_LEG). The tests that start processes of
 # their own (gunicorn, manage.py, the dev server, workers, nginx, Chromium, the Node and agent framework
 # clients) and the three fuzzers that all assert "no 5xx" run on one leg only, once. On the PostgreSQL/Redis
 # leg: the ones whose servers take the suite's DATABASE_URL or REDIS_URL, and the fuzzers (PostgreSQL
-# refuses more input than SQLite). On the SQLite leg: the ones whose servers run on a SQLite file (or a
-# dead address) of their own whatever the leg, so both legs take about as long. Without CI_LEG every test
-# runs. docs/development/testing.md says more.
+# refuses more input than SQLite). The ones whose servers run on a SQLite file (or a dead address) of their
+# own answer the same on either leg: they are shared out so that the two legs' one-at-a-time parts take
+# about as long. Without CI_LEG every test runs. docs/development/testing.md says more.
 ONE_LEG_ONLY = {
     "sqlite": (
         "tests/oauth/test_client_metadata_tls.py",
@@ -49,6 +49,7 @@ ONE_LEG_ONLY = {
         "tests/web/test_static_assets.py",
     ),
     "postgres": (
+        "tests/browser/test_admin_pages.py",  # its own SQLite: here to even the legs out
         "tests/access/test_revocation_gunicorn.py",
         "tests/mcp_endpoint/oauth/test_replay_and_revocation.py",
         "tests/browser/test_rate_limits.py",  # its workers share the limit through Redis here
