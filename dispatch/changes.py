@@ -18,7 +18,8 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
-from payments import collective_invoices, credit_notes, invoices, refunds, surcharges
+from invoicing import invoices
+from payments import collective_invoices, credit_notes, refunds, surcharges
 from payments.models import Refund
 from pricing import services as pricing
 from pricing.money import to_cents

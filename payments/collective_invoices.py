@@ -1,6 +1,6 @@
 """A company's collective invoice (docs/operations/business.md): one per company account and Vienna month,
 listing its rides on account of that month, numbered in the same gapless series as the ride invoices
-(payments/invoices.py), due after the account's payment terms. Issued by the monthly schedule
+(invoicing/invoices.py), due after the account's payment terms. Issued by the monthly schedule
 (payments.tasks.issue_collective_invoices), which also e-mails each invoice's PDF once through the queue."""
 
 import calendar
@@ -23,12 +23,12 @@ from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
 from invoicing import collective_invoice_pdf
+from invoicing.invoices import NUMBER_FORMAT, next_number, seller_details
 from invoicing.models import CollectiveInvoiceLine, Invoice
 from jobqueue import delivery
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
 from operator_profile.services import operator_branding
-from payments.invoices import NUMBER_FORMAT, next_number, seller_details
 from payments.models import Surcharge
 from pricing.money import CURRENCY, from_cents, to_cent, to_cents
 from pricing.quote import price_by_hand_of, without_price_by_hand

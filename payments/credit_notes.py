@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from booking.models import Booking, BookingStatus, PaymentMethod
-from invoicing import cross_border, mails, numbering
+from invoicing import cross_border, invoices, mails, numbering, printed_lines
 from invoicing.models import CreditNote, CreditNoteYear, Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
-from payments import invoices, priced_lines
+from payments import priced_lines
 from payments.models import CANCELLATION_REFUND, PRICE_CHANGE_REFUND, Refund, RefundStatus
 from pricing.money import from_cents
 
@@ -170,7 +170,7 @@ def _snapshot(
         reason=reason,
         reason_shown=reason_shown,
         fee_kept=str(from_cents(fee)) if fee else None,
-        lines=[priced_lines.printed(priced_lines.worded(credit, label))],
+        lines=[printed_lines.printed(printed_lines.worded(credit, label))],
         net=str(from_cents(net_cents)),
         vat=str(from_cents(vat_cents)),
         vat_rate=base["vat_rate"],

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
-from booking.presentation import Line
+from invoicing import invoices
 from invoicing.models import CreditNote, Invoice
 from payments.models import Refund, Surcharge
 from pricing.lines import LineKind, PricedLine
@@ -39,6 +39,23 @@ def of_charge(surcharge: Surcharge, vat_rate: Decimal) -> PricedLine:
     return PricedLine(CHARGE_KINDS[reason], reason.value, from_cents(surcharge.amount_cents), vat_rate)
 
 
+def charge(surcharge: Surcharge) -> invoices.Charge:
+    """A paid charge as its supplementary invoice prints it (invoicing reads no payments' rows)."""
+    reason = Surcharge.Reason(surcharge.reason)
+    price_change = reason == Surcharge.Reason.CHANGE
+    return invoices.Charge(
+        id=surcharge.pk,
+        code=reason.value,
+        kind=CHARGE_KINDS[reason],
+        label=CHARGE_LABELS[reason],
+        amount_cents=surcharge.amount_cents,
+        currency=surcharge.currency,
+        paid_at=surcharge.paid_at,
+        price_change=price_change,
+        reason_by_hand=surcharge.details.get(invoices.PRICE_BY_HAND_REASON) if price_change else None,
+    )
+
+
 def of_credit(refund: Refund, reason: str, corrected: Invoice) -> PricedLine:
     """What a credit note gives back, as a positive line of the kind it gives back: the charge of the
     supplementary invoice it corrects, else the ride's fare. At the corrected invoice's VAT rate."""
@@ -46,18 +63,3 @@ def of_credit(refund: Refund, reason: str, corrected: Invoice) -> PricedLine:
     kind = CHARGE_KINDS[Surcharge.Reason(charge.reason)] if charge else LineKind.FARE
     rate = Decimal(corrected.content["vat_rate"])
     return PricedLine(kind, CreditNote.Reason(reason).value, from_cents(refund.amount_cents), rate)
-
-
-def worded(line: PricedLine, label: str) -> Line:
-    return Line(label, line.amount, line.kind, line.vat_rate)
-
-
-def printed(line: Line) -> dict[str, str]:
-    """A worded line as an issued document keeps it: its words in the document's language, its amount, and
-    what it is and its VAT rate (the accountant's export books it by them)."""
-    kept = {"label": line.label, "amount": str(line.amount)}
-    if line.kind is not None:
-        kept["kind"] = line.kind.value
-    if line.vat_rate is not None:
-        kept["vat_rate"] = str(line.vat_rate)
-    return kept

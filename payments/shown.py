@@ -5,9 +5,9 @@ as mails carry them, what was given back, why an amount is owed."""
 from booking import selectors
 from booking.models import Booking
 from booking.money_shown import Document
-from invoicing import invoice_pdf
+from invoicing import invoice_pdf, invoices
 from invoicing.models import CreditNote, Invoice
-from payments import invoices, owed
+from payments import owed
 from payments.models import CANCELLATION_REFUND, RefundStatus, Surcharge
 
 

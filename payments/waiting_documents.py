@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking, PaymentMethod
-from invoicing import mails
+from invoicing import invoices, mails
 from operator_profile import seller
-from payments import collective_invoices, credit_notes, invoices
+from payments import collective_invoices, credit_notes, surcharges
 from payments.models import Refund, RefundStatus, Surcharge
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def _issue_for(pk: int) -> list[str]:
         for surcharge in Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PAID, invoice__isnull=True
         ).order_by("paid_at", "pk"):
-            supplementary = invoices.issue_supplementary(booking, surcharge)
+            supplementary = surcharges.supplementary_invoice(booking, surcharge)
             issued += [supplementary.number] if supplementary else []
         for refund in _refunds_waiting(booking, since):
             refund.booking = booking  # the row this transaction holds

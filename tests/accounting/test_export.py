@@ -15,8 +15,9 @@ from django.db.models import Sum
 from accounting import export as export
 from booking.models import Booking
 from corporate.models import CompanyAccount
+from invoicing import invoices
 from invoicing.models import CreditNote, Invoice
-from payments import invoices
+from payments import surcharges
 from payments.models import AccountPayment, Refund, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
@@ -254,7 +255,7 @@ def test_an_invoice_is_a_line_per_kind_of_its_priced_lines(make_booking):
         booking=booking, amount_cents=2500, reason=Surcharge.Reason.WAITING, status=Surcharge.Status.PAID
     )
     with time_machine.travel(datetime(2026, 10, 16, 12, tzinfo=VIENNA), tick=False):
-        supplementary = invoices.issue_supplementary(booking, waited)
+        supplementary = surcharges.supplementary_invoice(booking, waited)
     assert supplementary is not None
     _, rows = exported()
     assert [(row["text"], row["betrag"]) for row in rows if row["belegnr"] == supplementary.number] == [

@@ -8,8 +8,9 @@ import pytest
 from django.db import transaction
 
 from booking.models import Booking, CancellationPolicy
+from invoicing import invoices
 from invoicing.models import CreditNote, Invoice
-from payments import document_balance, invoices
+from payments import document_balance
 from payments.models import Surcharge
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import no_show, ride_with_wait

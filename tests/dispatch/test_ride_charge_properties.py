@@ -23,7 +23,8 @@ from apikit.errors import DomainError
 from booking import ride as rides
 from booking.models import Booking, RideState
 from dispatch import ride_billing, ride_day
-from payments import document_balance, invoices
+from invoicing import invoices
+from payments import document_balance
 from payments.models import Refund, Surcharge
 from pricing.money import to_cents
 from tests.conftest import clear_shared_cache

@@ -14,8 +14,9 @@ from django.db.models import Sum
 from booking import history
 from booking.models import Booking, CancellationPolicy, RideState
 from dispatch import changes, ride_day
+from invoicing import invoices
 from invoicing.models import CreditNote
-from payments import document_balance, invoices, refunds, surcharges
+from payments import document_balance, refunds, surcharges
 from payments.models import Refund, Surcharge
 from payments.providers.base import RefundState
 from pricing.quote import PriceByHand

@@ -21,10 +21,10 @@ from pypdf import PdfReader
 from booking import links
 from booking.models import Booking
 from dispatch import changes
-from invoicing import invoice_pdf
+from invoicing import invoice_pdf, invoices
 from invoicing.models import CreditNote, CreditNoteYear, Invoice, IssuedInvoiceError
 from operator_profile.models import OperatorProfile
-from payments import cancellation, document_balance, invoices, refunds, surcharges
+from payments import cancellation, document_balance, refunds, surcharges
 from payments.models import Refund, Surcharge
 from payments.providers.base import PaymentError
 from pricing.money import vat_of

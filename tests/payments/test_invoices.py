@@ -19,10 +19,10 @@ from pypdf import PdfReader
 
 from booking import links
 from booking.models import Booking
-from invoicing import invoice_pdf
+from invoicing import invoice_pdf, invoices
 from invoicing.models import Invoice, InvoiceYear, IssuedInvoiceError
 from operator_profile.models import OperatorProfile
-from payments import invoices, payment_updates
+from payments import payment_updates
 from tests.payments.stripe_events import deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db

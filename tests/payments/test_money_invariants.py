@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from apikit.errors import DomainError
 from booking.models import Booking
 from dispatch import changes
-from payments import cancellation, document_balance, invoices, ledger, refunds, surcharges
+from invoicing import invoices
+from payments import cancellation, document_balance, ledger, refunds, surcharges
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking

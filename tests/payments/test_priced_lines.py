@@ -6,6 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
+from invoicing import printed_lines
 from invoicing.models import CreditNote, Invoice
 from payments import priced_lines
 from payments.models import Refund, Surcharge
@@ -59,7 +60,7 @@ def test_a_credit_of_a_waiting_charge_gives_back_waiting():
 
 def test_a_document_keeps_a_line_as_words_amount_kind_and_rate():
     line = priced_lines.of_charge(Surcharge(reason=Surcharge.Reason.NO_SHOW, amount_cents=3700), D("0.10"))
-    assert priced_lines.printed(priced_lines.worded(line, "No-show fee")) == {
+    assert printed_lines.printed(printed_lines.worded(line, "No-show fee")) == {
         "label": "No-show fee",
         "amount": "37.00",
         "kind": "no_show_fee",

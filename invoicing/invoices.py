@@ -8,9 +8,11 @@ number; a transaction that rolls back gives its number back before anyone else c
 
 No invoice names a seller without its legal details (operator_profile/seller.py): while the operator profile
 lacks one, a booking's documents wait, in order (its ride invoice's content fixed as it was when paid), and
-payments/waiting_documents.py issues them once the details are complete."""
+payments/waiting_documents.py issues them once the details are complete. A supplementary invoice is for a
+charge payments recorded: payments hands over what it prints (`Charge`), this app never reads its rows."""
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -18,16 +20,16 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
-from invoicing import cross_border, numbering
+from invoicing import cross_border, numbering, printed_lines
 from invoicing.models import Invoice, InvoiceYear
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
-from payments import priced_lines
-from payments.models import Surcharge
+from pricing.lines import LineKind, PricedLine
 from pricing.money import from_cents, to_cents
 from pricing.quote import price_by_hand_of
 
@@ -35,6 +37,24 @@ logger = logging.getLogger(__name__)
 NUMBER_FORMAT = "{year}-{sequence:06d}"
 # What a price difference records of the price set by hand it is for (Surcharge.details): its reason.
 PRICE_BY_HAND_REASON = "price_by_hand_reason"
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A charge paid after the ride's invoice, as its supplementary invoice prints it: payments' price
+    difference, waiting time or no-show fee (Surcharge `id`), paid, in its own words."""
+
+    id: int
+    code: str  # the line's text key: the charge's reason
+    kind: LineKind
+    label: Promise  # worded in the invoice's language when issued
+    amount_cents: int
+    currency: str
+    paid_at: datetime | None
+    # a price difference after a change prints the reason staff gave for a price set by hand: as recorded
+    # with the charge, or None for the booking's price's own
+    price_change: bool = False
+    reason_by_hand: str | None = None
 
 
 def waits(booking: Booking) -> bool:
@@ -100,16 +120,16 @@ def issue(booking: Booking) -> Invoice | None:
     )
 
 
-def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | None:
-    """The supplementary invoice of a price difference, waiting time or no-show fee that became paid (call
-    in that transaction, booking row-locked): numbered in the invoices' series. None for a booking on a
-    company account (its rides go on the month's collective invoice) or one whose ride was never invoiced
-    (paid before invoices existed), and while it must wait (`waits`); a replay finds the one it has."""
+def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
+    """The supplementary invoice of a charge paid (call in the transaction that records it paid, booking
+    row-locked): numbered in the invoices' series. None for a booking on a company account (its rides go on
+    the month's collective invoice) or one whose ride was never invoiced (paid before invoices existed), and
+    while it must wait (`waits`); a replay finds the one it has."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
-    if surcharge.status != Surcharge.Status.PAID or booking.payment_method == PaymentMethod.ACCOUNT:
+    if booking.payment_method == PaymentMethod.ACCOUNT:
         return None
-    existing = Invoice.objects.filter(surcharge=surcharge).first()
+    existing = Invoice.objects.filter(surcharge_id=charge.id).first()
     if existing is not None:
         return existing
     if waits(booking):
@@ -130,24 +150,23 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
     content = snapshot(booking, number=number, issued_at=issued_at, language=ride.language)
     # taxed as the ride was: a ride across the border under "austria_only" splits its supplement too
     content["cross_border"], net_cents, vat_cents = cross_border.portion(
-        ride.content.get("cross_border"), surcharge.amount_cents, rate
+        ride.content.get("cross_border"), charge.amount_cents, rate
     )
-    charge = priced_lines.of_charge(surcharge, rate)
+    line = PricedLine(charge.kind, charge.code, from_cents(charge.amount_cents), rate)
     with translation.override(ride.language):
-        label = str(priced_lines.CHARGE_LABELS[Surcharge.Reason(charge.code)])
-        if surcharge.reason == Surcharge.Reason.CHANGE:
-            label = with_reason_by_hand(label, booking, surcharge.details.get(PRICE_BY_HAND_REASON))
+        label = str(charge.label)
+        if charge.price_change:
+            label = with_reason_by_hand(label, booking, charge.reason_by_hand)
         content["supplements"] = {"number": ride.number, "issued_at": ride.content["issued_at"]}
-    gross = charge.amount
     content.update(
         kind=Invoice.Kind.SUPPLEMENTARY.value,
-        lines=[priced_lines.printed(priced_lines.worded(charge, label))],
+        lines=[printed_lines.printed(printed_lines.worded(line, label))],
         net=str(from_cents(net_cents)),
         vat=str(from_cents(vat_cents)),
         vat_rate=str(rate),
-        gross=str(gross),
-        currency=surcharge.currency,
-        paid_at=(surcharge.paid_at or issued_at).isoformat(),
+        gross=str(line.amount),
+        currency=charge.currency,
+        paid_at=(charge.paid_at or issued_at).isoformat(),
     )
     return Invoice.objects.create(
         kind=Invoice.Kind.SUPPLEMENTARY,
@@ -155,13 +174,13 @@ def issue_supplementary(booking: Booking, surcharge: Surcharge) -> Invoice | Non
         year=year,
         sequence=sequence,
         booking=booking,
-        surcharge=surcharge,
+        surcharge_id=charge.id,
         issued_at=issued_at,
         language=ride.language,
         net_cents=net_cents,
         vat_cents=vat_cents,
-        gross_cents=surcharge.amount_cents,
-        currency=surcharge.currency,
+        gross_cents=charge.amount_cents,
+        currency=charge.currency,
         content=content,
     )
 
@@ -198,7 +217,7 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
     or a profile changed later does not change an issued invoice), amounts as exact text, moments in ISO."""
     quote = booking.quote
     with translation.override(language):
-        lines = [priced_lines.printed(line) for line in presentation.price_lines(booking)]
+        lines = [printed_lines.printed(line) for line in presentation.price_lines(booking)]
         service = presentation.service(booking)
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown
