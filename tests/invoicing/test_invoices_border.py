@@ -16,8 +16,8 @@ from invoicing.models import CreditNote, Invoice
 from operator_profile.models import OperatorProfile
 from payments import surcharges
 from payments.models import Surcharge
+from tests.invoicing.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 from tests.payments.conftest import refund_booking
-from tests.payments.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
