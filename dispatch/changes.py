@@ -19,8 +19,8 @@ from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
 from invoicing import invoices
-from payments import collective_invoices, credit_notes, refunds, surcharges
-from payments.models import Refund
+from payments import collective_invoices, refunds, surcharges
+from payments.models import PRICE_CHANGE_REFUND, Refund
 from pricing import services as pricing
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, Quote, price_by_hand_of, with_price_by_hand
@@ -194,7 +194,7 @@ def _settle(
         made = refunds.refund(
             booking,
             amount,
-            reason=credit_notes.PRICE_CHANGE_REFUND,
+            reason=PRICE_CHANGE_REFUND,
             actor=actor,
             requested_by=user,
             manual=not through_provider,

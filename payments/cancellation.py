@@ -18,8 +18,9 @@ from booking.cancellation import (
     free_until,
 )
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import collective_invoices, credit_notes, refunds, surcharges
+from payments import collective_invoices, refunds, surcharges
 from payments import tasks as payment_tasks
+from payments.models import CANCELLATION_REFUND
 from pricing.money import percent_of
 
 
@@ -79,7 +80,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
             refunds.refund(
                 booking,
                 now.refund_cents,
-                reason=credit_notes.CANCELLATION_REFUND,
+                reason=CANCELLATION_REFUND,
                 actor=actor,
                 requested_by=requested_by,
             )

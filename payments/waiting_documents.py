@@ -15,7 +15,7 @@ from booking import selectors
 from booking.models import Booking, PaymentMethod
 from invoicing import invoices, mails
 from operator_profile import seller
-from payments import collective_invoices, credit_notes, surcharges
+from payments import collective_invoices, refunds, surcharges
 from payments.models import Refund, RefundStatus, Surcharge
 
 logger = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ def _issue_for(pk: int) -> list[str]:
             issued += [supplementary.number] if supplementary else []
         for refund in _refunds_waiting(booking, since):
             refund.booking = booking  # the row this transaction holds
-            note = credit_notes.issue_for(refund)
+            note = refunds.credit_note(refund)
             issued += [note.number] if note else []
         if booking.documents_waiting_since is None:  # none held again (the details went missing meanwhile)
             Booking.objects.filter(pk=pk).update(documents_waiting_since=None)

@@ -14,7 +14,7 @@ from payments import document_balance
 from payments.models import Surcharge
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import no_show, ride_with_wait
-from tests.payments.test_credit_notes import pdf_text
+from tests.invoicing.test_credit_notes import pdf_text
 
 pytestmark = pytest.mark.django_db
 stripe, assigned, paid_at_stripe = billing.stripe, billing.assigned, billing.paid_at_stripe  # the fixtures
