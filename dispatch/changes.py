@@ -18,8 +18,8 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
-from invoicing import invoices
-from payments import collective_invoices, refunds, surcharges
+from invoicing import collective_invoices, invoices
+from payments import refunds, surcharges
 from payments.models import PRICE_CHANGE_REFUND, Refund
 from pricing import services as pricing
 from pricing.money import to_cents

@@ -209,7 +209,7 @@ def _next_number(year: int) -> int:
     return numbering.next_number(InvoiceYear, year)
 
 
-next_number = _next_number  # the collective invoices (payments/collective_invoices.py) share the series
+next_number = _next_number  # the collective invoices (invoicing/collective_invoices.py) share the series
 
 
 def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict:

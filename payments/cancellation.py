@@ -18,7 +18,8 @@ from booking.cancellation import (
     free_until,
 )
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import collective_invoices, refunds, surcharges
+from invoicing import collective_invoices
+from payments import refunds, surcharges
 from payments import tasks as payment_tasks
 from payments.models import CANCELLATION_REFUND
 from pricing.money import percent_of

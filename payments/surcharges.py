@@ -15,9 +15,9 @@ from apikit.errors import DomainError
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
-from invoicing import invoices
+from invoicing import collective_invoices, invoices
 from invoicing.models import Invoice
-from payments import collective_invoices, ledger, priced_lines, refunds
+from payments import ledger, priced_lines, refunds
 from payments import selectors as payment_selectors
 from payments.models import Payment, Refund, Surcharge
 from payments.providers import payment_provider

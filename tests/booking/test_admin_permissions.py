@@ -21,6 +21,7 @@ from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
 from corporate.models import CompanyAccount
 from fleet.models import Driver, Vehicle
+from invoicing.collective_invoices import previous_month
 from invoicing.models import Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import collective_invoices
@@ -183,7 +184,7 @@ def an_account() -> CompanyAccount:
 def a_collective_invoice() -> Invoice:
     """Last month's collective invoice of a company account, 74 EUR open."""
     account = an_account()
-    last_month = collective_invoices.previous_month(timezone.localdate())
+    last_month = previous_month(timezone.localdate())
     Booking.objects.create(
         reference="CB-ACCT01",
         origin="Hotel Sacher",

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing.collective_invoices import previous_month
 from invoicing.models import CreditNote, Invoice
 from payments import collective_invoices, payment_updates
 from payments.models import Surcharge
@@ -312,7 +313,7 @@ def company(db) -> CompanyAccount:
 
 
 def last_month_day(day: int) -> datetime:
-    month = collective_invoices.previous_month(timezone.localdate())
+    month = previous_month(timezone.localdate())
     return datetime.combine(month.replace(day=day), time(9), tzinfo=timezone.get_current_timezone())
 
 
