@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test test-prepare lint docs bench audit superuser token migrate messages clean
+.PHONY: run test test-prepare test-tools lint docs bench audit superuser token migrate messages clean
 .PHONY: help
 .DEFAULT_GOAL := help
 
@@ -81,9 +81,10 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom
 	$(BIN)/lint-imports --no-cache
 	DJANGO_DEBUG=true $(BIN)/mypy
 
-# CI lints, builds the docs and makes the test tools once, then runs two legs of `make test` one after the
-# other (.ci/run): with PREPARED=1 a leg goes straight to pytest.
-test-prepare: lint docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
+# CI makes the test tools and the docs site once, then runs two legs of `make test` and lint at the same time
+# (.ci/run): with PREPARED=1 a leg goes straight to pytest.
+test-prepare: lint test-tools
+test-tools: docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
 
 # The suite in two parts at the same time: the tests that start servers, clients and browsers of their own,
 # one at a time (the `serial` mark, tests/conftest.py), and all the others in parallel workers, one per core

@@ -2,11 +2,13 @@
 (`manage.py demo_data`), a staff user, and the service in a process of its own; and Debian's Chromium
 driven by Playwright. Used by the browser tests and by docs/screenshots.py."""
 
+import atexit
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -52,27 +54,47 @@ SELLER_DETAILS = (
 )
 
 
+# The demo working day as a database file, made once per test process and kind, then copied for each back
+# office: the four fresh Django processes that make it (migrate, the seller's details, demo_data, the staff
+# user) cost more than most of the tests that use it. Nothing in it names the server's address.
+_prepared: dict[bool, Path] = {}
+
+
+def demo_database(seller_details: bool) -> Path:
+    if seller_details not in _prepared:
+        folder = Path(tempfile.mkdtemp(prefix="back-office-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        env = {
+            "DJANGO_DEBUG": "true",
+            "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+            "PAYMENT_PROVIDER": "sandbox",
+            "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+        }
+        details = [("shell", "--no-imports", "-c", SELLER_DETAILS)] if seller_details else []
+        for step in (
+            ("migrate", "--noinput"),
+            *details,
+            ("demo_data",),
+            ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test"),
+        ):
+            done = manage(*step, **env)
+            assert done.returncode == 0, done.stdout + done.stderr
+        _prepared[seller_details] = folder / "db.sqlite3"
+    return _prepared[seller_details]
+
+
 @contextmanager
 def back_office(folder: Path, *, seller_details: bool = True) -> Iterator[Served]:
     """`seller_details=False`: the operator profile as a fresh install has it, its invoices waiting."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    shutil.copyfile(demo_database(seller_details), folder / "db.sqlite3")
     env = {
         "DJANGO_DEBUG": "true",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
         "PAYMENT_PROVIDER": "sandbox",
         "PUBLIC_BASE_URL": base,
-        "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
     }
-    details = [("shell", "--no-imports", "-c", SELLER_DETAILS)] if seller_details else []
-    for step in (
-        ("migrate", "--noinput"),
-        *details,
-        ("demo_data",),
-        ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test"),
-    ):
-        done = manage(*step, **env)
-        assert done.returncode == 0, done.stdout + done.stderr
     log = folder / "server.log"
     with log.open("w") as output:
         server = subprocess.Popen(

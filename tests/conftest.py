@@ -1,3 +1,4 @@
+import functools
 import os
 import re
 import time
@@ -49,7 +50,8 @@ ONE_LEG_ONLY = {
         "tests/web/test_static_assets.py",
     ),
     "postgres": (
-        "tests/browser/test_admin_pages.py",  # its own SQLite: here to even the legs out
+        "tests/browser/test_admin_pages.py",  # these two: their own SQLite, here to even the legs out
+        "tests/browser/test_traveller_form.py",
         "tests/access/test_revocation_gunicorn.py",
         "tests/mcp_endpoint/oauth/test_replay_and_revocation.py",
         "tests/browser/test_rate_limits.py",  # its workers share the limit through Redis here
@@ -179,13 +181,18 @@ def seeded_profile(db):
     )
 
 
+@functools.cache
+def patient_redis(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=5)
+
+
 def clear_shared_cache() -> None:
     """Only this test process's keys (its key prefix: tests/settings.py), so parallel workers sharing a Redis
     database leave each other's alone; through a Redis client of its own with a patient timeout: the
     service's 50 ms timeouts and its breaker are for production, and one slow answer on a busy machine must
     not fail the next tests."""
     if settings.REDIS_URL:
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+        client = patient_redis(settings.REDIS_URL)
         keys = list(client.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*", count=1000))
         if keys:
             client.unlink(*keys)
