@@ -310,7 +310,7 @@ def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
 
 
 def attach_cancellation_credit_notes(message: EmailMultiAlternatives, booking: Booking) -> None:
-    """The credit notes of the cancellation's refund done at once (payments/credit_notes.py mails those of
+    """The credit notes of the cancellation's refund done at once (invoicing/credit_notes.py mails those of
     a refund done later on their own)."""
     for note in money_shown().cancellation_credit_notes(booking):
         message.attach(note.file_name, note.render(), note.media_type)

@@ -75,7 +75,9 @@ INSTALLED_APPS = [
     "pricing",
     "places",
     "booking",
+    "invoicing",
     "payments",
+    "accounting",
     "dispatch",
     "fleet",
     "access",
@@ -329,7 +331,7 @@ if PAYMENT_PROVIDER == "sandbox" and not DEBUG:  # its Pay button marks bookings
     sys.exit("Start-up refused: PAYMENT_PROVIDER=sandbox is for development only (DJANGO_DEBUG=true).")
 
 
-# The accountant's export (payments/accounting_export.py, docs/operations/accounting-export.md): the accounts
+# The accountant's export (accounting/export.py, docs/operations/accounting-export.md): the accounts
 # it books to, defaults of the Austrian chart of accounts (EKR) for the accountant to replace.
 def env_pairs(name: str, default: str) -> dict[str, str]:
     """ "10=4000,20=4020" → {"10": "4000", "20": "4020"}; start-up refused on a pair without "=". An empty

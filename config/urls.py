@@ -4,6 +4,8 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
+from accounting.admin.export import accounting_export_view
+from accounting.admin.revenue import revenue_view
 from apikit.catalog import CatalogApi
 from booking.api import AvailabilityApi
 from config import views
@@ -11,8 +13,6 @@ from dispatch import job_page
 from jobqueue import views as jobs_views
 from mcp_endpoint.urls import urlpatterns as agent_endpoint
 from operator_profile import views as company
-from payments.admin.accounting_export import accounting_export_view
-from payments.admin.revenue import revenue_view
 from payments.api import (
     BookingApi,
     BookingListApi,
@@ -108,7 +108,7 @@ urlpatterns = [
     path("", include("oauth.discovery_urls")),  # /.well-known/oauth-…, /oauth/register
     # Unknown API paths answer in their surface's error format (problem+json under /api/v1).
     re_path(r"^api(?:/.*)?$", views.unknown_api_path),
-    # An admin report no model admin hosts (payments/admin/revenue.py), matched before the admin's own URLs.
+    # The accountant's pages (accounting/admin/), no model admin hosts them: before the admin's own URLs.
     path("admin/revenue/", admin.site.admin_view(revenue_view), name="admin-revenue"),
     path(
         "admin/accounting-export/",

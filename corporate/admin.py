@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing.models import Invoice
 from payments import account_payments
-from payments.models import Invoice
 from pricing.money import CURRENCY, from_cents
 from sitekit.l10n import day, money, short
 from sitekit.validators import one_line
@@ -128,8 +128,8 @@ class CompanyAccountAdmin(admin.ModelAdmin):
                     "open": money(from_cents(standing.open_cents), invoice.currency),
                     "status": standing.status,
                     "status_label": account_payments.STATUS_LABELS[standing.status],
-                    "pdf": reverse("admin:payments_invoice_pdf", args=[invoice.pk]),
-                    "payment": reverse("admin:payments_invoice_payment", args=[invoice.pk]),
+                    "pdf": reverse("admin:invoicing_invoice_pdf", args=[invoice.pk]),
+                    "payment": reverse("admin:invoicing_invoice_payment", args=[invoice.pk]),
                 }
             )
         return render_to_string("admin/business/collective_invoices.html", {"rows": rows})

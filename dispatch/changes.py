@@ -18,8 +18,9 @@ from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, staff_pickups, windows
 from fleet.models import Driver
-from payments import collective_invoices, credit_notes, invoices, ledger, refunds, surcharges
-from payments.models import Refund
+from invoicing import collective_invoices, invoices
+from payments import ledger, refunds, surcharges
+from payments.models import PRICE_CHANGE_REFUND, Refund
 from pricing import services as pricing
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, Quote, price_by_hand_of, with_price_by_hand
@@ -197,7 +198,7 @@ def _settle(
         made = refunds.refund(
             booking,
             amount,
-            reason=credit_notes.PRICE_CHANGE_REFUND,
+            reason=PRICE_CHANGE_REFUND,
             actor=actor,
             requested_by=user,
             manual=not through_provider,

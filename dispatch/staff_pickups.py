@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from booking.checkout import ensure_bookable
 from corporate.models import CompanyAccount
-from payments import collective_invoices
+from invoicing import collective_invoices
 from sitekit import l10n
 
 # A pickup typed during the call ("now") has passed by the time the form is sent: that is not a past ride.

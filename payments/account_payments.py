@@ -15,7 +15,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from payments.models import AccountPayment, Invoice
+from invoicing.models import Invoice
+from payments.models import AccountPayment
 from pricing.money import from_cents
 from sitekit import l10n
 

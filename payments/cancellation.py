@@ -18,8 +18,10 @@ from booking.cancellation import (
     free_until,
 )
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import collective_invoices, credit_notes, ledger, refunds, surcharges
+from invoicing import collective_invoices
+from payments import ledger, refunds, surcharges
 from payments import tasks as payment_tasks
+from payments.models import CANCELLATION_REFUND
 from pricing.money import percent_of
 
 
@@ -81,7 +83,7 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
             refunds.refund(
                 booking,
                 now.refund_cents,
-                reason=credit_notes.CANCELLATION_REFUND,
+                reason=CANCELLATION_REFUND,
                 actor=actor,
                 requested_by=requested_by,
             )

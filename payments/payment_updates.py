@@ -16,7 +16,8 @@ from apikit.errors import DomainError
 from booking import history, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from payments import invoices, ledger, refunds, surcharges
+from invoicing import invoices
+from payments import ledger, refunds, surcharges
 from payments import selectors as payment_selectors
 from payments.models import Payment, ProcessedPaymentEvent, Surcharge
 from payments.providers.base import (

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
-from booking.presentation import Line
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from invoicing import credit_notes, invoices
+from payments.models import CANCELLATION_REFUND, PRICE_CHANGE_REFUND, Refund, Surcharge
 from pricing.lines import LineKind, PricedLine
 from pricing.money import from_cents
 
@@ -24,12 +24,6 @@ CHARGE_LABELS = {
     Surcharge.Reason.WAITING: _("Waiting time beyond what was included"),
     Surcharge.Reason.NO_SHOW: _("No-show fee"),
 }
-# A credit note's line, by the line's text key (the credit note's reason).
-CREDIT_LABELS = {
-    CreditNote.Reason.CANCELLATION: _("Cancellation: refund of what the cancellation fee does not keep"),
-    CreditNote.Reason.PRICE_CHANGE: _("Price change of the ride: refund of the difference"),
-    CreditNote.Reason.REFUND: _("Refund"),
-}
 
 
 def of_charge(surcharge: Surcharge, vat_rate: Decimal) -> PricedLine:
@@ -38,25 +32,38 @@ def of_charge(surcharge: Surcharge, vat_rate: Decimal) -> PricedLine:
     return PricedLine(CHARGE_KINDS[reason], reason.value, from_cents(surcharge.amount_cents), vat_rate)
 
 
-def of_credit(refund: Refund, reason: str, corrected: Invoice) -> PricedLine:
-    """What a credit note gives back, as a positive line of the kind it gives back: the charge of the
-    supplementary invoice it corrects, else the ride's fare. At the corrected invoice's VAT rate."""
-    charge = corrected.surcharge
-    kind = CHARGE_KINDS[Surcharge.Reason(charge.reason)] if charge else LineKind.FARE
-    rate = Decimal(corrected.content["vat_rate"])
-    return PricedLine(kind, CreditNote.Reason(reason).value, from_cents(refund.amount_cents), rate)
+def charge(surcharge: Surcharge) -> invoices.Charge:
+    """A paid charge as its supplementary invoice prints it (invoicing reads no payments' rows)."""
+    reason = Surcharge.Reason(surcharge.reason)
+    price_change = reason == Surcharge.Reason.CHANGE
+    return invoices.Charge(
+        id=surcharge.pk,
+        code=reason.value,
+        kind=CHARGE_KINDS[reason],
+        label=CHARGE_LABELS[reason],
+        amount_cents=surcharge.amount_cents,
+        currency=surcharge.currency,
+        paid_at=surcharge.paid_at,
+        price_change=price_change,
+        reason_by_hand=surcharge.details.get(invoices.PRICE_BY_HAND_REASON) if price_change else None,
+    )
 
 
-def worded(line: PricedLine, label: str) -> Line:
-    return Line(label, line.amount, line.kind, line.vat_rate)
-
-
-def printed(line: Line) -> dict[str, str]:
-    """A worded line as an issued document keeps it: its words in the document's language, its amount, and
-    what it is and its VAT rate (the accountant's export books it by them)."""
-    kept = {"label": line.label, "amount": str(line.amount)}
-    if line.kind is not None:
-        kept["kind"] = line.kind.value
-    if line.vat_rate is not None:
-        kept["vat_rate"] = str(line.vat_rate)
-    return kept
+def credit(refund: Refund, *, just_made: bool = False) -> credit_notes.Credit:
+    """A refund that is done as its credit note prints it (invoicing reads no payments' rows): what it gives
+    back is the charge the provider payment it went back to paid, else the ride's fare. A cancellation's
+    refund done at once (`just_made`) rides with the cancellation's own e-mail."""
+    paid_with = refund.payment.surcharge if refund.payment and refund.payment_intent_id else None
+    price_change = refund.reason == PRICE_CHANGE_REFUND
+    return credit_notes.Credit(
+        id=refund.pk,
+        booking=refund.booking,
+        amount_cents=refund.amount_cents,
+        currency=refund.currency,
+        done_at=refund.updated_at,
+        charge_id=paid_with.pk if paid_with else None,
+        kind=CHARGE_KINDS[Surcharge.Reason(paid_with.reason)] if paid_with else LineKind.FARE,
+        price_change=price_change,
+        reason_by_hand=refund.details.get(invoices.PRICE_BY_HAND_REASON) if price_change else None,
+        mailed=not (just_made and refund.reason == CANCELLATION_REFUND),
+    )

@@ -15,7 +15,9 @@ from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking
-from payments import credit_notes, ledger
+from invoicing import credit_notes
+from invoicing.models import CreditNote
+from payments import ledger, priced_lines
 from payments.ledger import COMMITTED
 from payments.models import Payment, Refund, RefundStatus, Surcharge
 from payments.providers import payment_provider
@@ -338,9 +340,17 @@ def _tell_staff_once(refund_id: int, error: DomainError) -> None:
 
 def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
     """Every refund recorded or moved forward passes here: one that is done gets its credit note, in the
-    same transaction (payments/credit_notes.py). `just_made`: asked for by us just now."""
-    credit_notes.issue_for(refund, just_made=just_made)
+    same transaction. `just_made`: asked for by us just now."""
+    credit_note(refund, just_made=just_made)
     return refund
+
+
+def credit_note(refund: Refund, *, just_made: bool = False) -> CreditNote | None:
+    """The credit note of a refund once it is done (invoicing/credit_notes.py), in the caller's transaction
+    with the booking row-locked; None for one not done."""
+    if refund.status != RefundStatus.SUCCEEDED:
+        return None
+    return credit_notes.issue_for(priced_lines.credit(refund, just_made=just_made))
 
 
 def confirm_paid_back(refund_id: int, *, actor: str) -> Refund:

@@ -5,8 +5,10 @@ as mails carry them, what was given back, why an amount is owed."""
 from booking import selectors
 from booking.models import Booking
 from booking.money_shown import Document
-from payments import invoice_pdf, invoices, owed
-from payments.models import CANCELLATION_REFUND, CreditNote, Invoice, RefundStatus, Surcharge
+from invoicing import invoice_pdf, invoices
+from invoicing.models import CreditNote, Invoice
+from payments import owed
+from payments.models import CANCELLATION_REFUND, RefundStatus, Surcharge
 
 
 def mailed(document: Invoice | CreditNote) -> Document:

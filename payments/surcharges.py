@@ -15,7 +15,9 @@ from apikit.errors import DomainError
 from booking import history, links, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, PaymentMethod
-from payments import collective_invoices, invoices, ledger, refunds
+from invoicing import collective_invoices, invoices
+from invoicing.models import Invoice
+from payments import ledger, priced_lines, refunds
 from payments import selectors as payment_selectors
 from payments.models import Payment, Refund, Surcharge
 from payments.providers import payment_provider
@@ -132,7 +134,7 @@ def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Sur
         owed.status, owed.method, owed.paid_at = Surcharge.Status.PAID, Refund.Method.MANUAL, timezone.now()
         owed.created_by = owed.created_by or user
         owed.save(update_fields=["status", "method", "paid_at", "created_by"])
-        invoices.issue_supplementary(booking, owed)
+        supplementary_invoice(booking, owed)
         collected = history.said(
             "Collected by staff for {what}: {amount}.",
             what=history.surcharge_reason(owed.reason),
@@ -273,7 +275,7 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         created_by=user,
         details=invoices.reason_by_hand(booking),
     )
-    invoices.issue_supplementary(booking, surcharge)
+    supplementary_invoice(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
     _collected(booking, surcharge, collected, actor=actor, user=user)
     return surcharge
@@ -367,7 +369,7 @@ def apply_session_news(
         surcharge.status = Surcharge.Status.PAID
     surcharge.save(update_fields=["status", "paid_at", "payment_intent_id"])
     if owed:
-        invoices.issue_supplementary(booking, surcharge)
+        supplementary_invoice(booking, surcharge)
     ledger.record_received(
         booking,
         surcharge.amount_cents,
@@ -421,3 +423,11 @@ def _collected(booking: Booking, surcharge: Surcharge, text: history.Said, *, ac
 
 def _eur(cents: int) -> str:
     return f"{from_cents(cents)} {CURRENCY}"
+
+
+def supplementary_invoice(booking: Booking, surcharge: Surcharge) -> Invoice | None:
+    """The supplementary invoice of a charge once it is paid (invoicing/invoices.py), in the caller's
+    transaction with the booking row-locked; None for one not paid."""
+    if surcharge.status != Surcharge.Status.PAID:
+        return None
+    return invoices.issue_supplementary(booking, priced_lines.charge(surcharge))

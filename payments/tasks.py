@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django_tasks import task
 
+from invoicing.collective_invoices import VIENNA, previous_month
 from payments import after_ride, collective_invoices, payment_updates, waiting_documents
 from payments.providers import payment_provider
 from payments.reconciliation import reconcile_pending
@@ -35,7 +36,7 @@ def issue_collective_invoices() -> list[str]:
     """Scheduled (JOBS_COLLECTIVE_INVOICES_SECONDS): last month's collective invoices (Vienna) still missing,
     each with its e-mail job. The first run of the month issues them; later runs catch up on what a worker
     that was down missed, and find nothing otherwise."""
-    month = collective_invoices.previous_month(timezone.localdate(timezone=collective_invoices.VIENNA))
+    month = previous_month(timezone.localdate(timezone=VIENNA))
     return [invoice.number for invoice in collective_invoices.issue_month(month)]
 
 

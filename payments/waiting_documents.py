@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from booking import selectors
 from booking.models import Booking, PaymentMethod
+from invoicing import invoices, mails
+from invoicing.collective_invoices import VIENNA, month_bounds, month_of
 from operator_profile import seller
-from payments import collective_invoices, credit_notes, invoices, mails
+from payments import collective_invoices, refunds, surcharges
 from payments.models import Refund, RefundStatus, Surcharge
 
 logger = logging.getLogger(__name__)
@@ -54,11 +56,11 @@ def _issue_for(pk: int) -> list[str]:
         for surcharge in Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PAID, invoice__isnull=True
         ).order_by("paid_at", "pk"):
-            supplementary = invoices.issue_supplementary(booking, surcharge)
+            supplementary = surcharges.supplementary_invoice(booking, surcharge)
             issued += [supplementary.number] if supplementary else []
         for refund in _refunds_waiting(booking, since):
             refund.booking = booking  # the row this transaction holds
-            note = credit_notes.issue_for(refund)
+            note = refunds.credit_note(refund)
             issued += [note.number] if note else []
         if booking.documents_waiting_since is None:  # none held again (the details went missing meanwhile)
             Booking.objects.filter(pk=pk).update(documents_waiting_since=None)
@@ -75,12 +77,12 @@ def _refunds_waiting(booking: Booking, since: datetime):
 
 def _issue_collective(waiting_on_account) -> list[str]:
     """The collective invoices of past months whose rides waited; this month's are the schedule's, later."""
-    this_month = collective_invoices.month_of(timezone.localdate(timezone=collective_invoices.VIENNA))
-    start = collective_invoices.month_bounds(this_month)[0]
+    this_month = month_of(timezone.localdate(timezone=VIENNA))
+    start = month_bounds(this_month)[0]
     past = waiting_on_account.filter(pickup_at__lt=start)
     months = sorted(
         {
-            collective_invoices.month_of(timezone.localtime(pickup, collective_invoices.VIENNA).date())
+            month_of(timezone.localtime(pickup, VIENNA).date())
             for pickup in past.values_list("pickup_at", flat=True)
         }
     )

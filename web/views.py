@@ -23,7 +23,8 @@ from booking.links import (
     resume_path,
 )
 from booking.models import Booking
-from payments import booking_state, documents, invoices, payment_updates
+from invoicing import documents, invoices
+from payments import booking_state, payment_updates
 from payments import cancellation as cancelling
 from payments import selectors as payment_selectors
 from payments.models import Surcharge

@@ -20,10 +20,11 @@ from dispatch import assignment, changes, job_links, phone, planning, ride_day, 
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from payments import cancellation, documents, ledger, payment_updates, refunds, surcharges
+from invoicing.models import Invoice
+from payments import cancellation, document_balance, ledger, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
-from payments.models import Invoice, Refund, Surcharge
+from payments.models import Refund, Surcharge
 from pricing.models import VehicleClass
 from pricing.money import from_cents
 from sitekit import l10n
@@ -474,7 +475,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
     moves = transitions.next_states(booking)
     terms = cancellation.terms(booking, by_staff=True)
     refundable = refunds.refundable_cents(booking)
-    balance = documents.balance(booking)
+    balance = document_balance.balance(booking)
     return {
         "booking": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),

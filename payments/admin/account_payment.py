@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apikit.errors import DomainError
+from invoicing.models import Invoice
 from payments import account_payments
 from payments.admin.forms import EuroField
-from payments.models import Invoice
 from pricing.money import from_cents, to_cents
 from sitekit.l10n import day, money
 

@@ -12,10 +12,10 @@ from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from invoicing.admin.documents import IssuedDocumentAdmin
+from invoicing.models import Invoice
 from payments import account_payments
 from payments.admin.account_payment import StandingFilter, payment_view
-from payments.admin.documents import IssuedDocumentAdmin
-from payments.models import Invoice
 from pricing.money import from_cents
 from sitekit.l10n import money, short
 
@@ -57,7 +57,7 @@ class InvoiceAdmin(IssuedDocumentAdmin):
 
     def get_urls(self):
         payment = path(
-            "<int:pk>/payment/", self.admin_site.admin_view(self.payment), name="payments_invoice_payment"
+            "<int:pk>/payment/", self.admin_site.admin_view(self.payment), name="invoicing_invoice_payment"
         )
         return [payment, *super().get_urls()]
 
@@ -97,7 +97,7 @@ class InvoiceAdmin(IssuedDocumentAdmin):
         """A link of its own (a cell with nothing else: axe-core's links-in-text rule)."""
         if invoice.kind != Invoice.Kind.COLLECTIVE or account_payments.standing(invoice).status == "paid":
             return "–"
-        url = reverse("admin:payments_invoice_payment", args=[invoice.pk])
+        url = reverse("admin:invoicing_invoice_payment", args=[invoice.pk])
         return format_html('<a href="{}">{}</a>', url, _("record a payment"))
 
     @admin.display(description=_("gross"), ordering="gross_cents")
@@ -107,5 +107,5 @@ class InvoiceAdmin(IssuedDocumentAdmin):
     @admin.display(description=_("PDF"))
     def pdf_link(self, invoice: Invoice) -> str:
         return format_html(
-            '<a href="{}">{}</a>', reverse("admin:payments_invoice_pdf", args=[invoice.pk]), _("PDF")
+            '<a href="{}">{}</a>', reverse("admin:invoicing_invoice_pdf", args=[invoice.pk]), _("PDF")
         )

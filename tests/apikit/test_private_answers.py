@@ -19,8 +19,8 @@ from booking import links, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import job_links
 from fleet.models import Driver
+from invoicing.models import Invoice
 from payments import payment_updates
-from payments.models import Invoice
 from tests.booking.conftest import make_booking  # noqa: F401 (a fixture)
 from tests.mcp_endpoint.mcp import call
 from tests.payments import ledger_rows

@@ -21,9 +21,11 @@ from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
 from corporate.models import CompanyAccount
 from fleet.models import Driver, Vehicle
+from invoicing.collective_invoices import previous_month
+from invoicing.models import Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import collective_invoices
-from payments.models import AccountPayment, Invoice, Refund
+from payments.models import AccountPayment, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
 from tests.admin_forms import change_form_data
@@ -182,7 +184,7 @@ def an_account() -> CompanyAccount:
 def a_collective_invoice() -> Invoice:
     """Last month's collective invoice of a company account, 74 EUR open."""
     account = an_account()
-    last_month = collective_invoices.previous_month(timezone.localdate())
+    last_month = previous_month(timezone.localdate())
     Booking.objects.create(
         reference="CB-ACCT01",
         origin="Hotel Sacher",
@@ -203,13 +205,13 @@ def a_collective_invoice() -> Invoice:
 
 
 def transfer_received(world: World) -> Send:
-    url = f"/admin/payments/invoice/{a_collective_invoice().pk}/payment/"
+    url = f"/admin/invoicing/invoice/{a_collective_invoice().pk}/payment/"
     data = {"amount": "74,00", "received_on": timezone.localdate().isoformat(), "note": "Transfer"}
     return lambda client: client.post(url, data)
 
 
 def transfer_page(world: World) -> Send:
-    url = f"/admin/payments/invoice/{a_collective_invoice().pk}/payment/"
+    url = f"/admin/invoicing/invoice/{a_collective_invoice().pk}/payment/"
     return lambda client: client.get(url)
 
 
@@ -346,8 +348,8 @@ CELLS: dict[str, Cell] = {
     # --- money: reports, documents, company accounts
     "monthly revenue": Cell(EVERYONE_WHO_SEES_BOOKINGS, get("/admin/revenue/")),
     "export for the accountant": Cell(ACCOUNTS, get("/admin/accounting-export/")),
-    "invoice list": Cell(ACCOUNTS, get("/admin/payments/invoice/")),
-    "credit note list": Cell(ACCOUNTS, get("/admin/payments/creditnote/")),
+    "invoice list": Cell(ACCOUNTS, get("/admin/invoicing/invoice/")),
+    "credit note list": Cell(ACCOUNTS, get("/admin/invoicing/creditnote/")),
     "company account list": Cell({*READERS, "accountant"}, get("/admin/business/companyaccount/")),
     "collective invoice: the transfer form": Cell(ACCOUNTS, transfer_page),
     "collective invoice: a transfer recorded": Cell(

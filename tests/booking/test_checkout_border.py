@@ -9,9 +9,10 @@ import pytest
 from pypdf import PdfReader
 
 from booking.models import Booking
+from invoicing import invoice_pdf
+from invoicing.models import Invoice
 from operator_profile.models import OperatorProfile
-from payments import invoice_pdf, payment_updates
-from payments.models import Invoice
+from payments import payment_updates
 from pricing import services as pricing
 from pricing.models import Tour
 from tests.booking.test_checkout import LEGACY, post, ride, server_amount

@@ -12,8 +12,10 @@ from pypdf import PdfReader
 from booking import selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
-from payments import cancellation, invoice_pdf, payment_updates
-from payments.models import Invoice, Refund
+from invoicing import invoice_pdf
+from invoicing.models import Invoice
+from payments import cancellation, payment_updates
+from payments.models import Refund
 from tests.booking.test_checkout import ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.mcp_endpoint.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result

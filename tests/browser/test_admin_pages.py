@@ -193,7 +193,7 @@ def credit_note(visit: Visit) -> None:
     page.wait_for_selector("tr.credit-note")
     assert page.locator("#documents-balance").count() == 1
     visit.check()
-    visit.open_first_row("/admin/payments/creditnote/")
+    visit.open_first_row("/admin/invoicing/creditnote/")
 
 
 def dispatch_board(visit: Visit) -> None:
@@ -309,9 +309,9 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "change ride": change_ride,
     "change ride: a price set by hand": price_by_hand,
     "refund": refund,
-    "invoices": opens("/admin/payments/invoice/"),
-    "invoice": opens_first_row("/admin/payments/invoice/"),  # read only
-    "credit notes": opens("/admin/payments/creditnote/"),
+    "invoices": opens("/admin/invoicing/invoice/"),
+    "invoice": opens_first_row("/admin/invoicing/invoice/"),  # read only
+    "credit notes": opens("/admin/invoicing/creditnote/"),
     "credit note": credit_note,  # made by a refund, then read only
     "dispatch board": dispatch_board,
     "revenue": revenue,

@@ -14,8 +14,9 @@ from django.utils import timezone
 from apikit.errors import DomainError
 from booking.models import Booking
 from dispatch import changes
+from invoicing.models import Invoice
 from payments import cancellation, collective_invoices, surcharges
-from payments.models import Invoice, Surcharge
+from payments.models import Surcharge
 from tests.corporate.conftest import vienna
 from tests.payments.ledger_rows import received_cents
 

@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from apikit.errors import DomainError
 from corporate.models import CompanyAccount
+from invoicing.models import Invoice
 from payments import account_payments, collective_invoices
-from payments.models import AccountPayment, Invoice
+from payments.models import AccountPayment
 from tests.corporate.conftest import vienna
 
 pytestmark = pytest.mark.django_db
@@ -121,16 +122,16 @@ def test_the_company_list_and_page_show_open_overdue_bookings_invoices_and_token
         "CB-OPEN02",
         "Acme travel desk",
         "Zahlung erfassen",
-        reverse("admin:payments_invoice_pdf", args=[invoice.pk]),
+        reverse("admin:invoicing_invoice_pdf", args=[invoice.pk]),
     ):
         assert shown in html, shown
-    pdf = staff.get(reverse("admin:payments_invoice_pdf", args=[invoice.pk]))
+    pdf = staff.get(reverse("admin:invoicing_invoice_pdf", args=[invoice.pk]))
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
 
 
 @time_machine.travel(vienna(2026, 11, 20, 9, 0), tick=False)
 def test_staff_record_a_payment_and_an_over_payment_is_refused_on_the_form(invoice, acme, staff):
-    url = reverse("admin:payments_invoice_payment", args=[invoice.pk])
+    url = reverse("admin:invoicing_invoice_payment", args=[invoice.pk])
     refused = staff.post(url, {"amount": "148,01", "received_on": "2026-11-19", "note": "zu viel"})
     assert refused.status_code == 200 and "more than the €148.00 still open" in refused.content.decode()
     german = staff.post(url, {"amount": "148,01", "received_on": "2026-11-19"}, HTTP_ACCEPT_LANGUAGE="de")
@@ -155,7 +156,7 @@ def test_recording_a_payment_needs_its_permission(invoice, db):
     user.user_permissions.add(Permission.objects.get(codename="view_invoice"))
     client = Client()
     client.force_login(user)
-    url = reverse("admin:payments_invoice_payment", args=[invoice.pk])
+    url = reverse("admin:invoicing_invoice_payment", args=[invoice.pk])
     assert client.post(url, {"amount": "1", "received_on": "2026-11-19"}).status_code == 403
     assert not AccountPayment.objects.exists()
 
@@ -167,16 +168,16 @@ def test_the_invoice_list_filters_open_and_overdue_and_the_index_shows_the_overd
     with time_machine.travel(vienna(2026, 12, 1, 8, 0), tick=False):
         paid = collective_invoices.issue(acme, date(2026, 11, 1))[0]  # none: November has no ride
     assert paid is None
-    listing = staff.get("/admin/payments/invoice/?standing=overdue", HTTP_ACCEPT_LANGUAGE="en")
+    listing = staff.get("/admin/invoicing/invoice/?standing=overdue", HTTP_ACCEPT_LANGUAGE="en")
     assert listing.status_code == 200 and invoice.number in listing.content.decode()
     assert "overdue: €148.00" in listing.content.decode()
     page = staff.get(
-        f"/admin/payments/invoice/{invoice.pk}/change/", HTTP_ACCEPT_LANGUAGE="en"
+        f"/admin/invoicing/invoice/{invoice.pk}/change/", HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert "Acme Handels GmbH" in page and "overdue: €148.00" in page
     account_payments.record(invoice.pk, amount_cents=14800, received_on=date(2026, 11, 19))
     for standing in ("overdue", "open"):
-        listing = staff.get(f"/admin/payments/invoice/?standing={standing}", HTTP_ACCEPT_LANGUAGE="en")
+        listing = staff.get(f"/admin/invoicing/invoice/?standing={standing}", HTTP_ACCEPT_LANGUAGE="en")
         assert invoice.number not in listing.content.decode()
 
 

@@ -15,8 +15,11 @@ from pypdf import PdfReader
 
 from booking.models import PaymentMethod
 from corporate.models import CompanyAccount
-from payments import collective_invoice_pdf, collective_invoices, tasks
-from payments.models import CollectiveInvoiceLine, Invoice, InvoiceYear, Surcharge
+from invoicing import collective_invoice_pdf
+from invoicing.collective_invoices import send_collective_invoice
+from invoicing.models import CollectiveInvoiceLine, Invoice, InvoiceYear
+from payments import collective_invoices, tasks
+from payments.models import Surcharge
 from tests.corporate.conftest import vienna
 from tests.queued import run_pending_jobs
 
@@ -234,7 +237,7 @@ def test_the_first_of_the_month_in_vienna_issues_last_months_invoices_and_mails_
             run_pending_jobs()
     assert len(mail.outbox) == 2 and Invoice.objects.count() == 2
     # The mail job queued again (staff's "run again") sends nothing more either.
-    collective_invoices.send_collective_invoice.enqueue(Invoice.objects.get(number="2026-000001").pk)
+    send_collective_invoice.enqueue(Invoice.objects.get(number="2026-000001").pk)
     run_pending_jobs()
     assert len(mail.outbox) == 2
 

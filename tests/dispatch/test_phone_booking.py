@@ -147,7 +147,7 @@ def company(db):
 def test_staff_book_on_any_active_account_and_the_history_says_who(
     admin_client, company, django_capture_on_commit_callbacks
 ):
-    from payments.models import Invoice
+    from invoicing.models import Invoice
 
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(

@@ -8,11 +8,13 @@ import pytest
 from django.db import transaction
 
 from booking.models import Booking, CancellationPolicy
-from payments import documents, invoices
-from payments.models import CreditNote, Invoice, Surcharge
+from invoicing import invoices
+from invoicing.models import CreditNote, Invoice
+from payments import document_balance
+from payments.models import Surcharge
 from tests.dispatch import test_ride_billing as billing
 from tests.dispatch.test_ride_billing import no_show, ride_with_wait
-from tests.payments.test_credit_notes import pdf_text
+from tests.invoicing.test_credit_notes import pdf_text
 
 pytestmark = pytest.mark.django_db
 stripe, assigned, paid_at_stripe = billing.stripe, billing.assigned, billing.paid_at_stripe  # the fixtures
@@ -24,9 +26,9 @@ def invoiced(booking: Booking) -> Booking:
     return booking
 
 
-def adds_up(booking: Booking) -> documents.Balance:
+def adds_up(booking: Booking) -> document_balance.Balance:
     booking.refresh_from_db()
-    balance = documents.balance(booking)
+    balance = document_balance.balance(booking)
     assert balance.adds_up, balance
     return balance
 

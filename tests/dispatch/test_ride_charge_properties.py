@@ -23,7 +23,8 @@ from apikit.errors import DomainError
 from booking import ride as rides
 from booking.models import Booking, RideState
 from dispatch import ride_billing, ride_day
-from payments import documents, invoices
+from invoicing import invoices
+from payments import document_balance
 from payments.models import Refund, Surcharge
 from pricing.money import to_cents
 from tests.conftest import clear_shared_cache
@@ -162,5 +163,5 @@ def check(booking: Booking, stripe: FakeStripe) -> None:
     succeeded = Refund.objects.filter(booking=booking, method="provider", status="succeeded")
     assert sum(stripe.refunded.values()) == sum(succeeded.values_list("amount_cents", flat=True))
     assert all(stripe.refunded[intent] <= stripe.charged[intent] for intent in stripe.refunded)
-    balance = documents.balance(booking)
+    balance = document_balance.balance(booking)
     assert balance.adds_up, balance

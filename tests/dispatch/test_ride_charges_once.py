@@ -14,8 +14,10 @@ from django.db.models import Sum
 from booking import history
 from booking.models import Booking, CancellationPolicy, RideState
 from dispatch import changes, ride_day
-from payments import documents, invoices, refunds, surcharges
-from payments.models import CreditNote, Refund, Surcharge
+from invoicing import invoices
+from invoicing.models import CreditNote
+from payments import document_balance, refunds, surcharges
+from payments.models import Refund, Surcharge
 from payments.providers.base import RefundState
 from pricing.quote import PriceByHand
 from tests.dispatch import test_ride_billing as billing
@@ -101,7 +103,7 @@ def test_paid_waiting_undone_goes_back_and_completing_again_charges_it_once(
     assert Surcharge.objects.filter(status="pending").count() == 1
     assert len(links_mailed()) == 2  # the first (refunded) and the one that stands
     assert stripe.net() == 7400  # nothing kept for the wait twice
-    assert documents.balance(booking).adds_up
+    assert document_balance.balance(booking).adds_up
 
 
 def test_an_open_waiting_link_undone_is_withdrawn_and_the_traveller_told(
@@ -245,7 +247,7 @@ def test_a_wait_collected_by_staff_undone_is_owed_back_by_staff_one_click_away(
         assert admin_client.post(f"{act}refund-paid-back/", {"refund": refund.pk}).status_code == 302
     refund.refresh_from_db()
     assert refund.status == "succeeded" and CreditNote.objects.get().refund == refund
-    assert documents.balance(Booking.objects.get()).adds_up
+    assert document_balance.balance(Booking.objects.get()).adds_up
 
 
 def test_a_refund_the_provider_refuses_is_told_to_staff_once_and_tried_again(

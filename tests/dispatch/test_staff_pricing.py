@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing.collective_invoices import previous_month
+from invoicing.models import CreditNote, Invoice
 from payments import collective_invoices, payment_updates
-from payments.models import CreditNote, Invoice, Surcharge
+from payments.models import Surcharge
 from tests.dispatch.test_phone_booking import ADD, form
 from tests.operator_profile.test_operator_profile import ONE_LINE
 from tests.payments.ledger_rows import received_cents
@@ -311,7 +313,7 @@ def company(db) -> CompanyAccount:
 
 
 def last_month_day(day: int) -> datetime:
-    month = collective_invoices.previous_month(timezone.localdate())
+    month = previous_month(timezone.localdate())
     return datetime.combine(month.replace(day=day), time(9), tzinfo=timezone.get_current_timezone())
 
 

@@ -36,8 +36,17 @@ def test_a_job_queued_under_its_old_path_runs_under_its_new_one():
 
 
 def test_every_new_path_names_a_job():
-    """A path 0003 moved a job to that 0004 moved again counts as 0004's."""
-    moved = import_module("jobqueue.migrations.0003_jobs_beside_their_work").MOVED
-    later = import_module("jobqueue.migrations.0004_jobs_under_renamed_packages").MOVED
-    paths = {later.get(new, new) for new in moved.values()} | set(later.values())
-    assert moved and later and all(isinstance(import_string(path), Task) for path in paths)
+    """A path one migration moved a job to that a later one moved again counts as the later one's."""
+    moves = [
+        import_module(f"{app}.migrations.{name}").MOVED
+        for app, name in [
+            ("jobqueue", "0003_jobs_beside_their_work"),
+            ("jobqueue", "0004_jobs_under_renamed_packages"),
+            ("oauth", "0003_sign_in_code_mails_follow"),
+            ("invoicing", "0003_mail_jobs_follow"),
+        ]
+    ]
+    paths: set[str] = set()
+    for moved in moves:
+        paths = {moved.get(path, path) for path in paths} | set(moved.values())
+    assert all(moves) and all(isinstance(import_string(path), Task) for path in paths)

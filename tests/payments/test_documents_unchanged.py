@@ -18,18 +18,13 @@ import time_machine
 from django.db import transaction
 from pypdf import PdfReader
 
+from accounting import export as accounting_export
 from booking import selectors
+from invoicing import cross_border, invoice_pdf
+from invoicing.models import CreditNote, Invoice
 from operator_profile.models import OperatorProfile
-from payments import (
-    accounting_export,
-    credit_notes,
-    cross_border,
-    invoice_pdf,
-    payment_updates,
-    refunds,
-    surcharges,
-)
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from payments import payment_updates, refunds, surcharges
+from payments.models import PRICE_CHANGE_REFUND, Refund, Surcharge
 from pricing.money import to_cents
 from pricing.quote import PriceByHand, with_price_by_hand
 from pricing.services import quote_price
@@ -93,7 +88,7 @@ def by_hand(make_booking, reference: str):
     )
     with transaction.atomic():  # a difference collected for it: its invoice names the reason
         surcharges.record_paid(selectors.locked_booking(booking.pk), 500, actor=STAFF)
-    given_back(booking, 300, credit_notes.PRICE_CHANGE_REFUND)
+    given_back(booking, 300, PRICE_CHANGE_REFUND)
     return booking
 
 

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from apikit.errors import DomainError
 from booking.models import Booking
 from dispatch import changes
-from payments import cancellation, documents, invoices, ledger, refunds, surcharges
+from invoicing import invoices
+from payments import cancellation, document_balance, ledger, refunds, surcharges
 from payments.models import Refund
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking
@@ -191,5 +192,5 @@ def check_ledger(booking: Booking, stripe: FakeStripe) -> None:
         for share in ledger.received_shares(booking)
         if ledger.through_provider(share.payment)
     }
-    balance = documents.balance(booking)
+    balance = document_balance.balance(booking)
     assert balance.adds_up, balance

@@ -1,13 +1,16 @@
-"""A charge after the booking and a credit as priced lines (payments/priced_lines.py): each charge of the kind
-its cause is, at the ride's VAT rate; a credit of the kind of what it gives back; a document keeps a line as
-its words and its amount."""
+"""A charge after the booking and a credit as priced lines (payments/priced_lines.py, and the credit note's
+line in invoicing/credit_notes.py): each charge of the kind its cause is, at the ride's VAT rate; a credit of
+the kind of what it gives back; a document keeps a line as its words and its amount."""
 
 from decimal import Decimal as D
 
 import pytest
 
+from booking.models import Booking
+from invoicing import credit_notes, printed_lines
+from invoicing.models import CreditNote, Invoice
 from payments import priced_lines
-from payments.models import CreditNote, Invoice, Refund, Surcharge
+from payments.models import Payment, Refund, Surcharge
 from pricing.lines import LineKind
 
 
@@ -32,12 +35,13 @@ def test_a_charge_is_a_line_of_its_causes_kind(reason, kind):
 
 def test_every_cause_has_its_kind_and_its_words():
     assert set(priced_lines.CHARGE_KINDS) == set(priced_lines.CHARGE_LABELS) == set(Surcharge.Reason)
-    assert set(priced_lines.CREDIT_LABELS) == set(CreditNote.Reason)
+    assert set(credit_notes.CREDIT_LABELS) == set(CreditNote.Reason)
 
 
 def test_a_credit_of_the_ride_gives_back_fare_at_the_invoices_rate():
     ride = Invoice(kind=Invoice.Kind.RIDE, content={"vat_rate": "0.20"})
-    line = priced_lines.of_credit(Refund(amount_cents=1000), CreditNote.Reason.CANCELLATION, ride)
+    credit = priced_lines.credit(Refund(amount_cents=1000, booking=Booking()))
+    line = credit_notes.credit_line(credit, CreditNote.Reason.CANCELLATION, ride)
     assert (line.kind, line.code, line.amount, line.vat_rate) == (
         LineKind.FARE,
         "cancellation",
@@ -47,18 +51,18 @@ def test_a_credit_of_the_ride_gives_back_fare_at_the_invoices_rate():
 
 
 def test_a_credit_of_a_waiting_charge_gives_back_waiting():
-    supplement = Invoice(
-        kind=Invoice.Kind.SUPPLEMENTARY,
-        content={"vat_rate": "0.10"},
-        surcharge=Surcharge(reason=Surcharge.Reason.WAITING, amount_cents=2000),
-    )
-    line = priced_lines.of_credit(Refund(amount_cents=500), CreditNote.Reason.REFUND, supplement)
-    assert (line.kind, line.amount) == (LineKind.WAITING, D("5.00"))
+    supplement = Invoice(kind=Invoice.Kind.SUPPLEMENTARY, content={"vat_rate": "0.10"})
+    waiting = Surcharge(pk=7, reason=Surcharge.Reason.WAITING, amount_cents=2000)
+    paid_with = Payment(surcharge=waiting)
+    refund = Refund(amount_cents=500, booking=Booking(), payment=paid_with, payment_intent_id="pi_1")
+    credit = priced_lines.credit(refund)
+    line = credit_notes.credit_line(credit, CreditNote.Reason.REFUND, supplement)
+    assert (credit.charge_id, line.kind, line.amount) == (7, LineKind.WAITING, D("5.00"))
 
 
 def test_a_document_keeps_a_line_as_words_amount_kind_and_rate():
     line = priced_lines.of_charge(Surcharge(reason=Surcharge.Reason.NO_SHOW, amount_cents=3700), D("0.10"))
-    assert priced_lines.printed(priced_lines.worded(line, "No-show fee")) == {
+    assert printed_lines.printed(printed_lines.worded(line, "No-show fee")) == {
         "label": "No-show fee",
         "amount": "37.00",
         "kind": "no_show_fee",

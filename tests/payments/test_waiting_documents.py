@@ -19,9 +19,10 @@ from pypdf import PdfReader
 from booking.models import Booking, PaymentMethod
 from corporate.models import CompanyAccount
 from dispatch import changes
+from invoicing import invoice_pdf
+from invoicing.models import CreditNote, Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
-from payments import collective_invoices, documents, invoice_pdf, payment_updates, tasks
-from payments.models import CreditNote, Invoice
+from payments import collective_invoices, document_balance, payment_updates, tasks
 from pricing.quote import PriceByHand
 from tests.conftest import SELLER_DETAILS
 from tests.corporate.conftest import vienna
@@ -248,7 +249,7 @@ def test_a_refund_while_the_details_are_missing_after_the_invoice_was_issued_get
     assert (note.invoice, note.gross_cents) == (invoice, 1400)
     assert note.content["seller"]["vat_id"] == "ATU12345678"
     booking.refresh_from_db()
-    assert booking.documents_waiting_since is None and documents.balance(booking).adds_up
+    assert booking.documents_waiting_since is None and document_balance.balance(booking).adds_up
 
 
 def test_supplementary_invoices_that_waited_print_the_reason_of_their_own_price_set_by_hand(

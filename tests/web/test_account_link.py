@@ -16,9 +16,10 @@ from pypdf import PdfReader
 from booking import selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
+from invoicing import invoice_pdf
+from invoicing.models import Invoice
 from jobqueue.models import Job
-from payments import invoice_pdf, payment_updates
-from payments.models import Invoice
+from payments import payment_updates
 from tests.booking.test_checkout import server_amount
 from tests.payments.ledger_rows import received_cents
 from tests.web.test_page_checkout import page_ride, post

@@ -5,8 +5,8 @@ another way is an ordinary paid ride (money received, its own invoice)."""
 import pytest
 
 from booking.models import Booking, BookingStatus, PaymentMethod
+from invoicing.models import Invoice
 from payments import payment_updates
-from payments.models import Invoice
 from tests.payments.ledger_rows import received_cents
 from tests.web import test_account_link
 from tests.web.test_account_link import book_on_account, mailed_link, token_of

@@ -1,0 +1,265 @@
+"""An invoice or a credit note as PDF (fpdf2: pure Python, no system libraries; docs/operations/invoices.md
+says why), drawn from the document's snapshot alone, in its language: the same document always gives the
+same bytes.
+
+The PDF's built-in Helvetica writes Windows-1252 (German, English, most of Western Europe, €); a letter
+outside it (a Czech č, a Polish ł) is printed without its accent, or as "?" when it has no base letter."""
+
+import unicodedata
+from datetime import datetime
+from decimal import Decimal
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from fpdf import FPDF
+from fpdf.enums import XPos, YPos
+
+from booking.presentation import number
+from invoicing.cross_border import AUSTRIA_ONLY
+from invoicing.models import CreditNote, Invoice
+from pricing.money import to_cent
+from sitekit.l10n import day, day_time, money
+
+MEDIA_TYPE = "application/pdf"
+ENCODING = "windows-1252"
+FONT = "helvetica"
+MARGIN = 20  # mm
+LINE = 5.5  # mm: one line of 10 pt text
+AMOUNT_WIDTH = 40  # mm: the right-hand column of amounts
+
+
+def render(document: Invoice | CreditNote) -> bytes:
+    content = document.content
+    with translation.override(content["language"]):
+        pdf = _CreditNote(content) if isinstance(document, CreditNote) else _Document(content)
+        pdf.draw()
+        return bytes(pdf.output())
+
+
+class _Document(FPDF):
+    """An invoice; a credit note (below) is one with other words, another heading and another closing."""
+
+    document_name = gettext_lazy("Invoice")
+    lines_heading = gettext_lazy("Description")
+    total_label = gettext_lazy("Total amount")
+
+    def __init__(self, content: dict):
+        super().__init__(format="A4", unit="mm")
+        self.content = content
+        self.core_fonts_encoding = ENCODING
+        self.set_margins(MARGIN, MARGIN, MARGIN)
+        self.set_auto_page_break(True, margin=MARGIN)
+        issued_at = datetime.fromisoformat(content["issued_at"])
+        self.set_creation_date(issued_at)  # fixed, so the bytes depend on the invoice only
+        seller = content["seller"].get("name", "")
+        self.set_title(printable(f"{self.document_name} {content['number']}"))
+        self.set_author(printable(seller))
+        self.set_creator(printable(seller))
+
+    def draw(self) -> None:
+        self.add_page()
+        self._seller()
+        self._heading()
+        self._buyer()
+        self._service()
+        self._route_share()
+        self._lines()
+        self._totals()
+        self._closing()
+
+    def write_line(self, text: str, *, bold: bool = False, size: int = 10) -> None:
+        self.set_font(FONT, "B" if bold else "", size)
+        self.multi_cell(0, LINE, printable(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+    def pair(self, label: str, value: str, *, bold: bool = False) -> None:
+        """A label on the left, an amount on the right."""
+        self.set_font(FONT, "B" if bold else "", 10)
+        self.cell(self.epw - AMOUNT_WIDTH, LINE, printable(label))
+        self.cell(AMOUNT_WIDTH, LINE, printable(value), align="R", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+    def gap(self, height: float = LINE) -> None:
+        self.ln(height)
+
+    def _seller(self) -> None:
+        seller = self.content["seller"]
+        self.write_line(seller.get("name", ""), bold=True, size=12)
+        address = ", ".join(
+            part
+            for part in (seller.get("street_address"), seller.get("place"), seller.get("country"))
+            if part
+        )
+        if address:
+            self.write_line(address)
+        if seller.get("vat_id"):
+            self.write_line(_("VAT id (UID): {vat_id}").format(vat_id=seller["vat_id"]))
+        if seller.get("register_number"):
+            register = seller["register_number"]
+            if seller.get("register_court"):
+                register = f"{register}, {seller['register_court']}"
+            self.write_line(_("Company register: {register}").format(register=register))
+        contact = " · ".join(
+            part for part in (seller.get("phone"), seller.get("email"), seller.get("website")) if part
+        )
+        if contact:
+            self.write_line(contact)
+        self.gap(2 * LINE)
+
+    def _heading(self) -> None:
+        content = self.content
+        self.write_line(_("Invoice {number}").format(number=content["number"]), bold=True, size=16)
+        self.gap(2)
+        self.write_line(
+            _("Invoice date: {date}").format(date=day(datetime.fromisoformat(content["issued_at"])))
+        )
+        self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
+        if content.get("supplements"):  # a supplementary invoice (ride invoices have no such key)
+            ride = content["supplements"]
+            self.write_line(
+                _("Supplementary to invoice {number} of {date}").format(
+                    number=ride["number"], date=day(datetime.fromisoformat(ride["issued_at"]))
+                )
+            )
+        self.gap()
+
+    def _buyer(self) -> None:
+        buyer = self.content["buyer"]
+        self.write_line(_("Customer"), bold=True)
+        for part in (buyer.get("company"), buyer.get("name"), buyer.get("address"), buyer.get("email")):
+            if part:
+                self.write_line(part)
+        if buyer.get("phone"):
+            self.write_line(buyer["phone"])
+        if buyer.get("vat_id"):
+            self.write_line(_("VAT id (UID): {vat_id}").format(vat_id=buyer["vat_id"]))
+        self.gap()
+
+    def _service(self) -> None:
+        content = self.content
+        self.write_line(_("Service"), bold=True)
+        self.write_line(f"{content['service']}, {content['vehicle']}")
+        self.write_line(
+            _("From {origin} to {destination}").format(
+                origin=content["origin"], destination=content["destination"]
+            )
+        )
+        if content.get("pickup_at"):
+            pickup = day_time(datetime.fromisoformat(content["pickup_at"]))
+            self.write_line(_("Date of service: {date}").format(date=pickup))
+        self.gap()
+
+    def _lines(self) -> None:
+        self.pair(str(self.lines_heading), _("Amount incl. VAT"), bold=True)
+        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
+        for line in self.content["lines"]:
+            self.pair(line["label"], money(Decimal(line["amount"]), self.content["currency"]))
+        self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
+        self.gap(2)
+
+    def _totals(self) -> None:
+        content = self.content
+        if (content.get("cross_border") or {}).get("vat_setting") == AUSTRIA_ONLY:
+            return self._split_totals()
+        currency = content["currency"]
+        rate = amounts_percent(Decimal(content["vat_rate"]))
+        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
+
+    # --- rides across the border (invoicing/cross_border.py) -----------------------------------------------
+
+    def _route_share(self) -> None:
+        border = self.content.get("cross_border")
+        if not border:
+            return
+        percent = number(Decimal(border["share"]) * 100)
+        if Decimal(border["km_total"]):
+            text = _("Share of the route in Austria: {percent} % ({km_austria} of {km_total} km)").format(
+                percent=percent, km_austria=border["km_austria"], km_total=border["km_total"]
+            )
+        else:  # a tour as directed: no driven distance known
+            text = _("Share of the route in Austria: {percent} %").format(percent=percent)
+        self.write_line(text)
+        self.gap()
+
+    def _split_totals(self) -> None:
+        """Austrian VAT on the Austrian share only; the part abroad is not taxable in Austria."""
+        content, border = self.content, self.content["cross_border"]
+        currency = content["currency"]
+        share = Decimal(border["share"])
+        rate = amounts_percent(Decimal(content["vat_rate"]))
+        self.pair(
+            _("Austrian share ({percent} %), net").format(percent=number(share * 100)),
+            money(Decimal(border["austria_net"]), currency),
+        )
+        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
+        self.pair(
+            _("Share abroad ({percent} %)").format(percent=number((1 - share) * 100)),
+            money(Decimal(border["abroad"]), currency),
+        )
+        self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
+        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
+
+    def _closing(self) -> None:
+        paid = day(datetime.fromisoformat(self.content["paid_at"]))
+        self.write_line(_("Paid on {date}. Thank you for travelling with us.").format(date=paid))
+
+
+class _CreditNote(_Document):
+    """A credit note: the seller, its number, the invoice it corrects and why, what is credited."""
+
+    document_name = gettext_lazy("Credit note")
+    lines_heading = gettext_lazy("Credited")
+    total_label = gettext_lazy("Total credited")
+
+    def _heading(self) -> None:
+        content, corrected = self.content, self.content["corrects"]
+        self.write_line(_("Credit note {number}").format(number=content["number"]), bold=True, size=16)
+        self.gap(2)
+        self.write_line(_("Date: {date}").format(date=day(datetime.fromisoformat(content["issued_at"]))))
+        self.write_line(
+            _("Corrects invoice {number} of {date}").format(
+                number=corrected["number"], date=day(datetime.fromisoformat(corrected["issued_at"]))
+            )
+        )
+        self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
+        self.write_line(_("Reason: {reason}").format(reason=content["reason_shown"]))
+        self.gap()
+
+    def _closing(self) -> None:
+        if self.content.get("fee_kept"):
+            fee = money(Decimal(self.content["fee_kept"]), self.content["currency"])
+            self.write_line(_("The cancellation fee of {fee} is kept and stays invoiced.").format(fee=fee))
+        self.write_line(_("The amount credited is paid back to you."))
+
+
+def amounts_percent(rate: Decimal) -> str:
+    """0.10 → "10"; 0.055 → "5,5" in German."""
+    return number(to_cent(rate * 100))
+
+
+def printable(text: str) -> str:
+    """The text in what the built-in font can write: accents dropped where needed, else "?"."""
+    try:
+        text.encode(ENCODING)
+        return text
+    except UnicodeEncodeError:
+        return "".join(_printable_character(character) for character in text)
+
+
+def _printable_character(character: str) -> str:
+    try:
+        character.encode(ENCODING)
+        return character
+    except UnicodeEncodeError:
+        base = "".join(
+            part for part in unicodedata.normalize("NFKD", character) if not unicodedata.combining(part)
+        )
+        try:
+            base.encode(ENCODING)
+        except UnicodeEncodeError:
+            return "?"
+        return base or "?"

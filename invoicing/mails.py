@@ -1,0 +1,71 @@
+"""A booking's invoices and credit notes by e-mail, each a job that sends it once, in the traveller's
+language, with its PDF."""
+
+from django_tasks import task
+
+from booking import notifications
+from invoicing import invoice_pdf
+from invoicing.models import CreditNote, Invoice
+from jobqueue import delivery
+
+CREDIT_NOTE = notifications.Mail(
+    {
+        "en": "Credit note for your booking {reference}",
+        "de": "Gutschrift zu Ihrer Buchung {reference}",
+    },
+    "emails/credit_note",
+    operator_copy=False,
+)
+
+
+@task()
+def send_credit_note(credit_note_id: int) -> None:
+    # Scoped by the credit note: it goes out once, however often queued.
+    with delivery.scope(f"credit-note:{credit_note_id}"):
+        mail_credit_note(credit_note_id)
+
+
+@task()
+def send_invoice(invoice_id: int) -> None:
+    # Scoped by the invoice: it goes out once, however often queued.
+    with delivery.scope(f"invoice:{invoice_id}"):
+        mail_invoice(invoice_id)
+
+
+def mail_credit_note(credit_note_id: int) -> bool:
+    """Money went back: the traveller gets its credit note (PDF), issued with the refund."""
+    note = CreditNote.objects.select_related("booking", "invoice").get(pk=credit_note_id)
+    booking = note.booking
+    if not booking.email:
+        return False
+    message = notifications.compose(
+        CREDIT_NOTE,
+        booking,
+        booking.email,
+        notifications.customer_locale(booking),
+        credit_note=note,
+        credited=note.gross,
+    )
+    message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
+    return notifications.deliver(message)
+
+
+INVOICE_ISSUED = notifications.Mail(
+    {"en": "Invoice for your booking {reference}", "de": "Rechnung zu Ihrer Buchung {reference}"},
+    "emails/invoice",
+    operator_copy=False,
+)
+
+
+def mail_invoice(invoice_id: int) -> bool:
+    """An invoice issued after the confirmation went out (it waited for the seller's legal details): the
+    traveller gets it (PDF) on its own."""
+    invoice = Invoice.objects.select_related("booking").get(pk=invoice_id)
+    booking = invoice.booking
+    if not booking.email:
+        return False
+    message = notifications.compose(
+        INVOICE_ISSUED, booking, booking.email, notifications.customer_locale(booking), issued=invoice
+    )
+    message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
+    return notifications.deliver(message)
