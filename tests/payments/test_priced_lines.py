@@ -53,8 +53,8 @@ def test_a_credit_of_the_ride_gives_back_fare_at_the_invoices_rate():
 def test_a_credit_of_a_waiting_charge_gives_back_waiting():
     supplement = Invoice(kind=Invoice.Kind.SUPPLEMENTARY, content={"vat_rate": "0.10"})
     waiting = Surcharge(pk=7, reason=Surcharge.Reason.WAITING, amount_cents=2000)
-    paid_with = Payment(surcharge=waiting)
-    refund = Refund(amount_cents=500, booking=Booking(), payment=paid_with, payment_intent_id="pi_1")
+    paid_with = Payment(surcharge=waiting, payment_intent_id="pi_1")
+    refund = Refund(amount_cents=500, booking=Booking(), payment=paid_with, method=Refund.Method.PROVIDER)
     credit = priced_lines.credit(refund)
     line = credit_notes.credit_line(credit, CreditNote.Reason.REFUND, supplement)
     assert (credit.charge_id, line.kind, line.amount) == (7, LineKind.WAITING, D("5.00"))
