@@ -12,9 +12,9 @@ One row per document or movement, from the operator's side of the books:
 
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
 payment on the day of `paid_at` (what the ledger received for its own price, as accounting/revenue.py counts
-it), a price difference on its `paid_at`, a refund on the day it succeeded (`updated_at`: a succeeded refund
-is never saved again), a payment on account on `received_on`. Rides on account move no money themselves:
-their company's transfers (AccountPayment) do."""
+it), a price difference on the day its payment was received, a refund on the day it succeeded (`updated_at`:
+a succeeded refund is never saved again), a payment on account on `received_on`. Rides on account move no
+money themselves: their company's transfers (AccountPayment) do."""
 
 import csv
 from collections.abc import Iterable, Iterator
@@ -31,7 +31,7 @@ from booking.models import Booking, PaymentMethod
 from invoicing.cross_border import AUSTRIA_ONLY
 from invoicing.models import CreditNote, Invoice
 from payments import ledger
-from payments.models import AccountPayment, Refund, RefundStatus, Surcharge
+from payments.models import AccountPayment, Payment, Refund, RefundStatus, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
 
@@ -326,10 +326,19 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
     # In the order they were paid: two of one booking on one day are sorted alike by `entries`, and a query
     # without an order returns rows as PostgreSQL happens to find them.
     surcharges = (
-        Surcharge.objects.filter(paid_at__gte=start, paid_at__lt=end)
-        .order_by("paid_at", "pk")
+        Surcharge.objects.filter(
+            payment__state=Payment.State.RECEIVED,
+            payment__received_at__gte=start,
+            payment__received_at__lt=end,
+        )
+        .order_by("payment__received_at", "pk")
         .values_list(
-            "pk", "method", "booking__reference", "booking__payment_method", "paid_at", "amount_cents"
+            "pk",
+            "method",
+            "booking__reference",
+            "booking__payment_method",
+            "payment__received_at",
+            "amount_cents",
         )
     )
     for pk, method, reference, booking_method, paid_at, cents in surcharges:

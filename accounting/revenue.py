@@ -2,8 +2,8 @@
 page). Counted when the money moved, not when the ride was:
 
 - a booking's own payment in the month of `Booking.paid_at` (what the ledger received for its own price);
-- a price difference (Surcharge) in the month of its `paid_at` (money that arrived through a withdrawn link
-  included: it was received, and its refund counts below);
+- a price difference (Surcharge) in the month its payment was received (money that arrived through a
+  withdrawn link included: it was received, and its refund counts below);
 - a refund that succeeded (Refund.status "succeeded") subtracted in the month it succeeded: its
   `updated_at`, which its last change of state set (a refund only moves forward, payments/refunds.py STAGE;
   no later save touches a succeeded one).
@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingChannel
 from payments import ledger
-from payments.models import Refund, RefundStatus, Surcharge
+from payments.models import Payment, Refund, RefundStatus, Surcharge
 from pricing.money import CENT, from_cents
 from pricing.services import current_snapshot
 
@@ -126,7 +126,7 @@ def monthly_revenue(*, first: date, last: date) -> Revenue:
         note(pk, month, vehicle_class, channel, rate, rides=1, received=own)
 
     for model, moment, filters, kind in (
-        (Surcharge, "paid_at", {}, "received"),
+        (Surcharge, "payment__received_at", {"payment__state": Payment.State.RECEIVED}, "received"),
         (Refund, "updated_at", {"status": RefundStatus.SUCCEEDED}, "refunded"),
     ):
         sums = (

@@ -2,6 +2,7 @@
 applied, and the first answers of checkouts sent with an idempotency key. Their tables began in `booking`'s
 migrations and are handed over, rows kept, by booking's 0013 and payments' 0001."""
 
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -190,13 +191,10 @@ class Surcharge(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.CHANGE)
     method = models.CharField(max_length=10, choices=Refund.Method.choices, default=Refund.Method.PROVIDER)
-    provider_session_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
-    payment_intent_id = models.CharField(max_length=255, blank=True, help_text=_("The provider payment."))
     payment_url = models.URLField(max_length=1000, blank=True)
     # Why it is owed, for the traveller's e-mail and page: the prices before and after a change, the
     # minutes waited, the no-show fee's terms (payments/surcharges.py WHY_KEYS).
     details = models.JSONField(default=dict, blank=True, editable=False)
-    paid_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -208,6 +206,29 @@ class Surcharge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.booking} surcharge {self.amount_cents} ({self.status})"
+
+    # Its payment holds the provider ids and when the money came (payments/ledger.py). Read afresh, not
+    # through the cached reverse accessor: the ledger moves that row on instances of its own.
+    def _payment(self) -> Payment | None:
+        return Payment.objects.filter(surcharge=self).first() if self.pk else None
+
+    @property
+    def provider_session_id(self) -> str | None:
+        """Its payment page's session at the provider; None without a page (owed, or collected by staff)."""
+        payment = self._payment()
+        return payment.provider_session_id if payment else None
+
+    @property
+    def payment_intent_id(self) -> str:
+        """The provider payment that paid it ("" when none did)."""
+        payment = self._payment()
+        return payment.payment_intent_id if payment else ""
+
+    @property
+    def paid_at(self) -> datetime | None:
+        """When its money arrived (also through a withdrawn link, given back); None while none did."""
+        payment = self._payment()
+        return payment.received_at if payment and payment.state == Payment.State.RECEIVED else None
 
     @property
     def amount(self) -> Decimal:

@@ -216,10 +216,11 @@ def give_back_charge(booking: Booking, surcharge: Surcharge, amount_cents: int, 
     refund row that counts at once (what a cause still keeps is a query over these rows). Paid online, a
     job sends it to the provider (`send`); collected by staff, it is owed by staff, who are alerted with
     the booking's page, where "Paid back" is one click."""
-    online = surcharge.method == Refund.Method.PROVIDER and bool(surcharge.payment_intent_id)
+    paid_with = Payment.objects.filter(surcharge=surcharge).first()
+    online = surcharge.method == Refund.Method.PROVIDER and bool(paid_with and paid_with.payment_intent_id)
     asked = Refund.objects.create(
         booking=booking,
-        payment=Payment.objects.filter(surcharge=surcharge).first(),
+        payment=paid_with,
         amount_cents=amount_cents,
         currency=booking.currency,
         status=RefundStatus.PENDING,

@@ -61,17 +61,21 @@ def locked_surcharge_for_session(session_id: str) -> Surcharge | None:
     holding its booking's lock (the booking first): find the booking by `surcharge_for_session`."""
     if not storable(session_id):
         return None
-    return Surcharge.objects.select_for_update().filter(provider_session_id=session_id).first()
+    return (
+        Surcharge.objects.select_for_update(of=("self",))
+        .filter(payment__provider_session_id=session_id)
+        .first()
+    )
 
 
 def surcharge_for_session(session_id: str) -> Surcharge | None:
     if not storable(session_id):
         return None
-    return Surcharge.objects.select_related("booking").filter(provider_session_id=session_id).first()
+    return Surcharge.objects.select_related("booking").filter(payment__provider_session_id=session_id).first()
 
 
 def unpaid_surcharges_since(cutoff: datetime) -> QuerySet[Surcharge]:
     """Payment pages of price differences opened before `cutoff` and not paid yet."""
     return Surcharge.objects.filter(
-        status=Surcharge.Status.PENDING, provider_session_id__isnull=False, created_at__lt=cutoff
+        status=Surcharge.Status.PENDING, payment__provider_session_id__isnull=False, created_at__lt=cutoff
     ).select_related("booking")

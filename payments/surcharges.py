@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
@@ -82,8 +81,8 @@ def open_page(booking: Booking, surcharge: Surcharge) -> str:
             idempotency_key=f"surcharge-{surcharge.pk}",
         )
     )
-    surcharge.provider_session_id, surcharge.payment_url = session.session_id, session.url
-    surcharge.save(update_fields=["provider_session_id", "payment_url"])
+    surcharge.payment_url = session.url
+    surcharge.save(update_fields=["payment_url"])
     ledger.link_opened(booking, surcharge, provider=provider.name, session_id=session.session_id)
     return session.url
 
@@ -131,10 +130,9 @@ def collect(booking_id: int, surcharge_id: int, *, actor: str, user=None) -> Sur
             raise DomainError(
                 _("This amount has a payment link: wait for the payment, or waive it and collect it anew.")
             )
-        owed.status, owed.method, owed.paid_at = Surcharge.Status.PAID, Refund.Method.MANUAL, timezone.now()
+        owed.status, owed.method = Surcharge.Status.PAID, Refund.Method.MANUAL
         owed.created_by = owed.created_by or user
-        owed.save(update_fields=["status", "method", "paid_at", "created_by"])
-        supplementary_invoice(booking, owed)
+        owed.save(update_fields=["status", "method", "created_by"])
         collected = history.said(
             "Collected by staff for {what}: {amount}.",
             what=history.surcharge_reason(owed.reason),
@@ -215,7 +213,7 @@ def bill(
     for paid in (
         booking.surcharges.select_for_update()
         .filter(reason=reason, status=Surcharge.Status.PAID)
-        .order_by("-paid_at", "-pk")
+        .order_by("-payment__received_at", "-pk")
     ):
         if kept - back <= due_cents:
             break
@@ -271,11 +269,9 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
         currency=booking.currency,
         status=Surcharge.Status.PAID,
         method=Refund.Method.MANUAL,
-        paid_at=timezone.now(),
         created_by=user,
         details=invoices.reason_by_hand(booking),
     )
-    supplementary_invoice(booking, surcharge)
     collected = history.said("Difference of {amount} collected by staff.", amount=history.eur(amount_cents))
     _collected(booking, surcharge, collected, actor=actor, user=user)
     return surcharge
@@ -364,22 +360,19 @@ def apply_session_news(
         booking_tasks.alert_operator.enqueue(booking.pk, reason)
         return
     owed = surcharge.status == Surcharge.Status.PENDING and booking.status in selectors.PAID_STATES
-    surcharge.paid_at, surcharge.payment_intent_id = timezone.now(), session.payment_intent_id or ""
-    if owed:
-        surcharge.status = Surcharge.Status.PAID
-    surcharge.save(update_fields=["status", "paid_at", "payment_intent_id"])
-    if owed:
-        supplementary_invoice(booking, surcharge)
     ledger.record_received(
         booking,
         surcharge.amount_cents,
         kind=Payment.Kind.LINK,
         provider=_link_provider(surcharge),
-        session_id=surcharge.provider_session_id,
-        payment_intent_id=surcharge.payment_intent_id,
+        session_id=session.session_id,
+        payment_intent_id=session.payment_intent_id or "",
         surcharge=surcharge,
-        at=surcharge.paid_at,
     )
+    if owed:
+        surcharge.status = Surcharge.Status.PAID
+        surcharge.save(update_fields=["status"])
+        supplementary_invoice(booking, surcharge)
     paid_online = history.said(
         "Difference of {amount} paid online.", amount=history.eur(surcharge.amount_cents)
     )
@@ -409,15 +402,11 @@ def _give_back(booking: Booking, surcharge: Surcharge, *, actor: str) -> None:
 
 
 def _collected(booking: Booking, surcharge: Surcharge, text: history.Said, *, actor: str, user) -> None:
-    """Staff took a price difference themselves: received, in the ledger."""
+    """Staff took a price difference themselves: received, in the ledger, then invoiced."""
     ledger.record_received(
-        booking,
-        surcharge.amount_cents,
-        kind=Payment.Kind.STAFF,
-        surcharge=surcharge,
-        recorded_by=user,
-        at=surcharge.paid_at,
+        booking, surcharge.amount_cents, kind=Payment.Kind.STAFF, surcharge=surcharge, recorded_by=user
     )
+    supplementary_invoice(booking, surcharge)
     history.record(booking, history.Kind.PAYMENT, text, actor=actor)
 
 

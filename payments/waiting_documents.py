@@ -55,7 +55,7 @@ def _issue_for(pk: int) -> list[str]:
                 mails.send_invoice.enqueue(ride.pk)
         for surcharge in Surcharge.objects.filter(
             booking=booking, status=Surcharge.Status.PAID, invoice__isnull=True
-        ).order_by("paid_at", "pk"):
+        ).order_by("payment__received_at", "pk"):
             supplementary = surcharges.supplementary_invoice(booking, surcharge)
             issued += [supplementary.number] if supplementary else []
         for refund in _refunds_waiting(booking, since):

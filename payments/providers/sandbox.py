@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from booking import selectors
 from booking.models import Booking
 from payments import selectors as payment_selectors
-from payments.models import Refund
+from payments.models import Payment, Refund
 from payments.providers.base import (
     CheckoutRequest,
     CheckoutSession,
@@ -57,13 +57,14 @@ class SandboxProvider:
         price difference's while its link is pending), and the caller's move out of that state closes it."""
         surcharge = payment_selectors.surcharge_for_session(session_id)
         if surcharge is not None:
-            paid = surcharge.paid_at is not None
+            payment = Payment.objects.get(surcharge=surcharge)  # the page's: it holds the session
+            paid = payment.state == Payment.State.RECEIVED
             return SessionState(
                 session_id=session_id,
                 reference=surcharge.booking.reference,
                 status="complete" if paid else "expired",
                 payment_status="paid" if paid else "unpaid",
-                payment_intent_id=surcharge.payment_intent_id or None,
+                payment_intent_id=payment.payment_intent_id or None,
                 amount_total=surcharge.amount_cents,
                 currency=surcharge.currency.lower(),
             )

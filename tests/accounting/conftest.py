@@ -114,10 +114,8 @@ def october(make_booking, issue):  # noqa: F811  (the fixture imported above)
     credit_note(Invoice.objects.get(booking=card), back.updated_at, 1000, refund=back)
     # A price difference paid through the provider, and its supplementary invoice.
     changed = make_booking(status="paid", paid_at=at(2026, 10, 2, 8))
-    difference = Surcharge.objects.create(
-        booking=changed, amount_cents=1500, status="paid", paid_at=at(2026, 10, 20, 12)
-    )
-    ledger_rows.received(changed, 1500, kind="link", surcharge=difference, at=difference.paid_at)
+    difference = Surcharge.objects.create(booking=changed, amount_cents=1500, status="paid")
+    ledger_rows.received(changed, 1500, kind="link", surcharge=difference, at=at(2026, 10, 20, 12))
     invoice(changed.paid_at, changed.amount_cents, booking=changed)
     invoice(difference.paid_at, 1500, kind=Invoice.Kind.SUPPLEMENTARY, booking=changed, surcharge=difference)
     # A cash ride, given back 20 EUR by staff (a manual refund), with its credit note.

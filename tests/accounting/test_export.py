@@ -96,7 +96,9 @@ def test_the_file_sums_to_the_database_per_account_and_vat_rate(october):
     money = [row for row in rows if row["buchsymbol"] != "AR"]
     assert {row["prozent"] for row in money} == {""} and {row["steuer"] for row in money} == {""}
     paid = Booking.objects.filter(paid_at__gte=START, paid_at__lt=END)
-    surcharges = Surcharge.objects.filter(paid_at__gte=START, paid_at__lt=END)
+    surcharges = Surcharge.objects.filter(
+        payment__state="received", payment__received_at__gte=START, payment__received_at__lt=END
+    )
     refunds = Refund.objects.filter(status="succeeded", updated_at__gte=START, updated_at__lt=END)
     by_card = sum(map(received_cents, paid.filter(payment_method="checkout"))) - db_sum(
         surcharges, "amount_cents"

@@ -43,10 +43,8 @@ def seeded(make_booking):
     assert late_january.paid_at.astimezone(UTC).day == 31
     early_february = paid(make_booking, vienna(2026, 2, 1, 0, 10), vehicle_class="first", channel="phone")
     assert early_february.paid_at.astimezone(UTC) == datetime(2026, 1, 31, 23, 10, tzinfo=UTC)
-    difference = Surcharge.objects.create(
-        booking=late_january, amount_cents=1000, status="paid", paid_at=vienna(2026, 2, 15, 12)
-    )
-    ledger_rows.received(late_january, 1000, kind="link", surcharge=difference, at=difference.paid_at)
+    difference = Surcharge.objects.create(booking=late_january, amount_cents=1000, status="paid")
+    ledger_rows.received(late_january, 1000, kind="link", surcharge=difference, at=vienna(2026, 2, 15, 12))
     Surcharge.objects.create(booking=late_january, amount_cents=500)  # owed, not paid
     Surcharge.objects.create(booking=late_january, amount_cents=700, status="waived")
     for status in (RefundStatus.PENDING, RefundStatus.FAILED):  # no money went back
@@ -146,9 +144,8 @@ def test_the_database_sums_in_three_queries_however_many_bookings(make_booking, 
     def add(count: int) -> None:
         for day in range(1, count + 1):
             booking = paid(make_booking, vienna(2026, 1, day, 10), channel="phone")
-            Surcharge.objects.create(
-                booking=booking, amount_cents=100, status="paid", paid_at=vienna(2026, 2, day, 10)
-            )
+            difference = Surcharge.objects.create(booking=booking, amount_cents=100, status="paid")
+            ledger_rows.received(booking, 100, kind="link", surcharge=difference, at=vienna(2026, 2, day, 10))
             Refund.objects.create(booking=booking, amount_cents=50, status="succeeded")
 
     current_snapshot()  # the tariffs' names, cached for every request after the first

@@ -5,7 +5,7 @@ from django.db import transaction
 
 from booking.models import Booking
 from payments import ledger
-from payments.models import Payment
+from payments.models import Payment, Surcharge
 
 
 def create_booking(**fields) -> Booking:
@@ -23,6 +23,12 @@ def checkout_page(booking: Booking, session: str, *, provider: str = "sandbox") 
     """The booking's payment page was opened: its payment waits for the money."""
     with transaction.atomic():
         return ledger.checkout_opened(booking, provider=provider, session_id=session)
+
+
+def link_page(surcharge: Surcharge, session: str, *, provider: str = "sandbox") -> Payment:
+    """A price difference's payment page was opened: its payment waits for the money."""
+    with transaction.atomic():
+        return ledger.link_opened(surcharge.booking, surcharge, provider=provider, session_id=session)
 
 
 def without_page(booking: Booking) -> None:

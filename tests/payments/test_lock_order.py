@@ -42,9 +42,9 @@ def open_difference(make_booking) -> tuple[Booking, Surcharge]:
         booking=booking,
         amount_cents=4200,
         currency="EUR",
-        provider_session_id=SESSION,
         payment_url="https://chauffeur.test/booking/sandbox/x",
     )
+    ledger_rows.link_page(owed, SESSION)
     return booking, owed
 
 
@@ -109,7 +109,6 @@ def test_a_refunds_news_locks_the_booking_alone_though_it_looks_it_up_by_a_diffe
     if connection.vendor != "postgresql":
         pytest.skip("SQLite takes no row locks: there is no FOR UPDATE to read")
     booking, owed = open_difference(make_booking)
-    Surcharge.objects.filter(pk=owed.pk).update(payment_intent_id="sbx_pi_difference")
     ledger_rows.received(
         booking, owed.amount_cents, kind="link", surcharge=owed, payment_intent_id="sbx_pi_difference"
     )

@@ -131,7 +131,7 @@ def run(step: tuple, pk: int, stripe: ExpireFails, client) -> int:
             for session in stripe.open_sessions():
                 stripe.pay(client, session)
         elif kind == "collect":
-            for owed in booking.surcharges.filter(status="pending", provider_session_id=None):
+            for owed in booking.surcharges.filter(status="pending", payment__provider_session_id=None):
                 surcharges.collect(pk, owed.pk, actor="staff")
         elif kind == "lose_page_closing":
             stripe.losing_closings = step[1]

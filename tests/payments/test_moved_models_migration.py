@@ -101,7 +101,7 @@ def rows() -> dict:
             )
         ),
         "surcharges": list(
-            Surcharge.objects.order_by("provider_session_id").values_list(
+            Surcharge.objects.order_by("payment__provider_session_id").values_list(
                 "booking__reference", "amount_cents", "status", "payment_url", "created_by__username"
             )
         ),

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from booking.models import Booking, BookingEvent
 from payments.models import Surcharge
-from tests.payments.ledger_rows import own_intent, received_cents
+from tests.payments.ledger_rows import link_page, own_intent, received_cents
 from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,9 @@ def surcharge(make_booking):
         provider_session_id="cs_test_booking",
         payment_intent_id="pi_1",
     )
-    return Surcharge.objects.create(booking=booking, amount_cents=4200, provider_session_id=SESSION)
+    owed = Surcharge.objects.create(booking=booking, amount_cents=4200)
+    link_page(owed, SESSION, provider="stripe")
+    return owed
 
 
 def paid_session(amount: int = 4200) -> dict:
