@@ -211,7 +211,7 @@ def bill(
         owe(booking, owed_cents, reason=reason, online=online, actor=actor, details=details)
     back = by_staff = 0
     for paid in (
-        booking.surcharges.select_for_update()
+        booking.surcharges.select_for_update(of=("self",))  # its payment is joined only to order them
         .filter(reason=reason, status=Surcharge.Status.PAID)
         .order_by("-payment__received_at", "-pk")
     ):

@@ -47,10 +47,10 @@ def write_old_rows(old_apps) -> None:
         payment_intent_id="pi_paid",
         paid_at=AT,
     )
-    difference("CB-FIELD-OPEN", 700, provider_session_id="cs_field_open")
-    difference("CB-FIELD-WITHDRAWN", 800, status="waived", provider_session_id="cs_field_withdrawn")
+    difference("CB-F-OPEN", 700, provider_session_id="cs_field_open")
+    difference("CB-F-GONE", 800, status="waived", provider_session_id="cs_field_withdrawn")
     difference(
-        "CB-FIELD-PAID",
+        "CB-F-PAID",
         900,
         status="paid",
         reason="waiting",
@@ -58,7 +58,7 @@ def write_old_rows(old_apps) -> None:
         payment_intent_id="pi_field_paid",
         paid_at=AT,
     )
-    difference("CB-FIELD-STAFF", 1100, status="paid", method="manual", paid_at=AT)
+    difference("CB-F-STAFF", 1100, status="paid", method="manual", paid_at=AT)
     difference("CB-OWED", 1300, reason="no_show", method="manual")
 
 
@@ -101,10 +101,10 @@ def payments_of_differences() -> dict:
 MIGRATED = {
     "CB-OPEN": ("link", "pending", "stripe", "cs_open", "", None),
     "CB-PAID": ("link", "received", "stripe", "cs_paid", "pi_paid", AT),
-    "CB-FIELD-OPEN": ("link", "pending", "sandbox", "cs_field_open", "", None),
-    "CB-FIELD-WITHDRAWN": ("link", "cancelled", "sandbox", "cs_field_withdrawn", "", None),
-    "CB-FIELD-PAID": ("link", "received", "sandbox", "cs_field_paid", "pi_field_paid", AT),
-    "CB-FIELD-STAFF": ("staff", "received", "", None, "", AT),
+    "CB-F-OPEN": ("link", "pending", "sandbox", "cs_field_open", "", None),
+    "CB-F-GONE": ("link", "cancelled", "sandbox", "cs_field_withdrawn", "", None),
+    "CB-F-PAID": ("link", "received", "sandbox", "cs_field_paid", "pi_field_paid", AT),
+    "CB-F-STAFF": ("staff", "received", "", None, "", AT),
     "CB-OWED": None,
 }
 
@@ -118,10 +118,10 @@ def assert_migrated() -> None:
     } == {
         "CB-OPEN": ("cs_open", "", None),
         "CB-PAID": ("cs_paid", "pi_paid", AT),
-        "CB-FIELD-OPEN": ("cs_field_open", "", None),
-        "CB-FIELD-WITHDRAWN": ("cs_field_withdrawn", "", None),
-        "CB-FIELD-PAID": ("cs_field_paid", "pi_field_paid", AT),
-        "CB-FIELD-STAFF": (None, "", AT),
+        "CB-F-OPEN": ("cs_field_open", "", None),
+        "CB-F-GONE": ("cs_field_withdrawn", "", None),
+        "CB-F-PAID": ("cs_field_paid", "pi_field_paid", AT),
+        "CB-F-STAFF": (None, "", AT),
         "CB-OWED": (None, "", None),
     }
     for session in ("cs_open", "cs_paid", "cs_field_open", "cs_field_withdrawn", "cs_field_paid"):
@@ -129,17 +129,17 @@ def assert_migrated() -> None:
         assert found is not None and found.provider_session_id == session
     far = AT.replace(year=2100)
     assert sorted(s.booking.reference for s in selectors.unpaid_surcharges_since(far)) == [
-        "CB-FIELD-OPEN",
+        "CB-F-OPEN",
         "CB-OPEN",
     ]
     # Each payment carries its booking's share; what arrived counts as received.
     assert {booking.reference: ledger.received_cents(booking) for booking in Booking.objects.all()} == {
         "CB-OPEN": 0,
         "CB-PAID": 1500,
-        "CB-FIELD-OPEN": 0,
-        "CB-FIELD-WITHDRAWN": 0,
-        "CB-FIELD-PAID": 900,
-        "CB-FIELD-STAFF": 1100,
+        "CB-F-OPEN": 0,
+        "CB-F-GONE": 0,
+        "CB-F-PAID": 900,
+        "CB-F-STAFF": 1100,
         "CB-OWED": 0,
     }
 
