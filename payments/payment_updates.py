@@ -20,6 +20,7 @@ from invoicing import invoices
 from payments import ledger, refunds, surcharges
 from payments import selectors as payment_selectors
 from payments.models import Payment, ProcessedPaymentEvent, Surcharge
+from payments.providers import payment_provider
 from payments.providers.base import (
     PAID_PAYMENT_STATUSES,
     PaymentError,
@@ -234,15 +235,30 @@ def _received_price(booking: Booking, amount_cents: int, *, session: SessionStat
 
 def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
     """Staff took the money outside the provider (an invoice, cash): the booking is paid, by whom and when
-    is kept, and the confirmation goes out as for an online payment."""
+    is kept, and the confirmation goes out as for an online payment. A payment page still open stops
+    waiting and is closed at the provider by a job, so it cannot take the money a second time."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
         # The method first: a booking that waited on account (its link unused) is paid now like any other,
         # money received and invoiced, not left at nothing received for a collective invoice never listing it.
         booking.payment_method = method
+        page = ledger.checkout_of(booking)
         move_to_paid(booking, actor=actor, user=user)
         booking.save(update_fields=["payment_method", "updated_at"])
+        if page is not None and page.state == Payment.State.PENDING:
+            ledger.checkout_closed(page.provider_session_id or "", failed=False)
+            close_page_paid_by_staff.enqueue(booking.pk)
     return booking
+
+
+@task()
+def close_page_paid_by_staff(booking_id: int) -> None:
+    """Close the payment page of a booking staff marked paid. Money the page took first is the operator's
+    to give back (`_settle` alerts); if the provider cannot answer, its webhook tells the same later."""
+    booking = Booking.objects.get(pk=booking_id)
+    session_id = ledger.checkout_session(booking)
+    if session_id:
+        _settle_by_provider(booking, lambda: payment_provider().expire_session(session_id))
 
 
 def provider_actor(booking: Booking) -> str:

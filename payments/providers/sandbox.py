@@ -69,7 +69,9 @@ class SandboxProvider:
                 currency=surcharge.currency.lower(),
             )
         booking = self._booking(session_id)
-        return self._state(session_id, booking, "complete" if booking.money_received else "expired")
+        # Its own page's payment, not the booking's money: staff may have taken that outside the page.
+        paid = Payment.objects.filter(provider_session_id=session_id, state=Payment.State.RECEIVED).exists()
+        return self._state(session_id, booking, "complete" if paid else "expired", paid=paid)
 
     def _booking(self, session_id: str) -> Booking:
         booking = payment_selectors.booking_for_session(session_id, provider=self.name)
@@ -77,13 +79,17 @@ class SandboxProvider:
             raise PaymentError(_("The sandbox knows no such checkout session."))
         return booking
 
-    def _state(self, session_id: str, booking: Booking, status: str) -> SessionState:
-        """`booking` is the one found by `session_id`."""
+    def _state(
+        self, session_id: str, booking: Booking, status: str, *, paid: bool | None = None
+    ) -> SessionState:
+        """`booking` is the one found by `session_id`; `paid`: whether its page took the money (else whether
+        the booking received it)."""
+        paid = booking.money_received if paid is None else paid
         return SessionState(
             session_id=session_id,
             reference=booking.reference,
             status=status,
-            payment_status="paid" if booking.money_received else "unpaid",
+            payment_status="paid" if paid else "unpaid",
             amount_total=booking.amount_cents,
             currency=booking.currency.lower(),
         )
