@@ -13,8 +13,8 @@ One row per document or movement, from the operator's side of the books:
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
 payment on the day of `paid_at` (what the ledger received for its own price, as accounting/revenue.py counts
 it), a price difference on its `paid_at`, a refund on the day it succeeded (`updated_at`: a succeeded refund
-is never saved again), a payment on account on `received_on`. Rides on account move no money themselves:
-their company's transfers (AccountPayment) do."""
+is never saved again), a payment on account on the day the bank received it. Rides on account move no money
+themselves: their company's transfers (payments on account, AccountPayment) do."""
 
 import csv
 from collections.abc import Iterable, Iterator
@@ -31,7 +31,7 @@ from booking.models import Booking, PaymentMethod
 from invoicing.cross_border import AUSTRIA_ONLY
 from invoicing.models import CreditNote, Invoice
 from payments import ledger
-from payments.models import AccountPayment, Refund, RefundStatus, Surcharge
+from payments.models import AccountPayment, Payment, Refund, RefundStatus, Surcharge
 from pricing.lines import LineKind
 from pricing.money import to_cents
 
@@ -352,10 +352,17 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
         entry = payment(account, reference, moment, -cents, f"Erstattung {reference}/{pk}", accounts)
         yield replace(entry, kind=Kind.REFUND)
 
-    transfers = AccountPayment.objects.filter(
-        received_on__gte=vienna_day(start), received_on__lt=vienna_day(end)
-    ).values_list("pk", "invoice__number", "received_on", "amount_cents")
-    for pk, number, day, cents in transfers:
+    transfers = (
+        AccountPayment.objects.filter(
+            payment__state=Payment.State.RECEIVED,
+            payment__received_at__gte=start,
+            payment__received_at__lt=end,
+        )
+        .order_by("payment__received_at", "pk")
+        .values_list("pk", "invoice__number", "payment__received_at", "payment__amount_cents")
+    )
+    for pk, number, moment, cents in transfers:
+        day = vienna_day(moment)
         yield Entry(
             kind=Kind.PAYMENT,
             account=accounts.bank,
