@@ -361,8 +361,10 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
         .order_by("payment__received_at", "pk")
         .values_list("pk", "invoice__number", "payment__received_at", "payment__amount_cents")
     )
-    for pk, number, moment, cents in transfers:
-        day = vienna_day(moment)
+    for pk, number, received_at, cents in transfers:
+        if received_at is None:  # never: the query asked for a time
+            continue
+        day = vienna_day(received_at)
         yield Entry(
             kind=Kind.PAYMENT,
             account=accounts.bank,
