@@ -1,16 +1,17 @@
 """A company's payment on account is money in the ledger (payments/account_payments.py): a received payment
 of kind "account", at the start of the day the bank received it (Vienna), recorded by its staff, shared
 over the collective invoice's rides, the oldest first, never beyond what a ride still owes; a refused one
-writes nothing. Its rides count it as received, but it is no ride's to refund. As a property: over any
-sequence of payments, each one's shares add up to its amount, no ride gets more than its line, and the
-invoice is paid exactly when every ride is."""
+writes nothing; the rides are locked (by pk) before the invoice. Its rides count it as received, but it is
+no ride's to refund. As a property: over any sequence of payments, each one's shares add up to its amount,
+no ride gets more than its line, and the invoice is paid exactly when every ride is."""
 
 from datetime import date
 
 import pytest
 import time_machine
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,19 @@ def test_a_refused_payment_writes_nothing(invoice):
         account_payments.record(invoice.pk, amount_cents=201, received_on=date(2026, 11, 9))
     assert Payment.objects.count() == AccountPayment.objects.count() == 1
     assert list(PaymentShare.objects.values_list("pk", "amount_cents")) == before
+
+
+def test_recording_locks_the_rides_in_pk_order_before_the_invoice(invoice):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite takes no row locks")
+    with CaptureQueriesContext(connection) as queries:
+        account_payments.record(invoice.pk, amount_cents=100, received_on=date(2026, 11, 9))
+    locking = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
+    rides, invoices = Booking._meta.db_table, Invoice._meta.db_table
+    assert len(locking) == 2, locking
+    assert locking[0].startswith('SELECT "' + rides + '"."id"'), locking
+    assert locking[0].endswith("ORDER BY 1 ASC FOR UPDATE"), locking  # by pk, the column selected
+    assert f'FROM "{invoices}"' in locking[1], locking
 
 
 def test_the_staff_page_of_a_ride_shows_the_payment_on_account(invoice, admin_client):
