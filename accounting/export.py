@@ -13,8 +13,8 @@ One row per document or movement, from the operator's side of the books:
 When, in Vienna days (both ends included): an invoice or credit note on the day it was issued; a booking's own
 payment on the day of `paid_at` (what the ledger received for its own price, as accounting/revenue.py counts
 it), a price difference on the day its payment was received, a refund on the day it succeeded (`updated_at`:
-a succeeded refund is never saved again), a payment on account on `received_on`. Rides on account move no
-money themselves: their company's transfers (AccountPayment) do."""
+a succeeded refund is never saved again), a payment on account on the day the bank received it. Rides on
+account move no money themselves: their company's transfers (payments on account, AccountPayment) do."""
 
 import csv
 from collections.abc import Iterable, Iterator
@@ -361,10 +361,19 @@ def money_moved(start: datetime, end: datetime, accounts: Accounts) -> Iterator[
         entry = payment(account, reference, moment, -cents, f"Erstattung {reference}/{pk}", accounts)
         yield replace(entry, kind=Kind.REFUND)
 
-    transfers = AccountPayment.objects.filter(
-        received_on__gte=vienna_day(start), received_on__lt=vienna_day(end)
-    ).values_list("pk", "invoice__number", "received_on", "amount_cents")
-    for pk, number, day, cents in transfers:
+    transfers = (
+        AccountPayment.objects.filter(
+            payment__state=Payment.State.RECEIVED,
+            payment__received_at__gte=start,
+            payment__received_at__lt=end,
+        )
+        .order_by("payment__received_at", "pk")
+        .values_list("pk", "invoice__number", "payment__received_at", "payment__amount_cents")
+    )
+    for pk, number, received_at, cents in transfers:
+        if received_at is None:  # never: the query asked for a time
+            continue
+        day = vienna_day(received_at)
         yield Entry(
             kind=Kind.PAYMENT,
             account=accounts.bank,

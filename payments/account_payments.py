@@ -1,13 +1,14 @@
 """What companies owe on their collective invoices (docs/operations/business.md): each invoice's paid and
 open amounts from the payments staff recorded, overdue once its due date has passed (Vienna) with money
-still open, and the recording of a payment, refused above what is open."""
+still open, and the recording of a payment, refused above what is open. A recorded payment is money in
+the ledger: a received payment on account, shared over the invoice's rides, the oldest ride first."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.db.models import F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.functional import lazy
@@ -15,8 +16,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from invoicing.models import Invoice
-from payments.models import AccountPayment
+from booking.models import Booking
+from invoicing.models import CollectiveInvoiceLine, Invoice
+from payments.models import AccountPayment, Payment, PaymentShare
 from pricing.money import from_cents
 from sitekit import l10n
 
@@ -52,10 +54,10 @@ def today() -> date:
 def with_standing(invoices: QuerySet[Invoice]) -> QuerySet[Invoice]:
     """Collective invoices annotated with `paid_cents` and `open_cents` (one query, for lists and filters)."""
     paid = (
-        AccountPayment.objects.filter(invoice=OuterRef("pk"))
+        AccountPayment.objects.filter(invoice=OuterRef("pk"), payment__state=Payment.State.RECEIVED)
         .order_by()
         .values("invoice")
-        .annotate(total=Sum("amount_cents"))
+        .annotate(total=Sum("payment__amount_cents"))
         .values("total")
     )
     return invoices.filter(kind=Invoice.Kind.COLLECTIVE).annotate(
@@ -76,7 +78,8 @@ def overdue_invoices(
 
 
 def standing(invoice: Invoice, *, on: date | None = None) -> Standing:
-    paid = invoice.account_payments.aggregate(total=Sum("amount_cents"))["total"] or 0
+    received = invoice.account_payments.filter(payment__state=Payment.State.RECEIVED)
+    paid = received.aggregate(total=Sum("payment__amount_cents"))["total"] or 0
     open_cents = max(invoice.gross_cents - paid, 0)
     overdue = open_cents > 0 and invoice.due_on is not None and invoice.due_on < (on or today())
     return Standing(gross_cents=invoice.gross_cents, paid_cents=paid, open_cents=open_cents, overdue=overdue)
@@ -92,9 +95,12 @@ def totals(invoices: QuerySet[Invoice] | None = None, *, on: date | None = None)
 def record(
     invoice_id: int, *, amount_cents: int, received_on: date, note: str = "", user=None
 ) -> AccountPayment:
-    """Record money a company transferred against its collective invoice. The invoice's row is locked, so two
-    staff recording at once cannot together pay more than is open."""
+    """Record money a company transferred against its collective invoice: a received payment shared over
+    the invoice's rides. The rides are locked first (by pk, as every writer of a booking's money locks the
+    booking first), then the invoice, so two staff recording at once cannot together pay more than is open."""
     with transaction.atomic():
+        rides = CollectiveInvoiceLine.objects.filter(invoice_id=invoice_id).values("booking_id")
+        list(Booking.objects.select_for_update().filter(pk__in=rides).order_by("pk").values_list("pk"))
         invoice = Invoice.objects.select_for_update().get(pk=invoice_id)
         if invoice.kind != Invoice.Kind.COLLECTIVE:
             raise PaymentRefused(_("Payments on account are recorded against collective invoices only."))
@@ -108,6 +114,51 @@ def record(
                     open=lazy(l10n.money, str)(from_cents(open_cents), invoice.currency),
                 )
             )
-        return AccountPayment.objects.create(
-            invoice=invoice, amount_cents=amount_cents, received_on=received_on, note=note, recorded_by=user
+        payment = Payment.objects.create(
+            kind=Payment.Kind.ACCOUNT,
+            state=Payment.State.RECEIVED,
+            amount_cents=amount_cents,
+            currency=invoice.currency,
+            recorded_by=user,
+            received_at=start_of(received_on),
         )
+        PaymentShare.objects.bulk_create(
+            PaymentShare(payment=payment, booking_id=booking_id, amount_cents=cents)
+            for booking_id, cents in shared_out(amount_cents, lines_owing(invoice))
+        )
+        return AccountPayment.objects.create(invoice=invoice, payment=payment, note=note)
+
+
+def start_of(day: date) -> datetime:
+    """A day the bank names, as a time: its start in Vienna (it is that day in every Vienna report)."""
+    return datetime.combine(day, time.min, tzinfo=VIENNA)
+
+
+def lines_owing(invoice: Invoice) -> list[tuple[int, int]]:
+    """The invoice's rides, the oldest first (by pickup, then reference), with what each still owes:
+    (booking pk, cents)."""
+    paid = Sum(
+        "booking__payment_shares__amount_cents",
+        filter=Q(
+            booking__payment_shares__payment__kind=Payment.Kind.ACCOUNT,
+            booking__payment_shares__payment__state=Payment.State.RECEIVED,
+        ),
+    )
+    lines = (
+        invoice.lines.annotate(paid=Coalesce(paid, Value(0)))
+        .order_by(F("booking__pickup_at").asc(nulls_last=True), "booking__reference")
+        .values_list("booking_id", "gross_cents", "paid")
+    )
+    return [(booking_id, gross - paid) for booking_id, gross, paid in lines]
+
+
+def shared_out(cents: int, owing: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A payment's shares: each ride in turn gets what it still owes until the money is used up; never
+    more than a ride owes (money beyond all the lines, which an invoice's gross never leaves, is unshared)."""
+    shares = []
+    for booking_id, open_cents in owing:
+        piece = min(cents, open_cents)
+        if piece > 0:
+            shares.append((booking_id, piece))
+            cents -= piece
+    return shares

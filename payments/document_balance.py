@@ -34,7 +34,8 @@ class Balance:
 def balance(booking: Booking) -> Balance:
     """Sum of the invoices' gross − sum of the credit notes' gross against money received − money
     refunded. It adds up for every booking whose payment was invoiced; one paid before invoices existed,
-    or on a company account (invoiced collectively), shows what it lacks."""
+    or on a company account (invoiced collectively), shows what it lacks. The collective invoice and the
+    company's payments on account are left out on both sides: they settle its month, not the ride."""
     invoiced = (
         Invoice.objects.filter(booking=booking)
         .exclude(kind=Invoice.Kind.COLLECTIVE)
@@ -44,6 +45,6 @@ def balance(booking: Booking) -> Balance:
     return Balance(
         invoiced_cents=invoiced or 0,
         credited_cents=credited or 0,
-        received_cents=ledger.received_cents(booking),
+        received_cents=ledger.received_cents(booking, on_account=False),
         refunded_cents=refunds.refunded_cents(booking),
     )

@@ -164,29 +164,39 @@ def shares_of(booking: Booking):
     )
 
 
-def received_cents(booking: Booking) -> int:
-    """What the booking received: its shares of received payments; from its prefetched shares (with their
-    payments) when a list of bookings came with them (booking/listing.py), so a list costs one query."""
+def received_cents(booking: Booking, *, on_account: bool = True) -> int:
+    """What the booking received: its shares of received payments (without its company's payments on
+    account when `on_account` is False); from its prefetched shares (with their payments) when a list of
+    bookings came with them (booking/listing.py), so a list costs one query."""
     prefetched = getattr(booking, "_prefetched_objects_cache", {}).get("payment_shares")
     if prefetched is not None:
         return sum(
-            share.amount_cents for share in prefetched if share.payment.state == Payment.State.RECEIVED
+            share.amount_cents
+            for share in prefetched
+            if share.payment.state == Payment.State.RECEIVED
+            and (on_account or share.payment.kind != Payment.Kind.ACCOUNT)
         )
     shares = PaymentShare.objects.filter(booking=booking, payment__state=Payment.State.RECEIVED)
+    if not on_account:
+        shares = shares.exclude(payment__kind=Payment.Kind.ACCOUNT)
     return shares.aggregate(total=Sum("amount_cents"))["total"] or 0
 
 
 def own_payment(booking: Booking) -> Payment | None:
-    """The payment of the booking's own price (its checkout, or staff's "paid"), not a price difference's."""
-    share = received_shares(booking).filter(payment__surcharge__isnull=True).last()
+    """The payment of the booking's own price (its checkout, or staff's "paid"), not a price difference's
+    nor its company's payment on account."""
+    share = _not_on_account(received_shares(booking)).filter(payment__surcharge__isnull=True).last()
     return share.payment if share else None
 
 
 def own_received():
-    """For a query over bookings: what each received for its own price (not for a price difference)."""
+    """For a query over bookings: what each received for its own price (not for a price difference). A
+    company's payment on account is not counted: the reports book it on its own, on the day it arrived."""
     return (
-        PaymentShare.objects.filter(
-            booking=OuterRef("pk"), payment__state=Payment.State.RECEIVED, payment__surcharge__isnull=True
+        _not_on_account(
+            PaymentShare.objects.filter(
+                booking=OuterRef("pk"), payment__state=Payment.State.RECEIVED, payment__surcharge__isnull=True
+            )
         )
         .values("booking")
         .annotate(cents=Sum("amount_cents"))
@@ -194,15 +204,22 @@ def own_received():
     )
 
 
+def _not_on_account(shares):
+    """Shares of money a booking's refund may give back: a company's payment on account pays its collective
+    invoice, and what goes back of that is the invoice's business (a credit), not one ride's refund."""
+    return shares.exclude(payment__kind=Payment.Kind.ACCOUNT)
+
+
 def refundable_cents(booking: Booking) -> int:
-    """What was received for a booking and not yet promised back."""
-    return max(0, received_cents(booking) - selectors.refunds_total(booking, COMMITTED))
+    """What was received for a booking (not on account) and not yet promised back."""
+    held = received_cents(booking, on_account=False)
+    return max(0, held - selectors.refunds_total(booking, COMMITTED))
 
 
 def open_payments(booking: Booking, *, provider_only: bool) -> list[tuple[Payment, int]]:
     """The booking's received payments, newest first, with what of each is not yet promised back:
     (payment, cents). A refund goes back to the payment it came with."""
-    shares = list(received_shares(booking))
+    shares = list(_not_on_account(received_shares(booking)))
     back: dict[int, int] = {}
     for payment_id, cents in booking.refunds.filter(status__in=COMMITTED, payment__isnull=False).values_list(
         "payment_id", "amount_cents"

@@ -2,18 +2,22 @@
 applied, and the first answers of checkouts sent with an idempotency key. Their tables began in `booking`'s
 migrations and are handed over, rows kept, by booking's 0013 and payments' 0001."""
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pricing.money import CURRENCY, from_cents
 
 if TYPE_CHECKING:
     from booking.models import Booking
+
+VIENNA = ZoneInfo("Europe/Vienna")
 
 
 class RefundStatus(models.TextChoices):
@@ -33,13 +37,15 @@ CANCELLATION_REFUND = "Cancellation under the policy."
 
 class Payment(models.Model):
     """Money in: one movement with its own state (the ledger, payments/ledger.py). The booking's own
-    checkout, a price difference's link, money staff took (cash, card terminal, transfer, invoice). It
-    carries one or more bookings, each with its share (PaymentShare)."""
+    checkout, a price difference's link, money staff took (cash, card terminal, transfer, invoice), a
+    company's transfer against its collective invoice (AccountPayment). It carries one or more bookings,
+    each with its share (PaymentShare)."""
 
     class Kind(models.TextChoices):
         CHECKOUT = "checkout", _("checkout")
         LINK = "link", _("payment link (price difference)")
         STAFF = "staff", _("taken by staff")
+        ACCOUNT = "account", _("payment on account")
 
     class State(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -283,8 +289,10 @@ class IdempotentCheckout(models.Model):
 
 
 class AccountPayment(models.Model):
-    """Money a company paid against its collective invoice (a bank transfer), recorded by staff: an invoice
-    is open while its payments add up to less than its gross, overdue once its due date has passed."""
+    """A company's transfer against its collective invoice, recorded by staff: the link between the invoice
+    and the money, which is a payment in the ledger (its amount, day, state and shares over the invoice's
+    rides). An invoice is open while its received payments add up to less than its gross, overdue once its
+    due date has passed."""
 
     invoice = models.ForeignKey(
         "invoicing.Invoice",
@@ -292,21 +300,31 @@ class AccountPayment(models.Model):
         related_name="account_payments",
         verbose_name=_("invoice"),
     )
-    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
-    received_on = models.DateField(_("received on"))
-    note = models.CharField(_("note"), max_length=200, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    payment = models.OneToOneField(
+        Payment, on_delete=models.PROTECT, related_name="on_account", verbose_name=_("payment")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
 
     class Meta:
-        ordering = ["received_on", "created_at"]
+        ordering = ["payment__received_at", "pk"]
         verbose_name, verbose_name_plural = _("payment on account"), _("payments on account")
 
     def __str__(self) -> str:
         return f"{self.invoice} {self.amount_cents}"
 
     @property
+    def amount_cents(self) -> int:
+        return self.payment.amount_cents
+
+    @property
     def amount(self) -> Decimal:
-        return from_cents(self.amount_cents)
+        return self.payment.amount
+
+    @property
+    def received_on(self) -> date:
+        """The day the bank received it (its payment's time is the start of that day in Vienna)."""
+        return timezone.localtime(self.payment.received_at or self.payment.created_at, VIENNA).date()
+
+    @property
+    def recorded_by(self):
+        return self.payment.recorded_by

@@ -495,7 +495,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "documented": from_cents(balance.documented_cents),
         "kept": from_cents(balance.kept_cents),
         "refundable": from_cents(refundable),
-        "received": from_cents(balance.received_cents),
+        "received": from_cents(ledger.received_cents(booking)),  # with its company's payments on account
         "payments": ledger.shares_of(booking),
         "checkout_page": ledger.checkout_of(booking),
         "terms": terms,

@@ -63,7 +63,7 @@ def payment_view(request: HttpRequest, invoice: Invoice, context: dict) -> HttpR
             "open": money(from_cents(standing.open_cents), invoice.currency),
             "due": day(invoice.due_on) if invoice.due_on else "",
             "status": account_payments.STATUS_LABELS[standing.status],
-            "payments": invoice.account_payments.all(),
+            "payments": invoice.account_payments.select_related("payment"),
         },
     )
 

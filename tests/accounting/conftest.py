@@ -9,7 +9,7 @@ import pytest
 
 from corporate.models import CompanyAccount
 from invoicing.models import CreditNote, Invoice
-from payments.models import AccountPayment, Refund, Surcharge
+from payments.models import Refund, Surcharge
 from tests.booking.conftest import make_booking  # noqa: F401
 from tests.payments import ledger_rows
 
@@ -139,7 +139,7 @@ def october(make_booking, issue):  # noqa: F811  (the fixture imported above)
         company_account=company,
         period_start=date(2026, 9, 1),
     )
-    AccountPayment.objects.create(invoice=collective, amount_cents=30000, received_on=date(2026, 10, 20))
+    ledger_rows.on_account(collective, 30000, date(2026, 10, 20))
     # Outside: 23:30 UTC on 31 October is 00:30 on 1 November in Vienna (winter time); 21:30 UTC on
     # 30 September is 23:30 that day in Vienna.
     late = make_booking(status="paid", paid_at=datetime(2026, 10, 31, 23, 30, tzinfo=UTC))
@@ -148,6 +148,6 @@ def october(make_booking, issue):  # noqa: F811  (the fixture imported above)
     outside.append(invoice(before.paid_at, before.amount_cents, booking=before))
     after = refund(early, 500, Refund.Method.PROVIDER, datetime(2026, 10, 31, 23, 30, tzinfo=UTC))
     outside.append(credit_note(Invoice.objects.get(booking=early), after.updated_at, 500, refund=after))
-    AccountPayment.objects.create(invoice=collective, amount_cents=111, received_on=date(2026, 9, 30))
-    AccountPayment.objects.create(invoice=collective, amount_cents=222, received_on=date(2026, 11, 1))
+    ledger_rows.on_account(collective, 111, date(2026, 9, 30))
+    ledger_rows.on_account(collective, 222, date(2026, 11, 1))
     return {"outside": outside, "card": card, "early": early, "changed": changed, "cash": cash}

@@ -113,8 +113,8 @@ def test_the_file_sums_to_the_database_per_account_and_vat_rate(october):
         == 3 * 7400 + 1500 - 1000
     )
     assert on(CASH, money) == sum(map(received_cents, paid.filter(payment_method="cash"))) - 2000 == 5400
-    transfers = AccountPayment.objects.filter(received_on__gte=FIRST, received_on__lte=LAST)
-    assert on(BANK, money) == db_sum(transfers, "amount_cents") == 30000
+    transfers = AccountPayment.objects.filter(payment__received_at__gte=START, payment__received_at__lt=END)
+    assert on(BANK, money) == db_sum(transfers, "payment__amount_cents") == 30000
     assert {row["buchsymbol"] for row in money if row["konto"] == CASH} == {"KA"}
     # Every payment is credited to its debtor: the file balances the debtors' accounts.
     assert sum(cents(row["betrag"]) for row in money if row["gkonto"] == CUSTOMERS) == on(

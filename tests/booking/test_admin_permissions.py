@@ -353,7 +353,7 @@ CELLS: dict[str, Cell] = {
     "company account list": Cell({*READERS, "accountant"}, get("/admin/business/companyaccount/")),
     "collective invoice: the transfer form": Cell(ACCOUNTS, transfer_page),
     "collective invoice: a transfer recorded": Cell(
-        ACCOUNTS, transfer_received, only(AccountPayment, "amount_cents")
+        ACCOUNTS, transfer_received, only(AccountPayment, "payment__amount_cents")
     ),
     # --- API tokens
     "token list": Cell({*READERS, "token_manager"}, get("/admin/access/apitoken/")),

@@ -65,7 +65,7 @@ def test_a_payment_above_what_is_open_or_of_nothing_is_refused_and_nothing_is_re
     with pytest.raises(DomainError) as refused:
         account_payments.record(invoice.pk, amount_cents=amount_cents or 0, received_on=date(2026, 11, 9))
     assert refused.value.code == "account_payment_refused"
-    assert list(AccountPayment.objects.values_list("amount_cents", flat=True)) == [100]
+    assert list(AccountPayment.objects.values_list("payment__amount_cents", flat=True)) == [100]
     assert account_payments.standing(invoice).open_cents == 14700
 
 

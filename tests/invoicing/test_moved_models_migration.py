@@ -125,7 +125,7 @@ def rows() -> dict:
         "lines": list(
             CollectiveInvoiceLine.objects.values_list("invoice__number", "booking__reference", "gross_cents")
         ),
-        "on account": list(AccountPayment.objects.values_list("invoice__number", "amount_cents")),
+        "on account": list(AccountPayment.objects.values_list("invoice__number", "payment__amount_cents")),
         "years": [
             list(InvoiceYear.objects.values_list("year", "last_number")),
             list(CreditNoteYear.objects.values_list("year", "last_number")),

@@ -4,8 +4,8 @@ payments/checkout.py and payments/payment_updates.py record them."""
 from django.db import transaction
 
 from booking.models import Booking
-from payments import ledger
-from payments.models import Payment, Surcharge
+from payments import account_payments, ledger
+from payments.models import AccountPayment, Payment, PaymentShare, Surcharge
 
 
 def create_booking(**fields) -> Booking:
@@ -81,3 +81,19 @@ def received_cents(booking: Booking) -> int:
 def own_intent(booking: Booking) -> str:
     payment = ledger.own_payment(booking)
     return payment.payment_intent_id if payment else ""
+
+
+def on_account(invoice, cents: int, day, *, note: str = "", recorded_by=None) -> AccountPayment:
+    """A company's transfer as written to the ledger, without the form's checks (a set-up may record more
+    than its invoice owes): a received payment on account, its shares as payments/account_payments.py
+    makes them."""
+    payment = Payment.objects.create(
+        kind=Payment.Kind.ACCOUNT,
+        state=Payment.State.RECEIVED,
+        amount_cents=cents,
+        recorded_by=recorded_by,
+        received_at=account_payments.start_of(day),
+    )
+    for booking_id, piece in account_payments.shared_out(cents, account_payments.lines_owing(invoice)):
+        PaymentShare.objects.create(payment=payment, booking_id=booking_id, amount_cents=piece)
+    return AccountPayment.objects.create(invoice=invoice, payment=payment, note=note)
