@@ -5,7 +5,6 @@ the ledger: a received payment on account, shared over the invoice's rides, the 
 
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
@@ -18,11 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from booking.models import Booking
 from invoicing.models import CollectiveInvoiceLine, Invoice
-from payments.models import AccountPayment, Payment, PaymentShare
+from payments.models import VIENNA, AccountPayment, Payment, PaymentShare
 from pricing.money import from_cents
 from sitekit import l10n
-
-VIENNA = ZoneInfo("Europe/Vienna")
 
 
 class PaymentRefused(DomainError):

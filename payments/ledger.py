@@ -178,7 +178,7 @@ def received_cents(booking: Booking, *, on_account: bool = True) -> int:
         )
     shares = PaymentShare.objects.filter(booking=booking, payment__state=Payment.State.RECEIVED)
     if not on_account:
-        shares = shares.exclude(payment__kind=Payment.Kind.ACCOUNT)
+        shares = _not_on_account(shares)
     return shares.aggregate(total=Sum("amount_cents"))["total"] or 0
 
 
