@@ -211,7 +211,8 @@ def test_a_new_pickup_time_is_checked_and_priced_again(staff, paid, django_captu
 def test_a_pickup_inside_the_lead_time_is_refused(staff, paid):
     booking = paid()
     before = Booking.objects.get().pickup_at
-    said, _ = change(staff, booking, days=0, hour=(timezone.localtime().hour + 1) % 24)
+    soon = timezone.localtime() + timedelta(hours=1)  # the next hour, tomorrow's after 23:00
+    said, _ = change(staff, booking, days=(soon.date() - timezone.localdate()).days, hour=soon.hour)
     assert "cannot be booked" in said[0]
     assert Booking.objects.get().pickup_at == before and not BookingEvent.objects.exists()
 
