@@ -6,7 +6,8 @@ with the admin's date and time pickers open them; the forms are sent once with a
 states are checked too. The back office runs as in tests/back_office.py: the demo working day."""
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -46,6 +47,38 @@ def signed_in(served, chromium) -> dict[str, dict]:
     return states
 
 
+# One signed-in tab per language and colour scheme for the module, which its tests walk on from page to page
+# as staff do: a tab or a context of its own per test costs Chromium a fresh renderer (and axe-core's
+# compiling) for every test, more than the pages themselves.
+@pytest.fixture(scope="module")
+def tabs(chromium, signed_in, served) -> Iterator[Callable[..., "Visit"]]:
+    contexts = []
+    opened: dict[tuple[str, str], Visit] = {}
+
+    def tab(language: str, color_scheme: str = "light") -> Visit:
+        if (language, color_scheme) not in opened:
+            context = signed_in_context(chromium, signed_in, language, color_scheme)
+            contexts.append(context)
+            opened[language, color_scheme] = Visit(context.new_page(), served.base)
+        return opened[language, color_scheme].anew()
+
+    yield tab
+    for context in contexts:
+        context.close()
+
+
+def signed_in_context(chromium, signed_in, language: str, color_scheme: str = "light"):
+    context = chromium.new_context(
+        locale=LANGUAGES[language],
+        viewport=DESKTOP,
+        timezone_id="Europe/Vienna",
+        storage_state=signed_in[language],
+        color_scheme=color_scheme,
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
 class Visit:
     """One walk through admin pages: what the console said all along, and axe-core's findings per page."""
 
@@ -53,6 +86,12 @@ class Visit:
         self.page, self.base = page, base
         self.errors = watch_console(page)
         self.violations: dict[str, list[str]] = {}
+
+    def anew(self) -> "Visit":
+        """The same tab for the next test, with nothing reported yet."""
+        self.errors.clear()
+        self.violations.clear()
+        return self
 
     def open(self, path: str) -> None:
         response = self.page.goto(self.base + path)
@@ -343,39 +382,46 @@ PAGES: dict[str, Callable[[Visit], None]] = {
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", PAGES)
-def test_admin_page_has_no_console_error_and_no_axe_violation(name, language, served, chromium, signed_in):
-    walk(name, language, served, chromium, signed_in)
+def test_admin_page_has_no_console_error_and_no_axe_violation(
+    name, language, served, tabs, chromium, signed_in
+):
+    if name == "language switch":  # it changes its tab's language: a context of its own
+        context = signed_in_context(chromium, signed_in, language)
+        try:
+            walk(name, language, Visit(context.new_page(), served.base))
+        finally:
+            context.close()
+    else:
+        walk(name, language, tabs(language))
 
 
 # The admin follows the system's dark theme; the pages with styles of our own are checked in it too.
 @pytest.mark.parametrize("name", ["index", "booking page", "phone booking", "dispatch board", "revenue"])
-def test_our_styled_pages_pass_in_the_dark_theme(name, served, chromium, signed_in):
-    walk(name, "en", served, chromium, signed_in, color_scheme="dark")
+def test_our_styled_pages_pass_in_the_dark_theme(name, tabs):
+    walk(name, "en", tabs("en", "dark"), shot=f"admin-{name}-en-dark")
 
 
-def walk(name: str, language: str, served, chromium, signed_in, color_scheme: str = "light") -> None:
-    context = chromium.new_context(
-        locale=LANGUAGES[language],
-        viewport=DESKTOP,
-        timezone_id="Europe/Vienna",
-        storage_state=signed_in[language],
-        color_scheme=color_scheme,
-    )
-    context.set_default_timeout(15_000)
-    try:
-        visit = Visit(context.new_page(), served.base)
+def walk(name: str, language: str, visit: Visit, shot: str = "") -> None:
+    with screenshot_on_failure(visit.page, shot or f"admin-{name}-{language}"):
         PAGES[name](visit)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shot = f"admin-{name.replace(' ', '-')}-{language}{'-dark' if color_scheme == 'dark' else ''}.png"
-        visit.page.screenshot(path=ARTIFACTS / shot, full_page=True)
         assert visit.page.locator("#user-tools").count() == 1  # still signed in
         if name != "language switch":
             assert visit.page.locator("html").get_attribute("lang") == language
         assert visit.errors == []
         skip_without_axe()
         assert visit.violations == {}
-    finally:
-        context.close()
+
+
+@contextmanager
+def screenshot_on_failure(page, name: str) -> Iterator[None]:
+    """The page as it was when a check failed, under artifacts/browser/ (a screenshot of every page cost a
+    third of a page's time in Chromium)."""
+    try:
+        yield
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"{name.replace(' ', '-')}.png", full_page=True)
+        raise
 
 
 def registered_models() -> list[str]:
@@ -391,23 +437,16 @@ def registered_models() -> list[str]:
 # "Add" link.
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("model", registered_models())
-def test_every_list_and_add_page_has_no_console_error(model, language, served, chromium, signed_in):
-    context = chromium.new_context(
-        locale=LANGUAGES[language],
-        viewport=DESKTOP,
-        timezone_id="Europe/Vienna",
-        storage_state=signed_in[language],
-    )
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
-        errors = watch_console(page)
-        app, name = model.split(".")
+def test_every_list_and_add_page_has_no_console_error(model, language, served, tabs):
+    visit = tabs(language)
+    page, app, name = visit.page, *model.split(".")
+    with screenshot_on_failure(page, f"admin-add-{app}-{name}-{language}"):
         listed = page.goto(f"{served.base}/admin/{app}/{name}/")
         assert listed.status == 200, f"{model} list: {listed.status}"
         page.wait_for_load_state("load")
         offers_adding = page.locator(f'a.addlink[href$="/admin/{app}/{name}/add/"]').count() > 0
         added = page.goto(f"{served.base}/admin/{app}/{name}/add/")
+        errors = visit.errors
         if added.status == 403:
             assert not offers_adding, f"{model}: the list offers an add page that refuses"
             errors = [error for error in errors if "status of 403" not in error]
@@ -419,10 +458,7 @@ def test_every_list_and_add_page_has_no_console_error(model, language, served, c
             for index in range(pickers.count()):
                 pickers.nth(index).click()
                 page.keyboard.press("Escape")
-            page.screenshot(path=ARTIFACTS / f"admin-add-{app}-{name}-{language}.png", full_page=True)
         assert errors == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
