@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.processes import ROOT, free_port, manage, project_env, wait_until_healthy
+from tests.processes import ROOT, free_port, manage, migrated_sqlite, project_env, wait_until_healthy
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -71,8 +71,8 @@ def demo_database(seller_details: bool) -> Path:
             "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
         }
         details = [("shell", "--no-imports", "-c", SELLER_DETAILS)] if seller_details else []
+        migrated_sqlite(folder / "db.sqlite3")
         for step in (
-            ("migrate", "--noinput"),
             *details,
             ("demo_data",),
             ("createsuperuser", "--noinput", "--username", STAFF, "--email", "eva@chauffeur.test"),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.processes import ROOT, free_port, gunicorn, manage, wait_until_healthy
+from tests.processes import ROOT, free_port, gunicorn, manage, migrated_sqlite, wait_until_healthy
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 pytestmark = pytest.mark.skipif(
@@ -69,9 +69,9 @@ def proxy(tmp_path_factory):
         f"from config.settings import *  # noqa: F403\nSTATIC_ROOT = {str(tmp / 'static')!r}\n"
     )
     env |= {"PYTHONPATH": str(tmp), "DJANGO_SETTINGS_MODULE": "proxy_settings", "DJANGO_DEBUG": "false"}
+    migrated_sqlite(tmp / "db.sqlite3")
     for command in (
         ("collectstatic", "--noinput", "--verbosity", "0"),
-        ("migrate", "--noinput", "--verbosity", "0"),
         ("createsuperuser", "--noinput"),
     ):
         done = manage(*command, **env, **STAFF)

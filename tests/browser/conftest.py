@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.back_office import SELLER_DETAILS
-from tests.processes import ROOT, free_port, gunicorn, manage
+from tests.processes import ROOT, free_port, gunicorn, manage, migrated_sqlite
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [
@@ -101,9 +101,9 @@ def live_service(
         "CORS_ALLOWED_ORIGINS": f"http://127.0.0.1:{website_port}",
         **env,
     }
-    for step in (("migrate", "--noinput"), ("shell", "--no-imports", "-c", SELLER_DETAILS)):
-        done = manage(*step, **env)
-        assert done.returncode == 0, done.stdout + done.stderr
+    migrated_sqlite(tmp / "db.sqlite3")
+    done = manage("shell", "--no-imports", "-c", SELLER_DETAILS, **env)
+    assert done.returncode == 0, done.stdout + done.stderr
     with gunicorn(tmp, env, port=port, workers=workers):
         yield Service(base=base, database=tmp / "db.sqlite3")
 

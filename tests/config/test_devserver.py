@@ -10,7 +10,7 @@ import sys
 import requests
 
 from tests.jobqueue.mailserver import wait_for
-from tests.processes import ROOT, free_port, manage, project_env
+from tests.processes import ROOT, free_port, migrated_sqlite, project_env
 
 
 def gone(pid: int) -> bool:
@@ -23,7 +23,7 @@ def gone(pid: int) -> bool:
 
 def test_ctrl_c_stops_the_web_server_and_the_worker(tmp_path):
     env = {"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3", "DJANGO_DEBUG": "true"}
-    assert manage("migrate", "--noinput", **env).returncode == 0
+    migrated_sqlite(tmp_path / "db.sqlite3")
     port, log = free_port(), tmp_path / "devserver.log"
     with log.open("w") as output:
         supervisor = subprocess.Popen(

@@ -14,7 +14,7 @@ from booking.models import Booking, BookingStatus
 from fleet.models import Driver, Vehicle
 from payments.models import PaymentShare
 from pricing.models import VehicleClass
-from tests.processes import manage
+from tests.processes import manage, migrated_sqlite
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def debug(settings):
 def test_run_twice_in_a_fresh_process_it_exits_0_and_the_second_run_makes_nothing(tmp_path):
     database = tmp_path / "db.sqlite3"
     env = {"DJANGO_DEBUG": "true", "DATABASE_URL": f"sqlite:///{database}"}
-    assert manage("migrate", "--noinput", **env).returncode == 0
+    migrated_sqlite(database)
     runs = [manage("demo_data", **env) for _ in range(2)]
     assert [(run.returncode, run.stdout.strip(), run.stderr) for run in runs] == [
         (0, FIRST_RUN, ""),

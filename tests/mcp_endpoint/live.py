@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.processes import free_port, gunicorn, manage
+from tests.processes import free_port, gunicorn, manage, migrated_sqlite
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,7 @@ def live_server(tmp: Path, workers: int = 2) -> Iterator[LiveServer]:
         "PAYMENT_PROVIDER": "sandbox",
         "PUBLIC_BASE_URL": base,
     }
-    migrated = manage("migrate", "--noinput", **env)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    migrated_sqlite(tmp / "db.sqlite3")
     read_token = issue_token(env, "booking.read")
     write_token = issue_token(env, "booking.read", "booking.write")
     access_log = '"%(r)s" %(s)s MCP-Protocol-Version=%({mcp-protocol-version}i)s'

@@ -17,7 +17,7 @@ from pathlib import Path
 from aiosmtpd.controller import Controller
 
 from tests.jobqueue.worker_processes import worker
-from tests.processes import free_port, gunicorn, manage
+from tests.processes import free_port, gunicorn, manage, migrated_sqlite
 
 SCOPES = ["booking.read", "booking.write"]
 CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
@@ -95,8 +95,7 @@ def oauth_server(
         **({"REDIS_URL": redis_url} if redis_url else {}),
         **(env or {}),
     }
-    migrated = manage("migrate", "--noinput", **settings)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    migrated_sqlite(tmp / "db.sqlite3")
     controller = Controller(mailbox, hostname="127.0.0.1", port=smtp_port)
     controller.start()
     with ExitStack() as stack:
