@@ -113,22 +113,6 @@ def runs_serially(nodeid: str) -> bool:
     return leg_of(nodeid) is not None and not nodeid.startswith(AMONG_THE_WORKERS)
 
 
-# The longest tests start first, so that no parallel worker is left alone with one of them at the end: the
-# property tests, the in-process fuzzers and the migration proofs (each 5 to 40 s of CPU).
-STARTS_FIRST = (
-    "tests/payments/test_money_invariants.py",
-    "tests/dispatch/test_ride_charge_properties.py",
-    "tests/corporate/test_payments_on_account_in_the_ledger.py",
-    "tests/apikit/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
-    "tests/test_fuzz.py",
-    "tests/payments/test_idempotency.py::test_answers_stored_before_the_door_was_kept_stay_with_their_door",
-)
-
-
-def starts_first(nodeid: str) -> bool:
-    return nodeid.startswith(STARTS_FIRST) or "migration" in nodeid.partition("::")[0]
-
-
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
@@ -140,7 +124,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if runs_serially(item.nodeid):
             item.add_marker(pytest.mark.serial)
-    items.sort(key=lambda item: not starts_first(item.nodeid))  # stable: the rest keep their order
     leg = os.environ.get("CI_LEG", "")
     if not leg:
         return

@@ -14,7 +14,6 @@ from tests.conftest import (
     AMONG_THE_WORKERS,
     ONE_LEG_ONLY,
     REAL_SECONDS,
-    STARTS_FIRST,
     leg_of,
     runs_serially,
 )
@@ -98,8 +97,7 @@ def test_ci_redis_db_is_taken_when_no_run_holds_it_and_0_is_refused():
 
 @pytest.mark.parametrize(
     "entry",
-    [entry for entries in ONE_LEG_ONLY.values() for entry in entries]
-    + [*AMONG_THE_WORKERS, *REAL_SECONDS, *STARTS_FIRST],
+    [entry for entries in ONE_LEG_ONLY.values() for entry in entries] + [*AMONG_THE_WORKERS, *REAL_SECONDS],
 )
 def test_every_one_leg_entry_names_a_test_file_or_folder_and_function_that_exists(entry):
     path, _, function = entry.partition("::")
