@@ -150,9 +150,10 @@ def _apply_session(booking: Booking, session: SessionState) -> Booking:
 
 def reconcile_surcharge(surcharge: Surcharge, provider: Callable[[], PaymentProvider]) -> bool:
     """Ask the provider about the payment page of a price difference still unpaid; whether it was paid."""
-    assert surcharge.provider_session_id is not None  # noqa: S101  (unpaid_surcharges_since lists pages)
+    page = surcharge.provider_session_id  # one query: each read of the property asks its payment
+    assert page is not None  # noqa: S101  (unpaid_surcharges_since lists pages)
     try:
-        session = provider().retrieve_session(surcharge.provider_session_id)
+        session = provider().retrieve_session(page)
     except PaymentError:
         logger.warning("Could not reconcile the price difference of %s", surcharge.booking.reference)
         return False

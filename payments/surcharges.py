@@ -307,9 +307,10 @@ def close_page(surcharge_id: int) -> None:
     """Close a withdrawn link's page at the provider. Money that arrived first is applied like any late
     payment (given back); if the provider cannot answer, its webhook or `reconcile_payments` tells later."""
     surcharge = Surcharge.objects.get(pk=surcharge_id)
-    assert surcharge.provider_session_id is not None  # noqa: S101  (enqueued only for a link with a page)
+    page = surcharge.provider_session_id  # one query: each read of the property asks its payment
+    assert page is not None  # noqa: S101  (enqueued only for a link with a page)
     try:
-        session = payment_provider().expire_session(surcharge.provider_session_id)
+        session = payment_provider().expire_session(page)
     except PaymentError:
         logger.warning(
             "Could not close the payment page of a withdrawn link of %s", surcharge.booking.reference
@@ -324,8 +325,9 @@ def apply_if_paid(surcharge: Surcharge, session: SessionState) -> bool:
         return False
     with transaction.atomic():
         booking = selectors.locked_booking(surcharge.booking_id)
-        assert surcharge.provider_session_id is not None  # noqa: S101  (a page's news: the link has one)
-        locked = payment_selectors.locked_surcharge_for_session(surcharge.provider_session_id)
+        page = surcharge.provider_session_id
+        assert page is not None  # noqa: S101  (a page's news: the link has one)
+        locked = payment_selectors.locked_surcharge_for_session(page)
         assert locked is not None  # noqa: S101  (the same row, locked)
         apply_session_news(locked, booking, True, session, actor=link_actor(locked))
     return True
