@@ -47,6 +47,9 @@ ONE_LEG_ONLY = {
         "tests/test_kubernetes.py::test_gunicorn_in_a_read_only_pod_logs_no_error",
         "tests/test_makefile.py",
         "tests/test_readme.py",
+        # collections of the suite, which need neither server: here to even the legs' workers out
+        "tests/test_ci.py::test_each_leg_collects_its_own_tests_and_both_legs_together_all_of_them",
+        "tests/test_ci.py::test_an_unknown_leg_is_refused",
         "tests/web/test_static_assets.py",
     ),
     "postgres": (
