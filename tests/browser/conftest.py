@@ -1,6 +1,7 @@
 """A real Chromium (Debian's `chromium`, driven by Playwright) against a live gunicorn the tests start, with
 the sandbox payment provider and a throwaway SQLite. A second little web server plays the operator's own
-website on another origin. Every test saves a screenshot under artifacts/browser/ (ignored by git)."""
+website on another origin. The tests save screenshots under artifacts/browser/ (ignored by git); the admin
+pages' tests only of a page whose check failed."""
 
 import functools
 import http.server
