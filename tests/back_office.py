@@ -55,8 +55,9 @@ SELLER_DETAILS = (
 
 
 # The demo working day as a database file, made once per test process and kind, then copied for each back
-# office: the four fresh Django processes that make it (migrate, the seller's details, demo_data, the staff
-# user) cost more than most of the tests that use it. Nothing in it names the server's address.
+# office: the fresh Django processes that make it on a copy of the migrated database (the seller's details,
+# demo_data, the staff user) cost more than most of the tests that use it. Nothing in it names the server's
+# address.
 _prepared: dict[bool, Path] = {}
 
 

@@ -1,6 +1,7 @@
 """Run the project in a fresh process, with a clean environment plus what the test sets."""
 
 import atexit
+import functools
 import os
 import shutil
 import socket
@@ -52,21 +53,20 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-_migrated: list[Path] = []
-
-
 def migrated_sqlite(database: Path) -> None:
     """A freshly migrated SQLite database at `database`: a copy of one `manage.py migrate` made once per test
     process (a migration from nothing costs a server test more CPU than all its requests)."""
-    if not _migrated:
-        folder = Path(tempfile.mkdtemp(prefix="migrated-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        done = manage(
-            "migrate", "--noinput", DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}"
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        _migrated.append(folder / "db.sqlite3")
-    shutil.copyfile(_migrated[0], database)
+    shutil.copyfile(_migrated_once(), database)
+
+
+@functools.cache
+def _migrated_once() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="migrated-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    database = folder / "db.sqlite3"
+    done = manage("migrate", "--noinput", DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{database}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return database
 
 
 def free_port() -> int:
