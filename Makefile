@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Python writes bytecode beside the modules (`__pycache__/`, ignored by git) even where the environment says
+# otherwise: a test run starts hundreds of Python processes, each of which would compile the project again,
+# and pytest would rewrite every test module's asserts in each of its processes (about 6 s apiece).
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: run test test-prepare test-tools lint docs bench audit superuser token migrate messages clean
 .PHONY: help
@@ -84,21 +88,30 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom
 # CI makes the test tools and the docs site once, then runs two legs of `make test` and lint at the same time
 # (.ci/run): with PREPARED=1 a leg goes straight to pytest.
 test-prepare: lint test-tools
-test-tools: docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed
+test-tools: docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed $(VENV)/.test-bytecode
+
+# One collection writes the bytecode of every test module (asserts rewritten) and of the project's modules they
+# import, before the parallel pytest processes would each write it again.
+$(VENV)/.test-bytecode: $(VENV)/.installed-test $(shell find tests -name '*.py')
+	$(BIN)/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null
+	touch $@
 
 # The suite in two parts at the same time: the tests that start servers, clients and browsers of their own,
 # one at a time (the `serial` mark, tests/conftest.py), and all the others in parallel workers, one per core
 # (TEST_WORKERS=… for another number), at the lowest CPU priority: the workers take only the time the first
 # part leaves idle, so its timeouts never meet a loaded machine. The workers' output follows the first part's;
-# either part failing fails the target.
+# either part failing fails the target. Every process's test database is a copy of one migrated once
+# (tests/databases.py), dropped with its copies at the end.
 TEST_WORKERS ?= auto
 test: $(if $(PREPARED),,test-prepare) ## Lint, build the docs site, then run the whole test suite (server tests one at a time, the rest in parallel)
 	@log=$$(mktemp); status=0; \
+	export TEST_DATABASE_TEMPLATES=$$(mktemp -d); \
+	finish() { $(BIN)/python -m tests.databases drop "$$TEST_DATABASE_TEMPLATES"; rm -rf "$$log" "$$TEST_DATABASE_TEMPLATES"; }; \
 	nice -n 19 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not serial" >"$$log" 2>&1 & \
-	workers=$$!; trap 'kill $$workers 2>/dev/null; rm -f "$$log"; exit 130' INT TERM; \
+	workers=$$!; trap 'kill $$workers 2>/dev/null; wait $$workers; finish; exit 130' INT TERM; \
 	$(BIN)/python -m pytest -m serial || status=$$?; \
 	wait $$workers || status=$$?; \
-	echo "== the parallel workers:"; cat "$$log"; rm -f "$$log"; exit $$status
+	echo "== the parallel workers:"; cat "$$log"; finish; exit $$status
 
 # The docs site (mkdocs.yml, docs/): the OpenAPI document written from the code for the REST reference, then
 # a strict build into site/ (a broken link or anchor fails). The stamp rebuilds only when a page, the
