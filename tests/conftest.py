@@ -17,11 +17,19 @@ PROBLEM_JSON = "application/problem+json"
 
 # CI runs `make test` in two legs at the same time (.ci/run sets CI_LEG). The tests that start processes of
 # their own (gunicorn, manage.py, the dev server, workers, nginx, Chromium, the Node and agent framework
-# clients) and the three fuzzers that all assert "no 5xx" run on one leg only, once. On the PostgreSQL/Redis
-# leg: the ones whose servers take the suite's DATABASE_URL or REDIS_URL, and the fuzzers (PostgreSQL
-# refuses more input than SQLite). The ones whose servers run on a SQLite file (or a dead address) of their
+# clients), the three fuzzers that all assert "no 5xx" and the money properties run on one leg only, once. On
+# the PostgreSQL/Redis leg: the ones whose servers take the suite's DATABASE_URL or REDIS_URL, the fuzzers
+# (PostgreSQL refuses more input than SQLite) and the properties (its row locks are real). The ones whose servers run on a SQLite file (or a dead address) of their
 # own answer the same on either leg: they are shared out so that the two legs' one-at-a-time parts take
 # about as long. Without CI_LEG every test runs. docs/development/testing.md says more.
+# Hundreds of generated sequences each, in-process.
+MONEY_PROPERTIES = (
+    "tests/corporate/test_payments_on_account_in_the_ledger.py"
+    "::test_any_payments_share_out_exactly_and_never_beyond_a_ride",
+    "tests/dispatch/test_ride_charge_properties.py",
+    "tests/payments/test_money_invariants.py"
+    "::test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_money",
+)
 ONE_LEG_ONLY = {
     "sqlite": (
         "tests/oauth/test_client_metadata_tls.py",
@@ -65,7 +73,9 @@ ONE_LEG_ONLY = {
         "tests/jobqueue/test_reminders_worker_process.py",
         "tests/jobqueue/test_worker_process.py",
         "tests/test_ci.py",
+        "tests/test_databases.py::test_the_runs_template_and_copies_are_dropped_at_its_end",
         "tests/test_fuzz.py",
+        *MONEY_PROPERTIES,  # where row locks are real
         "tests/test_proxy_nginx.py",  # two workers sharing Redis here, one without it
     ),
 }
@@ -84,10 +94,12 @@ def leg_of(nodeid: str) -> str | None:
 
 # The one-leg tests above start servers, clients and browsers of their own, whose timeouts a loaded machine
 # can miss: `make test` runs those one at a time (the `serial` mark), while the rest run in parallel workers.
-# These join the workers: the fuzzers (in-process) and the short commands that start, answer and exit, with
-# no server to wait for (not those that migrate a database first: a starved worker once took more than their
-# 120 s).
+# These join the workers: the fuzzers and the money properties (in-process), and the short commands that
+# start, answer and exit, with no server to wait for (not those that migrate a database first: a starved worker
+# once took more than their 120 s).
 AMONG_THE_WORKERS = (
+    *MONEY_PROPERTIES,
+    "tests/test_databases.py::test_the_runs_template_and_copies_are_dropped_at_its_end",
     "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
     "tests/config/test_health.py::test_unavailable_when_the_database_does_not_answer",
     "tests/apikit/test_openapi.py::test_no_operation_answers_5xx_or_breaks_its_schema",
@@ -116,6 +128,24 @@ def runs_serially(nodeid: str) -> bool:
     if nodeid.startswith(REAL_SECONDS):
         return True
     return leg_of(nodeid) is not None and not nodeid.startswith(AMONG_THE_WORKERS)
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, django_db_modify_db_settings, django_db_blocker, django_db_use_migrations):
+    """Whether pytest-django sets up the test database over what it finds and keeps it after the run: asked
+    for with --reuse-db, and under `make test`, where it finds a copy of a template migrated once for all the
+    run's processes (tests/databases.py; the run drops the copies)."""
+    from django.db import connection
+
+    from tests.databases import copy_into_test_database, template_folder
+
+    reuse = request.config.getvalue("reuse_db")
+    folder = template_folder()
+    if reuse or folder is None or not django_db_use_migrations:
+        return reuse
+    with django_db_blocker.unblock():
+        copy_into_test_database(folder, connection)
+    return True
 
 
 def pytest_configure(config):

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import requests
 
+from tests.databases import locked, migrated, template_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -55,18 +57,20 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 def migrated_sqlite(database: Path) -> None:
     """A freshly migrated SQLite database at `database`: a copy of one `manage.py migrate` made once per test
-    process (a migration from nothing costs a server test more CPU than all its requests)."""
+    process, or once per `make test` run (a migration from nothing costs a server test more CPU than all its
+    requests)."""
     shutil.copyfile(_migrated_once(), database)
 
 
 @functools.cache
 def _migrated_once() -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="migrated-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    database = folder / "db.sqlite3"
-    done = manage("migrate", "--noinput", DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{database}")
-    assert done.returncode == 0, done.stdout + done.stderr
-    return database
+    folder = template_folder()  # shared by every process of a `make test` run
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix="migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    with locked(folder):
+        migrated(folder, "server-sqlite", f"sqlite:///{folder / 'server.sqlite3'}", DJANGO_DEBUG="true")
+    return folder / "server.sqlite3"
 
 
 def free_port() -> int:

@@ -8,15 +8,12 @@ import re
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
 
+from tests.databases import server_database
 from tests.processes import gunicorn, manage
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
@@ -24,30 +21,10 @@ SEED = "26"  # reproducible: the same generated requests on every run
 MAX_EXAMPLES = "30"  # per operation and phase: about a minute and a half on SQLite
 
 
-@contextmanager
-def server_database(tmp: Path) -> Iterator[str]:
-    """A database of the suite's kind for the server alone: a fresh PostgreSQL database beside the suite's
-    (dropped afterwards) when the suite runs on PostgreSQL, else a SQLite file."""
-    suite_url = os.environ.get("DATABASE_URL", "")
-    if not suite_url.startswith(("postgres://", "postgresql://")):
-        yield f"sqlite:///{tmp}/db.sqlite3"
-        return
-    parts = urlsplit(suite_url)
-    name = f"{parts.path.lstrip('/')}_schemathesis_{uuid.uuid4().hex[:8]}"
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 @pytest.fixture
 def production_server(tmp_path) -> Iterator[tuple[str, str]]:
     """The server's address and a bearer token with both scopes, issued by the project's own command."""
-    with server_database(tmp_path) as database_url:
+    with server_database(tmp_path, "schemathesis") as database_url:
         env = {
             "DJANGO_SETTINGS_MODULE": "tests.config.live_settings",  # production's, with a generous limit
             "DJANGO_SECRET_KEY": "schemathesis-live-secret-key-" + "x" * 40,

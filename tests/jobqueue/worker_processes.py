@@ -10,40 +10,26 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.databases import server_database
 from tests.jobqueue.mailserver import MailServer
 from tests.processes import ROOT, free_port, manage, project_env
 
 SECRET = "worker-test-secret-key-" + "x" * 40
 
 
-def fresh_database(tmp: Path) -> str:
-    """SQLite in a file both processes open, or (when the suite runs on PostgreSQL) a database of its own
-    beside the suite's."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        return f"sqlite:///{tmp}/worker.sqlite3"
-    import psycopg
-
-    parts = urlsplit(url)
-    name = f"{parts.path.lstrip('/') or 'postgres'}_worker"
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
 @pytest.fixture(scope="module")
-def database(tmp_path_factory) -> dict[str, str]:
-    env = {"DJANGO_SECRET_KEY": SECRET, "DATABASE_URL": fresh_database(tmp_path_factory.mktemp("worker"))}
-    if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-    migrated = manage("migrate", "--noinput", **env)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    return env
+def database(tmp_path_factory) -> Iterator[dict[str, str]]:
+    """SQLite in a file both processes open, or (when the suite runs on PostgreSQL) a database of its own."""
+    with server_database(tmp_path_factory.mktemp("worker"), "worker") as url:
+        env = {"DJANGO_SECRET_KEY": SECRET, "DATABASE_URL": url}
+        if os.environ.get("REDIS_URL"):
+            env["REDIS_URL"] = os.environ["REDIS_URL"]
+        migrated = manage("migrate", "--noinput", **env)
+        assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+        yield env
 
 
 @pytest.fixture
