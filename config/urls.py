@@ -12,6 +12,7 @@ from config import views
 from dispatch import job_page
 from jobqueue import views as jobs_views
 from mcp_endpoint.urls import urlpatterns as agent_endpoint
+from operator_profile import legal
 from operator_profile import views as company
 from payments.api import (
     BookingApi,
@@ -119,10 +120,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the admin's language switch
     *i18n_patterns(  # /de/, /en/ …
         path("", booking_page.booking_page, name="booking-page"),
-        *[
-            path(kind, company.legal_page, {"kind": kind}, name=kind)
-            for kind in ("imprint", "terms", "privacy")
-        ],
+        *[path(kind, company.legal_page, {"kind": kind}, name=kind) for kind in legal.Kind.values],
     ),
 ]
 

@@ -1,6 +1,6 @@
-"""The legal texts (imprint, terms, privacy notice) as pages, e-mails and the checkout use them: the newest
-published version of each, a draft published as the next version, the operator profile's details filled
-into the `{placeholders}`, and the texts' plain markup turned into HTML."""
+"""The legal texts (imprint, terms, privacy notice, accessibility statement) as pages, e-mails and the
+checkout use them: the newest published version of each, a draft published as the next version, the
+operator profile's details filled into the `{placeholders}`, and the texts' plain markup turned into HTML."""
 
 import re
 from dataclasses import dataclass
@@ -120,4 +120,7 @@ def _inline(line: str) -> str:
 def links(language: str) -> list[tuple[str, str]]:
     """(title, absolute URL) of the imprint, the terms and the privacy notice: for e-mails' footers."""
     with translation.override(language):
-        return [(str(kind.label), settings.PUBLIC_BASE_URL + reverse(kind.value)) for kind in Kind]
+        return [
+            (str(kind.label), settings.PUBLIC_BASE_URL + reverse(kind.value))
+            for kind in (Kind.IMPRINT, Kind.TERMS, Kind.PRIVACY)
+        ]

@@ -1,6 +1,6 @@
-"""The legal texts a fresh install publishes as version 1 (migrations/0004), in German and English. They are
-templates: the operator completes them (and has a lawyer check them) in the admin. `{placeholders}` are
-filled from the operator profile when a page shows them (operator_profile/legal.py)."""
+"""The legal texts a fresh install publishes as version 1 (migrations/0006 and 0009), in German and English.
+They are templates: the operator completes them (and has a lawyer check them) in the admin. `{placeholders}`
+are filled from the operator profile when a page shows them (operator_profile/legal.py)."""
 
 TEMPLATE_NOTE_DE = (
     "Vorlage: Der Betreiber vervollständigt diesen Text unter Admin → Rechtstexte und lässt ihn rechtlich "
@@ -180,8 +180,81 @@ Write to us at {{email}}. You may lodge a complaint with the Austrian Data Prote
 
 The booking page sets only technically necessary cookies (language, security)."""
 
+# After the model statement of the EU (Implementing Decision (EU) 2018/1523), as the Austrian accessibility
+# law (BaFG) asks of services sold online.
+ACCESSIBILITY_DE = f"""{TEMPLATE_NOTE_DE}
+
+## Barrierefreiheit
+
+{{legal_name}} will diese Website und ihre Buchungsseiten für alle Menschen zugänglich machen, wie es das \
+Barrierefreiheitsgesetz (BaFG) verlangt. Diese Erklärung gilt für die Buchungsseiten, die Seiten zur \
+Verwaltung einer Buchung und die Rechtstexte dieser Website.
+
+## Stand der Vereinbarkeit
+
+Diese Website ist mit den Anforderungen der EN 301 549 und der Web Content Accessibility Guidelines \
+(WCAG 2.1, Stufe AA) teilweise vereinbar, aufgrund der unten genannten Einschränkungen.
+
+## Nicht barrierefreie Inhalte
+
+- Rechnungen und Gutschriften als PDF-Dateien sind nicht für Screenreader ausgezeichnet. Auf Anfrage \
+senden wir ihren Inhalt in einer anderen Form.
+- Die Zahlungsseite gehört unserem Zahlungsanbieter; für ihre Barrierefreiheit ist er verantwortlich.
+
+## Erstellung dieser Erklärung
+
+Diese Erklärung beruht auf einer Selbstbewertung: Jede Seite wird bei jeder Änderung automatisch \
+(axe-core) und mit der Tastatur geprüft.
+
+## Feedback und Kontakt
+
+Stoßen Sie auf eine Barriere? Schreiben Sie uns an {{email}} oder rufen Sie an: {{phone}}. Wir \
+antworten innerhalb von zwei Wochen und helfen Ihnen inzwischen, Ihre Fahrt anders zu buchen.
+
+## Durchsetzungsverfahren
+
+Sind Sie mit unserer Antwort nicht zufrieden, können Sie sich an das Sozialministeriumservice wenden, \
+die Marktüberwachungsbehörde nach dem BaFG, und dort auch ein Schlichtungsverfahren beantragen \
+(www.sozialministeriumservice.at)."""
+
+ACCESSIBILITY_EN = f"""{TEMPLATE_NOTE_EN}
+
+## Accessibility
+
+{{legal_name}} wants this website and its booking pages to be usable by everyone, as the Austrian \
+Accessibility Act (Barrierefreiheitsgesetz, BaFG) requires. This statement covers the booking pages, the \
+pages for managing a booking and the legal texts of this website.
+
+## Compliance status
+
+This website is partially compliant with EN 301 549 and the Web Content Accessibility Guidelines \
+(WCAG 2.1, level AA), due to the limits listed below.
+
+## Content that is not accessible
+
+- Invoices and credit notes as PDF files are not tagged for screen readers. On request we send their \
+content in another form.
+- The payment page belongs to our payment provider, who is responsible for its accessibility.
+
+## Preparation of this statement
+
+This statement is based on a self-assessment: every page is checked automatically (axe-core) and with \
+the keyboard whenever it changes.
+
+## Feedback and contact
+
+Did you meet a barrier? Write to us at {{email}} or call {{phone}}. We answer within two weeks and help \
+you book your ride another way in the meantime.
+
+## Enforcement procedure
+
+If our answer does not satisfy you, you may turn to the Sozialministeriumservice, the market \
+surveillance authority under the BaFG, and ask for a conciliation procedure there \
+(www.sozialministeriumservice.at)."""
+
 DEFAULTS = {
     "imprint": (IMPRINT_DE, IMPRINT_EN),
     "terms": (TERMS_DE, TERMS_EN),
     "privacy": (PRIVACY_DE, PRIVACY_EN),
+    "accessibility": (ACCESSIBILITY_DE, ACCESSIBILITY_EN),
 }

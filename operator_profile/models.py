@@ -201,8 +201,9 @@ class LegalText(models.Model):
         IMPRINT = "imprint", _("Imprint")
         TERMS = "terms", _("Terms and conditions")
         PRIVACY = "privacy", _("Privacy notice")
+        ACCESSIBILITY = "accessibility", _("Accessibility statement")
 
-    kind = models.CharField(_("text"), max_length=10, choices=Kind.choices)
+    kind = models.CharField(_("text"), max_length=20, choices=Kind.choices)
     version = models.PositiveIntegerField(_("version"), null=True, blank=True, editable=False)
     body_de = models.TextField(_("German text"))
     body_en = models.TextField(_("English text"))

@@ -17,6 +17,7 @@ DESCRIPTIONS: dict[str, Promise] = {  # by the URL's kind: Kind's members are it
     legal.Kind.IMPRINT: _("Imprint: the company behind this chauffeur service, its register and authority."),
     legal.Kind.TERMS: _("Terms and conditions for booking a chauffeur: contract, price and cancellation."),
     legal.Kind.PRIVACY: _("Privacy notice: which data a booking needs, why, who receives it, your rights."),
+    legal.Kind.ACCESSIBILITY: _("Accessibility statement: how usable this site is, its limits, feedback."),
 }
 
 
@@ -60,8 +61,8 @@ def _image(content: bytes, media_type: str) -> HttpResponse:
 
 @require_safe
 def legal_page(request: HttpRequest, kind: str) -> HttpResponse:
-    """The imprint, terms or privacy notice in the language of the URL (/de/terms, /en/terms); `?version=N`
-    shows an earlier published version (the terms a booking accepted)."""
+    """A legal text (imprint, terms, privacy notice, accessibility statement) in the language of the URL
+    (/de/terms, /en/terms); `?version=N` shows an earlier published version (the terms a booking accepted)."""
     language = translation.get_language()
     asked = request.GET.get("version", "")
     if asked and not (asked.isdigit() and len(asked) < 10):  # a number the database can hold, or none

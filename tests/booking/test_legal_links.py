@@ -29,10 +29,10 @@ def footer_links(page: str) -> set[str]:
 
 def test_every_page_footer_links_the_legal_pages_in_its_language(client, make_booking, sandbox):
     booking = make_booking(provider_session_id="sbx_cs_9", locale="de", booking_data={"locale": "de"})
-    german = {"/de/imprint", "/de/terms", "/de/privacy"}
+    german = {"/de/imprint", "/de/terms", "/de/privacy", "/de/accessibility"}
     pages = {
         "/de/": german,
-        "/en/": {"/en/imprint", "/en/terms", "/en/privacy"},
+        "/en/": {"/en/imprint", "/en/terms", "/en/privacy", "/en/accessibility"},
         "/de/terms": german,
         "/booking/success?session_id=sbx_cs_9": german,
         cancel_url(booking.reference).removeprefix(BASE): german,
@@ -44,6 +44,7 @@ def test_every_page_footer_links_the_legal_pages_in_its_language(client, make_bo
         "/en/imprint",
         "/en/terms",
         "/en/privacy",
+        "/en/accessibility",
     }
 
 

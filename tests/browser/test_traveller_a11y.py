@@ -62,6 +62,8 @@ def test_the_legal_pages_have_no_accessibility_violation(open_tab, service, axe)
         "/de/terms",
         "/en/privacy",
         "/de/privacy",
+        "/en/accessibility",
+        "/de/accessibility",
         "/developers",
     ]:
         tab.page.goto(service.base + path)

@@ -35,6 +35,8 @@ def h1(page: str) -> str:
         ("/de/terms", "Allgemeine Geschäftsbedingungen", "Stornierung"),
         ("/en/privacy", "Privacy notice", "Your rights"),
         ("/de/privacy", "Datenschutzerklärung", "Ihre Rechte"),
+        ("/en/accessibility", "Accessibility statement", "Enforcement procedure"),
+        ("/de/accessibility", "Barrierefreiheitserklärung", "Durchsetzungsverfahren"),
     ],
 )
 def test_a_fresh_install_shows_each_text_in_both_languages_as_a_template(
