@@ -1,7 +1,8 @@
 """What companies owe on their collective invoices (docs/operations/business.md): each invoice's paid and
 open amounts from the payments staff recorded, overdue once its due date has passed (Vienna) with money
 still open, and the recording of a payment, refused above what is open. A recorded payment is money in
-the ledger: a received payment on account, shared over the invoice's rides, the oldest ride first."""
+the ledger: a received payment on account, shared over the invoice's rides, the oldest ride first, and a
+line in each ride's history."""
 
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -15,6 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
+from booking import history
 from booking.models import Booking
 from invoicing.models import CollectiveInvoiceLine, Invoice
 from payments.models import VIENNA, AccountPayment, Payment, PaymentShare
@@ -119,11 +121,29 @@ def record(
             recorded_by=user,
             received_at=start_of(received_on),
         )
+        shares = shared_out(amount_cents, lines_owing(invoice))
         PaymentShare.objects.bulk_create(
             PaymentShare(payment=payment, booking_id=booking_id, amount_cents=cents)
-            for booking_id, cents in shared_out(amount_cents, lines_owing(invoice))
+            for booking_id, cents in shares
         )
+        _told_on_each_ride(invoice, shares, user)
         return AccountPayment.objects.create(invoice=invoice, payment=payment, note=note)
+
+
+def _told_on_each_ride(invoice: Invoice, shares: list[tuple[int, int]], user) -> None:
+    """Each ride's history says what of the company's payment it received, as it does for a card payment."""
+    rides = Booking.objects.in_bulk([booking_id for booking_id, _ in shares])
+    for booking_id, cents in shares:
+        history.record(
+            rides[booking_id],
+            history.Kind.PAYMENT,
+            history.said(
+                "Received {amount} on account, part of the company's payment on collective invoice {number}.",
+                amount=history.eur(cents),
+                number=invoice.number,
+            ),
+            actor=history.staff(user) if user else "staff",
+        )
 
 
 def start_of(day: date) -> datetime:

@@ -1,7 +1,7 @@
 """A company's payment on account is money in the ledger (payments/account_payments.py): a received payment
 of kind "account", at the start of the day the bank received it (Vienna), recorded by its staff, shared
-over the collective invoice's rides, the oldest first, never beyond what a ride still owes; a refused one
-writes nothing; the rides are locked (by pk) before the invoice. Its rides count it as received, but it is
+over the collective invoice's rides, the oldest first, never beyond what a ride still owes, each ride's
+history saying what it received; a refused one writes nothing; the rides are locked (by pk) before the invoice. Its rides count it as received, but it is
 no ride's to refund. As a property: over any sequence of payments, each one's shares add up to its amount,
 no ride gets more than its line, and the invoice is paid exactly when every ride is."""
 
@@ -12,11 +12,13 @@ import time_machine
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from booking.models import Booking
+from booking import history
+from booking.models import Booking, BookingEvent
 from invoicing.models import Invoice
 from payments import account_payments, collective_invoices, ledger
 from payments.models import AccountPayment, Payment, PaymentShare
@@ -82,13 +84,32 @@ def test_its_rides_received_it_but_may_not_refund_it(invoice):
     assert [share.payment.kind for share in ledger.shares_of(rides["CB-A"])] == [Payment.Kind.ACCOUNT]
 
 
+def test_each_rides_history_says_what_of_the_payment_it_received(invoice):
+    clara = User.objects.create_user("clara")
+    account_payments.record(invoice.pk, amount_cents=10000, received_on=date(2026, 11, 9), user=clara)
+    account_payments.record(invoice.pk, amount_cents=500, received_on=date(2026, 11, 10))
+    lines = list(BookingEvent.objects.filter(kind=BookingEvent.Kind.PAYMENT).order_by("pk"))
+    on_invoice = f"part of the company's payment on collective invoice {invoice.number}."
+    assert [(line.booking.reference, line.text, line.actor) for line in lines] == [
+        ("CB-A", f"Received 74.00 EUR on account, {on_invoice}", "clara (staff)"),
+        ("CB-B", f"Received 26.00 EUR on account, {on_invoice}", "clara (staff)"),
+        ("CB-B", f"Received 5.00 EUR on account, {on_invoice}", "staff"),
+    ]
+    with translation.override("de"):
+        assert history.wording(lines[0]) == (
+            f"74,00\u00a0€ auf Rechnung erhalten, Teil der Zahlung der Firma zur Sammelrechnung {invoice.number}."
+        )
+
+
 def test_a_refused_payment_writes_nothing(invoice):
     account_payments.record(invoice.pk, amount_cents=22000, received_on=date(2026, 11, 9))
     before = list(PaymentShare.objects.values_list("pk", "amount_cents"))
+    told = BookingEvent.objects.count()
     with pytest.raises(DomainError):
         account_payments.record(invoice.pk, amount_cents=201, received_on=date(2026, 11, 9))
     assert Payment.objects.count() == AccountPayment.objects.count() == 1
     assert list(PaymentShare.objects.values_list("pk", "amount_cents")) == before
+    assert BookingEvent.objects.count() == told
 
 
 def test_recording_locks_the_rides_in_pk_order_before_the_invoice(invoice):
