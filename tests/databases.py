@@ -37,6 +37,11 @@ def locked(folder: Path) -> Iterator[None]:
         yield
 
 
+def beside_the_suites(name: str) -> str:
+    """The address of database `name` on the suite's PostgreSQL server (`postgres` to create and drop others)."""
+    return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}"))
+
+
 def migrated(folder: Path, name: str, database_url: str, **env: str) -> None:
     """`manage.py migrate` into `database_url` once per folder: `name` marks it done."""
     from tests.processes import manage
@@ -70,9 +75,9 @@ def copy_into_test_database(folder: Path, connection) -> None:
                 cursor.execute(f'DROP DATABASE IF EXISTS "{template}"')  # left by a run that was killed
                 cursor.execute(f'CREATE DATABASE "{template}"')
                 (folder / POSTGRES).write_text(f"{template}\n")
-        parts = urlsplit(os.environ["DATABASE_URL"])
-        url = urlunsplit(parts._replace(path=f"/{template}"))
-        migrated(folder, "tests-postgres", url, DJANGO_SETTINGS_MODULE="tests.settings")
+        migrated(
+            folder, "tests-postgresql", beside_the_suites(template), DJANGO_SETTINGS_MODULE="tests.settings"
+        )
         with connection.creation._nodb_cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{test_name}"')
             cursor.execute(f'CREATE DATABASE "{test_name}" TEMPLATE "{template}"')
@@ -90,15 +95,13 @@ def server_database(tmp: Path, name: str) -> Iterator[str]:
         return
     import psycopg
 
-    parts = urlsplit(suite_url)
-    database = f"{parts.path.lstrip('/') or 'postgres'}_{name}_{uuid.uuid4().hex[:8]}"
-    server = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(server, autocommit=True) as connection:
+    database = f"{urlsplit(suite_url).path.lstrip('/') or 'postgres'}_{name}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(beside_the_suites("postgres"), autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{database}"')
     try:
-        yield urlunsplit(parts._replace(path=f"/{database}"))
+        yield beside_the_suites(database)
     finally:
-        with psycopg.connect(server, autocommit=True) as connection:
+        with psycopg.connect(beside_the_suites("postgres"), autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
@@ -109,8 +112,7 @@ def drop(folder: Path) -> None:
         return
     import psycopg
 
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as server:
+    with psycopg.connect(beside_the_suites("postgres"), autocommit=True) as server:
         for name in named.read_text().split():
             server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

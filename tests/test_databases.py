@@ -4,13 +4,13 @@ nothing of them left on the database server when the run ends."""
 import os
 import subprocess
 import sys
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 import pytest
 from django.db import connection
 
-from tests.databases import POSTGRES, template_folder
+from tests.databases import POSTGRES, beside_the_suites, template_folder
 from tests.processes import ROOT
 
 
@@ -19,7 +19,7 @@ def test_under_make_test_this_database_is_a_copy_of_the_runs_template():
     folder = template_folder()
     if folder is None:
         pytest.skip("not under `make test`: pytest-django migrated this test database itself")
-    assert (folder / f"tests-{connection.vendor.replace('postgresql', 'postgres')}.migrated").exists()
+    assert (folder / f"tests-{connection.vendor}.migrated").exists()
     if connection.vendor == "postgresql":
         assert connection.settings_dict["NAME"] in (folder / POSTGRES).read_text().split()
 
@@ -28,9 +28,8 @@ def test_the_runs_template_and_copies_are_dropped_at_its_end(tmp_path):
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         pytest.skip("the suite runs on SQLite: its test databases live in memory and go with their process")
-    parts = urlsplit(url)
-    server = urlunsplit(parts._replace(path="/postgres"))
-    names = [f"{parts.path.lstrip('/')}_dropped_{suffix}" for suffix in ("template", "gw0")]
+    server = beside_the_suites("postgres")
+    names = [f"{urlsplit(url).path.lstrip('/')}_dropped_{suffix}" for suffix in ("template", "gw0")]
     with psycopg.connect(server, autocommit=True) as admin:
         for name in names:
             admin.execute(f'CREATE DATABASE "{name}"')
