@@ -24,8 +24,19 @@ VIEW_ALL = [
     "business.view_companyaccount",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
-# the terms, complete, notes; drivers and vehicles.
-DISPATCH = ["booking.add_booking", "booking.change_booking", "fleet.change_driver", "fleet.change_vehicle"]
+# the terms, complete, notes; drivers and vehicles, and their papers (scans of personal documents: dispatch
+# only, not every reader).
+DISPATCH = [
+    "booking.add_booking",
+    "booking.change_booking",
+    "fleet.change_driver",
+    "fleet.change_vehicle",
+    *(
+        f"fleet.{action}_{paper}"
+        for paper in ("driverpaper", "vehiclepaper")
+        for action in ("view", "add", "change", "delete")
+    ),
+]
 # Refunds, "Paid back", "Mark as paid", the money after the ride; invoices, credit notes, the export for the
 # accountant, the monthly revenue; company accounts' collective invoices and the transfers received.
 ACCOUNTS = [

@@ -1,6 +1,7 @@
 """Dispatch: a driver and a vehicle for a paid booking, which confirms it. The vehicle must be of the
-booked class, and neither the driver nor the vehicle may be on another ride at the same time; a ride lasts
-from its pickup for its stored route's driving time (an hourly hire or a tour for its booked hours)."""
+booked class, the papers of both valid on the ride's day (dispatch/papers.py), and neither the driver nor
+the vehicle may be on another ride at the same time; a ride lasts from its pickup for its stored route's
+driving time (an hourly hire or a tour for its booked hours)."""
 
 from datetime import datetime
 
@@ -13,7 +14,7 @@ from apikit.errors import DomainError
 from booking import history, selectors, transitions
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
-from dispatch import job_links
+from dispatch import job_links, papers
 from dispatch import tasks as dispatch_tasks
 from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window, scheduled_window
 from fleet.models import Driver, Vehicle
@@ -97,6 +98,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
                 ),
                 code="not_assignable",
             )
+        papers.ensure_valid(window, driver, vehicle)
         ensure_free(booking, window, driver, vehicle)
         replaced = booking.driver if booking.driver_id not in (None, driver.pk) else None
         booking.driver, booking.vehicle = driver, vehicle

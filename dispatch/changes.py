@@ -1,9 +1,9 @@
 """Staff change a ride: its pickup time (the lead time is checked again unless staff move it at short
 notice, a pickup that has passed only as a past ride recorded; an assigned driver's and vehicle's other
-rides) and, while no vehicle is assigned, its class. The ride is priced again with today's tariffs, or at
-a price staff set by hand with its reason (kept through later changes until staff with the permission
-change or remove it); a difference is refunded or charged through the payment provider, or settled by
-staff outside it and recorded as such."""
+rides, and their papers on the new day) and, while no vehicle is assigned, its class. The ride is priced
+again with today's tariffs, or at a price staff set by hand with its reason (kept through later changes
+until staff with the permission change or remove it); a difference is refunded or charged through the
+payment provider, or settled by staff outside it and recorded as such."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,7 +16,7 @@ from apikit.errors import DomainError
 from booking import history, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from dispatch import assignment, job_links, staff_pickups, windows
+from dispatch import assignment, job_links, papers, staff_pickups, windows
 from fleet.models import Driver
 from invoicing import collective_invoices, invoices
 from payments import ledger, refunds, surcharges
@@ -135,7 +135,9 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
             field="vehicle_class",
         )
     if booking.driver_id or booking.vehicle_id:
-        assignment.ensure_free(booking, windows.window_at(booking, pickup), booking.driver, booking.vehicle)
+        moved = windows.window_at(booking, pickup)
+        papers.ensure_valid(moved, booking.driver, booking.vehicle)
+        assignment.ensure_free(booking, moved, booking.driver, booking.vehicle)
 
 
 def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:

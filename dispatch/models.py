@@ -79,6 +79,15 @@ class RideDayPolicy(models.Model):
         validators=[MaxValueValidator(7 * 24)],
         help_text=_("0: no alert."),
     )
+    paper_reminder_days = models.PositiveIntegerField(
+        _("remind of expiring papers (days before)"),
+        default=30,
+        validators=[MaxValueValidator(365)],
+        help_text=_(
+            "Staff, and the chauffeur for their own, are told once when a paper of a chauffeur or a car "
+            "expires within this many days; the dispatch board and the lists show it from then on."
+        ),
+    )
     link_valid_hours = models.PositiveIntegerField(
         _("job links valid after the ride (hours)"),
         default=12,
@@ -104,7 +113,8 @@ def ride_day_policy() -> RideDayPolicy:
 
 class Reminder(models.Model):
     """A reminder sent (or being sent): its key is unique, so each goes out once whatever the workers do.
-    Keys: `traveller:<booking>:<pickup>`, `driver:<driver>:<date>`, `unassigned:<booking>:<pickup>`."""
+    Keys: `traveller:<booking>:<pickup>`, `driver:<driver>:<date>`, `unassigned:<booking>:<pickup>`,
+    `paper:<driver|vehicle>:<paper>:<valid until>`."""
 
     key = models.CharField(max_length=200, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)

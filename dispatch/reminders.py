@@ -1,6 +1,7 @@
 """The reminders of the ride's day, found by the worker's schedule (dispatch/tasks.py send_reminders, every
 JOBS_REMINDERS_SECONDS) at the times of the ride-day policy: the traveller before the pickup, each chauffeur
-the evening before with the next day's jobs, staff when a paid ride close ahead has no chauffeur.
+the evening before with the next day's jobs, staff when a paid ride close ahead has no chauffeur, and staff
+and chauffeurs of papers that expire soon (dispatch/papers.py).
 
 Each goes out once: its Reminder row (a unique key) is written in the transaction that enqueues its job, so
 two runs, or two workers, never both send it; a changed pickup time is a new key, so a new reminder."""
@@ -18,6 +19,7 @@ from django_tasks.base import Task
 from booking import notifications, ride_messages
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus
+from dispatch import papers
 from dispatch.models import Reminder, RideDayPolicy, ride_day_policy
 from dispatch.planning import midnight
 from fleet.models import Driver
@@ -31,6 +33,7 @@ class Enqueued:
     travellers: int
     drivers: int
     unassigned: int
+    papers: int
 
 
 def send_due(now: datetime | None = None) -> Enqueued:
@@ -41,6 +44,7 @@ def send_due(now: datetime | None = None) -> Enqueued:
         travellers=remind_travellers(now, policy),
         drivers=remind_drivers(now, policy),
         unassigned=alert_unassigned(now, policy),
+        papers=papers.remind(now),
     )
 
 

@@ -20,4 +20,9 @@ def send_assignment_with_job_link(booking_id: int, replaced_driver_id: int | Non
 def send_reminders() -> dict:
     """Scheduled (settings.JOBS_SCHEDULES, JOBS_REMINDERS_SECONDS): enqueue the reminders that are due."""
     enqueued = reminders.send_due()
-    return {"travellers": enqueued.travellers, "drivers": enqueued.drivers, "unassigned": enqueued.unassigned}
+    return {
+        "travellers": enqueued.travellers,
+        "drivers": enqueued.drivers,
+        "unassigned": enqueued.unassigned,
+        "papers": enqueued.papers,
+    }

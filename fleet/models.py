@@ -1,4 +1,5 @@
-"""The operator's drivers and vehicles, which dispatch assigns to bookings (dispatch/assignment.py)."""
+"""The operator's drivers and vehicles, which dispatch assigns to bookings (dispatch/assignment.py), and
+their papers (dispatch/papers.py): a chauffeur may drive and a car be driven only while they are valid."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -57,3 +58,61 @@ class Vehicle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.plate} ({self.model or self.vehicle_class})"
+
+
+class DriverPaperKind(models.TextChoices):
+    TAXI_LICENCE = "taxi_licence", _("taxi driver's licence (Taxilenkerausweis)")
+    DRIVING_LICENCE = "driving_licence", _("driving licence")
+
+
+class VehiclePaperKind(models.TextChoices):
+    CONCESSION = "concession", _("operating licence (Konzession)")
+    REGISTRATION = "registration", _("registration certificate")
+    INSPECTION = "inspection", _("inspection (§57a)")
+    INSURANCE = "insurance", _("insurance")
+
+
+class Paper(models.Model):
+    """A paper a chauffeur or a car needs to drive for hire. A renewal is a new paper of the same kind; the
+    expired one stays as the record. The scan is kept in the database and shown only to staff who may see
+    its chauffeur or car: there is no public file storage to leak it from."""
+
+    number = models.CharField(_("number"), max_length=50, blank=True)
+    expires_on = models.DateField(
+        _("valid until"),
+        null=True,
+        blank=True,
+        help_text=_("Its last valid day; empty when it never expires."),
+    )
+    scan = models.BinaryField(null=True, blank=True, editable=False)
+    scan_name = models.CharField(max_length=200, blank=True, editable=False)
+    scan_type = models.CharField(max_length=50, blank=True, editable=False)  # its media type
+    created_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["kind", "-expires_on"]
+
+    def __str__(self) -> str:
+        described = self.get_kind_display()  # type: ignore[attr-defined]
+        return f"{described} {self.number}".strip()
+
+
+class DriverPaper(Paper):
+    driver = models.ForeignKey(
+        Driver, on_delete=models.CASCADE, related_name="papers", verbose_name=_("driver")
+    )
+    kind = models.CharField(_("paper"), max_length=20, choices=DriverPaperKind.choices)
+
+    class Meta(Paper.Meta):
+        verbose_name, verbose_name_plural = _("driver's paper"), _("drivers' papers")
+
+
+class VehiclePaper(Paper):
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.CASCADE, related_name="papers", verbose_name=_("vehicle")
+    )
+    kind = models.CharField(_("paper"), max_length=20, choices=VehiclePaperKind.choices)
+
+    class Meta(Paper.Meta):
+        verbose_name, verbose_name_plural = _("vehicle's paper"), _("vehicles' papers")

@@ -35,3 +35,8 @@ def inline_prefix(data: dict, field_suffix: str, value: str) -> str:
         if key.endswith(f"-{field_suffix}") and current == value:
             return key[: -len(field_suffix) - 1]
     raise KeyError(f"no inline form with {field_suffix}={value}")
+
+
+def empty_inline(prefix: str) -> dict:
+    """An inline's management form with no forms: a page posted without touching its inline (e.g. papers)."""
+    return {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}

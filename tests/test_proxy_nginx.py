@@ -162,14 +162,48 @@ def test_staff_sign_in_through_the_proxy_on_a_port_other_than_80(proxy):
     # open the site by IP or on a port of their own.
     base = f"http://127.0.0.1:{proxy}"
     assert proxy != 80
+    browser = signed_in_browser(base)
+    home = browser.get(f"{base}/admin/", timeout=10, allow_redirects=False)
+    assert home.status_code == 200 and 'id="logout-form"' in home.text
+
+
+def test_a_scan_of_megabytes_reaches_a_drivers_page_and_other_large_bodies_stop_at_the_proxy(proxy):
+    base = f"http://127.0.0.1:{proxy}"
+    browser = signed_in_browser(base)
+    scan = b"\x89PNG\r\n\x1a\n" + os.urandom(5 * 2**20)  # a phone's photo of a licence
+    form = browser.get(f"{base}/admin/fleet/driver/add/", timeout=10)
+    driver = {
+        "csrfmiddlewaretoken": csrf_token(form.text),
+        "name": "Karl Huber",
+        "phone": "+43 660 1112223",
+        "active": "on",
+        "papers-TOTAL_FORMS": "1",
+        "papers-INITIAL_FORMS": "0",
+        "papers-0-kind": "taxi_licence",
+        "_continue": "on",  # to the driver's page, where its scan is linked
+    }
+    sent = {"headers": {"Origin": base, "Referer": form.url}, "timeout": 30, "allow_redirects": False}
+    added = browser.post(
+        form.url, data=driver, files={"papers-0-scan_file": ("ausweis.png", scan, "image/png")}, **sent
+    )
+    assert added.status_code == 302, added.text[-2000:]
+    page = browser.get(f"{base}{added.headers['Location']}", timeout=10)
+    link = re.search(r'href="(/admin/fleet/driver/\d+/papers/\d+/scan/)"', page.text)
+    assert link and browser.get(f"{base}{link[1]}", timeout=30).content == scan
+    elsewhere = browser.post(
+        f"{base}/admin/booking/booking/add/", data=driver, files={"x": ("big.png", scan, "image/png")}, **sent
+    )
+    assert elsewhere.status_code == 413
+
+
+def signed_in_browser(base: str) -> requests.Session:
     browser = requests.Session()
     form = browser.get(f"{base}/admin/login/", timeout=10)
     assert form.status_code == 200, form.text[-3000:]
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)[1]
     signed_in = browser.post(
         f"{base}/admin/login/?next=/admin/",
         data={
-            "csrfmiddlewaretoken": token,
+            "csrfmiddlewaretoken": csrf_token(form.text),
             "username": STAFF["DJANGO_SUPERUSER_USERNAME"],
             "password": STAFF["DJANGO_SUPERUSER_PASSWORD"],
             "next": "/admin/",
@@ -180,5 +214,10 @@ def test_staff_sign_in_through_the_proxy_on_a_port_other_than_80(proxy):
     )
     assert signed_in.status_code == 302, signed_in.text[:500]
     assert signed_in.headers["Location"] == "/admin/"
-    home = browser.get(f"{base}/admin/", timeout=10, allow_redirects=False)
-    assert home.status_code == 200 and 'id="logout-form"' in home.text
+    return browser
+
+
+def csrf_token(page: str) -> str:
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert found, page[-2000:]
+    return found[1]

@@ -1,10 +1,11 @@
-"""Dispatch in the admin: the staff booking page and list (bookings.py: above payments and dispatch, it
-calls both), the dispatch board and its CSV export, and the forms of assigning, changing and booking a ride
-by phone, sub-pages of the booking page (/admin/booking/booking/dispatch/ …)."""
+"""Dispatch in the admin: drivers and vehicles with their papers (fleet.py), the staff booking page and
+list (bookings.py: above payments and dispatch, it calls both), the dispatch board and its CSV export, and
+the forms of assigning, changing and booking a ride by phone, sub-pages of the booking page
+(/admin/booking/booking/dispatch/ …)."""
 
 from django.contrib import admin
 
-from dispatch.admin import bookings  # noqa: F401
+from dispatch.admin import bookings, fleet  # noqa: F401
 from dispatch.models import RideDayPolicy
 from sitekit.admin import OneRecordAdmin
 

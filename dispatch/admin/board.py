@@ -1,6 +1,7 @@
 """The dispatch board: the rides of today, tomorrow or the next 7 days per driver and day, unassigned
 rides first and highlighted, searched over reference, name, e-mail, phone, from and to; each ride's state
-on its day, the chauffeurs late to set off highlighted, the no-shows and waiting times listed. Its live
+on its day, the chauffeurs late to set off highlighted, the no-shows and waiting times listed, and the
+papers of chauffeurs and cars that expire soon, with the rides they would leave without valid papers. Its live
 part (`?part=live`: counts, lanes, no-shows and waits) is what dispatch/static/dispatch/admin/board.js
 fetches to refresh the board in place. And the CSV export of exactly that list in the staff member's
 language (semicolons, and decimal commas in German, as Austrian spreadsheets expect). Every text cell is
@@ -20,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from booking import presentation
 from booking.models import Booking, BookingStatus, RideState
 from booking.ride import RideProgress, progress
-from dispatch import planning, windows
+from dispatch import papers, planning, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 from sitekit import l10n
@@ -50,7 +51,8 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
     today = timezone.localdate()
     days = [today + timedelta(days=offset) for offset in range(start, end)]
     policy, now = ride_day_policy(), timezone.now()
-    cards = {ride.pk: card(ride, policy, now) for ride in found}
+    expiring = papers.expiring(today, policy.paper_reminder_days)
+    cards = {ride.pk: card(ride, policy, now, expiring) for ride in found}
     lanes = planning.board(found, days, [] if search else Driver.objects.filter(active=True))
     context = {
         **context,
@@ -65,6 +67,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
         "late": sum(shown["late"] for shown in cards.values()),
         "waits": planning.waits(found, policy),
         "undated": planning.undated(),
+        "papers": [(shown, len(papers.rides_after(shown)), shown.expires_on < today) for shown in expiring],
         "updated": timezone.localtime(now),
         "live_url": f"{request.path}?{urlencode({'range': key, 'q': search, 'part': LIVE})}",
         "refresh_seconds": REFRESH_SECONDS,
@@ -74,8 +77,9 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
     return TemplateResponse(request, f"admin/booking/booking/{template}", context)
 
 
-def card(booking: Booking, policy: RideDayPolicy, now: datetime) -> dict:
+def card(booking: Booking, policy: RideDayPolicy, now: datetime, expiring: list[papers.Expiring]) -> dict:
     window = windows.scheduled_window(booking)
+    ride_day = timezone.localtime(window.end).date()
     watched = planning.watch(booking, policy, now)
     return {
         "ride": booking,
@@ -88,6 +92,13 @@ def card(booking: Booking, policy: RideDayPolicy, now: datetime) -> dict:
         "state_label": ride_state_label(booking, watched.progress),
         "last_move": watched.last_move and timezone.localtime(watched.last_move),
         "late": watched.late,
+        # Its chauffeur's or car's paper ends before the ride: dispatch renews it or reassigns the ride.
+        "papers_lapse": booking.status == BookingStatus.CONFIRMED
+        and any(
+            shown.expires_on < ride_day
+            for shown in expiring
+            if shown.holder in (booking.driver, booking.vehicle)
+        ),
     }
 
 

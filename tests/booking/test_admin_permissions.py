@@ -20,7 +20,7 @@ from access.models import ApiToken
 from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
 from corporate.models import CompanyAccount
-from fleet.models import Driver, Vehicle
+from fleet.models import Driver, DriverPaper, Vehicle
 from invoicing.collective_invoices import previous_month
 from invoicing.models import Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
@@ -255,6 +255,18 @@ def a_driver() -> Driver:
     return Driver.objects.first() or Driver.objects.create(name="Karl Huber", phone="1")
 
 
+def a_scan(world: World) -> Send:
+    paper = DriverPaper.objects.create(
+        driver=a_driver(),
+        kind="taxi_licence",
+        scan=b"%PDF-1.7",
+        scan_name="a.pdf",
+        scan_type="application/pdf",
+    )
+    url = f"/admin/fleet/driver/{paper.driver_id}/papers/{paper.pk}/scan/"
+    return lambda client: client.get(url)
+
+
 def a_vehicle() -> Vehicle:
     executive = VehicleClass.objects.get(code="executive")
     return Vehicle.objects.first() or Vehicle.objects.create(
@@ -384,6 +396,21 @@ CELLS: dict[str, Cell] = {
         edit(lambda: f"/admin/fleet/driver/{a_driver().pk}/change/", phone="+43 660 9990000"),
         only(Driver, "phone"),
     ),
+    "driver's paper added": Cell(
+        {"dispatcher", "superuser"},
+        edit(
+            lambda: f"/admin/fleet/driver/{a_driver().pk}/change/",
+            phone="+43 660 1112223",  # a_driver's placeholder is none
+            **{
+                "papers-TOTAL_FORMS": "1",
+                "papers-0-kind": "taxi_licence",
+                "papers-0-expires_on": "31.12.2030",
+            },
+        ),
+        only(DriverPaper, "kind"),
+    ),
+    # Scans of personal documents: those who keep the papers, not every reader.
+    "a paper's scan": Cell({"dispatcher", "superuser"}, a_scan),
     "vehicle list": Cell(READERS, get("/admin/fleet/vehicle/")),
     "vehicle edit": Cell(
         {"dispatcher", "superuser"},

@@ -7,6 +7,7 @@ import pytest
 
 from booking.models import Booking
 from fleet.models import Driver
+from tests.admin_forms import empty_inline
 from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.dispatch.test_phone_booking import ADD, form
@@ -113,7 +114,14 @@ def test_the_drivers_form_refuses_and_changes_nothing(admin_client, phone):
     driver = Driver.objects.create(name="Karl Huber", phone="+436601112223")
     response = admin_client.post(
         f"/admin/fleet/driver/{driver.pk}/change/",
-        {"name": "Karl Huber", "phone": phone, "email": "", "languages": "de", "active": "on"},
+        {
+            "name": "Karl Huber",
+            "phone": phone,
+            "email": "",
+            "languages": "de",
+            "active": "on",
+            **empty_inline("papers"),
+        },
     )
     assert response.status_code == 200 and "phone" in response.context["adminform"].form.errors
     assert Driver.objects.get().phone == "+436601112223"
@@ -123,7 +131,14 @@ def test_the_drivers_form_stores_e164(admin_client):
     driver = Driver.objects.create(name="Karl Huber", phone="+436601112223")
     response = admin_client.post(
         f"/admin/fleet/driver/{driver.pk}/change/",
-        {"name": "Karl Huber", "phone": "0664 555 66 77", "email": "", "languages": "de", "active": "on"},
+        {
+            "name": "Karl Huber",
+            "phone": "0664 555 66 77",
+            "email": "",
+            "languages": "de",
+            "active": "on",
+            **empty_inline("papers"),
+        },
     )
     assert response.status_code == 302
     assert Driver.objects.get().phone == "+436645556677"

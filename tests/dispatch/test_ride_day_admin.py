@@ -159,6 +159,7 @@ def policy_form(**changed) -> dict:
         "traveller_reminder_hours": 24,
         "driver_reminder_time": "18:00",
         "unassigned_alert_hours": 12,
+        "paper_reminder_days": 30,
         "link_valid_hours": 12,
     }
     return {**values, **changed}

@@ -4,6 +4,7 @@ import pytest
 
 from fleet.models import Driver, Vehicle
 from pricing.models import VehicleClass
+from tests.admin_forms import empty_inline
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +18,7 @@ def test_staff_add_a_driver_and_a_vehicle(admin_client):
             "email": "karl@chauffeur.test",
             "languages": "de, en",
             "active": "on",
+            **empty_inline("papers"),
         },
     )
     assert response.status_code == 302
@@ -31,6 +33,7 @@ def test_staff_add_a_driver_and_a_vehicle(admin_client):
             "seats": 3,
             "luggage": 3,
             "active": "on",
+            **empty_inline("papers"),
         },
     )
     assert response.status_code == 302
@@ -43,7 +46,13 @@ def test_a_vehicle_plate_is_unique_and_nothing_is_deleted(admin_client):
     vehicle = Vehicle.objects.create(plate="W-1000A", vehicle_class=executive, seats=3, luggage=3)
     response = admin_client.post(
         "/admin/fleet/vehicle/add/",
-        {"plate": "W-1000A", "vehicle_class": executive.pk, "seats": 3, "luggage": 3},
+        {
+            "plate": "W-1000A",
+            "vehicle_class": executive.pk,
+            "seats": 3,
+            "luggage": 3,
+            **empty_inline("papers"),
+        },
     )
     assert response.status_code == 200 and "already exists" in response.content.decode()
     assert admin_client.post(f"/admin/fleet/vehicle/{vehicle.pk}/delete/", {"post": "yes"}).status_code == 403

@@ -1,5 +1,6 @@
-"""A working day to try the back office on: drivers, vehicles and rides for today and the next days, paid,
-confirmed and waiting for a driver. Development only: it refuses to run with debug off. Safe to re-run: it
+"""A working day to try the back office on: drivers and vehicles with their papers (a chauffeur's licence and
+a van's inspection expiring soon), and rides for today and the next days, paid, confirmed and waiting for a
+driver. Development only: it refuses to run with debug off. Safe to re-run: it
 makes only what is missing (a demo ride is known by its customer and pickup) and says what it made."""
 
 import unicodedata
@@ -16,7 +17,7 @@ from booking import history
 from booking.checkout import BookingRequest, price_the_ride, store_booking
 from booking.models import Booking, BookingChannel
 from dispatch import assignment
-from fleet.models import Driver, Vehicle
+from fleet.models import Driver, DriverPaper, DriverPaperKind, Vehicle, VehiclePaper, VehiclePaperKind
 from payments import payment_updates
 from pricing.models import VehicleClass
 
@@ -108,6 +109,7 @@ class Command(BaseCommand):
                 for name, phone, email, langs in DRIVERS
             ]
             vehicles = [self.vehicle(*spec) for spec in VEHICLES]
+            with_papers(drivers, vehicles)
             rides = [self.ride(spec, [d for d, _ in drivers], [v for v, _ in vehicles]) for spec in RIDES]
         made = {
             "driver": sum(created for _, created in drivers),
@@ -152,6 +154,28 @@ class Command(BaseCommand):
             except DomainError as busy:  # a ride entered by hand at that time: this one waits for a driver
                 self.stdout.write(f"{booking.reference} is left for dispatch: {busy}")
         return booking, True
+
+
+def with_papers(drivers: list[tuple[Driver, bool]], vehicles: list[tuple[Vehicle, bool]]) -> None:
+    """Papers for the drivers and vehicles made now, valid for years but the last driver's chauffeur's
+    licence and the last vehicle's inspection, which expire within the reminder's days."""
+    today = timezone.localdate()
+    for index, (driver, created) in enumerate(drivers):
+        if created:
+            soon = index == len(drivers) - 1
+            taxi = today + timedelta(days=20 if soon else 900)
+            DriverPaper.objects.create(driver=driver, kind=DriverPaperKind.TAXI_LICENCE, expires_on=taxi)
+            DriverPaper.objects.create(
+                driver=driver, kind=DriverPaperKind.DRIVING_LICENCE, number=f"F-{driver.pk:06}"
+            )
+    for index, (vehicle, created) in enumerate(vehicles):
+        if created:
+            soon = index == len(vehicles) - 1
+            for kind in VehiclePaperKind:
+                days = 12 if soon and kind == VehiclePaperKind.INSPECTION else 400
+                VehiclePaper.objects.create(
+                    vehicle=vehicle, kind=kind, expires_on=today + timedelta(days=days)
+                )
 
 
 def counted(made: dict[str, int]) -> str:
