@@ -22,6 +22,7 @@ VIEW_ALL = [
     "places.view_ratingsnapshot",
     "dispatch.view_ridedaypolicy",
     "business.view_companyaccount",
+    "privacy.view_retentionpolicy",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
 # the terms, complete, notes; drivers and vehicles, and their papers (scans of personal documents: dispatch

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "invoicing",
     "payments",
     "accounting",
+    "privacy",
     "dispatch",
     "fleet",
     "access",
@@ -417,6 +418,8 @@ JOBS_SCHEDULES = {
     ),
     # invoices and credit notes that waited for the seller's legal details (saving the profile starts it too)
     "payments.tasks.issue_waiting_documents": int(os.environ.get("JOBS_WAITING_DOCUMENTS_SECONDS") or 900),
+    # what the retention policy keeps no longer (privacy/retention.py)
+    "privacy.retention.remove_expired": int(os.environ.get("JOBS_RETENTION_SECONDS") or 86400),
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).

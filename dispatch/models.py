@@ -108,7 +108,7 @@ class RideDayPolicy(models.Model):
 
 
 def ride_day_policy() -> RideDayPolicy:
-    return RideDayPolicy.objects.filter(pk=1).first() or RideDayPolicy()
+    return RideDayPolicy.objects.order_by("pk").first() or RideDayPolicy()  # the one staff saved
 
 
 class Reminder(models.Model):

@@ -79,7 +79,7 @@ class OneRecordAdmin(NamesChanges, admin.ModelAdmin):
     """A policy is one record that staff edit: never a second, never none."""
 
     def has_add_permission(self, request):
-        return not self.model.objects.exists()
+        return super().has_add_permission(request) and not self.model.objects.exists()
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -73,11 +73,15 @@ def test_the_proxy_overwrites_x_forwarded_for_with_the_address_it_saw():
 
 
 def test_the_proxy_buffers_bounds_bodies_and_times_out():
-    assert directives("proxy_pass") == ["http://chauffeur_web"]
+    assert set(directives("proxy_pass")) == {"http://chauffeur_web"}  # every location
     assert directives("server") == ["web:8000"]  # the upstream: compose's web service
     assert directives("proxy_request_buffering") == ["on"]
     assert directives("proxy_buffering") == ["on"]
-    assert directives("client_max_body_size") == ["3m"]
+    # 3 MB everywhere; the pages that upload the papers' scans (at most 10 MB each) take a few.
+    assert directives("client_max_body_size") == ["3m", "25m"]
+    assert re.search(
+        r"location ~ \^/admin/fleet/\(driver\|vehicle\)/ \{\s*client_max_body_size 25m;", NGINX_CONF
+    )
     for timeout in ("client_header_timeout", "client_body_timeout", "proxy_connect_timeout"):
         assert directives(timeout) and int(directives(timeout)[0].removesuffix("s")) <= 10, timeout
     # Longer than gunicorn's worker timeout (30 s): the app's own error answer reaches the client.

@@ -20,6 +20,7 @@ from access.models import ApiToken
 from access.tokens import issue_token
 from booking.models import Booking, BookingEvent, CancellationPolicy
 from corporate.models import CompanyAccount
+from dispatch.models import RideDayPolicy
 from fleet.models import Driver, DriverPaper, Vehicle
 from invoicing.collective_invoices import previous_month
 from invoicing.models import Invoice
@@ -28,6 +29,7 @@ from payments import collective_invoices
 from payments.models import AccountPayment, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
+from privacy.models import RetentionPolicy
 from tests.admin_forms import change_form_data
 from tests.booking.conftest import paid_ride
 
@@ -267,6 +269,13 @@ def a_scan(world: World) -> Send:
     return lambda client: client.get(url)
 
 
+def first_record(model) -> Callable[[World], Send]:
+    """The add page of a one-record policy, sent with its defaults."""
+    url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/add/"
+    form = {field.name: field.default for field in model._meta.fields if field.name != "id"}
+    return lambda world: lambda client: client.post(url, form)
+
+
 def a_vehicle() -> Vehicle:
     executive = VehicleClass.objects.get(code="executive")
     return Vehicle.objects.first() or Vehicle.objects.create(
@@ -439,6 +448,10 @@ CELLS: dict[str, Cell] = {
         only(CancellationPolicy, "late_fee_percent"),
     ),
     "rating snapshot": Cell(READERS, get("/admin/places/ratingsnapshot/")),
+    "retention policy": Cell(READERS, get("/admin/privacy/retentionpolicy/")),
+    # A policy's first record is added like any other: only with the add permission.
+    "retention policy set": Cell({"superuser"}, first_record(RetentionPolicy), only(RetentionPolicy, "pk")),
+    "ride-day policy set": Cell({"superuser"}, first_record(RideDayPolicy), only(RideDayPolicy, "pk")),
     "operator profile": Cell(READERS, get("/admin/company/operatorprofile/")),
     "operator profile edit": Cell(
         {"superuser"},

@@ -368,6 +368,7 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "legal text": opens_first_row("/admin/company/legaltext/"),  # a published version: read only
     "new legal text": opens("/admin/company/legaltext/add/?kind=terms"),  # from the current terms
     "places budget": opens_first_row("/admin/places/providerbudget/"),
+    "retention policy": opens("/admin/privacy/retentionpolicy/add/"),  # with what the next run removes
     "API tokens": api_tokens,
     "drivers": opens("/admin/fleet/driver/"),
     "driver": opens_first_row("/admin/fleet/driver/"),
