@@ -1,14 +1,13 @@
 """The papers of chauffeurs and cars in dispatch (which count: fleet/papers.py). A chauffeur or a car whose
 paper of some kind is no longer valid on the ride's day is refused for it wherever a ride gets or keeps them:
 assigning, and moving an assigned ride. A kind never recorded refuses nothing (the lists show it missing).
-Staff, and the chauffeur for their own papers, are reminded once before one expires; the dispatch board and
-the driver and vehicle lists show what expires soon."""
+Staff, and the chauffeur for their own papers, are reminded once before one expires (dispatch/reminders.py
+enqueues it); the dispatch board and the driver and vehicle lists show what expires soon."""
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import capfirst, format_lazy
@@ -19,7 +18,6 @@ from django_tasks import task
 from apikit.errors import DomainError
 from booking import notifications
 from booking.models import Booking, BookingStatus
-from dispatch.models import Reminder, ride_day_policy
 from dispatch.planning import midnight
 from dispatch.windows import RideWindow
 from fleet.models import Driver, DriverPaper, Paper, Vehicle, VehiclePaper
@@ -42,9 +40,13 @@ class Expiring:
         return self.paper.expires_on
 
     @property
+    def owner(self) -> str:
+        """ "driver" or "vehicle": the holder's field on a booking, and its admin's name."""
+        return self.holder._meta.model_name or ""
+
+    @property
     def admin_url(self) -> str:
-        name = "fleet_driver_change" if isinstance(self.holder, Driver) else "fleet_vehicle_change"
-        return reverse(f"admin:{name}", args=[self.holder.pk])
+        return reverse(f"admin:fleet_{self.owner}_change", args=[self.holder.pk])
 
 
 def ensure_valid(window: RideWindow, driver: Driver | None, vehicle: Vehicle | None) -> None:
@@ -96,34 +98,9 @@ def rides_after(shown: Expiring) -> list[Booking]:
     rides = Booking.objects.filter(
         status=BookingStatus.CONFIRMED,
         pickup_at__gte=midnight(shown.expires_on + timedelta(days=1)),
+        **{shown.owner: shown.holder},
     )
-    if isinstance(shown.holder, Driver):
-        rides = rides.filter(driver=shown.holder)
-    else:
-        rides = rides.filter(vehicle=shown.holder)
     return list(rides.order_by("pickup_at"))
-
-
-def remind(now: datetime | None = None) -> int:
-    """Enqueue one reminder per paper that counts and expires within the policy's days (or has expired), the
-    first time it is found; a renewed paper, or a corrected date, is reminded of anew when its time comes."""
-    days = ride_day_policy().paper_reminder_days
-    if not days:
-        return 0
-    enqueued = 0
-    for shown in expiring(timezone.localtime(now or timezone.now()).date(), days):
-        owner = "driver" if isinstance(shown.holder, Driver) else "vehicle"
-        key = f"paper:{owner}:{shown.paper.pk}:{shown.expires_on.isoformat()}"
-        if Reminder.objects.filter(key=key).exists():
-            continue
-        try:
-            with transaction.atomic():
-                Reminder.objects.create(key=key)
-                send_paper_reminder.enqueue(owner, shown.paper.pk)
-        except IntegrityError:  # another worker's run wrote it first
-            continue
-        enqueued += 1
-    return enqueued
 
 
 @task()

@@ -44,7 +44,7 @@ def send_due(now: datetime | None = None) -> Enqueued:
         travellers=remind_travellers(now, policy),
         drivers=remind_drivers(now, policy),
         unassigned=alert_unassigned(now, policy),
-        papers=papers.remind(now),
+        papers=remind_of_papers(now, policy),
     )
 
 
@@ -113,6 +113,22 @@ def alert_unassigned(now: datetime, policy: RideDayPolicy) -> int:
             "Assignment",
         )
     return enqueued
+
+
+def remind_of_papers(now: datetime, policy: RideDayPolicy) -> int:
+    """Each paper that counts and expires within `paper_reminder_days` (or has expired), once; a renewed
+    paper, or a corrected date, is a new key, so it is reminded of anew when its time comes."""
+    if not policy.paper_reminder_days:
+        return 0
+    return sum(
+        _once(
+            f"paper:{shown.owner}:{shown.paper.pk}:{shown.expires_on.isoformat()}",
+            papers.send_paper_reminder,
+            shown.owner,
+            shown.paper.pk,
+        )
+        for shown in papers.expiring(timezone.localtime(now).date(), policy.paper_reminder_days)
+    )
 
 
 def next_day_rides(day: date):
