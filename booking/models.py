@@ -265,6 +265,13 @@ class Booking(models.Model):
         blank=True,
         help_text=_("A sender is on the confirmation since then (a lease: it lapses)."),
     )
+    anonymised_at = models.DateTimeField(
+        _("personal data removed at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("The traveller's name, contact, addresses and notes were removed then (privacy)."),
+    )
     created_at = models.DateTimeField(_("booked at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

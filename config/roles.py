@@ -23,6 +23,7 @@ VIEW_ALL = [
     "dispatch.view_ridedaypolicy",
     "business.view_companyaccount",
     "privacy.view_retentionpolicy",
+    "privacy.view_hold",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
 # the terms, complete, notes; drivers and vehicles, and their papers (scans of personal documents: dispatch
@@ -50,6 +51,8 @@ ACCOUNTS = [
     "business.view_companyaccount",
     "payments.view_accountpayment",
     "payments.add_accountpayment",
+    # a booking in dispute kept past its time
+    *(f"privacy.{action}_hold" for action in ("view", "add", "change", "delete")),
 ]
 ROLES: dict[str, list[str]] = {
     "Viewer": VIEW_ALL,

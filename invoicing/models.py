@@ -54,6 +54,10 @@ class IssuedDocumentQuerySet(models.QuerySet):
     def delete(self):
         raise IssuedInvoiceError("issued invoices and credit notes cannot be deleted")
 
+    def remove_past_retention(self) -> int:
+        """The one removal: documents whose years of keeping (BAO §132) have passed (privacy/records.py)."""
+        return models.QuerySet.delete(self)[0]
+
 
 class IssuedDocument(models.Model):
     """An invoice or a credit note: its number ("2026-000123": the year, then the year's consecutive

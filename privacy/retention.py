@@ -1,8 +1,10 @@
 """What is kept how long, and its removal: each category names what it holds, why it is kept that long, and
-the rows past their time under the retention policy (privacy/models.py). The worker's schedule removes them
-(`remove_expired`, every JOBS_RETENTION_SECONDS); the policy's admin page previews what the next run removes;
-the privacy page prints the table (templatetags/retention.py)."""
+what is due under the retention policy (privacy/models.py): rows deleted, or a booking's personal data
+removed (booking/personal_data.py) or its whole record (privacy/records.py). The worker's schedule applies
+them (`remove_expired`, every JOBS_RETENTION_SECONDS); the policy's admin page previews what the next run
+does; the privacy page prints the table (templatetags/retention.py)."""
 
+from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -10,16 +12,25 @@ from datetime import datetime, timedelta
 from axes.models import AccessAttempt, AccessLog
 from django.db import transaction
 from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
+from booking import personal_data
+from booking.models import Booking
 from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
 from oauth.models import AuthorizationCode, RefreshToken, SignInCode
+from privacy import records
 from privacy.models import RetentionPolicy, retention_policy
+
+
+def _deleted(rows: QuerySet, now: datetime) -> int:
+    return rows.delete()[1].get(rows.model._meta.label, 0)
 
 
 @dataclass(frozen=True)
@@ -27,14 +38,62 @@ class Category:
     key: str
     held: Promise  # what it holds, as the privacy page names it
     reason: Promise  # why it is kept, and why that long
-    days_field: str  # the policy's field with its days
-    past: Callable[[datetime], list[QuerySet]]  # its rows past their time, given the day's cut-off
+    period_field: str  # the policy's field with its period
+    kept_for: Callable[[int], str]  # the period in words
+    due: Callable[[datetime, int], list[QuerySet]]  # its rows due, given now and the period
+    apply: Callable[[QuerySet, datetime], int] = _deleted  # done to them (given now), atomic per row or query
 
-    def days(self, policy: RetentionPolicy) -> int:
-        return getattr(policy, self.days_field)
+    def period(self, policy: RetentionPolicy) -> int:
+        return getattr(policy, self.period_field)
 
     def rows(self, policy: RetentionPolicy, now: datetime) -> list[QuerySet]:
-        return self.past(now - timedelta(days=self.days(policy)))
+        return self.due(now, self.period(policy))
+
+
+def _days(past: Callable[[datetime], list[QuerySet]]) -> Callable[[datetime, int], list[QuerySet]]:
+    return lambda now, days: past(now - timedelta(days=days))
+
+
+def _in_days(days: int) -> str:
+    return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+
+
+def months_before(moment: datetime, months: int) -> datetime:
+    """The same day and time `months` calendar months earlier (the month's last day when it is shorter)."""
+    local = timezone.localtime(moment)
+    year, month = divmod(local.year * 12 + local.month - 1 - months, 12)
+    day = min(local.day, monthrange(year, month + 1)[1])
+    return local.replace(year=year, month=month + 1, day=day)
+
+
+def _rides_past(now: datetime, months: int) -> list[QuerySet]:
+    rides = Booking.objects.annotate(ride_at=Coalesce("pickup_at", "created_at")).filter(
+        anonymised_at__isnull=True, ride_at__lt=months_before(now, months)
+    )
+    return [records.not_held(rides, now)]
+
+
+def _each_still_due(rows: QuerySet, act: Callable[[int], object]) -> int:
+    """Each row locked (a booking first, as every change to it) and asked again: a hold placed or a document
+    issued since the query keeps it."""
+    done = 0
+    for pk in list(rows.values_list("pk", flat=True)):
+        with transaction.atomic():
+            locked = list(rows.model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
+            if locked and rows.filter(pk=pk).exists():
+                act(pk)
+                done += 1
+    return done
+
+
+def _anonymised(rows: QuerySet, now: datetime) -> int:
+    return _each_still_due(rows, lambda pk: personal_data.anonymise(pk, now))
+
+
+def _records_removed(rows: QuerySet, now: datetime) -> int:
+    return _each_still_due(
+        rows, records.remove_booking if rows.model is Booking else records.remove_collective_invoice
+    )
 
 
 CATEGORIES = [
@@ -43,10 +102,13 @@ CATEGORIES = [
         _("Sign-in codes mailed to travellers, and assistants' authorisation codes"),
         _("Needed only until used or expired; kept a few days more to answer a question about a sign-in."),
         "sign_in_codes_days",
-        lambda cutoff: [
-            SignInCode.objects.filter(expires_at__lt=cutoff),
-            AuthorizationCode.objects.filter(expires_at__lt=cutoff),
-        ],
+        _in_days,
+        _days(
+            lambda cutoff: [
+                SignInCode.objects.filter(expires_at__lt=cutoff),
+                AuthorizationCode.objects.filter(expires_at__lt=cutoff),
+            ]
+        ),
     ),
     Category(
         "refresh_tokens",
@@ -56,45 +118,92 @@ CATEGORIES = [
             "to recognise one."
         ),
         "refresh_tokens_days",
-        lambda cutoff: [RefreshToken.objects.filter(expires_at__lt=cutoff)],
+        _in_days,
+        _days(lambda cutoff: [RefreshToken.objects.filter(expires_at__lt=cutoff)]),
     ),
     Category(
         "job_links",
         _("Chauffeurs' job links (a digest, never the link)"),
         _("A link opens its job until after the ride; kept a while to tell a chauffeur it has expired."),
         "job_links_days",
-        lambda cutoff: [JobLink.objects.filter(expires_at__lt=cutoff)],
+        _in_days,
+        _days(lambda cutoff: [JobLink.objects.filter(expires_at__lt=cutoff)]),
     ),
     Category(
         "deliveries",
         _("Records of the e-mails and text messages sent: recipient and subject"),
         _("They keep a message from going out twice when its job runs again."),
         "deliveries_days",
-        lambda cutoff: [Delivery.objects.filter(delivered_at__lt=cutoff)],
+        _in_days,
+        _days(lambda cutoff: [Delivery.objects.filter(delivered_at__lt=cutoff)]),
     ),
     Category(
         "finished_jobs",
         _("Background jobs done, with their arguments"),
         _("Kept for staff to see what went out and when."),
         "finished_jobs_days",
-        lambda cutoff: [Job.objects.filter(status=TaskResultStatus.SUCCESSFUL, finished_at__lt=cutoff)],
+        _in_days,
+        _days(
+            lambda cutoff: [Job.objects.filter(status=TaskResultStatus.SUCCESSFUL, finished_at__lt=cutoff)]
+        ),
     ),
     Category(
         "failed_jobs",
         _("Background jobs failed, with their arguments and error"),
         _("Kept for staff to run again or look into."),
         "failed_jobs_days",
-        lambda cutoff: [Job.objects.filter(status=TaskResultStatus.FAILED, finished_at__lt=cutoff)],
+        _in_days,
+        _days(lambda cutoff: [Job.objects.filter(status=TaskResultStatus.FAILED, finished_at__lt=cutoff)]),
     ),
     Category(
         "sign_ins",
         _("Staff sign-ins and failed attempts: address, browser, time"),
         _("The back office's security: who signed in, and addresses that tried passwords."),
         "sign_ins_days",
-        lambda cutoff: [
-            AccessLog.objects.filter(attempt_time__lt=cutoff),
-            AccessAttempt.objects.filter(attempt_time__lt=cutoff),
+        _in_days,
+        _days(
+            lambda cutoff: [
+                AccessLog.objects.filter(attempt_time__lt=cutoff),
+                AccessAttempt.objects.filter(attempt_time__lt=cutoff),
+            ]
+        ),
+    ),
+    Category(
+        "personal_data",
+        _("A booking's personal data: name, e-mail, phone, addresses, flight, notes"),
+        _(
+            "Needed for the ride and for questions about it afterwards; a booking in dispute is kept until "
+            "it is settled. The ride, its price and its payments stay, without them."
+        ),
+        "personal_data_months",
+        lambda months: (
+            ngettext("%(count)d month after the ride", "%(count)d months after the ride", months)
+            % {"count": months}
+        ),
+        _rides_past,
+        _anonymised,
+    ),
+    Category(
+        "records",
+        _("Invoices and credit notes (with the name and address they print), and the bookings' payments"),
+        _(
+            "The law keeps the books and their documents seven years (BAO §132); then the booking goes "
+            "with them, unless it is in dispute."
+        ),
+        "documents_years",
+        lambda years: (
+            ngettext(
+                "%(count)d year after the end of the year issued",
+                "%(count)d years after the end of the year issued",
+                years,
+            )
+            % {"count": years}
+        ),
+        lambda now, years: [
+            records.removable_bookings(now, years),
+            records.removable_collective_invoices(now, years),
         ],
+        _records_removed,
     ),
 ]
 
@@ -102,15 +211,19 @@ CATEGORIES = [
 @dataclass(frozen=True)
 class Due:
     category: Category
-    days: int
+    kept_for: str
     count: int
 
 
 def preview(now: datetime | None = None) -> list[Due]:
-    """What a run now would remove, per category."""
+    """What a run now would do, per category."""
     now, policy = now or timezone.now(), retention_policy()
     return [
-        Due(category, category.days(policy), sum(rows.count() for rows in category.rows(policy, now)))
+        Due(
+            category,
+            category.kept_for(category.period(policy)),
+            sum(rows.count() for rows in category.rows(policy, now)),
+        )
         for category in CATEGORIES
     ]
 
@@ -120,10 +233,7 @@ def remove(now: datetime | None = None) -> dict[str, int]:
     now, policy = now or timezone.now(), retention_policy()
     removed = {}
     for category in CATEGORIES:
-        with transaction.atomic():
-            removed[category.key] = sum(
-                rows.delete()[1].get(rows.model._meta.label, 0) for rows in category.rows(policy, now)
-            )
+        removed[category.key] = sum(category.apply(rows, now) for rows in category.rows(policy, now))
     return removed
 
 

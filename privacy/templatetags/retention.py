@@ -12,4 +12,6 @@ register = template.Library()
 @register.inclusion_tag("privacy/retention_table.html")
 def retention_table() -> dict:
     policy = retention_policy()
-    return {"rows": [(category, category.days(policy)) for category in retention.CATEGORIES]}
+    return {
+        "rows": [(category, category.kept_for(category.period(policy))) for category in retention.CATEGORIES]
+    }

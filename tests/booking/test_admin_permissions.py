@@ -29,7 +29,7 @@ from payments import collective_invoices
 from payments.models import AccountPayment, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
-from privacy.models import RetentionPolicy
+from privacy.models import Hold, RetentionPolicy
 from tests.admin_forms import change_form_data
 from tests.booking.conftest import paid_ride
 
@@ -276,6 +276,11 @@ def first_record(model) -> Callable[[World], Send]:
     return lambda world: lambda client: client.post(url, form)
 
 
+def place_hold(world: World) -> Send:
+    data = {"booking": world.paid().reference, "reason": "The fare is disputed", "until": ""}
+    return lambda client: client.post("/admin/privacy/hold/add/", data)
+
+
 def a_vehicle() -> Vehicle:
     executive = VehicleClass.objects.get(code="executive")
     return Vehicle.objects.first() or Vehicle.objects.create(
@@ -452,6 +457,8 @@ CELLS: dict[str, Cell] = {
     # A policy's first record is added like any other: only with the add permission.
     "retention policy set": Cell({"superuser"}, first_record(RetentionPolicy), only(RetentionPolicy, "pk")),
     "ride-day policy set": Cell({"superuser"}, first_record(RideDayPolicy), only(RideDayPolicy, "pk")),
+    "holds": Cell({"viewer", "dispatcher", "accountant", "superuser"}, get("/admin/privacy/hold/")),
+    "hold placed": Cell(ACCOUNTS, place_hold, only(Hold, "reason")),
     "operator profile": Cell(READERS, get("/admin/company/operatorprofile/")),
     "operator profile edit": Cell(
         {"superuser"},
@@ -538,7 +545,7 @@ def test_staff_roles_makes_the_guides_groups_and_resets_them_to_their_permission
     money = Permission.objects.filter(codename__in=["refund_booking", "record_payment"])
     Group.objects.get(name="Viewer").permissions.add(*money)
     call_command("staff_roles", stdout=(said := io.StringIO()))
-    assert "Reset 'Accountant': 9 permissions." in said.getvalue()
+    assert "Reset 'Accountant': 13 permissions." in said.getvalue()
     assert sorted(Group.objects.values_list("name", flat=True)) == [
         "Accountant",
         "Dispatcher",

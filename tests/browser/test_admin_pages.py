@@ -369,6 +369,8 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "new legal text": opens("/admin/company/legaltext/add/?kind=terms"),  # from the current terms
     "places budget": opens_first_row("/admin/places/providerbudget/"),
     "retention policy": opens("/admin/privacy/retentionpolicy/add/"),  # with what the next run removes
+    "holds": opens("/admin/privacy/hold/"),
+    "new hold": opens("/admin/privacy/hold/add/"),  # the booking picked by its reference
     "API tokens": api_tokens,
     "drivers": opens("/admin/fleet/driver/"),
     "driver": opens_first_row("/admin/fleet/driver/"),

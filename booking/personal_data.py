@@ -1,0 +1,67 @@
+"""A booking's personal data removed while the ride stays a record of what was sold: its route's figures,
+price, states, times, chauffeur and money. The invoices and credit notes issued keep what they printed: the
+law keeps them (privacy/retention.py says how long)."""
+
+from datetime import datetime
+
+from django.db import transaction
+
+from booking.models import Booking, BookingEvent
+
+REMOVED = "—"  # where an address stood: the ride had one, it is no longer kept
+
+# What identifies the traveller or says where they live, travel and what they asked for.
+CLEARED: dict[str, object] = {
+    "name": "",
+    "email": "",
+    "phone": "",
+    "notes": "",
+    "flight_number": "",
+    "flight_data": None,
+    "booking_data": {},
+    "billing_address": "",
+    "billing_vat_id": "",
+    "text_messages": False,
+    "origin": REMOVED,
+    "destination": REMOVED,
+}
+
+
+def anonymise(booking_id: int, now: datetime) -> bool:
+    """Remove the booking's personal data, and every trace of it in its history (staff notes go whole);
+    False when it was already removed. The booking is locked first, as every change to it is."""
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking_id)
+        if booking.anonymised_at is not None:
+            return False
+        traces = _traces(booking)
+        cleared = dict(CLEARED)
+        if booking.documents_waiting_since is None:
+            cleared["invoice_draft"] = None  # an invoice still to be issued prints it; otherwise it goes
+        Booking.objects.filter(pk=booking.pk).update(**cleared, anonymised_at=now)
+        booking.history.filter(kind=BookingEvent.Kind.NOTE).delete()
+        for event in booking.history.all():
+            text, actor, params = _without(event.text, traces), _without(event.actor, traces), event.params
+            params = _without(params, traces)
+            if (text, actor, params) != (event.text, event.actor, event.params):
+                BookingEvent.objects.filter(pk=event.pk).update(text=text, actor=actor, params=params)
+    return True
+
+
+def _traces(booking: Booking) -> list[str]:
+    values = [booking.name, booking.email, booking.phone, booking.origin, booking.destination]
+    values += [booking.flight_number, booking.billing_address, booking.notes]
+    # The longest first: a name inside an e-mail address goes with the address.
+    return sorted({value.strip() for value in values if len(value.strip()) >= 3}, key=len, reverse=True)
+
+
+def _without(value, traces: list[str]):
+    if isinstance(value, str):
+        for trace in traces:
+            value = value.replace(trace, REMOVED)
+        return value
+    if isinstance(value, list):
+        return [_without(item, traces) for item in value]
+    if isinstance(value, dict):
+        return {key: _without(item, traces) for key, item in value.items()}
+    return value
