@@ -24,13 +24,16 @@ VIEW_ALL = [
     "business.view_companyaccount",
     "privacy.view_retentionpolicy",
     "privacy.view_hold",
+    "privacy.view_datarequest",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
 # the terms, complete, notes; drivers and vehicles, and their papers (scans of personal documents: dispatch
-# only, not every reader).
+# only, not every reader); travellers' requests for their data, answered.
 DISPATCH = [
     "booking.add_booking",
     "booking.change_booking",
+    "privacy.add_datarequest",
+    "privacy.change_datarequest",
     "fleet.change_driver",
     "fleet.change_vehicle",
     *(

@@ -33,7 +33,7 @@ from places.api import (
     RatingApi,
 )
 from pricing.api import PriceApi
-from web import booking_page
+from web import booking_page, my_data
 from web import views as booking_pages
 from web.api import PageCheckoutApi, PageQuoteApi
 from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
@@ -73,6 +73,8 @@ pages = [
     path("booking/success", booking_pages.success_page, name="booking-success"),
     path("booking/cancel", booking_pages.cancel_page, name="booking-cancel"),
     path("booking/manage", booking_pages.manage_page, name="booking-manage"),
+    path("my-data", my_data.my_data_page, name="my-data"),
+    path("my-data/copy.json", my_data.my_data_copy, name="my-data-copy"),
     path("booking/account", booking_pages.account_page, name="booking-account"),
     path("booking/manage/ride", booking_pages.manage_ride_panel, name="booking-manage-ride"),
     path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),

@@ -23,7 +23,9 @@ from sitekit.i18n import language_links, supported
 
 SIGN_IN_PATH = "/oauth/sign-in"
 CONSENT_PATH = "/oauth/consent"
-ASSISTANTS_PATH = "/oauth/assistants"  # the only page besides the consent a sign-in leads to (?next=)
+ASSISTANTS_PATH = "/oauth/assistants"  # the traveller's assistants (?next=)
+MY_DATA_PATH = "/my-data"  # what the service holds about the traveller: a copy, its erasure (?next=)
+DESTINATIONS = (ASSISTANTS_PATH, MY_DATA_PATH)  # the only pages besides the consent a sign-in leads to
 ASKED_KEY = "oauth.sign_in"  # the address this browser asked a code for, while the code is awaited
 
 
@@ -39,8 +41,8 @@ class CodeForm(forms.Form):
 @xframe_options_deny
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_in_page(request: HttpRequest) -> HttpResponse:
-    if request.GET.get("next") == ASSISTANTS_PATH:
-        travellers.sign_in_for(request, ASSISTANTS_PATH)
+    if request.GET.get("next") in DESTINATIONS:
+        travellers.sign_in_for(request, request.GET["next"])
     chosen = supported(request.GET.get("lang"))
     with translation.override(chosen or translation.get_language()):
         response = _answer(request)
@@ -109,10 +111,12 @@ def _check(request: HttpRequest, email: str) -> HttpResponse:
 
 
 def _after_sign_in(request: HttpRequest) -> str:
-    """The assistants page when the traveller came for it, or when no authorization request waits."""
-    if travellers.destination(request) == ASSISTANTS_PATH or pending_of(request) is None:
-        return ASSISTANTS_PATH
-    return CONSENT_PATH
+    """The page the traveller came for, else the consent of a waiting authorization request, else their
+    assistants."""
+    chosen = travellers.destination(request)
+    if chosen in DESTINATIONS:
+        return chosen
+    return ASSISTANTS_PATH if pending_of(request) is None else CONSENT_PATH
 
 
 def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> HttpResponse:
@@ -126,6 +130,7 @@ def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> H
             # who the traveller signs in for, unless they came to see their assistants
             "asking": client_of(pending.client_id) if pending and after == CONSENT_PATH else None,
             "for_assistants": after == ASSISTANTS_PATH,
+            "for_my_data": after == MY_DATA_PATH,
             "continue_url": after,
             "language_links": language_links(request),
             "another_url": _here(request, another="1"),

@@ -1,15 +1,26 @@
 """How long the service keeps what it no longer needs (privacy/retention.py applies it): one record that staff
 edit, its defaults the ones the docs give with their reasons; and the holds that keep a booking past it."""
 
-from datetime import date
+from calendar import monthrange
+from datetime import date, datetime
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 DAYS = [MinValueValidator(1), MaxValueValidator(3650)]
+Moment = TypeVar("Moment", date, datetime)
+
+
+def months_on(moment: Moment, months: int) -> Moment:
+    """The same day `months` calendar months later (earlier when negative), the month's last day when it is
+    shorter; a time of day stays."""
+    year, month = divmod(moment.year * 12 + moment.month - 1 + months, 12)
+    return moment.replace(year=year, month=month + 1, day=min(moment.day, monthrange(year, month + 1)[1]))
 
 
 class RetentionPolicy(models.Model):
@@ -108,6 +119,51 @@ class Hold(models.Model):
 
     def stands_on(self, today: date) -> bool:
         return self.until is None or self.until >= today
+
+
+class DataRequest(models.Model):
+    """A traveller's request for their data (GDPR Art. 15, 20) or its erasure (Art. 17): made on the my-data
+    page and answered there at once, or received by staff (a letter, a call) and answered from the admin.
+    Answered within a month of receipt (Art. 12(3))."""
+
+    class Kind(models.TextChoices):
+        ACCESS = "access", _("a copy of their data")
+        ERASURE = "erasure", _("erasure")
+
+    class Channel(models.TextChoices):
+        TRAVELLER = "traveller", _("the traveller, signed in with a mailed code")
+        STAFF = "staff", _("staff, for a request received otherwise")
+
+    email = models.EmailField(_("e-mail"))
+    kind = models.CharField(_("request"), max_length=10, choices=Kind.choices)
+    channel = models.CharField(
+        _("made by"), max_length=10, choices=Channel.choices, default=Channel.STAFF, editable=False
+    )
+    received_at = models.DateTimeField(_("received at"), default=timezone.now)
+    note = models.TextField(_("note"), blank=True, help_text=_("How it came in, what was checked."))
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True, editable=False)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+        verbose_name=_("answered by"),
+    )
+    outcome = models.TextField(_("outcome"), blank=True, editable=False)
+
+    class Meta:
+        ordering = [models.F("answered_at").desc(nulls_first=True), "received_at"]  # open ones first
+        verbose_name, verbose_name_plural = _("data request"), _("data requests")
+
+    def __str__(self) -> str:
+        return f"{self.email}: {self.get_kind_display()}"
+
+    @property
+    def due_on(self) -> date:
+        """A month after receipt (the same day, or the month's last), Vienna time."""
+        return months_on(timezone.localdate(self.received_at), 1)
 
 
 def retention_policy() -> RetentionPolicy:

@@ -4,7 +4,6 @@ removed (booking/personal_data.py) or its whole record (privacy/records.py). The
 them (`remove_expired`, every JOBS_RETENTION_SECONDS); the policy's admin page previews what the next run
 does; the privacy page prints the table (templatetags/retention.py)."""
 
-from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,7 +25,7 @@ from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
 from oauth.models import AuthorizationCode, RefreshToken, SignInCode
 from privacy import records
-from privacy.models import RetentionPolicy, retention_policy
+from privacy.models import RetentionPolicy, months_on, retention_policy
 
 
 def _deleted(rows: QuerySet, now: datetime) -> int:
@@ -58,17 +57,9 @@ def _in_days(days: int) -> str:
     return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
 
 
-def months_before(moment: datetime, months: int) -> datetime:
-    """The same day and time `months` calendar months earlier (the month's last day when it is shorter)."""
-    local = timezone.localtime(moment)
-    year, month = divmod(local.year * 12 + local.month - 1 - months, 12)
-    day = min(local.day, monthrange(year, month + 1)[1])
-    return local.replace(year=year, month=month + 1, day=day)
-
-
 def _rides_past(now: datetime, months: int) -> list[QuerySet]:
     rides = Booking.objects.annotate(ride_at=Coalesce("pickup_at", "created_at")).filter(
-        anonymised_at__isnull=True, ride_at__lt=months_before(now, months)
+        anonymised_at__isnull=True, ride_at__lt=months_on(timezone.localtime(now), -months)
     )
     return [records.not_held(rides, now)]
 

@@ -29,7 +29,7 @@ from payments import collective_invoices
 from payments.models import AccountPayment, Refund
 from pricing.models import Tariff, Tour, VehicleClass
 from pricing.services import quote_price
-from privacy.models import Hold, RetentionPolicy
+from privacy.models import DataRequest, Hold, RetentionPolicy
 from tests.admin_forms import change_form_data
 from tests.booking.conftest import paid_ride
 
@@ -281,6 +281,18 @@ def place_hold(world: World) -> Send:
     return lambda client: client.post("/admin/privacy/hold/add/", data)
 
 
+def log_data_request(world: World) -> Send:
+    now = timezone.localtime()
+    data = {
+        "email": "anna@example.com",
+        "kind": "access",
+        "note": "",
+        "received_at_0": now.strftime("%Y-%m-%d"),
+    }
+    data["received_at_1"] = now.strftime("%H:%M:%S")
+    return lambda client: client.post("/admin/privacy/datarequest/add/", data)
+
+
 def a_vehicle() -> Vehicle:
     executive = VehicleClass.objects.get(code="executive")
     return Vehicle.objects.first() or Vehicle.objects.create(
@@ -459,6 +471,8 @@ CELLS: dict[str, Cell] = {
     "ride-day policy set": Cell({"superuser"}, first_record(RideDayPolicy), only(RideDayPolicy, "pk")),
     "holds": Cell({"viewer", "dispatcher", "accountant", "superuser"}, get("/admin/privacy/hold/")),
     "hold placed": Cell(ACCOUNTS, place_hold, only(Hold, "reason")),
+    "data requests": Cell(READERS, get("/admin/privacy/datarequest/")),
+    "data request logged": Cell({"dispatcher", "superuser"}, log_data_request, only(DataRequest, "email")),
     "operator profile": Cell(READERS, get("/admin/company/operatorprofile/")),
     "operator profile edit": Cell(
         {"superuser"},

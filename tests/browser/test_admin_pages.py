@@ -371,6 +371,8 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "retention policy": opens("/admin/privacy/retentionpolicy/add/"),  # with what the next run removes
     "holds": opens("/admin/privacy/hold/"),
     "new hold": opens("/admin/privacy/hold/add/"),  # the booking picked by its reference
+    "data requests": opens("/admin/privacy/datarequest/"),
+    "new data request": opens("/admin/privacy/datarequest/add/"),
     "API tokens": api_tokens,
     "drivers": opens("/admin/fleet/driver/"),
     "driver": opens_first_row("/admin/fleet/driver/"),

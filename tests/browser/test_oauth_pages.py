@@ -6,8 +6,10 @@ grants, and the token list's OAuth filter, as a signed-in dispatcher."""
 
 import base64
 import hashlib
+import json
 import re
 import secrets
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -33,6 +35,17 @@ for email in ("eva.en@example.com", "eva.de@example.com"):
     ApiToken.objects.create(name="OAuth: Trip Assistant", prefix=prefix, digest=digest, scopes=grant.scopes,
                             expires_at=timezone.now() + timedelta(hours=1), grant=grant, acts_for=email,
                             audience=grant.resource)
+# Per language a ride of a traveller with no assistant, done ten days ago: what the my-data page erases.
+from decimal import Decimal
+from booking.models import Booking
+from pricing.money import to_cents
+from pricing.services import quote_price
+quote = quote_price(vehicle_class="executive", distance_km=Decimal("21.8"))
+for language in ("en", "de"):
+    Booking.objects.create(reference=f"CB-DATA{{language.upper()}}", origin="Hotel Sacher", destination="Flughafen Wien",
+                           vehicle_class="executive", quote_record=quote.as_record(), amount_cents=to_cents(quote.price),
+                           booking_data={{}}, status="completed", name="Rosa Data", email=f"rosa.{{language}}@example.com",
+                           locale=language, pickup_at=timezone.now() - timedelta(days=10))
 # A client whose name and hosts are long words, as real ones are: they must wrap on a 360 px phone.
 OAuthClient.objects.create(client_id="planner", registration="dynamic", name="Reiseplanungsassistent",
                            redirect_uris=["https://callbacks.reiseplanung-assistent.example/oauth/callback"],
@@ -189,6 +202,35 @@ def test_a_traveller_sees_the_assistants_they_allowed_and_ends_one(served, chrom
     assert "Trip Assistant" in page.inner_text("#assistants-message")
     assert page.locator(".cb-assistant").count() == 0 and page.locator("#no-assistants").count() == 1
     checked(page, violations)
+    context.close()
+    assert errors == []
+    assert violations == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_traveller_downloads_their_data_and_erases_it(served, chromium, language):
+    context, page, errors, violations = phone(chromium, language)
+    page.goto(f"{served.base}/my-data")
+    page.wait_for_selector("#for-my-data")
+    checked(page, violations)
+    sign_in(served, page, f"rosa.{language}@example.com", r"/my-data$")
+    assert page.inner_text("h1") == {"en": "Your data", "de": "Ihre Daten"}[language]
+    assert f"CB-DATA{language.upper()}" in page.inner_text("#erasable")
+    assert overflow(page) == 0
+    checked(page, violations)
+    with page.expect_download() as download:
+        page.click("#download")
+    copy = json.loads(Path(download.value.path()).read_text())
+    assert [booking["name"] for booking in copy["bookings"]] == ["Rosa Data"]
+    page.click("#erase")  # not confirmed: refused, nothing erased
+    page.wait_for_selector("#confirm-error")
+    checked(page, violations)
+    page.check("#id_confirm")
+    page.click("#erase")
+    page.wait_for_selector("#erased")
+    assert page.locator("#nothing-to-erase").count() == 1
+    checked(page, violations)
+    page.screenshot(path=str(ARTIFACTS / f"my-data-{language}.png"), full_page=True)
     context.close()
     assert errors == []
     assert violations == []

@@ -1,0 +1,216 @@
+"""What the service holds about a traveller, by their e-mail address: a copy as one JSON document (GDPR Art.
+15, 20), and its erasure (Art. 17). Erasure anonymises every booking whose ride is over
+(booking/personal_data.py), ends the assistants' access they gave, and says what stays and until when: a
+ride still ahead (cancel it first), a booking kept under a hold, and the invoices and credit notes the law
+keeps. Every answer is logged as a DataRequest, made by the traveller or by staff."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+
+from booking import personal_data
+from booking.models import Booking, BookingEvent, BookingStatus
+from invoicing.models import CreditNote, Invoice
+from jobqueue import delivery
+from oauth import grants
+from oauth.models import OAuthGrant
+from payments.models import Payment, Refund
+from privacy import records
+from privacy.models import DataRequest, retention_policy
+
+# A ride still to come in these states is the traveller's ride, not data to erase: they cancel it first.
+AHEAD = {BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED}
+
+
+def bookings_of(email: str) -> QuerySet[Booking]:
+    return Booking.objects.filter(email__iexact=email.strip())
+
+
+def copy_of(email: str, now: datetime | None = None) -> dict:
+    """Everything held about the traveller with this address, as one JSON-ready document."""
+    now = now or timezone.now()
+    return {
+        "email": email,
+        "exportedAt": now.isoformat(timespec="seconds"),
+        "bookings": [_booking(booking) for booking in bookings_of(email).order_by("created_at")],
+        "assistants": [
+            {
+                "name": grant.client.name,
+                "scopes": grant.scopes,
+                "allowedAt": _when(grant.created_at),
+                "endedAt": _when(grant.revoked_at),
+            }
+            for grant in OAuthGrant.objects.filter(traveller_email__iexact=email).select_related("client")
+        ],
+        "requests": [
+            {
+                "kind": request.kind,
+                "receivedAt": _when(request.received_at),
+                "answeredAt": _when(request.answered_at),
+            }
+            for request in DataRequest.objects.filter(email__iexact=email).order_by("received_at")
+        ],
+    }
+
+
+def _when(moment: datetime | None) -> str | None:
+    return timezone.localtime(moment).isoformat(timespec="seconds") if moment else None
+
+
+def _booking(booking: Booking) -> dict:
+    documents = [
+        *Invoice.objects.filter(booking=booking).order_by("issued_at"),
+        *CreditNote.objects.filter(booking=booking).order_by("issued_at"),
+    ]
+    return {
+        "reference": booking.reference,
+        "status": booking.status,
+        "bookedAt": _when(booking.created_at),
+        "pickup": _when(booking.pickup_at),
+        "from": booking.origin,
+        "to": booking.destination,
+        "vehicleClass": booking.vehicle_class,
+        "name": booking.name,
+        "email": booking.email,
+        "phone": booking.phone,
+        "language": booking.locale,
+        "notes": booking.notes,
+        "flightNumber": booking.flight_number,
+        "textMessages": booking.text_messages,
+        "billingAddress": booking.billing_address,
+        "billingVatId": booking.billing_vat_id,
+        "price": {"amountCents": booking.amount_cents, "currency": booking.currency},
+        "companyAccount": booking.company_account.name if booking.company_account else None,
+        "submitted": booking.booking_data,
+        "personalDataRemovedAt": _when(booking.anonymised_at),
+        # Staff's internal notes are their working notes, not the traveller's record.
+        "history": [
+            {"at": _when(event.at), "kind": event.kind, "text": event.text}
+            for event in booking.history.exclude(kind=BookingEvent.Kind.NOTE)
+        ],
+        "payments": [
+            {
+                "kind": payment.kind,
+                "state": payment.state,
+                "amountCents": payment.amount_cents,
+                "receivedAt": _when(payment.received_at),
+            }
+            for payment in Payment.objects.filter(shares__booking=booking).distinct()
+        ],
+        "refunds": [
+            {"amountCents": refund.amount_cents, "status": refund.status, "at": _when(refund.created_at)}
+            for refund in Refund.objects.filter(booking=booking)
+        ],
+        "documents": [
+            {
+                "number": document.number,
+                "issuedAt": _when(document.issued_at),
+                "grossCents": document.gross_cents,
+                "printed": document.content,
+            }
+            for document in documents
+        ],
+    }
+
+
+@dataclass
+class Erasure:
+    erased: list[str] = field(default_factory=list)  # references anonymised now
+    ahead: list[str] = field(default_factory=list)  # rides still to come: cancel them first
+    held: list[str] = field(default_factory=list)  # kept under a hold (a dispute)
+    documents_until: date | None = None  # the last day invoices and credit notes naming them are kept
+    assistants_ended: int = 0
+
+    def outcome(self) -> str:
+        """For the request's log, in English as staff's records are."""
+        parts = [f"anonymised: {', '.join(self.erased) or 'none'}"]
+        if self.ahead:
+            parts.append(f"rides still ahead, kept: {', '.join(self.ahead)}")
+        if self.held:
+            parts.append(f"kept under a hold: {', '.join(self.held)}")
+        if self.documents_until:
+            parts.append(f"invoices and credit notes kept until {self.documents_until.isoformat()}")
+        parts.append(f"assistants' access ended: {self.assistants_ended}")
+        return "; ".join(parts)
+
+
+def plan(email: str, now: datetime | None = None) -> Erasure:
+    """What an erasure now would do, and what it would leave."""
+    now = now or timezone.now()
+    planned = Erasure(documents_until=documents_kept_until(email))
+    free = set(records.not_held(bookings_of(email), now).values_list("pk", flat=True))
+    for booking in bookings_of(email).filter(anonymised_at__isnull=True).order_by("created_at"):
+        if booking.status in AHEAD and (booking.pickup_at is None or booking.pickup_at > now):
+            planned.ahead.append(booking.reference)
+        elif booking.pk not in free:
+            planned.held.append(booking.reference)
+        else:
+            planned.erased.append(booking.reference)
+    return planned
+
+
+def documents_kept_until(email: str) -> date | None:
+    """The last day the newest invoice or credit note naming the traveller is kept (BAO §132)."""
+    lasts = [
+        documents.filter(booking__email__iexact=email).aggregate(last=Max("issued_at"))["last"]
+        for documents in (Invoice.objects.all(), CreditNote.objects.all())
+    ]
+    newest = max((last for last in lasts if last), default=None)
+    if newest is None:
+        return None
+    return date(timezone.localtime(newest).year + retention_policy().documents_years, 12, 31)
+
+
+def erase(
+    email: str, *, channel: str, user=None, request: DataRequest | None = None
+) -> tuple[DataRequest, Erasure]:
+    """Erase what may go now and log the answer (on `request`, when staff answer one received otherwise)."""
+    now = timezone.now()
+    done = plan(email, now)
+    planned, done.erased = done.erased, []
+    for reference in planned:
+        erased = _anonymised_unless_held(reference, now)
+        if erased is not False:  # False: a request alongside this one erased it first
+            (done.erased if erased else done.held).append(reference)
+    for assistant in grants.allowed_assistants(email=email):
+        done.assistants_ended += bool(grants.end_assistant(email=email, client_pk=assistant.client_pk))
+    delivery.forget_recipient(email)
+    return _answered(request, email, DataRequest.Kind.ERASURE, channel, user, done.outcome()), done
+
+
+def _anonymised_unless_held(reference: str, now: datetime) -> bool | None:
+    """The booking locked first, then asked again: a hold placed since the plan keeps it (None)."""
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(reference=reference)
+        if not records.not_held(Booking.objects.filter(pk=booking.pk), now).exists():
+            return None
+        return personal_data.anonymise(booking.pk, now)
+
+
+def copied(
+    email: str, *, channel: str, user=None, request: DataRequest | None = None
+) -> tuple[DataRequest, dict]:
+    """The copy, with the answer logged."""
+    copy = copy_of(email)
+    outcome = f"copy of {len(copy['bookings'])} bookings handed out"
+    return _answered(request, email, DataRequest.Kind.ACCESS, channel, user, outcome), copy
+
+
+def _answered(request, email, kind, channel, user, outcome) -> DataRequest:
+    now = timezone.now()
+    if request is None:
+        return DataRequest.objects.create(
+            email=email,
+            kind=kind,
+            channel=channel,
+            received_at=now,
+            answered_at=now,
+            answered_by=user,
+            outcome=outcome,
+        )
+    DataRequest.objects.filter(pk=request.pk).update(answered_at=now, answered_by=user, outcome=outcome)
+    request.refresh_from_db()
+    return request
