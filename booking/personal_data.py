@@ -2,6 +2,7 @@
 price, states, times, chauffeur and money. The invoices and credit notes issued keep what they printed: the
 law keeps them (privacy/retention.py says how long)."""
 
+import re
 from datetime import datetime
 
 from django.db import transaction
@@ -22,6 +23,7 @@ CLEARED: dict[str, object] = {
     "billing_address": "",
     "billing_vat_id": "",
     "text_messages": False,
+    "water_choice": "",
     "origin": REMOVED,
     "destination": REMOVED,
 }
@@ -41,8 +43,9 @@ def anonymise(booking_id: int, now: datetime) -> bool:
         Booking.objects.filter(pk=booking.pk).update(**cleared, anonymised_at=now)
         booking.history.filter(kind=BookingEvent.Kind.NOTE).delete()
         for event in booking.history.all():
-            text, actor, params = _without(event.text, traces), _without(event.actor, traces), event.params
-            params = _without(params, traces)
+            # "By" names staff, chauffeurs and tokens: only the traveller's address is theirs to lose there.
+            text, params = _without(event.text, traces), _without(event.params, traces)
+            actor = _without(event.actor, [trace for trace in traces if trace == booking.email.strip()])
             if (text, actor, params) != (event.text, event.actor, event.params):
                 BookingEvent.objects.filter(pk=event.pk).update(text=text, actor=actor, params=params)
     return True
@@ -50,15 +53,15 @@ def anonymise(booking_id: int, now: datetime) -> bool:
 
 def _traces(booking: Booking) -> list[str]:
     values = [booking.name, booking.email, booking.phone, booking.origin, booking.destination]
-    values += [booking.flight_number, booking.billing_address, booking.notes]
+    values += [booking.flight_number, booking.billing_address]
     # The longest first: a name inside an e-mail address goes with the address.
     return sorted({value.strip() for value in values if len(value.strip()) >= 3}, key=len, reverse=True)
 
 
 def _without(value, traces: list[str]):
     if isinstance(value, str):
-        for trace in traces:
-            value = value.replace(trace, REMOVED)
+        for trace in traces:  # as a whole word, in any case: "Eva" goes, "Evangelia" stays
+            value = re.sub(rf"(?<!\w){re.escape(trace)}(?!\w)", REMOVED, value, flags=re.IGNORECASE)
         return value
     if isinstance(value, list):
         return [_without(item, traces) for item in value]

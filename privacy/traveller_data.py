@@ -5,7 +5,7 @@ ride still ahead (cancel it first), a booking kept under a hold, and the invoice
 keeps. Every answer is logged as a DataRequest, made by the traveller or by staff."""
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Max, QuerySet
@@ -17,12 +17,20 @@ from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
 from oauth import grants
 from oauth.models import OAuthGrant
-from payments.models import Payment, Refund
+from payments.models import Refund
 from privacy import records
 from privacy.models import DataRequest, retention_policy
 
-# A ride still to come in these states is the traveller's ride, not data to erase: they cancel it first.
-AHEAD = {BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED}
+# A ride's day is over a day after its pickup: the wait, the billing after the ride and money still on its
+# way need the traveller's details until then. Before that it is theirs to cancel, not data to erase; a
+# checkout that expired or failed may still be paid meanwhile.
+RIDE_OVER_AFTER = timedelta(days=1)
+
+
+def ahead(booking: Booking, now: datetime) -> bool:
+    if booking.status == BookingStatus.CANCELLED:
+        return False
+    return (booking.pickup_at or booking.created_at) + RIDE_OVER_AFTER > now
 
 
 def bookings_of(email: str) -> QuerySet[Booking]:
@@ -91,14 +99,15 @@ def _booking(booking: Booking) -> dict:
             {"at": _when(event.at), "kind": event.kind, "text": event.text}
             for event in booking.history.exclude(kind=BookingEvent.Kind.NOTE)
         ],
+        # A payment may carry several bookings (a company's transfer): its share of this one.
         "payments": [
             {
-                "kind": payment.kind,
-                "state": payment.state,
-                "amountCents": payment.amount_cents,
-                "receivedAt": _when(payment.received_at),
+                "kind": share.payment.kind,
+                "state": share.payment.state,
+                "amountCents": share.amount_cents,
+                "receivedAt": _when(share.payment.received_at),
             }
-            for payment in Payment.objects.filter(shares__booking=booking).distinct()
+            for share in booking.payment_shares.select_related("payment").order_by("payment__created_at")
         ],
         "refunds": [
             {"amountCents": refund.amount_cents, "status": refund.status, "at": _when(refund.created_at)}
@@ -143,7 +152,7 @@ def plan(email: str, now: datetime | None = None) -> Erasure:
     planned = Erasure(documents_until=documents_kept_until(email))
     free = set(records.not_held(bookings_of(email), now).values_list("pk", flat=True))
     for booking in bookings_of(email).filter(anonymised_at__isnull=True).order_by("created_at"):
-        if booking.status in AHEAD and (booking.pickup_at is None or booking.pickup_at > now):
+        if ahead(booking, now):
             planned.ahead.append(booking.reference)
         elif booking.pk not in free:
             planned.held.append(booking.reference)
@@ -171,13 +180,16 @@ def erase(
     now = timezone.now()
     done = plan(email, now)
     planned, done.erased = done.erased, []
+    phones = set(bookings_of(email).exclude(phone="").values_list("phone", flat=True))
     for reference in planned:
         erased = _anonymised_unless_held(reference, now)
         if erased is not False:  # False: a request alongside this one erased it first
             (done.erased if erased else done.held).append(reference)
     for assistant in grants.allowed_assistants(email=email):
         done.assistants_ended += bool(grants.end_assistant(email=email, client_pk=assistant.client_pk))
-    delivery.forget_recipient(email)
+    if not done.ahead and not done.held:  # their records keep a ride's messages from going out twice
+        for address in (email, *phones):
+            delivery.forget_recipient(address)
     return _answered(request, email, DataRequest.Kind.ERASURE, channel, user, done.outcome()), done
 
 

@@ -54,6 +54,10 @@ def ridden(make_booking):
             history.record(booking, history.Kind.NOTE, "Anna Berger asked for a second seat", actor="eva")
             said = history.said("Payment link e-mailed to {email}.", email=booking.email)
             history.record(booking, history.Kind.EMAIL, said, actor="eva (staff)")
+            heard = "Call from ANNA BERGER; Anna Bergmann booked too"  # another traveller's name stays
+            history.record(
+                booking, history.Kind.CHANGE, heard, actor="traveller (Anna@Example.com, mailed link)"
+            )
         with time_machine.travel(pickup + timedelta(hours=2), tick=False):
             payment_updates.mark_paid(booking.pk, method="cash", user=None, actor="eva (staff)")
             refund_booking(booking.pk, 2000, reason="Late", actor="eva (staff)", manual=True)
@@ -91,6 +95,12 @@ def test_a_rides_personal_data_goes_a_year_after_it_while_its_documents_stay_and
     assert not booking.history.filter(kind=BookingEvent.Kind.NOTE).exists()
     told = booking.history.get(kind=BookingEvent.Kind.EMAIL)
     assert (told.text, told.params) == ("Payment link e-mailed to —.", {"email": "—"})
+    heard = booking.history.get(kind=BookingEvent.Kind.CHANGE)
+    assert (heard.text, heard.actor) == (
+        "Call from —; Anna Bergmann booked too",
+        "traveller (—, mailed link)",
+    )
+    assert told.actor == "eva (staff)"  # staff keep their name
     kept = " ".join(f"{event.text} {event.actor} {event.params}" for event in booking.history.all())
     assert not [trace for trace in TRACES if trace in kept]
     assert booking.status == "paid" and booking.amount_cents == 7400  # the ride and its money stay
