@@ -18,8 +18,9 @@ EMAIL_NOT_YOURS = "This token books for {email} only: leave the e-mail address o
 
 
 def same_address(first: str, second: str) -> bool:
-    """E-mail addresses as people type them: spaces around and letter case do not count."""
-    return bool(first.strip() and second.strip()) and first.strip().casefold() == second.strip().casefold()
+    """E-mail addresses as people type them: spaces around and letter case do not count. Lower-cased as the
+    database's case-insensitive match and the sign-in do; case folding would make "straße" "strasse"."""
+    return bool(first.strip() and second.strip()) and first.strip().lower() == second.strip().lower()
 
 
 def booked_with(booking: Booking, token: ApiToken | None) -> bool:

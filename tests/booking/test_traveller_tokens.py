@@ -48,6 +48,14 @@ def test_a_travellers_token_cannot_read_another_travellers_booking(client, sent)
     assert (problem["code"], problem["detail"]) == ("not_found", unknown["detail"])
 
 
+def test_an_address_that_only_folds_to_the_travellers_is_anothers(client):
+    """The letter ß lower-cases to itself: the address at straße.de is not the one at strasse.de."""
+    theirs = stored_booking("anna@strasse.de")
+    _, anna = access_token("anna@straße.de")
+    assert_problem(client.get(url(theirs.reference), **anna), 404, "not_found")
+    assert client.get(url(stored_booking("ANNA@STRAßE.DE").reference), **anna).status_code == 200
+
+
 @pytest.mark.parametrize("door", ["v1", "mcp"])
 @pytest.mark.parametrize("sent", [{}, {"email": EVE}])
 def test_a_travellers_token_cannot_cancel_another_travellers_booking(client, door, sent):
