@@ -7,6 +7,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from access import tokens
 from access.models import ApiToken
@@ -178,6 +179,13 @@ def fresh_cache():
     yield
     clear_shared_cache()
     versions.forget()
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    """A request in German activates German in this thread: the next test starts in the default again."""
+    yield
+    translation.deactivate()
 
 
 # The seller's legal details every invoice names (operator_profile/seller.py): a fresh install lacks them and its

@@ -33,7 +33,8 @@ FORBIDDEN = {
     "dispatch": {"accounting", "privacy", *DOORS},
     # what is kept how long: it removes the rows of the apps below; nothing below knows it
     "privacy": {"accounting", "corporate", *DOORS},
-    "web": {"mcp_endpoint", "dispatch", "fleet", "access", "oauth"},
+    # the my-data page signs travellers in as the assistants page does (oauth/sign_in.py)
+    "web": {"mcp_endpoint", "dispatch", "fleet", "access"},
     "fleet": {"pricing", "places", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
     # the API tokens and the one authenticate(): the authorization server that issues some of them is above
     "access": {"pricing", "places", "fleet", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},

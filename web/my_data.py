@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
 from oauth.sign_in import MY_DATA_PATH, SIGN_IN_PATH
 from oauth.travellers import signed_in_traveller
@@ -54,12 +54,15 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_http_methods(["GET", "HEAD"])
 def my_data_copy(request: HttpRequest) -> HttpResponse:
     traveller = signed_in_traveller(request)
     if not traveller:
         return HttpResponseRedirect(_sign_in_url(None))
-    _, copy = traveller_data.copied(traveller, channel=DataRequest.Channel.TRAVELLER)
+    if request.method == "HEAD":  # what a download would be: nothing handed out, nothing logged
+        copy = traveller_data.copy_of(traveller)
+    else:
+        _, copy = traveller_data.copied(traveller, channel=DataRequest.Channel.TRAVELLER)
     response = HttpResponse(
         json.dumps(copy, ensure_ascii=False, indent=2, default=str), content_type="application/json"
     )

@@ -78,7 +78,10 @@ def test_a_stranger_signs_in_with_the_mailed_code_first(client, language, said):
 def test_the_copy_holds_the_travellers_own_bookings_and_nothing_of_anothers(ride):
     anna = [ride("anna@example.com", -10), ride("Anna@Example.com", 5, paid=False)]
     ben = ride("ben@example.com", -3)
-    downloaded = signed_in("anna@example.com").get("/my-data/copy.json")
+    browser = signed_in("anna@example.com")
+    asked = browser.head("/my-data/copy.json")
+    assert asked.status_code == 200 and asked.content == b"" and not DataRequest.objects.exists()
+    downloaded = browser.get("/my-data/copy.json")
     assert downloaded["Content-Type"] == "application/json"
     assert downloaded["Content-Disposition"].startswith('attachment; filename="my-data-')
     body = downloaded.content.decode()
