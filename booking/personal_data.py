@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from booking import selectors
 from booking.models import Booking, BookingEvent
 
 REMOVED = "—"  # where an address stood: the ride had one, it is no longer kept
@@ -33,7 +34,7 @@ def anonymise(booking_id: int, now: datetime) -> bool:
     """Remove the booking's personal data, and every trace of it in its history (staff notes go whole);
     False when it was already removed. The booking is locked first, as every change to it is."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking_id)
+        booking = selectors.locked_booking(booking_id)
         if booking.anonymised_at is not None:
             return False
         traces = _traces(booking)

@@ -2,8 +2,6 @@
 the button that ends one (a door: oauth/grants.py holds the rules). Reached through the same sign-in
 with a mailed code as the consent; in the visitor's language (`?lang=`), never cached, never framed."""
 
-from urllib.parse import urlencode
-
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -14,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from oauth import grants
-from oauth.sign_in import ASSISTANTS_PATH, SIGN_IN_PATH
+from oauth.sign_in import ASSISTANTS_PATH, sign_in_url
 from oauth.travellers import signed_in_traveller
 from oauth.views import scope_words
 from sitekit.i18n import language_links, supported
@@ -27,7 +25,7 @@ def assistants_page(request: HttpRequest) -> HttpResponse:
     with translation.override(chosen or translation.get_language()):
         traveller = signed_in_traveller(request)
         if not traveller:
-            return HttpResponseRedirect(_sign_in_url(chosen))
+            return HttpResponseRedirect(sign_in_url(ASSISTANTS_PATH, chosen))
         if request.method == "POST":
             return _end(request, traveller)
         shown = grants.allowed_assistants(email=traveller)
@@ -37,7 +35,7 @@ def assistants_page(request: HttpRequest) -> HttpResponse:
                 (assistant, [scope_words(scope) for scope in assistant.scopes]) for assistant in shown
             ],
             "refresh_days": settings.OAUTH_REFRESH_TOKEN_DAYS,
-            "another_url": _sign_in_url(chosen, another="1"),
+            "another_url": sign_in_url(ASSISTANTS_PATH, chosen, another="1"),
             "language_links": language_links(request),
         }
         return render(request, "oauth/assistants.html", context)
@@ -52,8 +50,3 @@ def _end(request: HttpRequest, traveller: str) -> HttpResponse:
     else:
         messages.info(request, _("This assistant had no access left to end."))
     return HttpResponseRedirect(request.get_full_path())
-
-
-def _sign_in_url(language: str | None, **query: str) -> str:
-    kept = {"lang": language} if language else {}
-    return f"{SIGN_IN_PATH}?{urlencode({**query, 'next': ASSISTANTS_PATH, **kept})}"

@@ -140,6 +140,12 @@ def _page(request: HttpRequest, step: str, *, status: int = 200, **context) -> H
     )
 
 
+def sign_in_url(destination: str, language: str | None, **query: str) -> str:
+    """The sign-in leading to `destination` (one of DESTINATIONS), in `language` when one was chosen."""
+    kept = {"lang": language} if language else {}
+    return f"{SIGN_IN_PATH}?{urlencode({**query, 'next': destination, **kept})}"
+
+
 def _here(request: HttpRequest, **query: str) -> str:
     kept = {"lang": request.GET["lang"]} if supported(request.GET.get("lang")) else {}
     words = urlencode({**kept, **query})

@@ -1,16 +1,14 @@
 """The retention policy in the admin: its periods, and what the schedule's next run does with them; the
 holds that keep a booking past them; and travellers' requests for their data, with their deadlines."""
 
-import json
-
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from booking import selectors
 from booking.models import Booking
 from privacy import retention, traveller_data
 from privacy.models import DataRequest, Hold, RetentionPolicy
@@ -56,7 +54,7 @@ class HoldAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         # The booking first: a removal running now either sees this hold or has finished before it.
-        Booking.objects.select_for_update().filter(pk=obj.booking_id).first()
+        selectors.locked_booking(obj.booking_id)
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
@@ -120,11 +118,7 @@ class DataRequestAdmin(admin.ModelAdmin):
         _answered, copy = traveller_data.copied(
             chosen.email, channel=DataRequest.Channel.STAFF, user=request.user, request=chosen
         )
-        response = HttpResponse(
-            json.dumps(copy, ensure_ascii=False, indent=2, default=str), content_type="application/json"
-        )
-        response["Content-Disposition"] = f'attachment; filename="data-{chosen.pk}.json"'
-        return response
+        return traveller_data.download(copy, f"data-{chosen.pk}.json")
 
     @admin.action(description=_("Answer: erase the traveller's data (one request)"), permissions=["change"])
     def erase(self, request, queryset):

@@ -11,6 +11,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from booking import selectors
 from booking.models import Booking
 from invoicing.models import CollectiveInvoiceLine, CreditNote, Invoice
 from payments.models import AccountPayment, Payment, PaymentShare, Refund, Surcharge
@@ -23,9 +24,14 @@ def kept_since(now: datetime, years: int) -> datetime:
     return local.replace(year=local.year - years, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
 
 
-def not_held(bookings: QuerySet, now: datetime, link: str = "pk") -> QuerySet:
-    standing = Hold.objects.filter(Hold.standing(timezone.localdate(now)), booking=OuterRef(link))
+def not_held(bookings: QuerySet, now: datetime) -> QuerySet:
+    standing = Hold.objects.filter(Hold.standing(timezone.localdate(now)), booking=OuterRef("pk"))
     return bookings.exclude(Exists(standing))
+
+
+def ridden_before(moment: datetime) -> QuerySet:
+    """Bookings whose ride (its pickup; the booking's time without one) was before `moment`."""
+    return Booking.objects.annotate(ride_at=Coalesce("pickup_at", "created_at")).filter(ride_at__lt=moment)
 
 
 def removable_bookings(now: datetime, years: int) -> QuerySet:
@@ -42,9 +48,7 @@ def removable_bookings(now: datetime, years: int) -> QuerySet:
         Refund.objects.filter(booking=booking, updated_at__gte=since),
         Surcharge.objects.filter(booking=booking, created_at__gte=since),
     ]
-    bookings = Booking.objects.annotate(ride_at=Coalesce("pickup_at", "created_at")).filter(
-        ride_at__lt=since, created_at__lt=since
-    )
+    bookings = ridden_before(since).filter(created_at__lt=since)
     for rows in later:
         bookings = bookings.exclude(Exists(rows))
     return not_held(bookings, now)
@@ -66,7 +70,7 @@ def removable_collective_invoices(now: datetime, years: int) -> QuerySet:
 def remove_booking(booking_id: int) -> None:
     """Its documents first, then its money, then the booking: each row goes after every row pointing at it."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking_id)
+        booking = selectors.locked_booking(booking_id)
         CreditNote.objects.filter(Q(booking=booking) | Q(invoice__booking=booking)).remove_past_retention()
         CollectiveInvoiceLine.objects.filter(booking=booking).delete()
         Refund.objects.filter(booking=booking).delete()

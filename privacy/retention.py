@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 from axes.models import AccessAttempt, AccessLog
 from django.db import transaction
 from django.db.models import QuerySet
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -58,10 +57,8 @@ def _in_days(days: int) -> str:
 
 
 def _rides_past(now: datetime, months: int) -> list[QuerySet]:
-    rides = Booking.objects.annotate(ride_at=Coalesce("pickup_at", "created_at")).filter(
-        anonymised_at__isnull=True, ride_at__lt=months_on(timezone.localtime(now), -months)
-    )
-    return [records.not_held(rides, now)]
+    rides = records.ridden_before(months_on(timezone.localtime(now), -months))
+    return [records.not_held(rides.filter(anonymised_at__isnull=True), now)]
 
 
 def _each_still_due(rows: QuerySet, act: Callable[[int], object]) -> int:

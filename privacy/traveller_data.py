@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Max, QuerySet
+from django.http import JsonResponse
 from django.utils import timezone
 
 from booking import personal_data
@@ -200,6 +201,15 @@ def _anonymised_unless_held(reference: str, now: datetime) -> bool | None:
         if not records.not_held(Booking.objects.filter(pk=booking.pk), now).exists():
             return None
         return personal_data.anonymise(booking.pk, now)
+
+
+def download(copy: dict, file_name: str) -> JsonResponse:
+    """The copy as the file the traveller, or staff for them, download."""
+    return JsonResponse(
+        copy,
+        json_dumps_params={"ensure_ascii": False, "indent": 2},
+        headers={"Content-Disposition": f'attachment; filename="{file_name}"'},
+    )
 
 
 def copied(

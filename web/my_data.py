@@ -3,9 +3,6 @@ sign-in with a mailed code (oauth/sign_in.py), like their assistants page: a cop
 (/my-data/copy.json) and the erasure, which says what stays and until when (a door: privacy/traveller_data.py
 holds the rules). In the visitor's language (`?lang=`), never cached, never framed."""
 
-import json
-from urllib.parse import urlencode
-
 from django import forms
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -15,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
 from django.views.decorators.http import require_http_methods
 
-from oauth.sign_in import MY_DATA_PATH, SIGN_IN_PATH
+from oauth.sign_in import MY_DATA_PATH, sign_in_url
 from oauth.travellers import signed_in_traveller
 from privacy import traveller_data
 from privacy.models import DataRequest
@@ -36,7 +33,7 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
     with translation.override(chosen or translation.get_language()):
         traveller = signed_in_traveller(request)
         if not traveller:
-            return HttpResponseRedirect(_sign_in_url(chosen))
+            return HttpResponseRedirect(sign_in_url(MY_DATA_PATH, chosen))
         form, erased = ErasureForm(request.POST if request.method == "POST" else None), None
         if request.method == "POST" and form.is_valid():
             _, erased = traveller_data.erase(traveller, channel=DataRequest.Channel.TRAVELLER)
@@ -47,7 +44,7 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
             "erased": erased,
             "form": form,
             "copy_url": f"{MY_DATA_PATH}/copy.json",
-            "another_url": _sign_in_url(chosen, another="1"),
+            "another_url": sign_in_url(MY_DATA_PATH, chosen, another="1"),
             "language_links": language_links(request),
         }
         return render(request, "privacy/my_data.html", context)
@@ -58,19 +55,9 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
 def my_data_copy(request: HttpRequest) -> HttpResponse:
     traveller = signed_in_traveller(request)
     if not traveller:
-        return HttpResponseRedirect(_sign_in_url(None))
+        return HttpResponseRedirect(sign_in_url(MY_DATA_PATH, None))
     if request.method == "HEAD":  # what a download would be: nothing handed out, nothing logged
         copy = traveller_data.copy_of(traveller)
     else:
         _, copy = traveller_data.copied(traveller, channel=DataRequest.Channel.TRAVELLER)
-    response = HttpResponse(
-        json.dumps(copy, ensure_ascii=False, indent=2, default=str), content_type="application/json"
-    )
-    day = timezone.localdate().isoformat()
-    response["Content-Disposition"] = f'attachment; filename="my-data-{day}.json"'
-    return response
-
-
-def _sign_in_url(language: str | None, **query: str) -> str:
-    kept = {"lang": language} if language else {}
-    return f"{SIGN_IN_PATH}?{urlencode({**query, 'next': MY_DATA_PATH, **kept})}"
+    return traveller_data.download(copy, f"my-data-{timezone.localdate().isoformat()}.json")
