@@ -13,12 +13,12 @@ from booking.models import Booking
 
 @dataclass(frozen=True)
 class Document:
-    """An invoice or credit note as a mail carries it: its number for the text, its PDF when attached."""
+    """An invoice or credit note as a mail carries it: its number for the text, its files when attached."""
 
     number: str
-    file_name: str
-    media_type: str
-    render: Callable[[], bytes]  # the PDF, made only for the copy that carries it
+    # (file name, content, media type): the PDF, then the e-invoice a company asked for; made only for
+    # the copy that carries them
+    files: Callable[[], list[tuple[str, bytes, str]]]
 
 
 class MoneyShown(Protocol):

@@ -306,14 +306,16 @@ def attach_invoice(message: EmailMultiAlternatives, booking: Booking) -> None:
     """The booking's invoice (issued with its payment, so it exists when the confirmation goes out)."""
     invoice = money_shown().invoice(booking)
     if invoice is not None:
-        message.attach(invoice.file_name, invoice.render(), invoice.media_type)
+        for file in invoice.files():
+            message.attach(*file)
 
 
 def attach_cancellation_credit_notes(message: EmailMultiAlternatives, booking: Booking) -> None:
     """The credit notes of the cancellation's refund done at once (invoicing/credit_notes.py mails those of
     a refund done later on their own)."""
     for note in money_shown().cancellation_credit_notes(booking):
-        message.attach(note.file_name, note.render(), note.media_type)
+        for file in note.files():
+            message.attach(*file)
 
 
 def customer_locale(booking: Booking) -> str:

@@ -37,7 +37,7 @@ def booker_errors(text: str) -> list[str]:
     return wrong
 
 
-SINGLE_LINE = ("name", "street_address", "postcode", "city", "vat_id")
+SINGLE_LINE = ("name", "street_address", "postcode", "city", "vat_id", "buyer_reference")
 
 
 class CompanyAccountForm(forms.ModelForm):
@@ -53,6 +53,8 @@ class CompanyAccountForm(forms.ModelForm):
             "billing_email",
             "payment_terms_days",
             "language",
+            "e_invoice_format",
+            "buyer_reference",
             "active",
             "bookers",
         ]
@@ -82,7 +84,19 @@ class CompanyAccountAdmin(admin.ModelAdmin):
     readonly_fields = ("bookings_on_account", "collective_invoices", "api_tokens")
     fieldsets = (
         (None, {"fields": ("name", "street_address", "postcode", "city", "country", "vat_id")}),
-        (_("Billing"), {"fields": ("billing_email", "payment_terms_days", "language", "active")}),
+        (
+            _("Billing"),
+            {
+                "fields": (
+                    "billing_email",
+                    "payment_terms_days",
+                    "language",
+                    "e_invoice_format",
+                    "buyer_reference",
+                    "active",
+                )
+            },
+        ),
         (_("Who may book"), {"fields": ("bookers",)}),
         (_("Collective invoices"), {"fields": ("collective_invoices",)}),
         (_("Bookings on account"), {"fields": ("bookings_on_account",)}),

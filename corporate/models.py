@@ -7,6 +7,15 @@ from django.utils.translation import gettext_lazy as _
 from operator_profile.models import COUNTRIES
 
 
+class EInvoiceFormat(models.TextChoices):
+    """The structured invoice a company's accounts system reads, sent and kept with each PDF."""
+
+    NONE = "", _("none (PDF only)")
+    FACTUR_X = "factur-x", _("Factur-X / ZUGFeRD (PDF/A-3 with EN 16931 data)")
+    XRECHNUNG = "xrechnung", _("XRechnung (UBL XML, EN 16931)")
+    EBINTERFACE = "ebinterface", _("ebInterface 6.1 (Austrian public bodies)")
+
+
 class CompanyAccount(models.Model):
     """A company that books on account: who may book on it (`bookers`), where its invoice goes, and how
     long it has to pay."""
@@ -27,6 +36,25 @@ class CompanyAccount(models.Model):
         _("who may book"),
         blank=True,
         help_text=_("One per line: an e-mail address (anna@example.com) or a whole domain (@example.com)."),
+    )
+    e_invoice_format = models.CharField(
+        _("e-invoice"),
+        max_length=11,
+        choices=EInvoiceFormat.choices,
+        default=EInvoiceFormat.NONE,
+        blank=True,
+        help_text=_(
+            "Every invoice and credit note also in this format, mailed and downloadable with its PDF."
+        ),
+    )
+    buyer_reference = models.CharField(
+        _("buyer reference"),
+        max_length=100,
+        blank=True,
+        help_text=_(
+            "What the company's invoices must quote: a Leitweg-ID (XRechnung), an order reference "
+            "(ebInterface for federal bodies). Empty: the booking reference or the invoice number."
+        ),
     )
     language = models.CharField(
         _("invoice language"), max_length=2, choices=[("de", _("German")), ("en", _("English"))], default="de"

@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from fpdf.enums import XPos, YPos
 
-from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent, printable
+from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent
 from invoicing.models import Invoice
 from sitekit.l10n import day, money
 
@@ -19,10 +19,11 @@ __all__ = ["MEDIA_TYPE", "amount", "due", "period", "render"]
 COLUMNS = {"date": 22, "reference": 30, "vehicle": 34, "amount": 26}
 
 
-def render(invoice: Invoice) -> bytes:
+def render(invoice: Invoice, *, archival: bool = False) -> bytes:
+    """The collective invoice's PDF; `archival`: as PDF/A-3 with its font embedded."""
     content = invoice.content
     with translation.override(content["language"]):
-        pdf = _CollectiveDocument(content)
+        pdf = _CollectiveDocument(content, archival=archival)
         pdf.draw()
         return bytes(pdf.output())
 
@@ -46,9 +47,9 @@ def _short_day(value: date) -> str:
 
 
 class _CollectiveDocument(_Document):
-    def __init__(self, content: dict):
-        super().__init__(content)
-        self.set_title(printable(f"{_('Collective invoice')} {content['number']}"))
+    def __init__(self, content: dict, *, archival: bool = False):
+        super().__init__(content, archival=archival)
+        self.set_title(self.printable(f"{_('Collective invoice')} {content['number']}"))
 
     def draw(self) -> None:
         self.add_page()
@@ -85,13 +86,13 @@ class _CollectiveDocument(_Document):
         self.gap()
 
     def _row(self, cells: list[tuple[str, float]], *, bold: bool = False, size: int = 9) -> None:
-        self.set_font("helvetica", "B" if bold else "", size)
+        self.set_font(self.font_name, "B" if bold else "", size)
         for index, (text, width) in enumerate(cells):
             last = index == len(cells) - 1
             self.cell(
                 width,
                 LINE,
-                printable(text),
+                self.printable(text),
                 align="R" if last else "L",
                 new_x=XPos.LMARGIN if last else XPos.RIGHT,
                 new_y=YPos.NEXT if last else YPos.TOP,
@@ -125,11 +126,11 @@ class _CollectiveDocument(_Document):
                 ]
             )
             self.set_x(self.l_margin + indent)
-            self.set_font("helvetica", "", 8)
+            self.set_font(self.font_name, "", 8)
             self.multi_cell(
                 self.epw - indent - COLUMNS["amount"],
                 LINE - 1,
-                printable(f"{line['origin']} – {line['destination']}"),
+                self.printable(f"{line['origin']} – {line['destination']}"),
                 new_x=XPos.LMARGIN,
                 new_y=YPos.NEXT,
             )
@@ -149,7 +150,7 @@ class _CollectiveDocument(_Document):
 
     def _fit(self, text: str, width: float) -> str:
         """The text shortened with "…" to its column."""
-        text = printable(text)
+        text = self.printable(text)
         if self.get_string_width(text) <= width - 2:
             return text
         while text and self.get_string_width(text + "…") > width - 2:

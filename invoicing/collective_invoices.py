@@ -25,7 +25,7 @@ from django_tasks import task
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
-from invoicing import collective_invoice_pdf
+from invoicing import collective_invoice_pdf, mails
 from invoicing.invoices import NUMBER_FORMAT, next_number, seller_details
 from invoicing.models import CollectiveInvoiceLine, Invoice
 from jobqueue import delivery
@@ -278,6 +278,10 @@ def _snapshot(account, month, lines, *, number, issued_at, due_on) -> dict:
             "street_address": account.street_address,
             "place": " ".join(part for part in (account.postcode, account.city) if part),
             "country": str(dict(COUNTRIES).get(account.country, account.country)),
+            "country_code": account.country,
+            "postcode": account.postcode,
+            "city": account.city,
+            "email": account.billing_email,
             "vat_id": account.vat_id,
         },
         "lines": [line.content for line in lines],
@@ -295,8 +299,8 @@ def send_collective_invoice(invoice_id: int) -> None:
 
 
 def deliver(invoice_id: int) -> None:
-    """E-mail the invoice's PDF to the company's billing address, once (a job; a retry after it went out
-    sends nothing)."""
+    """E-mail the invoice's PDF, and the e-invoice the company chose, to its billing address, once (a job;
+    a retry after it went out sends nothing)."""
     invoice = Invoice.objects.select_related("company_account").get(
         pk=invoice_id, kind=Invoice.Kind.COLLECTIVE
     )
@@ -317,9 +321,8 @@ def deliver(invoice_id: int) -> None:
         )
     sender = formataddr((" ".join(operator.name.split()), settings.DEFAULT_FROM_EMAIL))
     message = EmailMessage(subject, body, sender, [account.billing_email])
-    message.attach(
-        invoice.file_name, collective_invoice_pdf.render(invoice), collective_invoice_pdf.MEDIA_TYPE
-    )
+    for file in mails.attachments(invoice):
+        message.attach(*file)
     with delivery.scope(f"collective-invoice:{invoice.pk}"):
         delivery.send_once(message)
 

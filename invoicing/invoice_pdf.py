@@ -3,7 +3,9 @@ says why), drawn from the document's snapshot alone, in its language: the same d
 same bytes.
 
 The PDF's built-in Helvetica writes Windows-1252 (German, English, most of Western Europe, €); a letter
-outside it (a Czech č, a Polish ł) is printed without its accent, or as "?" when it has no base letter."""
+outside it (a Czech č, a Polish ł) is printed without its accent, or as "?" when it has no base letter. The
+archival copy (PDF/A-3, the Factur-X e-invoice's body) embeds its font instead, which writes every European
+Latin letter (invoicing/archival_font.py)."""
 
 import unicodedata
 from datetime import datetime
@@ -16,6 +18,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from booking.presentation import number
+from invoicing import archival_font
 from invoicing.cross_border import AUSTRIA_ONLY
 from invoicing.models import CreditNote, Invoice
 from pricing.money import to_cent
@@ -29,10 +32,12 @@ LINE = 5.5  # mm: one line of 10 pt text
 AMOUNT_WIDTH = 40  # mm: the right-hand column of amounts
 
 
-def render(document: Invoice | CreditNote) -> bytes:
+def render(document: Invoice | CreditNote, *, archival: bool = False) -> bytes:
+    """The document's PDF; `archival`: as PDF/A-3 with its font embedded."""
     content = document.content
     with translation.override(content["language"]):
-        pdf = _CreditNote(content) if isinstance(document, CreditNote) else _Document(content)
+        kind = _CreditNote if isinstance(document, CreditNote) else _Document
+        pdf = kind(content, archival=archival)
         pdf.draw()
         return bytes(pdf.output())
 
@@ -44,18 +49,29 @@ class _Document(FPDF):
     lines_heading = gettext_lazy("Description")
     total_label = gettext_lazy("Total amount")
 
-    def __init__(self, content: dict):
-        super().__init__(format="A4", unit="mm")
+    def __init__(self, content: dict, *, archival: bool = False):
+        super().__init__(format="A4", unit="mm", enforce_compliance="PDFA_3B" if archival else None)
         self.content = content
-        self.core_fonts_encoding = ENCODING
+        self.archival = archival
+        self.font_name = FONT
+        if archival:
+            self.font_name = "archival"
+            for style, file in archival_font.files().items():
+                self.add_font(self.font_name, style, file)
+        else:
+            self.core_fonts_encoding = ENCODING
         self.set_margins(MARGIN, MARGIN, MARGIN)
         self.set_auto_page_break(True, margin=MARGIN)
         issued_at = datetime.fromisoformat(content["issued_at"])
         self.set_creation_date(issued_at)  # fixed, so the bytes depend on the invoice only
         seller = content["seller"].get("name", "")
-        self.set_title(printable(f"{self.document_name} {content['number']}"))
-        self.set_author(printable(seller))
-        self.set_creator(printable(seller))
+        self.set_title(self.printable(f"{self.document_name} {content['number']}"))
+        self.set_author(self.printable(seller))
+        self.set_creator(self.printable(seller))
+        self.set_lang(content["language"])
+
+    def printable(self, text: str) -> str:
+        return printable(text, archival_font.COVERED if self.archival else None)
 
     def draw(self) -> None:
         self.add_page()
@@ -69,14 +85,14 @@ class _Document(FPDF):
         self._closing()
 
     def write_line(self, text: str, *, bold: bool = False, size: int = 10) -> None:
-        self.set_font(FONT, "B" if bold else "", size)
-        self.multi_cell(0, LINE, printable(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.set_font(self.font_name, "B" if bold else "", size)
+        self.multi_cell(0, LINE, self.printable(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
     def pair(self, label: str, value: str, *, bold: bool = False) -> None:
         """A label on the left, an amount on the right."""
-        self.set_font(FONT, "B" if bold else "", 10)
-        self.cell(self.epw - AMOUNT_WIDTH, LINE, printable(label))
-        self.cell(AMOUNT_WIDTH, LINE, printable(value), align="R", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.set_font(self.font_name, "B" if bold else "", 10)
+        self.cell(self.epw - AMOUNT_WIDTH, LINE, self.printable(label))
+        self.cell(AMOUNT_WIDTH, LINE, self.printable(value), align="R", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
     def gap(self, height: float = LINE) -> None:
         self.ln(height)
@@ -241,25 +257,28 @@ def amounts_percent(rate: Decimal) -> str:
     return number(to_cent(rate * 100))
 
 
-def printable(text: str) -> str:
-    """The text in what the built-in font can write: accents dropped where needed, else "?"."""
+def printable(text: str, covered: frozenset[int] | None = None) -> str:
+    """The text in what the font can write (the built-in font's Windows-1252, or the `covered` code points
+    of an embedded one): accents dropped where needed, else "?"."""
+    if all(_writes(character, covered) for character in text):
+        return text
+    return "".join(_printable_character(character, covered) for character in text)
+
+
+def _writes(text: str, covered: frozenset[int] | None) -> bool:
+    if covered is not None:
+        return all(ord(character) in covered for character in text)
     try:
         text.encode(ENCODING)
-        return text
     except UnicodeEncodeError:
-        return "".join(_printable_character(character) for character in text)
+        return False
+    return True
 
 
-def _printable_character(character: str) -> str:
-    try:
-        character.encode(ENCODING)
+def _printable_character(character: str, covered: frozenset[int] | None) -> str:
+    if _writes(character, covered):
         return character
-    except UnicodeEncodeError:
-        base = "".join(
-            part for part in unicodedata.normalize("NFKD", character) if not unicodedata.combining(part)
-        )
-        try:
-            base.encode(ENCODING)
-        except UnicodeEncodeError:
-            return "?"
-        return base or "?"
+    base = "".join(
+        part for part in unicodedata.normalize("NFKD", character) if not unicodedata.combining(part)
+    )
+    return base if base and _writes(base, covered) else "?"

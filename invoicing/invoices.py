@@ -259,6 +259,7 @@ def buyer_details(booking: Booking) -> dict[str, str]:
             part for part in (company.street_address, f"{company.postcode} {company.city}".strip()) if part
         )
         vat_id = vat_id or company.vat_id
+        buyer["country_code"] = company.country  # for the e-invoice: the address above is free text
     if address:
         buyer["address"] = address
     if vat_id:
@@ -274,6 +275,7 @@ def seller_details(profile: OperatorProfile | None) -> dict[str, str]:
         "street_address": profile.street_address,
         "place": " ".join(part for part in (profile.postcode, profile.city) if part),
         "country": str(dict(COUNTRIES).get(profile.country, profile.country)),
+        "country_code": profile.country,
         "vat_id": profile.vat_id,
         "register_number": profile.company_register_number,
         "register_court": profile.company_register_court,

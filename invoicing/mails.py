@@ -1,10 +1,11 @@
 """A booking's invoices and credit notes by e-mail, each a job that sends it once, in the traveller's
-language, with its PDF."""
+language, with its PDF and the e-invoice its company asked for."""
 
 from django_tasks import task
 
 from booking import notifications
-from invoicing import invoice_pdf
+from invoicing import documents
+from invoicing.e_invoices import files
 from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
 
@@ -46,7 +47,8 @@ def mail_credit_note(credit_note_id: int) -> bool:
         credit_note=note,
         credited=note.gross,
     )
-    message.attach(note.file_name, invoice_pdf.render(note), invoice_pdf.MEDIA_TYPE)
+    for file in attachments(note):
+        message.attach(*file)
     return notifications.deliver(message)
 
 
@@ -67,5 +69,15 @@ def mail_invoice(invoice_id: int) -> bool:
     message = notifications.compose(
         INVOICE_ISSUED, booking, booking.email, notifications.customer_locale(booking), issued=invoice
     )
-    message.attach(invoice.file_name, invoice_pdf.render(invoice), invoice_pdf.MEDIA_TYPE)
+    for file in attachments(invoice):
+        message.attach(*file)
     return notifications.deliver(message)
+
+
+def attachments(document: Invoice | CreditNote) -> list[tuple[str, bytes, str]]:
+    """What a mail carries of a document: its PDF, then the e-invoice its company chose (if any)."""
+    carried = [(document.file_name, documents.pdf(document), documents.MEDIA_TYPE)]
+    e_invoice = files.e_invoice(document)
+    if e_invoice is not None:
+        carried.append((e_invoice.name, e_invoice.content, e_invoice.media_type))
+    return carried

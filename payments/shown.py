@@ -5,19 +5,14 @@ as mails carry them, what was given back, why an amount is owed."""
 from booking import selectors
 from booking.models import Booking
 from booking.money_shown import Document
-from invoicing import invoice_pdf, invoices
+from invoicing import invoices, mails
 from invoicing.models import CreditNote, Invoice
 from payments import owed
 from payments.models import CANCELLATION_REFUND, RefundStatus, Surcharge
 
 
 def mailed(document: Invoice | CreditNote) -> Document:
-    return Document(
-        number=document.number,
-        file_name=document.file_name,
-        media_type=invoice_pdf.MEDIA_TYPE,
-        render=lambda: invoice_pdf.render(document),
-    )
+    return Document(number=document.number, files=lambda: mails.attachments(document))
 
 
 class PaymentsShown:

@@ -14,8 +14,8 @@ from sitekit.l10n import money, short
 
 @admin.register(CreditNote)
 class CreditNoteAdmin(IssuedDocumentAdmin):
-    list_display = ("number", "issued", "corrects", "booking_link", "reason", "gross_shown", "pdf_link")
-    list_select_related = ("booking", "invoice")
+    list_display = ("number", "issued", "corrects", "booking_link", "reason", "gross_shown", "files_shown")
+    list_select_related = ("booking__company_account", "invoice")
     search_fields = ("number", "invoice__number", "booking__reference", "booking__name")
     list_filter = ("year", "reason")
     fields = (
@@ -51,9 +51,3 @@ class CreditNoteAdmin(IssuedDocumentAdmin):
     @admin.display(description=_("gross"), ordering="gross_cents")
     def gross_shown(self, note: CreditNote) -> str:
         return money(note.gross, note.currency)
-
-    @admin.display(description=_("PDF"))
-    def pdf_link(self, note: CreditNote) -> str:
-        return format_html(
-            '<a href="{}">{}</a>', reverse("admin:invoicing_creditnote_pdf", args=[note.pk]), _("PDF")
-        )

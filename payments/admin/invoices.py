@@ -29,9 +29,9 @@ class InvoiceAdmin(IssuedDocumentAdmin):
         "gross_shown",
         "standing_shown",
         "payment_link",
-        "pdf_link",
+        "files_shown",
     )
-    list_select_related = ("booking", "company_account")
+    list_select_related = ("booking__company_account", "company_account")
     search_fields = ("number", "booking__reference", "booking__name", "company_account__name")
     list_filter = ("year", "kind", StandingFilter)
     fields = (
@@ -103,9 +103,3 @@ class InvoiceAdmin(IssuedDocumentAdmin):
     @admin.display(description=_("gross"), ordering="gross_cents")
     def gross_shown(self, invoice: Invoice) -> str:
         return money(invoice.gross, invoice.currency)
-
-    @admin.display(description=_("PDF"))
-    def pdf_link(self, invoice: Invoice) -> str:
-        return format_html(
-            '<a href="{}">{}</a>', reverse("admin:invoicing_invoice_pdf", args=[invoice.pk]), _("PDF")
-        )

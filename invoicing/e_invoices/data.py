@@ -1,0 +1,276 @@
+"""An issued document as EN 16931 reads it, from the document's snapshot alone (the numbers and words its
+PDF prints): the parties, the lines with their net amounts, the VAT per category, the totals and how it is
+paid. The three formats (cii.py, ubl.py, ebinterface.py) write this one reading.
+
+The prices are gross. A line's net is its gross less its rate's VAT, rounded to the cent; the last cents
+of a category go to its largest line, so its lines add up to the net and VAT the PDF prints. A ride partly
+abroad under "austria_only" VAT has each line split into its Austrian share (VAT) and its share abroad (not
+taxable in Austria: category E with the PDF's reason)."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from invoicing.cross_border import AUSTRIA_ONLY
+from invoicing.models import CreditNote, Invoice
+from operator_profile.models import COUNTRIES
+from pricing.money import to_cent
+
+ZERO = Decimal("0.00")
+STANDARD, EXEMPT = "S", "E"  # UNTDID 5305 VAT categories
+
+
+@dataclass(frozen=True)
+class Party:
+    name: str
+    street: str
+    postcode: str
+    city: str
+    country: str  # ISO 3166-1 alpha-2
+    vat_id: str = ""
+    email: str = ""
+    phone: str = ""
+    register_number: str = ""  # the seller's company register number (Firmenbuchnummer)
+
+
+@dataclass(frozen=True)
+class Category:
+    code: str  # STANDARD or EXEMPT
+    rate: Decimal  # 0.10 for 10 %
+    net: Decimal
+    vat: Decimal
+    reason: str = ""  # why it is exempt
+
+    @property
+    def percent(self) -> Decimal:
+        return (self.rate * 100).normalize() + 0  # 10, 5.5
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    note: str
+    gross: Decimal
+    net: Decimal
+    category: Category
+
+
+@dataclass(frozen=True)
+class EInvoice:
+    number: str
+    credit_note: bool
+    issued_on: date
+    language: str  # "de" or "en"
+    currency: str
+    seller: Party
+    buyer: Party
+    buyer_reference: str  # BT-10: the company's Leitweg-ID or order reference, else the booking's
+    lines: list[Line]
+    categories: list[Category]
+    net: Decimal
+    vat: Decimal
+    gross: Decimal
+    paid: Decimal  # already paid (a ride paid online, a credit note's refund done)
+    service_on: date | None = None  # a ride's day
+    period: tuple[date, date] | None = None  # a collective invoice's month
+    due_on: date | None = None
+    terms: str = ""
+    iban: str = ""
+    bic: str = ""
+    preceding: tuple[str, date] | None = None  # the invoice a credit note or a supplement refers to
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def payable(self) -> Decimal:
+        return self.gross - self.paid
+
+
+def reading(document: Invoice | CreditNote, buyer_reference: str = "") -> EInvoice:
+    """The document as EN 16931 reads it, in its own language."""
+    content = document.content
+    with translation.override(content["language"]):
+        if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
+            return _collective(content, buyer_reference)
+        return _ride_document(content, isinstance(document, CreditNote), buyer_reference)
+
+
+def _ride_document(content: dict, credit_note: bool, buyer_reference: str) -> EInvoice:
+    """A ride's invoice, a supplementary invoice or a credit note: paid (or refunded) when issued."""
+    rate = Decimal(content["vat_rate"])
+    border = content.get("cross_border") or {}
+    printed = [(line["label"], Decimal(line["amount"])) for line in content["lines"]]
+    route = _("From {origin} to {destination}").format(
+        origin=content["origin"], destination=content["destination"]
+    )
+    note = f"{content['service']}, {content['vehicle']}. {route}"
+    if border.get("vat_setting") == AUSTRIA_ONLY:
+        austria = Category(STANDARD, rate, Decimal(border["austria_net"]), Decimal(content["vat"]))
+        abroad = Category(
+            EXEMPT, ZERO, Decimal(border["abroad"]), ZERO, _("not taxable in Austria (UStG §3a (10))")
+        )
+        share = (
+            Decimal(border["austria_gross"]) / Decimal(content["gross"]) if Decimal(content["gross"]) else 0
+        )
+        split = []
+        for label, amount in printed:
+            home = to_cent(amount * share)
+            split += [
+                (f"{label} ({_('Austria')})", home, austria),
+                (f"{label} ({_('abroad')})", amount - home, abroad),
+            ]
+        lines, categories = _lines(split, note), [austria, abroad]
+    else:
+        category = Category(STANDARD, rate, Decimal(content["net"]), Decimal(content["vat"]))
+        lines, categories = _lines([(label, amount, category) for label, amount in printed], note), [category]
+    pickup = content.get("pickup_at")
+    preceding = content.get("corrects") or content.get("supplements")
+    notes = [_("Booking reference: {reference}").format(reference=content["reference"])]
+    if credit_note:
+        notes.append(_("Reason: {reason}").format(reason=content["reason_shown"]))
+    gross = Decimal(content["gross"])
+    return EInvoice(
+        number=content["number"],
+        credit_note=credit_note,
+        issued_on=_day(content["issued_at"]),
+        language=content["language"],
+        currency=content["currency"],
+        seller=_seller(content["seller"]),
+        buyer=_ride_buyer(content["buyer"], content["seller"]),
+        buyer_reference=buyer_reference or content["reference"],
+        lines=lines,
+        categories=categories,
+        net=Decimal(content["net"]),
+        vat=Decimal(content["vat"]),
+        gross=gross,
+        paid=gross,
+        service_on=_day(pickup) if pickup else None,
+        preceding=(preceding["number"], _day(preceding["issued_at"])) if preceding else None,
+        notes=notes,
+    )
+
+
+def _collective(content: dict, buyer_reference: str) -> EInvoice:
+    """A company's month: one line per ride, paid by bank transfer by its due day."""
+    categories = {
+        Decimal(rate["rate"]): Category(
+            STANDARD, Decimal(rate["rate"]), Decimal(rate["net"]), Decimal(rate["vat"])
+        )
+        for rate in content["vat_rates"]
+    }
+    rides = []
+    for line in content["lines"]:
+        what = _("Cancellation fee") if line["cancelled"] else line["vehicle"]
+        name = f"{line['reference']}: {what}"
+        when = datetime.fromisoformat(line["date"]).strftime("%d.%m.%Y %H:%M")
+        note = f"{when}, {line['booker']}, {line['origin']} – {line['destination']}"
+        rides.append((name, Decimal(line["amount"]), categories[Decimal(line["vat_rate"])], note))
+    lines = _lines([(name, amount, category) for name, amount, category, _note in rides], "")
+    lines = [
+        Line(line.name, ride[3], line.gross, line.net, line.category)
+        for line, ride in zip(lines, rides, strict=True)
+    ]
+    buyer = content["buyer"]
+    postcode, city = _place(buyer.get("place", ""))
+    days = content["payment_terms_days"]
+    return EInvoice(
+        number=content["number"],
+        credit_note=False,
+        issued_on=_day(content["issued_at"]),
+        language=content["language"],
+        currency=content["currency"],
+        seller=_seller(content["seller"]),
+        buyer=Party(
+            name=buyer["name"],
+            street=buyer.get("street_address", ""),
+            postcode=buyer.get("postcode", postcode),
+            city=buyer.get("city", city),
+            country=buyer.get("country_code") or _country(buyer.get("country", "")),
+            vat_id=buyer.get("vat_id", ""),
+            email=buyer.get("email", ""),
+        ),
+        buyer_reference=buyer_reference or content["number"],
+        lines=lines,
+        categories=list(categories.values()),
+        net=Decimal(content["net"]),
+        vat=Decimal(content["vat"]),
+        gross=Decimal(content["gross"]),
+        paid=ZERO,
+        period=(date.fromisoformat(content["period_start"]), date.fromisoformat(content["period_end"])),
+        due_on=date.fromisoformat(content["due_on"]),
+        terms=_("Payable within {days} days, by {due}.").format(
+            days=days, due=date.fromisoformat(content["due_on"]).strftime("%d.%m.%Y")
+        ),
+        iban=content["bank"].get("iban", "").replace(" ", ""),
+        bic=content["bank"].get("bic", "").replace(" ", ""),
+    )
+
+
+def _lines(printed: list[tuple[str, Decimal, Category]], note: str) -> list[Line]:
+    """Each line's net from its gross; a category's remaining cents on its largest line."""
+    nets = [to_cent(amount / (1 + category.rate)) for _label, amount, category in printed]
+    for category in {id(category): category for _label, _amount, category in printed}.values():
+        mine = [index for index, (_label, _amount, owner) in enumerate(printed) if owner is category]
+        rest = category.net - sum((nets[index] for index in mine), ZERO)
+        largest = max(mine, key=lambda index: abs(printed[index][1]))
+        nets[largest] += rest
+    return [
+        Line(label, note, amount, net, category)
+        for (label, amount, category), net in zip(printed, nets, strict=True)
+    ]
+
+
+def _seller(seller: dict) -> Party:
+    postcode, city = _place(seller.get("place", ""))
+    return Party(
+        name=seller.get("name", ""),
+        street=seller.get("street_address", ""),
+        postcode=postcode,
+        city=city,
+        country=seller.get("country_code") or _country(seller.get("country", "")),
+        vat_id=seller.get("vat_id", ""),
+        email=seller.get("email", ""),
+        phone=seller.get("phone", ""),
+        register_number=seller.get("register_number", ""),
+    )
+
+
+def _ride_buyer(buyer: dict, seller: dict) -> Party:
+    """A ride's customer: a company or a person, with the billing address they gave (free text: its last
+    line read as postcode and town); a country only a company account names is taken as the seller's."""
+    address = [part.strip() for part in buyer.get("address", "").splitlines() if part.strip()]
+    postcode, city = _place(address[-1]) if address else ("", "")
+    street = ", ".join(address[:-1]) if len(address) > 1 else ""
+    if address and not postcode:  # one line, or a last line without a postcode: keep it all as the street
+        street, city = ", ".join(address), ""
+    return Party(
+        name=buyer.get("company") or buyer.get("name", ""),
+        street=street,
+        postcode=postcode,
+        city=city,
+        country=buyer.get("country_code")
+        or seller.get("country_code")
+        or _country(seller.get("country", "")),
+        vat_id=buyer.get("vat_id", ""),
+        email=buyer.get("email", ""),
+        phone=buyer.get("phone", ""),
+    )
+
+
+def _place(place: str) -> tuple[str, str]:
+    """ "1010 Wien" → ("1010", "Wien"); a place without a postcode is all town."""
+    first, _space, rest = place.strip().partition(" ")
+    if any(character.isdigit() for character in first):
+        return first, rest.strip()
+    return "", place.strip()
+
+
+def _country(name: str) -> str:
+    """A country as the snapshot names it (in its language) → its code; Austria when unknown."""
+    return next((code for code, label in COUNTRIES if str(label) == name), "AT")
+
+
+def _day(moment: str) -> date:
+    return timezone.localtime(datetime.fromisoformat(moment)).date()

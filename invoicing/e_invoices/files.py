@@ -1,0 +1,43 @@
+"""Which e-invoice a document gets: the one its company account chose (a collective invoice's company, or
+the company of the booking a ride's invoice or credit note is for), as a file to mail or download."""
+
+from dataclasses import dataclass
+
+from django.utils import translation
+
+from corporate.models import CompanyAccount, EInvoiceFormat
+from invoicing.e_invoices import data, ebinterface, facturx, ubl
+from invoicing.models import CreditNote, Invoice
+
+XML = "application/xml"
+PDF = "application/pdf"
+
+
+@dataclass(frozen=True)
+class File:
+    name: str
+    content: bytes
+    media_type: str
+
+
+def account_of(document: Invoice | CreditNote) -> CompanyAccount | None:
+    if isinstance(document, Invoice) and document.company_account_id is not None:
+        return document.company_account
+    booking = document.booking
+    return booking.company_account if booking is not None else None
+
+
+def e_invoice(document: Invoice | CreditNote) -> File | None:
+    """The document as its company's e-invoice; None when it has no company or the company chose none."""
+    account = account_of(document)
+    chosen = account.e_invoice_format if account is not None else EInvoiceFormat.NONE
+    if account is None or chosen == EInvoiceFormat.NONE:
+        return None
+    stem = document.file_name.removesuffix(".pdf")
+    with translation.override(document.content["language"]):
+        reading = data.reading(document, account.buyer_reference)
+        if chosen == EInvoiceFormat.FACTUR_X:
+            return File(f"{stem}-factur-x.pdf", facturx.write(document, reading), PDF)
+        if chosen == EInvoiceFormat.XRECHNUNG:
+            return File(f"{stem}-xrechnung.xml", ubl.write(reading), XML)
+        return File(f"{stem}-ebinterface.xml", ebinterface.write(reading), XML)

@@ -1,0 +1,279 @@
+"""E-invoices for company accounts (docs/operations/invoices.md): each invoice, credit note and collective
+invoice also as Factur-X (PDF/A-3 with CII), XRechnung (UBL) or ebInterface, as the company chose in the
+admin; the same number, lines and sums as the PDF; checked against the official schemas and the CEN
+schematron rules of EN 16931; mailed with the PDF and downloadable in the admin."""
+
+import io
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.core import mail
+from django.db import transaction
+from django.utils import timezone
+from facturx import get_xml_from_pdf
+from lxml import etree
+from pypdf import PdfReader
+
+from booking.models import PaymentMethod
+from invoicing import invoices
+from invoicing.collective_invoices import send_collective_invoice
+from invoicing.e_invoices import files
+from invoicing.models import CreditNote, Invoice
+from payments import collective_invoices
+from payments.models import Refund
+from tests.corporate.conftest import vienna
+from tests.invoicing.e_invoice_rules import (
+    CII_RULES,
+    CII_SCHEMA,
+    EBINTERFACE_SCHEMA,
+    UBL_RULES,
+    UBL_SCHEMAS,
+    assert_valid,
+    broken_rules,
+)
+from tests.invoicing.test_credit_notes import refund_page
+from tests.queued import run_pending_jobs
+
+pytestmark = pytest.mark.django_db
+OCTOBER = date(2026, 10, 1)
+CII = {
+    "ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100",
+    "rsm": "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
+}
+UBL = {
+    "cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
+    "cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
+}
+EB = {"eb": "http://www.ebinterface.at/schema/6p1/"}
+
+
+@pytest.fixture
+def october_invoice(acme, on_account):
+    """Acme's October: two rides (one with a price set by hand) and a cancellation fee, at 10 % VAT."""
+    on_account(acme, vienna(2026, 10, 3, 9, 0), reference="CB-ACME01", name="Jiří Dvořák")
+    on_account(acme, vienna(2026, 10, 15, 10, 0), reference="CB-ACME02", vehicle_class="business-van")
+    on_account(
+        acme, vienna(2026, 10, 20, 9, 0), "cancelled", reference="CB-ACME03", cancellation_fee_cents=3700
+    )
+
+    def issue(chosen: str, buyer_reference: str = "") -> Invoice:
+        acme.e_invoice_format, acme.buyer_reference = chosen, buyer_reference
+        acme.save()
+        with time_machine.travel(vienna(2026, 11, 1, 6, 0), tick=False):
+            (invoice,) = collective_invoices.issue_month(OCTOBER)
+        return invoice
+
+    return issue
+
+
+def cii_of(pdf: bytes) -> bytes:
+    name, xml = get_xml_from_pdf(pdf, check_xsd=False)
+    assert name == "factur-x.xml"
+    return xml
+
+
+def assert_archival(pdf: bytes) -> None:
+    """What PDF/A-3 asks that a reader can see: its identification in the XMP metadata, an output intent,
+    every font embedded, the XML attached as an associated file."""
+    reader = PdfReader(io.BytesIO(pdf))
+    root = reader.trailer["/Root"]
+    xmp = reader.xmp_metadata.stream.get_data().decode()
+    assert "<pdfaid:part>3</pdfaid:part>" in xmp and "<pdfaid:conformance>B</pdfaid:conformance>" in xmp
+    assert "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#" in xmp
+    assert root["/OutputIntents"][0].get_object()["/S"] == "/GTS_PDFA1"
+    assert [spec.get_object()["/F"] for spec in root["/AF"]] == ["factur-x.xml"]
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor, font["/BaseFont"]
+
+
+def cii_sums(xml: bytes) -> dict[str, str]:
+    summation = etree.fromstring(xml).find(".//ram:SpecifiedTradeSettlementHeaderMonetarySummation", CII)
+    return {element.tag.split("}")[1]: element.text for element in summation}
+
+
+# --- the collective invoice in each format -----------------------------------------------------------------
+
+
+def test_a_collective_invoice_as_factur_x_is_a_pdf_a_3_whose_cii_passes_the_schema_and_the_en16931_rules(
+    october_invoice,
+):
+    invoice = october_invoice("factur-x")
+    e_invoice = files.e_invoice(invoice)
+    assert (e_invoice.name, e_invoice.media_type) == (
+        f"Rechnung-{invoice.number}-factur-x.pdf",
+        "application/pdf",
+    )
+    assert_archival(e_invoice.content)
+    xml = cii_of(e_invoice.content)
+    assert_valid(xml, CII_SCHEMA, CII_RULES)
+    tree = etree.fromstring(xml)
+    assert tree.findtext(".//rsm:ExchangedDocument/ram:ID", namespaces=CII) == invoice.number
+    assert cii_sums(xml) == {
+        "LineTotalAmount": invoice.content["net"],
+        "TaxBasisTotalAmount": invoice.content["net"],
+        "TaxTotalAmount": invoice.content["vat"],
+        "GrandTotalAmount": invoice.content["gross"],
+        "TotalPrepaidAmount": "0.00",
+        "DuePayableAmount": invoice.content["gross"],
+    }
+    names = [name.text for name in tree.iterfind(".//ram:SpecifiedTradeProduct/ram:Name", CII)]
+    assert names == ["CB-ACME01: Executive Class", "CB-ACME02: Business Van", "CB-ACME03: Stornogebühr"]
+    assert tree.findtext(".//ram:IBANID", namespaces=CII) == "AT611904300234573201"
+    assert tree.findtext(".//ram:DueDateDateTime/*", namespaces=CII) == "20261115"
+    # the PDF a person reads is the collective invoice's own, its accents written by the embedded font
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(e_invoice.content)).pages)
+    assert f"Sammelrechnung {invoice.number}" in text and "Jiří Dvořák" in text
+
+
+def test_a_collective_invoice_as_xrechnung_is_ubl_that_passes_the_schema_and_the_en16931_rules(
+    october_invoice,
+):
+    invoice = october_invoice("xrechnung", buyer_reference="04011000-12345-34")
+    e_invoice = files.e_invoice(invoice)
+    assert (e_invoice.name, e_invoice.media_type) == (
+        f"Rechnung-{invoice.number}-xrechnung.xml",
+        "application/xml",
+    )
+    assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES)
+    tree = etree.fromstring(e_invoice.content)
+    assert tree.findtext("cbc:CustomizationID", namespaces=UBL).endswith("xrechnung_3.0")
+    assert tree.findtext("cbc:BuyerReference", namespaces=UBL) == "04011000-12345-34"
+    totals = tree.find("cac:LegalMonetaryTotal", UBL)
+    assert totals.findtext("cbc:TaxInclusiveAmount", namespaces=UBL) == invoice.content["gross"]
+    assert tree.findtext("cac:TaxTotal/cbc:TaxAmount", namespaces=UBL) == invoice.content["vat"]
+    lines = tree.findall("cac:InvoiceLine", UBL)
+    assert len(lines) == 3
+    assert sum(
+        Decimal(line.findtext("cbc:LineExtensionAmount", namespaces=UBL)) for line in lines
+    ) == Decimal(invoice.content["net"])
+
+
+def test_a_collective_invoice_as_ebinterface_passes_its_schema(october_invoice):
+    invoice = october_invoice("ebinterface", buyer_reference="4500012345")
+    e_invoice = files.e_invoice(invoice)
+    assert e_invoice.name == f"Rechnung-{invoice.number}-ebinterface.xml"
+    tree = etree.fromstring(e_invoice.content)
+    assert tree.get("DocumentType") == "Invoice" and tree.get("Language") == "de"
+    assert tree.findtext("eb:InvoiceNumber", namespaces=EB) == invoice.number
+    assert tree.findtext("eb:InvoiceRecipient/eb:OrderReference/eb:OrderID", namespaces=EB) == "4500012345"
+    assert tree.findtext("eb:TotalGrossAmount", namespaces=EB) == invoice.content["gross"]
+    assert tree.findtext("eb:PayableAmount", namespaces=EB) == invoice.content["gross"]
+    amounts = [Decimal(item.text) for item in tree.iterfind(".//eb:ListLineItem/eb:LineItemAmount", EB)]
+    assert sum(amounts) == Decimal(invoice.content["net"])
+    if not EBINTERFACE_SCHEMA.exists():
+        pytest.skip(f"the ebInterface 6.1 schema is not at {EBINTERFACE_SCHEMA} (../shared/schemas)")
+    assert_valid(e_invoice.content, EBINTERFACE_SCHEMA)
+
+
+def test_the_rules_catch_a_total_that_does_not_add_up(october_invoice):
+    """The checks above can fail: a grand total one euro off breaks the EN 16931 sums."""
+    xml = cii_of(files.e_invoice(october_invoice("factur-x")).content).decode()
+    tampered = xml.replace("<ram:GrandTotalAmount>", "<ram:GrandTotalAmount>1", 1).encode()
+    assert any("BR-CO-15" in rule for rule in broken_rules(tampered, CII_RULES))
+
+
+# --- a ride's invoice and credit note on a company account ----------------------------------------------------
+
+
+@pytest.fixture
+def card_ride(acme, make_booking):
+    """A ride a company's booker paid by invoice payment on Acme's name (its own ride invoice)."""
+
+    def make(chosen: str):
+        acme.e_invoice_format = chosen
+        acme.save()
+        booking = make_booking(
+            status="paid",
+            paid_at=timezone.now(),
+            payment_method=PaymentMethod.INVOICE,
+            payment_provider="none",
+            company_account=acme,
+            email="anna@acme.example",
+            name="Anna Berger",
+            distance_km=Decimal("21.8"),
+            pickup_at=timezone.now() + timedelta(days=4),
+        )
+        with transaction.atomic():
+            invoices.issue(booking)
+        booking.refresh_from_db()
+        return booking
+
+    return make
+
+
+@pytest.mark.parametrize("chosen", ["factur-x", "xrechnung"])
+def test_a_ride_invoice_and_its_credit_note_on_a_company_booking_pass_the_rules(
+    admin_client, card_ride, chosen
+):
+    booking = card_ride(chosen)
+    refund_page(admin_client, booking, "10.00", manual="on")
+    assert Refund.objects.get().status == "succeeded"
+    invoice, note = Invoice.objects.get(booking=booking), CreditNote.objects.get(booking=booking)
+    for document, kind in ((invoice, "Invoice"), (note, "CreditNote")):
+        e_invoice = files.e_invoice(document)
+        if chosen == "factur-x":
+            assert_archival(e_invoice.content)
+            xml = cii_of(e_invoice.content)
+            assert_valid(xml, CII_SCHEMA, CII_RULES)
+            sums = cii_sums(xml)
+            assert (sums["GrandTotalAmount"], sums["DuePayableAmount"]) == (document.content["gross"], "0.00")
+        else:
+            assert_valid(e_invoice.content, UBL_SCHEMAS[kind], UBL_RULES)
+            tree = etree.fromstring(e_invoice.content)
+            assert tree.findtext("cbc:ID", namespaces=UBL) == document.number
+            assert (
+                tree.findtext("cac:AccountingCustomerParty//cbc:RegistrationName", namespaces=UBL)
+                == "Acme Handels GmbH"
+            )
+    if chosen == "xrechnung":  # the credit note names the invoice it corrects
+        tree = etree.fromstring(files.e_invoice(note).content)
+        assert tree.findtext(".//cac:InvoiceDocumentReference/cbc:ID", namespaces=UBL) == invoice.number
+
+
+def test_a_travellers_own_documents_and_a_company_that_chose_none_get_no_e_invoice(card_ride, make_booking):
+    assert files.e_invoice(Invoice.objects.get(booking=card_ride(""))) is None
+    private = make_booking(status="paid", paid_at=timezone.now(), email="rosa@example.com", name="Rosa")
+    with transaction.atomic():
+        invoice = invoices.issue(private)
+    assert files.e_invoice(invoice) is None
+
+
+# --- mailed and downloaded -----------------------------------------------------------------------------------
+
+
+def test_the_collective_invoice_mail_carries_the_pdf_and_the_e_invoice(october_invoice):
+    invoice = october_invoice("xrechnung")
+    send_collective_invoice.enqueue(invoice.pk)
+    run_pending_jobs()
+    (message,) = mail.outbox
+    assert [(name, media_type) for name, _content, media_type in message.attachments] == [
+        (f"Rechnung-{invoice.number}.pdf", "application/pdf"),
+        (f"Rechnung-{invoice.number}-xrechnung.xml", "application/xml"),
+    ]
+    assert_valid(message.attachments[1][1], UBL_SCHEMAS["Invoice"], UBL_RULES)
+
+
+def test_staff_download_the_e_invoice_from_the_list_and_a_document_without_one_answers_404(
+    admin_client, october_invoice, card_ride
+):
+    invoice = october_invoice("ebinterface")
+    listing = admin_client.get("/admin/invoicing/invoice/").content.decode()
+    url = f"/admin/invoicing/invoice/{invoice.pk}/e-invoice/"
+    assert f'href="{url}"' in listing
+    response = admin_client.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "application/xml"
+    assert (
+        response["Content-Disposition"] == f'attachment; filename="Rechnung-{invoice.number}-ebinterface.xml"'
+    )
+    assert response.content == files.e_invoice(invoice).content
+    without = Invoice.objects.get(booking=card_ride(""))
+    assert (
+        f"/admin/invoicing/invoice/{without.pk}/e-invoice/"
+        not in admin_client.get("/admin/invoicing/invoice/").content.decode()
+    )
+    assert admin_client.get(f"/admin/invoicing/invoice/{without.pk}/e-invoice/").status_code == 404
