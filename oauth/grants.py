@@ -4,8 +4,9 @@ consents on their assistants page, and ends there."""
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -93,12 +94,54 @@ def end_assistant(*, email: str, client_pk: int) -> list[OAuthGrant]:
 def _live_grants(email: str):
     """A traveller's grants that still open something: not revoked, and a refresh token, access token or
     code of theirs still usable (a grant whose refresh token ran out is over without being revoked)."""
-    now = timezone.now()
     return OAuthGrant.objects.filter(
-        Q(refresh_tokens__used_at__isnull=True, refresh_tokens__expires_at__gt=now)
-        | Q(access_tokens__revoked_at__isnull=True, access_tokens__expires_at__gt=now)
-        | Q(codes__used_at__isnull=True, codes__expires_at__gt=now),
+        _opens_something_after(timezone.now()),
         subject=OAuthGrant.Subject.TRAVELLER,
         traveller_email=email.strip().lower(),
         revoked_at__isnull=True,
     ).distinct()
+
+
+def _opens_something_after(moment: datetime) -> Q:
+    return (
+        Q(refresh_tokens__used_at__isnull=True, refresh_tokens__expires_at__gt=moment)
+        | Q(access_tokens__revoked_at__isnull=True, access_tokens__expires_at__gt=moment)
+        | Q(codes__used_at__isnull=True, codes__expires_at__gt=moment)
+    )
+
+
+def ended_before(moment: datetime):
+    """Travellers' grants over before `moment` that still name their traveller: revoked by then, or given
+    before it with nothing of theirs usable after it. Each access token comes with a refresh token that
+    lasts OAUTH_REFRESH_TOKEN_DAYS, so a grant's last access token dates its end even once that refresh
+    token's row is gone."""
+    lifetime = timedelta(days=settings.OAUTH_REFRESH_TOKEN_DAYS)
+    opening = OAuthGrant.objects.filter(
+        _opens_something_after(moment) | Q(access_tokens__created_at__gt=moment - lifetime)
+    ).values("pk")
+    return OAuthGrant.objects.exclude(traveller_email="").filter(
+        Q(revoked_at__lt=moment) | Q(revoked_at__isnull=True, created_at__lt=moment) & ~Q(pk__in=opening)
+    )
+
+
+def forget_traveller(grant_pk: int) -> None:
+    """An ended grant keeps its client and scopes but no longer its traveller's address, nor do its
+    tokens; it is revoked, if it was not, so that nothing of it can open a booking again."""
+    with transaction.atomic():
+        grant = OAuthGrant.objects.select_for_update().get(pk=grant_pk)
+        revoke_grant(grant, actor="the retention of ended consents")
+        OAuthGrant.objects.filter(pk=grant_pk).update(traveller_email="")
+        grant.traveller_email = ""
+        ApiToken.objects.filter(grant_id=grant_pk).update(acts_for="", name=token_name(grant))
+
+
+def token_name(grant: OAuthGrant) -> str:
+    """An access token's name in the admin: its client and whom it acts for."""
+    if grant.subject == OAuthGrant.Subject.AGENCY:
+        whom = "the agency"
+    else:
+        whom = grant.traveller_email or "a former traveller"
+    name = f"OAuth: {grant.client.name} for {whom}"
+    max_length = ApiToken._meta.get_field("name").max_length
+    assert max_length is not None  # noqa: S101  (a CharField's)
+    return name if len(name) <= max_length else name[: max_length - 1] + "…"

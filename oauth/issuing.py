@@ -17,7 +17,7 @@ from access import tokens
 from access.models import ApiToken
 from oauth.clients import same_redirect_uri
 from oauth.errors import InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError
-from oauth.grants import revoke_grant
+from oauth.grants import revoke_grant, token_name
 from oauth.models import AuthorizationCode, OAuthClient, OAuthGrant, RefreshToken
 from oauth.requests import requested_scopes
 
@@ -142,7 +142,7 @@ def _issue(grant: OAuthGrant, scopes: list[str]) -> IssuedTokens:
     client = grant.client
     plain, prefix, digest = tokens.new_secret()
     ApiToken.objects.create(
-        name=_token_name(grant),
+        name=token_name(grant),
         prefix=prefix,
         digest=digest,
         scopes=sorted(scopes),
@@ -159,13 +159,6 @@ def _issue(grant: OAuthGrant, scopes: list[str]) -> IssuedTokens:
         expires_at=now + timedelta(days=settings.OAUTH_REFRESH_TOKEN_DAYS),
     )
     return IssuedTokens(plain, refresh_plain, settings.OAUTH_ACCESS_TOKEN_SECONDS, sorted(scopes))
-
-
-def _token_name(grant: OAuthGrant) -> str:
-    name = f"OAuth: {grant.client.name} for {grant.traveller_email or 'the agency'}"
-    max_length = ApiToken._meta.get_field("name").max_length
-    assert max_length is not None  # noqa: S101  (a CharField's)
-    return name if len(name) <= max_length else name[: max_length - 1] + "…"
 
 
 def revoke_token(*, client: OAuthClient, token: str) -> None:

@@ -30,6 +30,11 @@ class RetentionPolicy(models.Model):
     refresh_tokens_days = models.PositiveIntegerField(
         _("assistants' refresh tokens (days after they expire)"), default=30, validators=DAYS
     )
+    ended_consents_days = models.PositiveIntegerField(
+        _("travellers' e-mail address on assistants' ended consents (days after they end)"),
+        default=90,
+        validators=DAYS,
+    )
     job_links_days = models.PositiveIntegerField(
         _("chauffeurs' job links (days after they expire)"), default=30, validators=DAYS
     )

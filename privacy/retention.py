@@ -22,6 +22,7 @@ from booking import personal_data
 from booking.models import Booking
 from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
+from oauth import grants
 from oauth.models import AuthorizationCode, RefreshToken, SignInCode
 from privacy import records
 from privacy.models import RetentionPolicy, months_on, retention_policy
@@ -108,6 +109,18 @@ CATEGORIES = [
         "refresh_tokens_days",
         _in_days,
         _days(lambda cutoff: [RefreshToken.objects.filter(expires_at__lt=cutoff)]),
+    ),
+    Category(
+        "ended_consents",
+        _("Assistants' consents that ended: the traveller's e-mail address on them and on their tokens"),
+        _(
+            "Kept a while after an assistant's access ended, to answer what it did; the consent then keeps "
+            "its assistant and scopes without the address."
+        ),
+        "ended_consents_days",
+        _in_days,
+        _days(lambda cutoff: [grants.ended_before(cutoff)]),
+        lambda rows, now: _each_still_due(rows, grants.forget_traveller),
     ),
     Category(
         "job_links",

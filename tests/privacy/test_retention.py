@@ -10,10 +10,12 @@ from axes.models import AccessLog
 from django.conf import settings
 from django.utils import timezone
 
+from access.models import ApiToken
 from dispatch.models import JobLink
 from fleet.models import Driver
 from jobqueue.models import Delivery, Job
-from oauth.models import AuthorizationCode, OAuthClient, RefreshToken, SignInCode
+from oauth import grants
+from oauth.models import AuthorizationCode, OAuthClient, OAuthGrant, RefreshToken, SignInCode
 from privacy import retention
 from privacy.models import RetentionPolicy
 from tests.oauth.test_assistants_page import allow
@@ -23,6 +25,7 @@ pytestmark = pytest.mark.django_db
 KINDS = {
     "sign_in_codes": lambda: [SignInCode.objects.all(), AuthorizationCode.objects.all()],
     "refresh_tokens": lambda: [RefreshToken.objects.all()],
+    "ended_consents": lambda: [OAuthGrant.objects.exclude(traveller_email="")],
     "job_links": lambda: [JobLink.objects.all()],
     "deliveries": lambda: [Delivery.objects.all()],
     "finished_jobs": lambda: [Job.objects.filter(status="SUCCESSFUL")],
@@ -76,7 +79,11 @@ def test_each_kind_goes_when_its_period_has_passed_and_not_a_day_before(one_of_e
         "failed_jobs": 1,
         "sign_ins": 1,
     }
+    assert removed_at(start + timedelta(days=119)) == {}  # the consent ended with its refresh token, day 30
+    assert removed_at(start + timedelta(days=120, hours=1)) == {"ended_consents": 1}
     assert counts() == dict.fromkeys(KINDS, 0)
+    consent = OAuthGrant.objects.get()  # its assistant and scopes stay, revoked, without the address
+    assert consent.revoked_at is not None and consent.scopes and consent.client.name == "C"
     # a year on, only the job link's booking is left to anonymise (tests/privacy/test_bookings_retention.py)
     assert removed_at(start + timedelta(days=400)) == {"personal_data": 1}
 
@@ -120,3 +127,23 @@ def test_the_privacy_page_prints_the_table_in_its_language(client, path, heading
     page = client.get(path).content.decode()
     assert heading in page and f"<td>{days}</td>" in page
     assert 'id="retention"' not in client.get(path.replace("privacy", "terms")).content.decode()
+
+
+def test_a_withdrawn_consent_forgets_its_traveller_after_its_period_and_one_still_running_keeps_it(db):
+    client = OAuthClient.objects.create(
+        client_id="c", registration="dynamic", name="C", redirect_uris=["https://c/"]
+    )
+    withdrawn, running = allow(client, "anna@example.com"), allow(client, "ben@example.com")
+    grants.revoke_grant(withdrawn, actor="the traveller")
+    start = timezone.now()
+    assert "ended_consents" not in removed_at(start + timedelta(days=89))  # codes and refresh tokens went
+    # Ben's refresh token lasts 30 days: his consent ends then, and is forgotten 90 days later
+    assert removed_at(start + timedelta(days=90, hours=1)) == {"ended_consents": 1}
+    withdrawn.refresh_from_db()
+    assert withdrawn.traveller_email == "" and withdrawn.scopes == ["booking.read"]
+    token = ApiToken.objects.get(grant=withdrawn)
+    assert (token.acts_for, token.name) == ("", "OAuth: C for a former traveller") and token.revoked_at
+    assert ApiToken.objects.get(grant=running).acts_for == "ben@example.com"
+    assert OAuthGrant.objects.get(pk=running.pk).traveller_email == "ben@example.com"
+    assert removed_at(start + timedelta(days=120, hours=1)) == {"ended_consents": 1}
+    assert not OAuthGrant.objects.exclude(traveller_email="").exists()
