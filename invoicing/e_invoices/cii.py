@@ -1,7 +1,7 @@
 """UN/CEFACT Cross Industry Invoice (CII D16B) in the EN 16931 profile: the XML of a Factur-X / ZUGFeRD
 invoice (facturx.py embeds it in the PDF)."""
 
-from invoicing.e_invoices.data import EInvoice, Party
+from invoicing.e_invoices.data import CREDIT_TRANSFER, EInvoice, Party
 from invoicing.e_invoices.xml import Tree, amount, compact_day, percent
 
 NAMESPACES: dict[str | None, str] = {
@@ -12,7 +12,6 @@ NAMESPACES: dict[str | None, str] = {
 }
 PROFILE = "urn:cen.eu:en16931:2017"
 INVOICE, CREDIT_NOTE = "380", "381"  # UNTDID 1001
-CREDIT_TRANSFER, ONLINE = "58", "68"  # UNTDID 4461: SEPA credit transfer; online payment service
 
 
 def write(invoice: EInvoice) -> bytes:
@@ -59,15 +58,13 @@ def write(invoice: EInvoice) -> bytes:
 def _settlement(tree: Tree, settlement, invoice: EInvoice) -> None:
     tree.add(settlement, "ram:InvoiceCurrencyCode", invoice.currency)
     means = tree.add(settlement, "ram:SpecifiedTradeSettlementPaymentMeans")
-    if invoice.iban:
-        tree.add(means, "ram:TypeCode", CREDIT_TRANSFER)
+    tree.add(means, "ram:TypeCode", invoice.payment_means)
+    if invoice.payment_means == CREDIT_TRANSFER:
         tree.add(tree.add(means, "ram:PayeePartyCreditorFinancialAccount"), "ram:IBANID", invoice.iban)
         if invoice.bic:
             tree.add(
                 tree.add(means, "ram:PayeeSpecifiedCreditorFinancialInstitution"), "ram:BICID", invoice.bic
             )
-    else:
-        tree.add(means, "ram:TypeCode", ONLINE)
     for category in invoice.categories:
         tax = tree.add(settlement, "ram:ApplicableTradeTax")
         tree.add(tax, "ram:CalculatedAmount", amount(category.vat))

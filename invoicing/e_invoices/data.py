@@ -21,6 +21,9 @@ from pricing.money import to_cent
 
 ZERO = Decimal("0.00")
 STANDARD, EXEMPT = "S", "E"  # UNTDID 5305 VAT categories
+# UNTDID 4461 payment means: how the booking paid (and a refund went back), a collective invoice's transfer
+CREDIT_TRANSFER, UNDEFINED = "58", "1"
+PAID_BY = {"checkout": "68", "cash": "10"}  # an online payment service; in cash
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class EInvoice:
     vat: Decimal
     gross: Decimal
     paid: Decimal  # already paid (a ride paid online, a credit note's refund done)
+    payment_means: str  # UNTDID 4461
     service_on: date | None = None  # a ride's day
     period: tuple[date, date] | None = None  # a collective invoice's month
     due_on: date | None = None
@@ -94,11 +98,13 @@ def reading(document: Invoice | CreditNote, buyer_reference: str = "") -> EInvoi
     with translation.override(content["language"]):
         if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
             return _collective(content, buyer_reference)
-        return _ride_document(content, isinstance(document, CreditNote), buyer_reference)
+        paid_by = document.booking.payment_method if document.booking is not None else ""
+        return _ride_document(content, isinstance(document, CreditNote), buyer_reference, paid_by)
 
 
-def _ride_document(content: dict, credit_note: bool, buyer_reference: str) -> EInvoice:
-    """A ride's invoice, a supplementary invoice or a credit note: paid (or refunded) when issued."""
+def _ride_document(content: dict, credit_note: bool, buyer_reference: str, paid_by: str) -> EInvoice:
+    """A ride's invoice, a supplementary invoice or a credit note: paid (or refunded) when issued, the way
+    the booking paid."""
     rate = Decimal(content["vat_rate"])
     border = content.get("cross_border") or {}
     printed = [(line["label"], Decimal(line["amount"])) for line in content["lines"]]
@@ -146,6 +152,7 @@ def _ride_document(content: dict, credit_note: bool, buyer_reference: str) -> EI
         vat=Decimal(content["vat"]),
         gross=gross,
         paid=gross,
+        payment_means=PAID_BY.get(paid_by, UNDEFINED),
         service_on=_day(pickup) if pickup else None,
         preceding=(preceding["number"], _day(preceding["issued_at"])) if preceding else None,
         notes=notes,
@@ -198,6 +205,7 @@ def _collective(content: dict, buyer_reference: str) -> EInvoice:
         vat=Decimal(content["vat"]),
         gross=Decimal(content["gross"]),
         paid=ZERO,
+        payment_means=CREDIT_TRANSFER if content["bank"].get("iban") else UNDEFINED,
         period=(date.fromisoformat(content["period_start"]), date.fromisoformat(content["period_end"])),
         due_on=date.fromisoformat(content["due_on"]),
         terms=_("Payable within {days} days, by {due}.").format(

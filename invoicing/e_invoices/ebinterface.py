@@ -3,7 +3,7 @@ reference is the buyer reference, a recipient without a VAT id is "00000000" as 
 
 from django.utils.translation import gettext as _
 
-from invoicing.e_invoices.data import EInvoice, Party
+from invoicing.e_invoices.data import CREDIT_TRANSFER, EInvoice, Party
 from invoicing.e_invoices.xml import Tree, amount
 
 NAMESPACE = "http://www.ebinterface.at/schema/6p1/"
@@ -68,14 +68,16 @@ def write(invoice: EInvoice) -> bytes:
         tree.add(top, "PrepaidAmount", amount(invoice.paid))
     tree.add(top, "PayableAmount", amount(invoice.payable))
     method = tree.add(top, "PaymentMethod")
-    if invoice.iban:
+    if invoice.payment_means == CREDIT_TRANSFER:
         tree.add(method, "Comment", _("Bank transfer"))
         account = tree.add(tree.add(method, "UniversalBankTransaction"), "BeneficiaryAccount")
         tree.optional(account, "BIC", invoice.bic)
         tree.add(account, "IBAN", invoice.iban)
         tree.add(account, "BankAccountOwner", invoice.seller.name)
+    elif invoice.payable:  # a collective invoice while the operator profile names no IBAN
+        tree.add(method, "OtherPayment")
     else:
-        tree.add(method, "Comment", _("Refunded.") if invoice.credit_note else _("Paid online."))
+        tree.add(method, "Comment", _("Refunded.") if invoice.credit_note else _("Paid."))
         tree.add(method, "NoPayment")
     if invoice.due_on:
         conditions = tree.add(top, "PaymentConditions")

@@ -3,8 +3,8 @@ CreditNote for a credit note."""
 
 from decimal import Decimal
 
-from invoicing.e_invoices.cii import CREDIT_NOTE, CREDIT_TRANSFER, INVOICE, ONLINE
-from invoicing.e_invoices.data import EInvoice, Party
+from invoicing.e_invoices.cii import CREDIT_NOTE, INVOICE
+from invoicing.e_invoices.data import CREDIT_TRANSFER, EInvoice, Party
 from invoicing.e_invoices.xml import Tree, amount, percent
 
 COMMON: dict[str | None, str] = {
@@ -48,14 +48,12 @@ def write(invoice: EInvoice) -> bytes:
     if invoice.service_on:
         tree.add(tree.add(top, "cac:Delivery"), "cbc:ActualDeliveryDate", invoice.service_on.isoformat())
     means = tree.add(top, "cac:PaymentMeans")
-    if invoice.iban:
-        tree.add(means, "cbc:PaymentMeansCode", CREDIT_TRANSFER)
+    tree.add(means, "cbc:PaymentMeansCode", invoice.payment_means)
+    if invoice.payment_means == CREDIT_TRANSFER:
         account = tree.add(means, "cac:PayeeFinancialAccount")
         tree.add(account, "cbc:ID", invoice.iban)
         if invoice.bic:
             tree.add(tree.add(account, "cac:FinancialInstitutionBranch"), "cbc:ID", invoice.bic)
-    else:
-        tree.add(means, "cbc:PaymentMeansCode", ONLINE)
     if invoice.terms:
         tree.add(tree.add(top, "cac:PaymentTerms"), "cbc:Note", invoice.terms)
     total = tree.add(top, "cac:TaxTotal")

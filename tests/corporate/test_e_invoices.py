@@ -245,6 +245,7 @@ def test_a_ride_invoice_and_its_credit_note_on_a_company_booking_pass_the_rules(
     if chosen == "xrechnung":  # the credit note names the invoice it corrects
         tree = etree.fromstring(files.e_invoice(note).content)
         assert tree.findtext(".//cac:InvoiceDocumentReference/cbc:ID", namespaces=UBL) == invoice.number
+        assert tree.findtext("cac:PaymentMeans/cbc:PaymentMeansCode", namespaces=UBL) == "1"  # by invoice
 
 
 def test_a_travellers_own_documents_and_a_company_that_chose_none_get_no_e_invoice(card_ride, make_booking):
