@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, PaymentMethod
-from corporate.models import CompanyAccount
+from corporate.models import CompanyAccount, EInvoiceFormat
 from invoicing.models import Invoice
+from operator_profile.models import PROFILE_ID, OperatorProfile
 from payments import account_payments
 from pricing.money import CURRENCY, from_cents
 from sitekit.l10n import day, money, short
@@ -37,7 +38,7 @@ def booker_errors(text: str) -> list[str]:
     return wrong
 
 
-SINGLE_LINE = ("name", "street_address", "postcode", "city", "vat_id", "buyer_reference")
+SINGLE_LINE = ("name", "street_address", "postcode", "city", "vat_id", "buyer_reference", "supplier_number")
 
 
 class CompanyAccountForm(forms.ModelForm):
@@ -55,6 +56,7 @@ class CompanyAccountForm(forms.ModelForm):
             "language",
             "e_invoice_format",
             "buyer_reference",
+            "supplier_number",
             "active",
             "bookers",
         ]
@@ -64,6 +66,15 @@ class CompanyAccountForm(forms.ModelForm):
         for name in SINGLE_LINE:  # printed on its collective invoices: a line break would split the address
             if name in self.fields:
                 self.fields[name].validators.append(one_line)
+
+    def clean_e_invoice_format(self) -> str:
+        chosen = self.cleaned_data["e_invoice_format"]
+        profile = OperatorProfile.objects.filter(id=PROFILE_ID).first()
+        if chosen == EInvoiceFormat.XRECHNUNG and not (profile and profile.phone and profile.email):
+            raise ValidationError(
+                _("XRechnung names the seller's phone and e-mail: enter them in the operator profile first.")
+            )
+        return chosen
 
     def clean_bookers(self) -> str:
         text = self.cleaned_data["bookers"]
@@ -93,6 +104,7 @@ class CompanyAccountAdmin(admin.ModelAdmin):
                     "language",
                     "e_invoice_format",
                     "buyer_reference",
+                    "supplier_number",
                     "active",
                 )
             },

@@ -42,6 +42,7 @@ class CompanyAccount(models.Model):
         max_length=11,
         choices=EInvoiceFormat.choices,
         default=EInvoiceFormat.NONE,
+        db_default=EInvoiceFormat.NONE,  # rows written without it (raw SQL, code of the release before)
         blank=True,
         help_text=_(
             "Every invoice and credit note also in this format, mailed and downloadable with its PDF."
@@ -51,10 +52,18 @@ class CompanyAccount(models.Model):
         _("buyer reference"),
         max_length=100,
         blank=True,
+        db_default="",
         help_text=_(
             "What the company's invoices must quote: a Leitweg-ID (XRechnung), an order reference "
             "(ebInterface for federal bodies). Empty: the booking reference or the invoice number."
         ),
+    )
+    supplier_number = models.CharField(
+        _("our supplier number"),
+        max_length=100,
+        blank=True,
+        db_default="",
+        help_text=_("The number the company knows us by, where its e-invoices must quote it (ebInterface)."),
     )
     language = models.CharField(
         _("invoice language"), max_length=2, choices=[("de", _("German")), ("en", _("English"))], default="de"

@@ -1,12 +1,14 @@
 """The font of an archival PDF (PDF/A-3, which embeds its fonts): Noto Sans (SIL Open Font License, from
 the fontpkg-noto-sans package), cut to the letters an invoice writes and to static regular and bold files
-fpdf2 can embed. Cutting the variable font takes a second, so each machine cuts it once into its temporary
-folder and every render after reads the files."""
+fpdf2 can embed. Cutting the variable font takes a second, so each process cuts it once, into a folder of
+its own that no other user can write to, and every render after reads those files."""
 
+import atexit
 import io
 import logging
-import os
+import shutil
 import tempfile
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +22,6 @@ WEIGHTS = {"": 400, "B": 700}  # fpdf2's style → the font's weight
 # Latin-1, Latin Extended-A and -B (every European Latin letter), and the typographic marks texts use.
 MARKS = (0x20AC, 0x2013, 0x2014, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2022, 0x2026, 0x2212)
 COVERED = frozenset([*range(0x20, 0x7F), *range(0xA0, 0x250), *MARKS])
-VERSION = "1"  # a new cut gets a new folder
 
 
 def files() -> dict[str, Path]:
@@ -30,15 +31,18 @@ def files() -> dict[str, Path]:
 
 @cache
 def _file(style: str) -> Path:
-    folder = Path(tempfile.gettempdir()) / f"archival-font-{VERSION}"
-    target = folder / f"NotoSans-{WEIGHTS[style]}.ttf"
-    if not target.exists():
-        folder.mkdir(exist_ok=True)
-        cut = _cut(WEIGHTS[style])
-        partial = folder / f".{target.name}.{os.getpid()}"
-        partial.write_bytes(cut)
-        partial.replace(target)  # whole or not at all: a worker cutting at the same time writes the same
+    target = _folder() / f"NotoSans-{WEIGHTS[style]}.ttf"
+    partial = target.with_suffix(f".{threading.get_ident()}")
+    partial.write_bytes(_cut(WEIGHTS[style]))
+    partial.replace(target)  # whole: a thread cutting it at the same time never reads half a file
     return target
+
+
+@cache
+def _folder() -> Path:
+    folder = tempfile.mkdtemp(prefix="archival-font-")  # readable and writable by this user alone
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
 
 
 def _cut(weight: int) -> bytes:

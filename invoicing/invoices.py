@@ -255,6 +255,8 @@ def buyer_details(booking: Booking) -> dict[str, str]:
     company = booking.company_account
     if company is not None:
         buyer["company"] = company.name
+        if not address:  # the company's own, also as the e-invoice reads it
+            buyer.update(street_address=company.street_address, postcode=company.postcode, city=company.city)
         address = address or "\n".join(
             part for part in (company.street_address, f"{company.postcode} {company.city}".strip()) if part
         )

@@ -75,9 +75,14 @@ def mail_invoice(invoice_id: int) -> bool:
 
 
 def attachments(document: Invoice | CreditNote) -> list[tuple[str, bytes, str]]:
-    """What a mail carries of a document: its PDF, then the e-invoice its company chose (if any)."""
-    carried = [(document.file_name, documents.pdf(document), documents.MEDIA_TYPE)]
+    """What a mail carries of a document: its PDF and the e-invoice its company chose; a Factur-X PDF
+    instead of the PDF, whose copy it is (two PDFs of one number would be booked twice)."""
     e_invoice = files.e_invoice(document)
+    carried = (
+        []
+        if e_invoice and e_invoice.media_type == files.PDF
+        else [(document.file_name, documents.pdf(document), documents.MEDIA_TYPE)]
+    )
     if e_invoice is not None:
         carried.append((e_invoice.name, e_invoice.content, e_invoice.media_type))
     return carried

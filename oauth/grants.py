@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from access import tokens
@@ -116,20 +116,23 @@ def ended_before(moment: datetime):
     lasts OAUTH_REFRESH_TOKEN_DAYS, so a grant's last access token dates its end even once that refresh
     token's row is gone."""
     lifetime = timedelta(days=settings.OAUTH_REFRESH_TOKEN_DAYS)
-    opening = OAuthGrant.objects.filter(
-        _opens_something_after(moment) | Q(access_tokens__created_at__gt=moment - lifetime)
-    ).values("pk")
+    grant = OuterRef("pk")
+    refresh = RefreshToken.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment)
+    access = ApiToken.objects.filter(grant=grant).filter(
+        Q(revoked_at__isnull=True, expires_at__gt=moment) | Q(created_at__gt=moment - lifetime)
+    )
+    codes = AuthorizationCode.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment)
+    lapsed = Q(revoked_at__isnull=True, created_at__lt=moment) & ~Exists(refresh) & ~Exists(access)
     return OAuthGrant.objects.exclude(traveller_email="").filter(
-        Q(revoked_at__lt=moment) | Q(revoked_at__isnull=True, created_at__lt=moment) & ~Q(pk__in=opening)
+        Q(revoked_at__lt=moment) | lapsed & ~Exists(codes), subject=OAuthGrant.Subject.TRAVELLER
     )
 
 
 def forget_traveller(grant_pk: int) -> None:
     """An ended grant keeps its client and scopes but no longer its traveller's address, nor do its
-    tokens; it is revoked, if it was not, so that nothing of it can open a booking again."""
+    tokens (nothing of it opens anything: ended_before, or an erasure that ended it first)."""
     with transaction.atomic():
         grant = OAuthGrant.objects.select_for_update().get(pk=grant_pk)
-        revoke_grant(grant, actor="the retention of ended consents")
         OAuthGrant.objects.filter(pk=grant_pk).update(traveller_email="")
         grant.traveller_email = ""
         ApiToken.objects.filter(grant_id=grant_pk).update(acts_for="", name=token_name(grant))

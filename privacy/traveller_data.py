@@ -188,7 +188,8 @@ def erase(
             (done.erased if erased else done.held).append(reference)
     for assistant in grants.allowed_assistants(email=email):
         done.assistants_ended += bool(grants.end_assistant(email=email, client_pk=assistant.client_pk))
-    for grant_pk in OAuthGrant.objects.filter(traveller_email__iexact=email).values_list("pk", flat=True):
+    ended = OAuthGrant.objects.filter(traveller_email__iexact=email.strip())
+    for grant_pk in ended.values_list("pk", flat=True):
         grants.forget_traveller(grant_pk)  # ended now or before: none keeps the address
     if not done.ahead and not done.held:  # their records keep a ride's messages from going out twice
         for address in (email, *phones):

@@ -7,6 +7,7 @@ of a category go to its largest line, so its lines add up to the net and VAT the
 abroad under "austria_only" VAT has each line split into its Austrian share (VAT) and its share abroad (not
 taxable in Austria: category E with the PDF's reason)."""
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -14,6 +15,7 @@ from decimal import Decimal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from corporate.models import CompanyAccount
 from invoicing.cross_border import AUSTRIA_ONLY
 from invoicing.models import CreditNote, Invoice
 from operator_profile.models import COUNTRIES
@@ -37,6 +39,7 @@ class Party:
     email: str = ""
     phone: str = ""
     register_number: str = ""  # the seller's company register number (Firmenbuchnummer)
+    supplier_number: str = ""  # the seller's number at the buyer (ebInterface's InvoiceRecipientsBillerID)
 
 
 @dataclass(frozen=True)
@@ -92,17 +95,26 @@ class EInvoice:
         return self.gross - self.paid
 
 
-def reading(document: Invoice | CreditNote, buyer_reference: str = "") -> EInvoice:
-    """The document as EN 16931 reads it, in its own language."""
+def reading(document: Invoice | CreditNote, account: CompanyAccount) -> EInvoice:
+    """The document as EN 16931 reads it, in its own language, for the company `account` (what a snapshot
+    issued before e-invoices lacks of the buyer comes from it: its country, structured address, billing
+    address, reference)."""
     content = document.content
     with translation.override(content["language"]):
         if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
-            return _collective(content, buyer_reference)
+            return _collective(content, account)
         paid_by = document.booking.payment_method if document.booking is not None else ""
-        return _ride_document(content, isinstance(document, CreditNote), buyer_reference, paid_by)
+        return _ride_document(content, isinstance(document, CreditNote), account, paid_by)
 
 
-def _ride_document(content: dict, credit_note: bool, buyer_reference: str, paid_by: str) -> EInvoice:
+def complete(content: dict) -> bool:
+    """Whether the snapshot names its seller as an e-invoice must: documents issued before the operator's
+    legal details were required may lack them, and get none."""
+    seller = content.get("seller") or {}
+    return bool(seller.get("name") and seller.get("vat_id"))
+
+
+def _ride_document(content: dict, credit_note: bool, account: CompanyAccount, paid_by: str) -> EInvoice:
     """A ride's invoice, a supplementary invoice or a credit note: paid (or refunded) when issued, the way
     the booking paid."""
     rate = Decimal(content["vat_rate"])
@@ -143,9 +155,9 @@ def _ride_document(content: dict, credit_note: bool, buyer_reference: str, paid_
         issued_on=_day(content["issued_at"]),
         language=content["language"],
         currency=content["currency"],
-        seller=_seller(content["seller"]),
-        buyer=_ride_buyer(content["buyer"], content["seller"]),
-        buyer_reference=buyer_reference or content["reference"],
+        seller=_seller(content["seller"], account),
+        buyer=_ride_buyer(content["buyer"], account),
+        buyer_reference=account.buyer_reference or content["reference"],
         lines=lines,
         categories=categories,
         net=Decimal(content["net"]),
@@ -159,7 +171,7 @@ def _ride_document(content: dict, credit_note: bool, buyer_reference: str, paid_
     )
 
 
-def _collective(content: dict, buyer_reference: str) -> EInvoice:
+def _collective(content: dict, account: CompanyAccount) -> EInvoice:
     """A company's month: one line per ride, paid by bank transfer by its due day."""
     categories = {
         Decimal(rate["rate"]): Category(
@@ -188,17 +200,17 @@ def _collective(content: dict, buyer_reference: str) -> EInvoice:
         issued_on=_day(content["issued_at"]),
         language=content["language"],
         currency=content["currency"],
-        seller=_seller(content["seller"]),
+        seller=_seller(content["seller"], account),
         buyer=Party(
             name=buyer["name"],
             street=buyer.get("street_address", ""),
-            postcode=buyer.get("postcode", postcode),
-            city=buyer.get("city", city),
-            country=buyer.get("country_code") or _country(buyer.get("country", "")),
-            vat_id=buyer.get("vat_id", ""),
-            email=buyer.get("email", ""),
+            postcode=buyer.get("postcode") or postcode or account.postcode,
+            city=buyer.get("city") or city or account.city,
+            country=buyer.get("country_code") or account.country,
+            vat_id=_vat_id(buyer.get("vat_id", "")),
+            email=buyer.get("email") or account.billing_email,
         ),
-        buyer_reference=buyer_reference or content["number"],
+        buyer_reference=account.buyer_reference or content["number"],
         lines=lines,
         categories=list(categories.values()),
         net=Decimal(content["net"]),
@@ -230,7 +242,7 @@ def _lines(printed: list[tuple[str, Decimal, Category]], note: str) -> list[Line
     ]
 
 
-def _seller(seller: dict) -> Party:
+def _seller(seller: dict, account: CompanyAccount) -> Party:
     postcode, city = _place(seller.get("place", ""))
     return Party(
         name=seller.get("name", ""),
@@ -238,33 +250,61 @@ def _seller(seller: dict) -> Party:
         postcode=postcode,
         city=city,
         country=seller.get("country_code") or _country(seller.get("country", "")),
-        vat_id=seller.get("vat_id", ""),
+        vat_id=_vat_id(seller.get("vat_id", "")),
         email=seller.get("email", ""),
         phone=seller.get("phone", ""),
         register_number=seller.get("register_number", ""),
+        supplier_number=account.supplier_number,
     )
 
 
-def _ride_buyer(buyer: dict, seller: dict) -> Party:
-    """A ride's customer: a company or a person, with the billing address they gave (free text: its last
-    line read as postcode and town); a country only a company account names is taken as the seller's."""
-    address = [part.strip() for part in buyer.get("address", "").splitlines() if part.strip()]
-    postcode, city = _place(address[-1]) if address else ("", "")
-    street = ", ".join(address[:-1]) if len(address) > 1 else ""
-    if address and not postcode:  # one line, or a last line without a postcode: keep it all as the street
-        street, city = ", ".join(address), ""
+def _ride_buyer(buyer: dict, account: CompanyAccount) -> Party:
+    """A ride's company as the invoice names it: the billing address the booking gave (free text: read
+    line by line for the postcode and town, a last line naming a country left out), else the company's own;
+    its country and billing address (the buyer's electronic address) are the account's."""
+    typed = _typed_address(buyer.get("address", ""))
+    if buyer.get("postcode") or typed is None:  # the company's address, as issued or as it is now
+        street = buyer.get("street_address", account.street_address)
+        postcode, city = buyer.get("postcode", account.postcode), buyer.get("city", account.city)
+    else:
+        street, postcode, city = typed
     return Party(
-        name=buyer.get("company") or buyer.get("name", ""),
+        name=buyer.get("company") or account.name,
         street=street,
         postcode=postcode,
         city=city,
-        country=buyer.get("country_code")
-        or seller.get("country_code")
-        or _country(seller.get("country", "")),
-        vat_id=buyer.get("vat_id", ""),
-        email=buyer.get("email", ""),
+        country=buyer.get("country_code") or account.country,
+        vat_id=_vat_id(buyer.get("vat_id", "")),
+        email=account.billing_email,
         phone=buyer.get("phone", ""),
     )
+
+
+def _typed_address(text: str) -> tuple[str, str, str] | None:
+    """(street, postcode, town) of an address typed as free text; None without a line "postcode town"."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if lines and lines[-1].casefold() in _country_names():
+        lines.pop()
+    for index in range(len(lines) - 1, -1, -1):
+        postcode, city = _place(lines[index])
+        if postcode and city:
+            return ", ".join(lines[:index]), postcode, city
+    return None
+
+
+def _country_names() -> set[str]:
+    names = set()
+    for language in ("de", "en"):
+        with translation.override(language):
+            names |= {str(label).casefold() for _code, label in COUNTRIES}
+    return names
+
+
+def _vat_id(value: str) -> str:
+    """A VAT id as EN 16931 wants it (BR-CO-9: its country's prefix): spaces and dots gone, upper case; one
+    without a prefix is left out rather than sent wrong."""
+    cleaned = re.sub(r"[\s.\-]", "", value).upper()
+    return cleaned if re.fullmatch(r"[A-Z]{2}[0-9A-Z+*]{2,13}", cleaned) else ""
 
 
 def _place(place: str) -> tuple[str, str]:

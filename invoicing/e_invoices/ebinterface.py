@@ -1,12 +1,16 @@
 """ebInterface 6.1, the Austrian e-invoice the federal bodies take (e-rechnung.gv.at): the recipient's order
 reference is the buyer reference, a recipient without a VAT id is "00000000" as the standard asks."""
 
+import re
+
 from django.utils.translation import gettext as _
 
 from invoicing.e_invoices.data import CREDIT_TRANSFER, EInvoice, Party
 from invoicing.e_invoices.xml import Tree, amount
 
 NAMESPACE = "http://www.ebinterface.at/schema/6p1/"
+BIC = re.compile(r"[0-9A-Za-z]{8}([0-9A-Za-z]{3})?")  # the schema's own pattern refuses anything else
+OWNER_LENGTH = 70  # the schema's longest account owner
 NO_VAT_ID = "00000000"
 GENERATOR = "Chauffeur booking service"
 
@@ -38,6 +42,7 @@ def write(invoice: EInvoice) -> bytes:
     biller = tree.add(top, "Biller")
     tree.add(biller, "VATIdentificationNumber", invoice.seller.vat_id or NO_VAT_ID)
     _address(tree, biller, invoice.seller)
+    tree.optional(biller, "InvoiceRecipientsBillerID", invoice.seller.supplier_number)
     recipient = tree.add(top, "InvoiceRecipient")
     tree.add(recipient, "VATIdentificationNumber", invoice.buyer.vat_id or NO_VAT_ID)
     tree.add(tree.add(recipient, "OrderReference"), "OrderID", invoice.buyer_reference)
@@ -71,9 +76,10 @@ def write(invoice: EInvoice) -> bytes:
     if invoice.payment_means == CREDIT_TRANSFER:
         tree.add(method, "Comment", _("Bank transfer"))
         account = tree.add(tree.add(method, "UniversalBankTransaction"), "BeneficiaryAccount")
-        tree.optional(account, "BIC", invoice.bic)
+        if BIC.fullmatch(invoice.bic):
+            tree.add(account, "BIC", invoice.bic)
         tree.add(account, "IBAN", invoice.iban)
-        tree.add(account, "BankAccountOwner", invoice.seller.name)
+        tree.add(account, "BankAccountOwner", invoice.seller.name[:OWNER_LENGTH])
     elif invoice.payable:  # a collective invoice while the operator profile names no IBAN
         tree.add(method, "OtherPayment")
     else:

@@ -28,14 +28,17 @@ def account_of(document: Invoice | CreditNote) -> CompanyAccount | None:
 
 
 def e_invoice(document: Invoice | CreditNote) -> File | None:
-    """The document as its company's e-invoice; None when it has no company or the company chose none."""
+    """The document as its company's e-invoice; None when it has no company, the company chose none, or
+    the document does not name its seller as an e-invoice must (issued before those details were kept)."""
     account = account_of(document)
     chosen = account.e_invoice_format if account is not None else EInvoiceFormat.NONE
     if account is None or chosen == EInvoiceFormat.NONE:
         return None
+    if not data.complete(document.content):
+        return None
     stem = document.file_name.removesuffix(".pdf")
     with translation.override(document.content["language"]):
-        reading = data.reading(document, account.buyer_reference)
+        reading = data.reading(document, account)
         if chosen == EInvoiceFormat.FACTUR_X:
             return File(f"{stem}-factur-x.pdf", facturx.write(document, reading), PDF)
         if chosen == EInvoiceFormat.XRECHNUNG:

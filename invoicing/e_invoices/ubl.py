@@ -115,7 +115,7 @@ def _party(tree: Tree, element, party: Party, *, seller: bool) -> None:
     legal = tree.add(record, "cac:PartyLegalEntity")
     tree.add(legal, "cbc:RegistrationName", party.name)
     tree.optional(legal, "cbc:CompanyID", party.register_number)
-    if seller and (party.phone or party.email):
+    if seller:  # XRechnung asks for its seller's contact (the company admin asks for phone and e-mail)
         contact = tree.add(record, "cac:Contact")
         tree.add(contact, "cbc:Name", party.name)
         tree.optional(contact, "cbc:Telephone", party.phone)

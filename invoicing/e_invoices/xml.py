@@ -1,10 +1,13 @@
 """What the three writers share: building an XML tree by qualified names, and amounts and days as EN 16931
 and ebInterface write them."""
 
+import re
 from datetime import date
 from decimal import Decimal
 
 from lxml import etree  # type: ignore[import-untyped]
+
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # control characters XML 1.0 cannot hold
 
 
 class Tree:
@@ -22,7 +25,7 @@ class Tree:
     def add(self, parent, qualified: str, text: str | None = None, **attributes: str):
         element = etree.SubElement(parent, self.name(qualified), **attributes)
         if text is not None:
-            element.text = text
+            element.text = UNWRITABLE.sub("", text)
         return element
 
     def optional(self, parent, qualified: str, text: str, **attributes: str) -> None:
