@@ -1,10 +1,12 @@
 """The dispatch forms of the staff booking page (assign, change the ride) and of the phone booking: each
 validates one action and calls one service."""
 
+from datetime import date
 from typing import TypeVar
 
 from django import forms
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -13,10 +15,13 @@ from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from corporate.models import CompanyAccount
 from dispatch.phone import PhonePayment
+from dispatch.windows import ride_window
 from fleet.models import Driver, Vehicle
+from fleet.papers import lapsed
 from payments.admin.forms import EuroField
 from pricing.models import Tour, VehicleClass
 from pricing.quote import MAX_HOURLY_HOURS, MAX_REASON_LENGTH, MIN_HOURLY_HOURS, PriceByHand, price_by_hand_of
+from sitekit import l10n
 from sitekit.admin_labels import LabelledSplitDateTime
 from sitekit.phones import PhoneNumberField
 from sitekit.validators import one_line
@@ -41,17 +46,40 @@ THROUGH_PROVIDER = [
 STAFF_DATETIME = LabelledSplitDateTime()
 
 
+class PaperedChoiceField(forms.ModelChoiceField):
+    """A chauffeur or car, named with the first of its papers no longer valid on the ride's day: staff see
+    it before choosing one that assigning refuses (dispatch/papers.py)."""
+
+    ride_day: date | None = None
+
+    def label_from_instance(self, obj) -> str:
+        ended = lapsed(obj, self.ride_day) if self.ride_day else []
+        if not ended:
+            return str(obj)
+        paper, until = ended[0]
+        return str(_("{holder} (the {paper} is valid until {until})")).format(
+            holder=obj, paper=paper, until=l10n.day(until)
+        )
+
+
 class AssignForm(forms.Form):
-    driver = forms.ModelChoiceField(Driver.objects.none(), label=_("Driver"))
-    vehicle = forms.ModelChoiceField(Vehicle.objects.none(), label=_("Vehicle"))
+    driver = PaperedChoiceField(Driver.objects.none(), label=_("Driver"))
+    vehicle = PaperedChoiceField(Vehicle.objects.none(), label=_("Vehicle"))
 
     def __init__(self, *args, booking: Booking, **kwargs):
         super().__init__(*args, **kwargs)
-        field_of(self, "driver", forms.ModelChoiceField).queryset = Driver.objects.filter(active=True)
+        window = ride_window(booking)
+        drivers = field_of(self, "driver", PaperedChoiceField)
+        drivers.queryset = Driver.objects.filter(active=True).prefetch_related("papers")
         # Only vehicles of the booked class are offered; the service refuses any other all the same.
-        field_of(self, "vehicle", forms.ModelChoiceField).queryset = Vehicle.objects.filter(
-            active=True, vehicle_class__code=booking.vehicle_class
-        ).select_related("vehicle_class")
+        vehicles = field_of(self, "vehicle", PaperedChoiceField)
+        vehicles.queryset = (
+            Vehicle.objects.filter(active=True, vehicle_class__code=booking.vehicle_class)
+            .select_related("vehicle_class")
+            .prefetch_related("papers")
+        )
+        for field in (drivers, vehicles):
+            field.ride_day = timezone.localtime(window.end).date() if window else None
         self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}
 
 

@@ -75,6 +75,12 @@ def test_a_chauffeur_whose_licence_ends_before_the_ride_is_refused_and_nothing_c
     )
     assert "Taxilenkerausweis TL-4711 gilt bis" in str(next(iter(german.context["messages"])))
     assert snapshot() == before
+    # the assign form names why before staff choose him; a ride before the expiry does not
+    page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE="en")
+    assert f"TL-4711 is valid until {shown(ends)})</option>" in page.content.decode()
+    earlier = ride(at(ends))
+    page = admin_client.get(f"/admin/booking/booking/{earlier.pk}/change/", HTTP_ACCEPT_LANGUAGE="en")
+    assert f'<option value="{fleet["karl"].pk}">Karl Huber</option>' in page.content.decode()
 
 
 def test_the_last_valid_day_drives_and_a_renewal_replaces_the_expired_paper(fleet, ride):
