@@ -111,6 +111,7 @@ def issue_for(credit: Credit) -> CreditNote | None:
     )
     if credit.mailed:
         mails.send_credit_note.enqueue(note.pk)  # the traveller's copy, after the commit
+    mails.copy_to_company(note)
     return note
 
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
-from invoicing import cross_border, numbering, printed_lines
+from invoicing import cross_border, mails, numbering, printed_lines
 from invoicing.models import Invoice, InvoiceYear
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
@@ -104,7 +104,7 @@ def issue(booking: Booking) -> Invoice | None:
         Booking.objects.filter(pk=booking.pk).update(invoice_draft=None)
     else:
         content = snapshot(booking, number=number, issued_at=issued_at, language=language)
-    return Invoice.objects.create(
+    invoice = Invoice.objects.create(
         number=number,
         year=year,
         sequence=sequence,
@@ -118,6 +118,8 @@ def issue(booking: Booking) -> Invoice | None:
         currency=content["currency"],
         content=content,
     )
+    mails.copy_to_company(invoice)
+    return invoice
 
 
 def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
@@ -168,7 +170,7 @@ def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
         currency=charge.currency,
         paid_at=(charge.paid_at or issued_at).isoformat(),
     )
-    return Invoice.objects.create(
+    invoice = Invoice.objects.create(
         kind=Invoice.Kind.SUPPLEMENTARY,
         number=number,
         year=year,
@@ -183,6 +185,8 @@ def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
         currency=charge.currency,
         content=content,
     )
+    mails.copy_to_company(invoice)
+    return invoice
 
 
 def reason_by_hand(booking: Booking) -> dict:

@@ -1,13 +1,22 @@
 """A booking's invoices and credit notes by e-mail, each a job that sends it once, in the traveller's
-language, with its PDF and the e-invoice its company asked for."""
+language, with its PDF and the e-invoice its company asked for; a copy of each to the company's billing
+address when the company asked for e-invoices (its bookkeeping reads them, not the traveller)."""
 
+from email.utils import formataddr
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django_tasks import task
 
 from booking import notifications
+from corporate.models import EInvoiceFormat
 from invoicing import documents
 from invoicing.e_invoices import files
 from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
+from operator_profile.services import operator_branding
 
 CREDIT_NOTE = notifications.Mail(
     {
@@ -86,3 +95,50 @@ def attachments(document: Invoice | CreditNote) -> list[tuple[str, bytes, str]]:
     if e_invoice is not None:
         carried.append((e_invoice.name, e_invoice.content, e_invoice.media_type))
     return carried
+
+
+def copy_to_company(document: Invoice | CreditNote) -> None:
+    """Queue the document's copy for its company's bookkeeping (in the transaction that issues it), when
+    the company chose an e-invoice; a collective invoice goes there anyway."""
+    account = files.account_of(document)
+    if account is not None and account.e_invoice_format != EInvoiceFormat.NONE:
+        kind = "credit_note" if isinstance(document, CreditNote) else "invoice"
+        send_to_company.enqueue(kind, document.pk)
+
+
+@task()
+def send_to_company(kind: str, document_id: int) -> None:
+    with delivery.scope(f"company-copy:{kind}:{document_id}"):
+        mail_to_company(kind, document_id)
+
+
+def mail_to_company(kind: str, document_id: int) -> None:
+    model = CreditNote if kind == "credit_note" else Invoice
+    document = model.objects.select_related("booking__company_account").get(pk=document_id)
+    account = files.account_of(document)
+    if account is None or not account.billing_email:
+        return
+    operator = operator_branding()
+    with translation.override(document.language):
+        if kind == "credit_note":
+            subject = _("Credit note {number}").format(number=document.number)
+            state = _("The amount credited is paid back.")
+        else:
+            subject = _("Invoice {number}").format(number=document.number)
+            state = _("It is paid; nothing is due.")
+        body = _(
+            "Dear {company},\n\nplease find attached {document} for the ride {reference} booked by "
+            "{booker}, with its e-invoice. {state}\n\nKind regards\n{operator}\n"
+        ).format(
+            company=account.name,
+            document=subject,
+            reference=document.content["reference"],
+            booker=document.content["buyer"].get("name", ""),
+            state=state,
+            operator=operator.name,
+        )
+    sender = formataddr((" ".join(operator.name.split()), settings.DEFAULT_FROM_EMAIL))
+    message = EmailMessage(subject, body, sender, [account.billing_email])
+    for file in attachments(document):
+        message.attach(*file)
+    delivery.send_once(message)

@@ -397,3 +397,29 @@ def test_text_a_form_let_through_with_control_characters_is_written_without_them
     e_invoice = files.e_invoice(Invoice.objects.get(booking=booking))
     assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
     assert b"HotelSacher" in e_invoice.content
+
+
+def test_the_companys_bookkeeping_gets_a_copy_of_each_ride_document_once_and_the_booker_no_extra_mail(
+    admin_client, acme, card_ride
+):
+    booking = card_ride("xrechnung")
+    refund_page(admin_client, booking, "10.00", manual="on")
+    run_pending_jobs()
+    run_pending_jobs()  # run again: nothing goes twice
+    copies = [message for message in mail.outbox if message.to == ["buchhaltung@acme.example"]]
+    invoice, note = Invoice.objects.get(booking=booking), CreditNote.objects.get(booking=booking)
+    assert [message.subject for message in copies] == [
+        f"Invoice {invoice.number}",
+        f"Credit note {note.number}",
+    ]
+    assert "CB-" in copies[0].body and "It is paid; nothing is due." in copies[0].body
+    assert [name for name, _content, _type in copies[1].attachments] == [
+        note.file_name,
+        note.file_name.replace(".pdf", "-xrechnung.xml"),
+    ]
+    assert_valid(copies[1].attachments[1][1], UBL_SCHEMAS["CreditNote"], UBL_RULES, XRECHNUNG_RULES)
+    mail.outbox.clear()
+    without = card_ride("")  # a company without e-invoices: its bookkeeping gets the collective invoice only
+    run_pending_jobs()
+    assert Invoice.objects.filter(booking=without).exists()
+    assert not [message for message in mail.outbox if message.to == ["buchhaltung@acme.example"]]
