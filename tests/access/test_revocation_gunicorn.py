@@ -39,12 +39,13 @@ def test_a_revoked_token_is_refused_by_every_worker_from_the_next_request_on(tmp
         client = {"X-Forwarded-For": f"198.18.{number // 250}.{number % 250 + 1}"}
         return requests.post(f"{base}/api/mcp", json=PING, headers=bearer | client, timeout=10)
 
-    with gunicorn(tmp_path, env, workers=3) as (base, log):
+    # One connection at a time per worker: a threaded worker may otherwise accept every parallel ping
+    # itself (seen in CI, 300 of 300), and the others would never see the token.
+    with gunicorn(tmp_path, env, "--worker-connections", "1", workers=3) as (base, log):
 
         def pings_until(status: int, enough: Callable[[set[str]], bool]) -> list[requests.Response]:
-            # Which worker accepts is the kernel's choice: even 30 parallel pings may all go to one worker
-            # (seen in CI), so batches go on until the workers that answered `status` are `enough` (at
-            # most 10 batches).
+            # Which worker accepts is still the kernel's choice, so batches go on until the workers that
+            # answered `status` are `enough` (at most 10 batches).
             answers: list[requests.Response] = []
             with ThreadPoolExecutor(6) as pool:
                 while not enough(workers_answering(log.read_text(), status)) and len(answers) < 300:
