@@ -359,7 +359,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
     message = EmailMultiAlternatives(
         one_line(mail.subjects[audience].format(reference=booking.reference)),
         text,
-        from_email=_sender(),
+        from_email=sender(),
         to=[address],
         reply_to=[reply_to] if reply_to else None,
     )
@@ -383,7 +383,7 @@ def alert_operator(booking_id: int, reason: str, *, topic: str = "Payment") -> N
                 f"Payment intent: {_payment_intent(booking) or '-'}; "
                 f"customer: {unlinked(booking.name)} <{booking.email}>.\n"
                 f"The booking's page (its refunds, open amounts and history): {admin_page(booking)}",
-                _sender(),
+                sender(),
                 [settings.OPERATOR_EMAIL],
             )
         )
@@ -455,7 +455,7 @@ def deliver(message: EmailMessage) -> bool:
     return True
 
 
-def _sender() -> str:
+def sender() -> str:
     """The operator's name with the service's sending address (DEFAULT_FROM_EMAIL)."""
     return formataddr((one_line(operator_branding().name), settings.DEFAULT_FROM_EMAIL))
 
@@ -481,6 +481,6 @@ def mail_to(template: str, subject: str, address: str, locale: str, **context) -
     reply_to = "" if re.search(CONTROL_CHARACTERS, operator.email) else operator.email
     return deliver(
         EmailMultiAlternatives(
-            one_line(subject), text, _sender(), [address], reply_to=[reply_to] if reply_to else None
+            one_line(subject), text, sender(), [address], reply_to=[reply_to] if reply_to else None
         )
     )

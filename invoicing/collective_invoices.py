@@ -11,11 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from email.utils import formataddr
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -319,12 +316,8 @@ def deliver(invoice_id: int) -> None:
             due=collective_invoice_pdf.due(invoice.content),
             operator=operator.name,
         )
-    sender = formataddr((" ".join(operator.name.split()), settings.DEFAULT_FROM_EMAIL))
-    message = EmailMessage(subject, body, sender, [account.billing_email])
-    for file in mails.attachments(invoice):
-        message.attach(*file)
     with delivery.scope(f"collective-invoice:{invoice.pk}"):
-        delivery.send_once(message)
+        mails.send_to_bookkeeping(invoice, account, subject, body)
 
 
 def _first_upper(text: str) -> str:

@@ -17,11 +17,12 @@ def of_booking(booking: Booking) -> list[Invoice | CreditNote]:
     return list(chain(invoices.order_by("issued_at", "pk"), credit_notes.order_by("issued_at", "pk")))
 
 
-def pdf(document: Invoice | CreditNote) -> bytes:
-    """Any issued document as PDF: a company's collective invoice has a layout of its own."""
+def pdf(document: Invoice | CreditNote, *, archival: bool = False) -> bytes:
+    """Any issued document as PDF (`archival`: PDF/A-3): a company's collective invoice has a layout of
+    its own."""
     if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
-        return collective_invoice_pdf.render(document)
-    return invoice_pdf.render(document)
+        return collective_invoice_pdf.render(document, archival=archival)
+    return invoice_pdf.render(document, archival=archival)
 
 
 def by_number(booking: Booking, number: str) -> Invoice | CreditNote | None:

@@ -2,16 +2,13 @@
 language, with its PDF and the e-invoice its company asked for; a copy of each to the company's billing
 address when the company asked for e-invoices (its bookkeeping reads them, not the traveller)."""
 
-from email.utils import formataddr
-
-from django.conf import settings
 from django.core.mail import EmailMessage
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
 from booking import notifications
-from corporate.models import EInvoiceFormat
+from corporate.models import CompanyAccount
 from invoicing import documents
 from invoicing.e_invoices import files
 from invoicing.models import CreditNote, Invoice
@@ -100,8 +97,7 @@ def attachments(document: Invoice | CreditNote) -> list[tuple[str, bytes, str]]:
 def copy_to_company(document: Invoice | CreditNote) -> None:
     """Queue the document's copy for its company's bookkeeping (in the transaction that issues it), when
     the company chose an e-invoice; a collective invoice goes there anyway."""
-    account = files.account_of(document)
-    if account is not None and account.e_invoice_format != EInvoiceFormat.NONE:
+    if files.e_invoicing_account(document) is not None:
         kind = "credit_note" if isinstance(document, CreditNote) else "invoice"
         send_to_company.enqueue(kind, document.pk)
 
@@ -137,8 +133,15 @@ def mail_to_company(kind: str, document_id: int) -> None:
             state=state,
             operator=operator.name,
         )
-    sender = formataddr((" ".join(operator.name.split()), settings.DEFAULT_FROM_EMAIL))
-    message = EmailMessage(subject, body, sender, [account.billing_email])
+    send_to_bookkeeping(document, account, subject, body)
+
+
+def send_to_bookkeeping(
+    document: Invoice | CreditNote, account: CompanyAccount, subject: str, body: str
+) -> None:
+    """A document with its files to the company's billing address, once (inside the caller's delivery
+    scope): a ride's copy, or the month's collective invoice."""
+    message = EmailMessage(subject, body, notifications.sender(), [account.billing_email])
     for file in attachments(document):
         message.attach(*file)
     delivery.send_once(message)

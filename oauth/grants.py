@@ -99,14 +99,22 @@ def _live_grants(email: str):
         subject=OAuthGrant.Subject.TRAVELLER,
         traveller_email=email.strip().lower(),
         revoked_at__isnull=True,
-    ).distinct()
+    )
 
 
-def _opens_something_after(moment: datetime) -> Q:
+def _opens_something_after(moment: datetime, *, issued_since: datetime | None = None) -> Q:
+    """A grant with a refresh token, access token or code usable after `moment` (or an access token issued
+    since `issued_since`), one subquery per kind of token."""
+    grant = OuterRef("pk")
+    access = Q(revoked_at__isnull=True, expires_at__gt=moment)
+    if issued_since is not None:
+        access |= Q(created_at__gt=issued_since)
     return (
-        Q(refresh_tokens__used_at__isnull=True, refresh_tokens__expires_at__gt=moment)
-        | Q(access_tokens__revoked_at__isnull=True, access_tokens__expires_at__gt=moment)
-        | Q(codes__used_at__isnull=True, codes__expires_at__gt=moment)
+        Q(Exists(RefreshToken.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment)))
+        | Q(Exists(ApiToken.objects.filter(access, grant=grant)))
+        | Q(
+            Exists(AuthorizationCode.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment))
+        )
     )
 
 
@@ -116,15 +124,11 @@ def ended_before(moment: datetime):
     lasts OAUTH_REFRESH_TOKEN_DAYS, so a grant's last access token dates its end even once that refresh
     token's row is gone."""
     lifetime = timedelta(days=settings.OAUTH_REFRESH_TOKEN_DAYS)
-    grant = OuterRef("pk")
-    refresh = RefreshToken.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment)
-    access = ApiToken.objects.filter(grant=grant).filter(
-        Q(revoked_at__isnull=True, expires_at__gt=moment) | Q(created_at__gt=moment - lifetime)
+    lapsed = Q(revoked_at__isnull=True, created_at__lt=moment) & ~_opens_something_after(
+        moment, issued_since=moment - lifetime
     )
-    codes = AuthorizationCode.objects.filter(grant=grant, used_at__isnull=True, expires_at__gt=moment)
-    lapsed = Q(revoked_at__isnull=True, created_at__lt=moment) & ~Exists(refresh) & ~Exists(access)
     return OAuthGrant.objects.exclude(traveller_email="").filter(
-        Q(revoked_at__lt=moment) | lapsed & ~Exists(codes), subject=OAuthGrant.Subject.TRAVELLER
+        Q(revoked_at__lt=moment) | lapsed, subject=OAuthGrant.Subject.TRAVELLER
     )
 
 

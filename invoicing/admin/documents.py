@@ -9,7 +9,6 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from corporate.models import EInvoiceFormat
 from invoicing import documents
 from invoicing.e_invoices import files
 from sitekit.admin import ReadOnlyAdmin
@@ -53,8 +52,7 @@ class IssuedDocumentAdmin(ReadOnlyAdmin, admin.ModelAdmin):
         """Its PDF, and its e-invoice where its company chose one."""
         name = f"admin:{self.opts.app_label}_{self.opts.model_name}"
         pdf = format_html('<a href="{}">{}</a>', reverse(f"{name}_pdf", args=[document.pk]), _("PDF"))
-        account = files.account_of(document)
-        if account is None or account.e_invoice_format == EInvoiceFormat.NONE:
+        if files.e_invoicing_account(document) is None:
             return pdf
         return format_html(
             '{} · <a href="{}">{}</a>', pdf, reverse(f"{name}_e_invoice", args=[document.pk]), _("e-invoice")

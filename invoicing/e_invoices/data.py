@@ -136,13 +136,14 @@ def _ride_document(content: dict, credit_note: bool, account: CompanyAccount, pa
         for label, amount in printed:
             home = to_cent(amount * share)
             split += [
-                (f"{label} ({_('Austria')})", home, austria),
-                (f"{label} ({_('abroad')})", amount - home, abroad),
+                (f"{label} ({_('Austria')})", home, austria, note),
+                (f"{label} ({_('abroad')})", amount - home, abroad, note),
             ]
-        lines, categories = _lines(split, note), [austria, abroad]
+        lines, categories = _lines(split), [austria, abroad]
     else:
         category = Category(STANDARD, rate, Decimal(content["net"]), Decimal(content["vat"]))
-        lines, categories = _lines([(label, amount, category) for label, amount in printed], note), [category]
+        lines = _lines([(label, amount, category, note) for label, amount in printed])
+        categories = [category]
     pickup = content.get("pickup_at")
     preceding = content.get("corrects") or content.get("supplements")
     notes = [_("Booking reference: {reference}").format(reference=content["reference"])]
@@ -186,11 +187,7 @@ def _collective(content: dict, account: CompanyAccount) -> EInvoice:
         when = datetime.fromisoformat(line["date"]).strftime("%d.%m.%Y %H:%M")
         note = f"{when}, {line['booker']}, {line['origin']} – {line['destination']}"
         rides.append((name, Decimal(line["amount"]), categories[Decimal(line["vat_rate"])], note))
-    lines = _lines([(name, amount, category) for name, amount, category, _note in rides], "")
-    lines = [
-        Line(line.name, ride[3], line.gross, line.net, line.category)
-        for line, ride in zip(lines, rides, strict=True)
-    ]
+    lines = _lines(rides)
     buyer = content["buyer"]
     postcode, city = _place(buyer.get("place", ""))
     days = content["payment_terms_days"]
@@ -228,17 +225,18 @@ def _collective(content: dict, account: CompanyAccount) -> EInvoice:
     )
 
 
-def _lines(printed: list[tuple[str, Decimal, Category]], note: str) -> list[Line]:
-    """Each line's net from its gross; a category's remaining cents on its largest line."""
-    nets = [to_cent(amount / (1 + category.rate)) for _label, amount, category in printed]
-    for category in {id(category): category for _label, _amount, category in printed}.values():
-        mine = [index for index, (_label, _amount, owner) in enumerate(printed) if owner is category]
+def _lines(printed: list[tuple[str, Decimal, Category, str]]) -> list[Line]:
+    """Each line (name, gross, category, note) with its net from its gross; a category's remaining cents
+    on its largest line."""
+    nets = [to_cent(amount / (1 + category.rate)) for _name, amount, category, _note in printed]
+    for category in {id(line[2]): line[2] for line in printed}.values():
+        mine = [index for index, line in enumerate(printed) if line[2] is category]
         rest = category.net - sum((nets[index] for index in mine), ZERO)
         largest = max(mine, key=lambda index: abs(printed[index][1]))
         nets[largest] += rest
     return [
-        Line(label, note, amount, net, category)
-        for (label, amount, category), net in zip(printed, nets, strict=True)
+        Line(name, note, amount, net, category)
+        for (name, amount, category, note), net in zip(printed, nets, strict=True)
     ]
 
 

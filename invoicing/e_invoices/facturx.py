@@ -3,19 +3,15 @@ factur-x.xml and declared in its XMP metadata, by the factur-x package."""
 
 from facturx import generate_from_binary  # type: ignore[import-untyped]
 
-from invoicing import collective_invoice_pdf, invoice_pdf
+from invoicing import documents
 from invoicing.e_invoices import cii
 from invoicing.e_invoices.data import EInvoice
 from invoicing.models import CreditNote, Invoice
 
 
 def write(document: Invoice | CreditNote, invoice: EInvoice) -> bytes:
-    if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
-        pdf = collective_invoice_pdf.render(document, archival=True)
-    else:
-        pdf = invoice_pdf.render(document, archival=True)
     return generate_from_binary(
-        pdf,
+        documents.pdf(document, archival=True),
         cii.write(invoice),
         flavor="factur-x",
         level="en16931",

@@ -27,15 +27,19 @@ def account_of(document: Invoice | CreditNote) -> CompanyAccount | None:
     return booking.company_account if booking is not None else None
 
 
+def e_invoicing_account(document: Invoice | CreditNote) -> CompanyAccount | None:
+    """The document's company when it chose an e-invoice."""
+    account = account_of(document)
+    return account if account is not None and account.e_invoice_format != EInvoiceFormat.NONE else None
+
+
 def e_invoice(document: Invoice | CreditNote) -> File | None:
     """The document as its company's e-invoice; None when it has no company, the company chose none, or
     the document does not name its seller as an e-invoice must (issued before those details were kept)."""
-    account = account_of(document)
-    chosen = account.e_invoice_format if account is not None else EInvoiceFormat.NONE
-    if account is None or chosen == EInvoiceFormat.NONE:
+    account = e_invoicing_account(document)
+    if account is None or not data.complete(document.content):
         return None
-    if not data.complete(document.content):
-        return None
+    chosen = account.e_invoice_format
     stem = document.file_name.removesuffix(".pdf")
     with translation.override(document.content["language"]):
         reading = data.reading(document, account)
