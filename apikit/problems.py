@@ -71,6 +71,21 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Outside the tour's area",
         "Choose a pickup and drop-off within the tour's area, or book the ride by distance.",
     ),
+    "vehicle_too_small": ProblemKind(
+        400,
+        "Vehicle class too small",
+        "Choose one of `fittingClasses`; when it is empty, ask the operator for a quote (several cars or a "
+        "larger vehicle).",
+    ),
+    "unknown_extra": ProblemKind(
+        400, "Unknown extra", "Use the code of an extra offered in that class (GET /api/v1/extras)."
+    ),
+    "too_many_extras": ProblemKind(
+        400,
+        "Too many extras",
+        "Ask for no more pieces than the class allows (GET /api/v1/extras) and no more child seats than "
+        "passengers.",
+    ),
     "amount_mismatch": ProblemKind(
         400, "Amount mismatch", "Send the amount the server computed (`expectedAmount`), in EUR cents."
     ),

@@ -108,6 +108,9 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
                 responses.setdefault(str(status), _error(" / ".join(named) + ".", is_v1))
             if any(parameter.get("in") in ("query", "path") for parameter in operation.get("parameters", [])):
                 responses.setdefault("414", URI_TOO_LONG)
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "query" and parameter.get("schema", {}).get("type") == "array":
+                    parameter.update(style="form", explode=False)  # one value per name: a list is a,b,c
             responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
             responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
             # More causes of a status, in words: extensions={"x-error-notes": {500: "…"}}.

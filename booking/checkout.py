@@ -22,7 +22,7 @@ from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.money import round_up, to_cents
-from pricing.quote import HOURLY_BLOCK, BookingType, Quote
+from pricing.quote import HOURLY_BLOCK, BookingType, ExtraChoice, Quote
 from sitekit import l10n, phones
 
 REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read out over a phone
@@ -50,6 +50,9 @@ class BookingRequest:
     flight_data: dict | None = None
     billing_address: str = ""  # the invoice's customer address (UStG §11: required above €400)
     billing_vat_id: str = ""  # the customer's UID (required above €10,000)
+    passengers: int | None = None  # None: not said
+    luggage: int | None = None
+    extras: tuple[ExtraChoice, ...] = ()
     submitted: dict = field(default_factory=dict)  # the booking data as received, kept for the record
 
 
@@ -198,6 +201,9 @@ def price_ride(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None
             in_zone_a=route.in_zone_a,
             duration_hours=ride.duration_hours,
             tour_slug=tour_slug,
+            passengers=ride.passengers,
+            luggage=ride.luggage,
+            extras=ride.extras,
         )
     except DomainError as refusal:
         if refusal.field == "tour_slug":  # the customer named the tour, not its slug
@@ -234,6 +240,8 @@ def store_booking(
                 booking_type=ride.booking_type,
                 duration_hours=ride.duration_hours,
                 tour_slug=tour_slug or "",
+                passengers=ride.passengers,
+                luggage=ride.luggage,
                 distance_km=route.distance_km,
                 duration_s=route.duration_s,
                 estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,

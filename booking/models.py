@@ -150,6 +150,9 @@ class Booking(models.Model):
     )
     duration_hours = models.DecimalField(_("hours"), max_digits=5, decimal_places=2, null=True, blank=True)
     tour_slug = models.SlugField(_("tour"), blank=True)
+    # Who and what rides, as the customer said (empty: not said); the extras are the price's lines.
+    passengers = models.PositiveSmallIntegerField(_("passengers"), null=True, blank=True)
+    luggage = models.PositiveSmallIntegerField(_("pieces of luggage"), null=True, blank=True)
     # What the server computed: the route and the price the customer is charged.
     distance_km = models.DecimalField(
         _("distance (km)"), max_digits=8, decimal_places=1, null=True, blank=True

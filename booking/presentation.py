@@ -3,6 +3,7 @@ the price lines in the active language (the quote engine's own labels are the AP
 read a line's short label; staff read it with its numbers, worded from the line's params at display. A
 booking's state with what it still owes is payments' (payments/owed.py)."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from math import ceil
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from booking.models import Booking, BookingStatus
 from pricing import services as pricing
 from pricing.lines import LineKind, PricedLine
-from pricing.quote import Quote
+from pricing.quote import EXTRA, Quote
 from sitekit.l10n import money
 
 # A booking's state as its traveller reads it on the pages (never the bare code).
@@ -48,6 +49,7 @@ LINE_LABELS = {
     "waiting": _("Waiting time"),
     "rounding": _("Rounding"),
     "price_by_hand": _("Price adjustment: {reason}"),  # the reason staff gave, printed as typed
+    EXTRA: _("Extra"),  # worded by extra_label from its params
 }
 
 
@@ -134,6 +136,8 @@ def quote_lines(quote: Quote, *, values: dict | None = None, detailed: bool = Tr
 
 
 def line_label(line: PricedLine, values: dict, *, detailed: bool) -> str:
+    if line.code == EXTRA and "name_en" in line.params:
+        return extra_label(line.params, detailed=detailed)
     if detailed:
         try:
             return str(DETAILED_LABELS[line.code]).format(**_worded(line))
@@ -145,6 +149,22 @@ def line_label(line: PricedLine, values: dict, *, detailed: bool) -> str:
         return str(LINE_LABELS[line.code]).format(**values)
     except KeyError:
         return line.label
+
+
+def extra_label(params: Mapping, *, detailed: bool = False) -> str:
+    """An extra as its line names it: "Child seat × 2"; staff read its unit price too."""
+    name = extra_name(params)
+    quantity = int(params["quantity"])
+    if detailed:
+        return f"{name}: {quantity} × {money(params['unit_price'])}"
+    return f"{name} × {quantity}" if quantity > 1 else str(name)
+
+
+def _extra_name(params: Mapping) -> str:
+    return params["name_de"] if get_language() == "de" else params["name_en"]
+
+
+extra_name = lazy(_extra_name, str)  # worded when read: a refusal staff read later
 
 
 def _worded(line: PricedLine) -> dict:

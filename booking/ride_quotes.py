@@ -9,7 +9,10 @@ from apikit.errors import DomainError
 from places import airports
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
-from pricing.quote import BookingType, Quote
+from pricing.quote import BookingType, ExtraChoice, Quote
+
+# Refusals that concern one class, not the ride: the page offers the classes that can take it.
+CLASS_PROBLEMS = ("unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras")
 
 
 @dataclass(frozen=True)
@@ -36,10 +39,14 @@ def quote_ride(
     booking_type: BookingType = BookingType.DISTANCE,
     duration_hours: Decimal | None = None,
     tour_slug: str | None = None,
+    passengers: int | None = None,
+    luggage: int | None = None,
+    extras: tuple[ExtraChoice, ...] = (),
 ) -> RideQuote:
     """The route (raises PlacesError like estimate_route) and each offered class's price. A class that
-    does not run the tour asked for is listed with the problem `unknown_tour`; any other refusal (an
-    hourly hire without hours, a tour by the hour) concerns every class and is raised."""
+    cannot take this ride (a tour it does not run, too few seats or too little room, an extra it does not
+    offer or not so many) is listed with the problem's code; any other refusal (an hourly hire without
+    hours, a tour by the hour) concerns every class and is raised."""
     route = estimate_route(
         origin=origin,
         destination=destination,
@@ -57,9 +64,12 @@ def quote_ride(
                 in_zone_a=route.in_zone_a,
                 duration_hours=duration_hours,
                 tour_slug=tour_slug,
+                passengers=passengers,
+                luggage=luggage,
+                extras=extras,
             )
         except DomainError as refusal:
-            if refusal.code != "unknown_tour":
+            if refusal.code not in CLASS_PROBLEMS:
                 raise
             classes.append(ClassQuote(offer.code, None, refusal.code))
         else:

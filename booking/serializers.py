@@ -27,7 +27,7 @@ from booking.models import BookingStatus, RideState
 from places.serializers import DistanceInput, DistanceOutput
 from pricing.models import VehicleClass
 from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
-from pricing.serializers import PriceInput, PriceOutput, euros
+from pricing.serializers import ExtrasField, PriceInput, PriceOutput, euros, luggage_field, passengers_field
 from sitekit import phones
 
 
@@ -161,8 +161,17 @@ class BillingDataInput(Declaration):
         return normalised_vat_id(value)
 
 
-class V1BookingDataInput(BookingDataInput, BillingDataInput):
-    """Section 2.3's booking data with the customer's billing details for the invoice."""
+class TripInput(Declaration):
+    """Who and what rides, and the extras: optional, beyond section 2.3 (the legacy door takes none)."""
+
+    passengers = passengers_field(JsonIntegerField)
+    luggage = luggage_field(JsonIntegerField)
+    extras = ExtrasField()
+
+
+class V1BookingDataInput(BookingDataInput, BillingDataInput, TripInput):
+    """Section 2.3's booking data with the customer's billing details for the invoice, the passengers, the
+    luggage and the extras."""
 
 
 PAYMENT_METHODS = [("checkout", "checkout"), ("account", "account")]
@@ -209,7 +218,7 @@ class ScheduledBookingDataInput(BookingDataInput):
     vehicleClass = serializers.ChoiceField(choices=VehicleClass.Code.choices, source="vehicle_class")
 
 
-class AgentBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
+class AgentBookingDataInput(ScheduledBookingDataInput, BillingDataInput, TripInput):
     """The ride to book: route, pickup time and vehicle class; the traveller's name, e-mail and phone let
     the chauffeur reach them. At most 16384 bytes as JSON (UTF-8)."""
 
@@ -226,7 +235,7 @@ class AgentCheckoutInput(V1CheckoutInput):
     bookingData = AgentBookingDataInput()  # type: ignore[assignment]  # a stricter ride in the parent's place
 
 
-class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput):
+class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput, TripInput):
     """The ride as the booking page sends it: with a pickup time, a vehicle class and the traveller's name,
     e-mail (the confirmation goes there) and phone (for the chauffeur). At most 16384 bytes as JSON
     (UTF-8), every member counted. Unlike the public API's (section 2.3 requires `to`), an hourly hire or
@@ -458,6 +467,15 @@ class CancellationTermsOutput(Declaration):
     )
 
 
+class BookedExtraOutput(Declaration):
+    """An extra of the booking (renders its price's line: pricing.quote.PriceLine)."""
+
+    code = serializers.CharField(source="params.code", help_text="As GET /api/v1/extras names it.")
+    name = serializers.CharField(source="params.name_en")
+    quantity = serializers.IntegerField(source="params.quantity")
+    amountEur = euros(source="amount", help_text="What it adds to the price, all pieces together.")
+
+
 class BookingStateOutput(FromFieldMixin, Declaration):
     """A booking as its customer and the agent that booked it see it (renders a BookingState)."""
 
@@ -478,6 +496,15 @@ class BookingStateOutput(FromFieldMixin, Declaration):
     bookingType = serializers.CharField(source="booking.booking_type")
     priceEur = euros(source="booking.quote.price")
     currency = serializers.CharField(source="booking.currency")
+    passengers = serializers.IntegerField(
+        source="booking.passengers", allow_null=True, help_text="As booked; null when not said."
+    )
+    luggage = serializers.IntegerField(
+        source="booking.luggage",
+        allow_null=True,
+        help_text="Pieces of luggage as booked; null when not said.",
+    )
+    extras = BookedExtraOutput(many=True, source="booking.quote.extra_lines", help_text="Empty when none.")
     name = serializers.CharField(source="booking.name")
     email = serializers.CharField(source="booking.email")
     phone = serializers.CharField(source="booking.phone")
@@ -564,7 +591,9 @@ class ClassQuoteOutput(Declaration):
     )
     problem = serializers.CharField(
         allow_null=True,
-        help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour).",
+        help_text="Why the class cannot take the ride: `unknown_tour` (it does not run the tour), "
+        "`vehicle_too_small` (too few seats or too little room for the luggage), `unknown_extra` (it does "
+        "not offer an extra asked for) or `too_many_extras`.",
     )
 
 

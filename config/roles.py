@@ -14,7 +14,10 @@ VIEW_ALL = [
     "access.view_apitoken",
     "fleet.view_driver",
     "fleet.view_vehicle",
+    "fleet.view_vehicleequipment",
     "pricing.view_tariff",
+    "pricing.view_extra",
+    "pricing.view_extralimit",
     "pricing.view_tour",
     "pricing.view_vehicleclass",
     "company.view_operatorprofile",
@@ -27,8 +30,8 @@ VIEW_ALL = [
     "privacy.view_datarequest",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
-# the terms, complete, notes; drivers and vehicles, and their papers (scans of personal documents: dispatch
-# only, not every reader); travellers' requests for their data, answered.
+# the terms, complete, notes; drivers and vehicles, their papers (scans of personal documents: dispatch
+# only, not every reader) and what each car carries; travellers' requests for their data, answered.
 DISPATCH = [
     "booking.add_booking",
     "booking.change_booking",
@@ -37,8 +40,8 @@ DISPATCH = [
     "fleet.change_driver",
     "fleet.change_vehicle",
     *(
-        f"fleet.{action}_{paper}"
-        for paper in ("driverpaper", "vehiclepaper")
+        f"fleet.{action}_{model}"
+        for model in ("driverpaper", "vehiclepaper", "vehicleequipment")
         for action in ("view", "add", "change", "delete")
     ),
 ]

@@ -32,7 +32,7 @@ from places.api import (
     PlacesAutocompleteLegacyApi,
     RatingApi,
 )
-from pricing.api import PriceApi
+from pricing.api import ExtrasApi, PriceApi
 from web import booking_page, my_data
 from web import views as booking_pages
 from web.api import PageCheckoutApi, PageQuoteApi
@@ -41,6 +41,7 @@ from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
     path("api/v1/price", PriceApi.as_view(), name="v1-price"),
+    path("api/v1/extras", ExtrasApi.as_view(), name="v1-extras"),
     path("api/v1/availability", AvailabilityApi.as_view(), name="v1-availability"),
     path("api/v1/distance", DistanceApi.as_view(), name="v1-distance"),
     path("api/v1/places", PlacesApi.as_view(), name="v1-places"),

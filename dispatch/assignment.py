@@ -11,13 +11,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, selectors, transitions
+from booking import history, presentation, selectors, transitions
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from dispatch import job_links, papers
 from dispatch import tasks as dispatch_tasks
 from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window, scheduled_window
 from fleet.models import Driver, Vehicle
+from pricing import services as pricing
 
 ASSIGNABLE = (BookingStatus.PAID, BookingStatus.CONFIRMED)  # confirmed: a reassignment
 
@@ -90,6 +91,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
                 code="class_mismatch",
                 field="vehicle",
             )
+        _ensure_equipped(booking, vehicle)
         window = ride_window(booking)
         if window is None:
             raise DomainError(
@@ -118,6 +120,46 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
             booking.pk, replaced.pk if replaced else None, link.pk
         )
     return booking
+
+
+def _ensure_equipped(booking: Booking, vehicle: Vehicle) -> None:
+    """The vehicle seats the passengers, carries the luggage and every booked extra it must carry."""
+    for wanted, room, said in (
+        (
+            booking.passengers,
+            vehicle.seats,
+            _("{vehicle} seats {room} passengers; {reference} has {wanted}."),
+        ),
+        (
+            booking.luggage,
+            vehicle.luggage,
+            _("{vehicle} carries {room} pieces of luggage; {reference} has {wanted}."),
+        ),
+    ):
+        if wanted is not None and wanted > room:
+            raise DomainError(
+                format_lazy(said, vehicle=vehicle, room=room, reference=booking.reference, wanted=wanted),
+                code="vehicle_too_small",
+                field="vehicle",
+            )
+    must_carry = pricing.current_snapshot().extras
+    carried = {item.extra.code: item.quantity for item in vehicle.equipment.select_related("extra")}
+    for line in booking.quote.extra_lines:
+        code, quantity = line.params["code"], int(line.params["quantity"])
+        offer = must_carry.get(code)
+        if offer is not None and offer.vehicle_must_carry and carried.get(code, 0) < quantity:
+            raise DomainError(
+                format_lazy(
+                    _("{vehicle} carries {carried} × {extra}; {reference} booked {quantity}."),
+                    vehicle=vehicle,
+                    carried=carried.get(code, 0),
+                    extra=presentation.extra_name(line.params),
+                    reference=booking.reference,
+                    quantity=quantity,
+                ),
+                code="not_equipped",
+                field="vehicle",
+            )
 
 
 def _clock(moment: datetime) -> str:

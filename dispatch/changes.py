@@ -79,6 +79,9 @@ def change_ride(
             in_zone_a=booking.in_zone_a is not False,
             duration_hours=booking.duration_hours,
             tour_slug=booking.tour_slug or None,
+            passengers=booking.passengers,
+            luggage=booking.luggage,
+            extras=booking.quote.extras,  # what was asked for, at today's prices
         )
         if chosen is not None:
             quote = with_price_by_hand(quote, chosen)

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from apikit import sliding_window
 from apikit.clients import client_address
 from apikit.errors import DomainError
-from booking import calendar, history, ride
+from booking import calendar, history, presentation, ride
 from booking.models import Booking, BookingStatus, RideState
 from dispatch import job_links, planning, ride_day
 from dispatch.models import ride_day_policy
@@ -66,6 +66,7 @@ class Job:
     destination_map: str
     navigate: str
     navigate_to_destination: bool
+    extras: list[str]  # what to bring, worded: "Child seat × 2"
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,7 @@ def _job(booking: Booking, key: str) -> Job:
             }
         ),
         navigate_to_destination=to_destination,
+        extras=[presentation.extra_label(line.params) for line in booking.quote.extra_lines],
     )
 
 

@@ -116,3 +116,27 @@ class VehiclePaper(Paper):
 
     class Meta(Paper.Meta):
         verbose_name, verbose_name_plural = _("vehicle's paper"), _("vehicles' papers")
+
+
+class VehicleEquipment(models.Model):
+    """What a vehicle carries of the extras a ride may book (child seats): a ride with more of one than its
+    vehicle carries cannot be assigned that vehicle."""
+
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.CASCADE, related_name="equipment", verbose_name=_("vehicle")
+    )
+    extra = models.ForeignKey(
+        "pricing.Extra",
+        on_delete=models.PROTECT,
+        related_name="+",
+        limit_choices_to={"vehicle_must_carry": True},
+        verbose_name=_("extra"),
+    )
+    quantity = models.PositiveSmallIntegerField(_("pieces"), default=1)
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("equipment"), _("equipment")
+        constraints = [models.UniqueConstraint(fields=["vehicle", "extra"], name="one_row_per_vehicle_extra")]
+
+    def __str__(self) -> str:
+        return f"{self.extra} × {self.quantity}"

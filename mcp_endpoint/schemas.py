@@ -28,6 +28,8 @@ def json_schema(
     mapper.view.request = None  # type: ignore[assignment]  # a schema built outside any request
     root = mapper.resolve_serializer(serializer_class(), direction).schema
     components = {name: component.schema for (name, _kind), component in mapper.registry._components.items()}
+    if not root:  # drf-spectacular writes nothing for a declaration without fields
+        root = {"type": "object", "properties": {}}
     schema = _inline(root, components, strict=direction == "request")
     assert isinstance(schema, dict)  # noqa: S101  (an object's schema stays one)
     schema.pop("description", None)  # a serializer's docstring speaks to developers, not to agents

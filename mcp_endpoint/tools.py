@@ -38,7 +38,7 @@ from places.geo import ZONE_A_RADIUS_KM
 from places.serializers import DistanceInput, DistanceOutput, PlacesInput, SuggestionsOutput
 from pricing import services as pricing
 from pricing.quote import MIN_HOURLY_HOURS
-from pricing.serializers import PriceInput, PriceOutput
+from pricing.serializers import ExtrasInput, ExtrasOutput, PriceInput, PriceOutput
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,10 @@ def _check_availability(valid: serializers.Serializer, token: ApiToken):
 
 def _calculate_price(valid: serializers.Serializer, token: ApiToken):
     return pricing.quote_price(**valid.validated_data)
+
+
+def _list_extras(valid: serializers.Serializer, token: ApiToken):
+    return {"extras": pricing.offered_extras()}
 
 
 def _autocomplete(valid: serializers.Serializer, token: ApiToken):
@@ -180,7 +184,10 @@ TOOLS: tuple[Tool, ...] = (
             "Price a ride from the operator's tariffs: gross EUR including VAT (`priceEur`), with net, VAT "
             "and the lines it is made of. Give `distanceKm` and `inZoneA` from booking.estimate_distance "
             "(a ride outside Zone A costs more). Hourly hire: bookingType `hourly` with durationHours "
-            f"(at least {MIN_HOURLY_HOURS:g}). booking.create_checkout expects `amount` = priceEur x 100."
+            f"(at least {MIN_HOURLY_HOURS:g}). Optional: `passengers` and `luggage` (checked against the "
+            "class: `vehicle_too_small` names the classes that fit) and `extras` from booking.list_extras "
+            "(`code` or `code:quantity`), each a line of the price. booking.create_checkout expects `amount` "
+            "= priceEur x 100, with the same passengers, luggage and extras in its bookingData."
         ),
         input=PriceInput,
         output=PriceOutput,
@@ -286,6 +293,22 @@ TOOLS: tuple[Tool, ...] = (
         read_only=False,
         destructive=True,
         idempotent=True,
+    ),
+    Tool(
+        name="booking.list_extras",
+        title="List the extras",
+        description=(
+            "The extras a ride may have: child seats by age group (infant_carrier, child_seat, booster), a "
+            "name sign at arrivals, bulky luggage … each with its gross price in EUR (per piece or per "
+            "booking), its names in English and German and how many one ride may have in each vehicle class "
+            "(`maxima`; a class not named does not offer it). Pass the codes as `extras` to "
+            "booking.calculate_price and in booking.create_checkout's bookingData."
+        ),
+        input=ExtrasInput,
+        output=ExtrasOutput,
+        scope=Scope.READ.value,
+        run=_list_extras,
+        v1_operation="GET /api/v1/extras",
     ),
 )
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pricing import services
 from pricing.bands import band_errors
-from pricing.models import DistanceBand, Tariff, Tour, TourPrice, VehicleClass
+from pricing.models import DistanceBand, Extra, ExtraLimit, Tariff, Tour, TourPrice, VehicleClass
 from sitekit.admin import NamesChanges
 from sitekit.admin_labels import LabelledInlineFormSet, LabelledTabularInline, LabelsEditableList
 from sitekit.admin_versions import MovesSharedVersion
@@ -123,3 +123,31 @@ class TourAdmin(NamesOnOneLine, LabelsEditableList, RepricesOnSave):
     list_editable = ["order", "active"]
     prepopulated_fields = {"slug": ["name_en"]}
     inlines = [TourPriceInline]
+
+
+class ExtraLimitInline(LabelledTabularInline):
+    model = ExtraLimit
+    extra = 0
+
+
+@admin.register(Extra)
+class ExtraAdmin(NamesOnOneLine, LabelsEditableList, RepricesOnSave):
+    one_line_fields = ("name_de", "name_en")
+    list_display = [
+        "code",
+        "name_en",
+        "name_de",
+        "price",
+        "per_piece",
+        "maximum",
+        "child_seat",
+        "vehicle_must_carry",
+        "order",
+        "active",
+    ]
+    list_editable = ["price", "order", "active"]
+    prepopulated_fields = {"code": ["name_en"]}
+    inlines = [ExtraLimitInline]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # booked rides and vehicles' equipment name it: deactivate instead

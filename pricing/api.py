@@ -6,7 +6,7 @@ from apikit.renderers import Answer
 from pricing import services
 from pricing.money import CURRENCY
 from pricing.quote import HOURLY_BLOCK, MIN_HOURLY_HOURS, WAITING_BLOCK_MINUTES
-from pricing.serializers import PriceInput, PriceOutput
+from pricing.serializers import ExtrasInput, ExtrasOutput, PriceInput, PriceOutput
 
 
 class PriceApi(Operation):
@@ -33,3 +33,23 @@ class PriceApi(Operation):
     def get(self, request: Request) -> Answer:
         quote = services.quote_price(**self.validated(request).validated_data)
         return Answer(PriceOutput.write(quote))
+
+
+class ExtrasApi(Operation):
+    input_serializer = ExtrasInput
+
+    @extend_schema(
+        operation_id="listExtras",
+        summary="List the extras a ride may have, with their prices",
+        description=(
+            "Child seats by age group, a name sign at arrivals, bulky luggage …: what the operator offers, "
+            "each with its gross price (VAT included, per piece or per booking) and how many one ride may "
+            "have in each vehicle class. Name them in `extras` of GET /api/v1/price and of the checkout's "
+            "bookingData (`code` or `code:quantity`); each becomes a line of the price."
+        ),
+        tags=["quotes"],
+        responses={200: OpenApiResponse(ExtrasOutput, description="The extras offered.")},
+    )
+    def get(self, request: Request) -> Answer:
+        self.validated(request)
+        return Answer(ExtrasOutput.write({"extras": services.offered_extras()}))

@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.formats import number_format
 from django.utils.text import format_lazy
@@ -165,3 +165,80 @@ class TourPrice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tour} / {self.vehicle_class}: {self.price}"
+
+
+class ChildSeat(models.TextChoices):
+    """Austria requires a child restraint for children under 14 and shorter than 135 cm, fitted to their
+    weight (the UN R44 groups; R129 names them by height)."""
+
+    INFANT_CARRIER = "infant_carrier", _("infant carrier (up to 13 kg, about 0–15 months)")
+    CHILD_SEAT = "child_seat", _("child seat (9–18 kg, about 1–4 years)")
+    BOOSTER = "booster", _("booster seat (15–36 kg, about 4–12 years)")
+
+
+class Extra(models.Model):
+    """Something a traveller may add to a ride (a child seat, a name sign at arrivals, extra luggage), at
+    a gross price taxed as the ride is: an extra serves the ride, so it shares the ride's VAT rate."""
+
+    code = models.SlugField(
+        _("code"),
+        unique=True,
+        validators=[RegexValidator(r"^[a-z0-9][a-z0-9_-]*\Z", _("Small letters, digits, - and _ only."))],
+        help_text=_("How the API and the tools name it, e.g. child-seat."),
+    )
+    name_de = models.CharField(_("name (German)"), max_length=100)
+    name_en = models.CharField(_("name (English)"), max_length=100)
+    price = money(_("price"), help_text=_("Gross, VAT included (at the ride's rate)."))
+    per_piece = models.BooleanField(
+        _("per piece"),
+        default=True,
+        help_text=_("Ticked: the price is per piece. Unticked: once per booking (at most one)."),
+    )
+    maximum = models.PositiveSmallIntegerField(
+        _("most per ride"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+        help_text=_("In any class, unless a class below sets its own."),
+    )
+    child_seat = models.CharField(
+        _("child seat"),
+        max_length=20,
+        choices=ChildSeat.choices,
+        blank=True,
+        help_text=_("The age group of a child seat; a ride has no more child seats than passengers."),
+    )
+    vehicle_must_carry = models.BooleanField(
+        _("the vehicle must carry it"),
+        default=False,
+        help_text=_("Only a vehicle that carries it (vehicles' equipment) can be assigned the ride."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["order", "code"]
+        verbose_name, verbose_name_plural = _("extra"), _("extras")
+
+    def __str__(self) -> str:
+        return self.name_de if get_language() == "de" else self.name_en
+
+
+class ExtraLimit(models.Model):
+    """A class's own maximum of an extra: 0 where the class does not offer it."""
+
+    extra = models.ForeignKey(Extra, on_delete=models.CASCADE, related_name="limits", verbose_name=_("extra"))
+    vehicle_class = models.ForeignKey(
+        VehicleClass, on_delete=models.CASCADE, related_name="+", verbose_name=_("vehicle class")
+    )
+    maximum = models.PositiveSmallIntegerField(
+        _("most per ride"), validators=[MaxValueValidator(9)], help_text=_("0: not offered in this class.")
+    )
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("maximum in a class"), _("maxima in classes")
+        constraints = [
+            models.UniqueConstraint(fields=["extra", "vehicle_class"], name="one_limit_per_extra_class")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.extra} / {self.vehicle_class}: {self.maximum}"

@@ -7,13 +7,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
 from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from pricing.lines import LineKind, PricedLine
 from pricing.money import CURRENCY, round_up, to_cent
-from pricing.snapshot import PricingSnapshot, TariffRates, TourOffer
+from pricing.snapshot import ExtraOffer, PricingSnapshot, TariffRates, TourOffer
 
 TENTH = Decimal("0.1")
 MAX_DISTANCE_KM = Decimal("10000")
@@ -29,6 +31,19 @@ class BookingType(StrEnum):
     HOURLY = "hourly"
 
 
+# What a ride may carry and add, as every door declares it; a class seats and carries less (VehicleClass).
+MAX_PASSENGERS = MAX_LUGGAGE = 99
+MAX_EXTRA_QUANTITY = 9
+MAX_EXTRAS = 20  # different extras on one ride
+EXTRA = "extra"  # the code of an extra's line; its params name which
+
+
+@dataclass(frozen=True)
+class ExtraChoice:
+    code: str
+    quantity: int = 1
+
+
 @dataclass(frozen=True)
 class QuoteRequest:
     vehicle_class: str
@@ -38,6 +53,9 @@ class QuoteRequest:
     wait_minutes: int = 0
     duration_hours: Decimal | None = None
     tour_slug: str | None = None
+    passengers: int | None = None  # None: not said (the class's seats are not checked)
+    luggage: int | None = None
+    extras: tuple[ExtraChoice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +86,19 @@ class Quote:
         return tuple(
             PricedLine(LINE_KINDS[line.code], line.code, line.amount, self.vat_rate, line.label, line.params)
             for line in self.lines
+        )
+
+    @property
+    def extra_lines(self) -> tuple[PriceLine, ...]:
+        return tuple(line for line in self.lines if line.code == EXTRA)
+
+    @property
+    def extras(self) -> tuple[ExtraChoice, ...]:
+        """The extras this price includes, as they were asked for (a new price of the ride asks again)."""
+        return tuple(
+            ExtraChoice(line.params["code"], int(line.params["quantity"]))
+            for line in self.lines
+            if line.code == EXTRA
         )
 
     def as_record(self) -> dict:
@@ -119,6 +150,7 @@ LINE_KINDS = {
     "tour": LineKind.FARE,
     "rounding": LineKind.FARE,
     "outside_zone_a": LineKind.EXTRA,
+    EXTRA: LineKind.EXTRA,
     "waiting": LineKind.WAITING,
     PRICE_BY_HAND: LineKind.ADJUSTMENT,
 }
@@ -183,6 +215,8 @@ def _repriced(quote: Quote, price: Decimal, lines: tuple[PriceLine, ...]) -> Quo
 
 def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
+    _ensure_room(snapshot, tariff, request)
+    extras = _extra_lines(snapshot, tariff, request)
     if request.tour_slug:
         if request.booking_type is BookingType.HOURLY:
             raise DomainError(
@@ -202,7 +236,9 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     lines.append(
         PriceLine("rounding", f"Rounded up to {step} EUR", price - gross_before_rounding, {"step": str(step)})
     )
-    return _with_vat(tariff, price, lines, request.booking_type)
+    # extras after the rounding: each costs exactly its price
+    price += sum((line.amount for line in extras), Decimal("0"))
+    return _with_vat(tariff, price, [*lines, *extras], request.booking_type)
 
 
 def compute_waiting(snapshot: PricingSnapshot, vehicle_class: str, wait_minutes: int) -> Quote:
@@ -354,3 +390,114 @@ def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
             "rate": str(rate),
         },
     )
+
+
+def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteRequest) -> None:
+    """The class seats the passengers and carries the luggage; the refusal names the classes that would."""
+    for field_name, wanted, room in (
+        ("passengers", request.passengers, tariff.passengers),
+        ("luggage", request.luggage, tariff.luggage),
+    ):
+        if wanted is None or not room or wanted <= room:
+            continue
+        fitting = [
+            code
+            for code, item in snapshot.tariffs.items()
+            if item.active
+            and (request.passengers or 0) <= item.passengers
+            and (request.luggage or 0) <= item.luggage
+        ]
+        said = (
+            _("Vehicle class {code!r} seats {room} passengers, not {wanted}.")
+            if field_name == "passengers"
+            else _("Vehicle class {code!r} carries {room} pieces of luggage, not {wanted}.")
+        )
+        then = (
+            format_lazy(_("Classes that fit: {classes}."), classes=", ".join(fitting))
+            if fitting
+            else _("No class fits: ask the operator for a quote (several cars or a larger vehicle).")
+        )
+        raise DomainError(
+            format_lazy(
+                "{said} {then}",
+                said=format_lazy(said, code=tariff.vehicle_class, room=room, wanted=wanted),
+                then=then,
+            ),
+            code="vehicle_too_small",
+            field=field_name,
+            extra={"fittingClasses": fitting},
+        )
+
+
+def _extra_name(extra: ExtraOffer):
+    """The extra's name in the active language, when it is read."""
+    return lazy(lambda: extra.name_de if get_language() == "de" else extra.name_en, str)()
+
+
+def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+    """A line per extra asked for, in the catalog's order, each checked against the class: offered in it, no
+    more than its maximum, and no more child seats than passengers (or the class's seats)."""
+    wanted: dict[str, int] = {}
+    for choice in request.extras:
+        wanted[choice.code] = wanted.get(choice.code, 0) + choice.quantity
+    code_of_class = tariff.vehicle_class
+    for code in wanted:
+        extra = snapshot.extras.get(code)
+        if extra is None or not extra.active or not extra.most_in(code_of_class):
+            offered = ", ".join(
+                item.code for item in snapshot.extras.values() if item.active and item.most_in(code_of_class)
+            )
+            raise DomainError(
+                format_lazy(
+                    _(
+                        "There is no extra {code!r} in vehicle class {vehicle_class!r}; extras offered: "
+                        "{offered}."
+                    ),
+                    code=code,
+                    vehicle_class=code_of_class,
+                    offered=offered or "—",
+                ),
+                code="unknown_extra",
+                field="extras",
+            )
+    lines, child_seats = [], 0
+    for extra in snapshot.extras.values():
+        quantity = wanted.get(extra.code, 0)
+        if not quantity:
+            continue
+        most = extra.most_in(code_of_class)
+        if quantity > most:
+            raise DomainError(
+                format_lazy(
+                    _("At most {most} × {name} in vehicle class {vehicle_class!r}, not {quantity}."),
+                    most=most,
+                    name=_extra_name(extra),
+                    vehicle_class=code_of_class,
+                    quantity=quantity,
+                ),
+                code="too_many_extras",
+                field="extras",
+            )
+        if extra.child_seat:
+            child_seats += quantity
+        params = {
+            "code": extra.code,
+            "name_en": extra.name_en,
+            "name_de": extra.name_de,
+            "quantity": quantity,
+            "unit_price": str(extra.price),
+        }
+        label = f"{extra.name_en} × {quantity}" if extra.per_piece else extra.name_en
+        lines.append(PriceLine(EXTRA, label, extra.price * quantity, params))
+    seats = request.passengers or tariff.passengers
+    if seats and child_seats > seats:
+        raise DomainError(
+            format_lazy(
+                _("{count} child seats for {seats} passengers: each child seat is for a passenger."),
+                count=child_seats,
+                seats=seats,
+            ),
+            code="too_many_extras",
+            field="extras",
+        )
+    return lines

@@ -10,12 +10,71 @@ from pricing.models import VehicleClass
 from pricing.quote import (
     HOURLY_BLOCK,
     MAX_DISTANCE_KM,
+    MAX_EXTRA_QUANTITY,
+    MAX_EXTRAS,
     MAX_HOURLY_HOURS,
+    MAX_LUGGAGE,
+    MAX_PASSENGERS,
     MAX_WAIT_MINUTES,
     MIN_HOURLY_HOURS,
     WAITING_BLOCK_MINUTES,
     BookingType,
+    ExtraChoice,
 )
+
+EXTRA_CODE = r"[a-z0-9][a-z0-9_-]{0,49}"
+
+
+class ExtrasField(serializers.ListField):
+    """Extras as `code` or `code:quantity` (`["child-seat:2", "name-sign"]`; in a query comma-separated,
+    `extras=child-seat:2,name-sign`): one list shape for query strings and JSON alike."""
+
+    child = serializers.RegexField(
+        rf"^{EXTRA_CODE}(:[1-{MAX_EXTRA_QUANTITY}])?\Z",
+        max_length=52,
+        error_messages={"invalid": "Expected an extra's code, or code:quantity (e.g. child-seat:2)."},
+    )
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", MAX_EXTRAS)
+        kwargs.setdefault(
+            "help_text",
+            f"Extras (GET /api/v1/extras lists them with their prices): each as its code, or code:quantity "
+            f'for several pieces (1–{MAX_EXTRA_QUANTITY}), e.g. ["child-seat:2", "name-sign"]; each '
+            f"extra once, at most {MAX_EXTRAS}.",
+        )
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data) -> tuple[ExtraChoice, ...]:  # type: ignore[override]  # a tuple of choices, not a list
+        if isinstance(data, str):  # a query's one value, "a,b" (so "" is one empty code: refused)
+            data = data.split(",")
+        choices = []
+        for item in super().to_internal_value(data):
+            code, _, quantity = item.partition(":")
+            choices.append(ExtraChoice(code, int(quantity or 1)))
+        return tuple(choices)  # a code named twice counts twice (the engine adds them up)
+
+
+def passengers_field(kind: type[serializers.IntegerField] = PlainIntegerField) -> serializers.IntegerField:
+    """`kind`: PlainIntegerField in a query, JsonIntegerField in a JSON body (where 3.0 is the integer 3)."""
+    return kind(
+        min_value=1,
+        max_value=MAX_PASSENGERS,
+        required=False,
+        help_text="Passengers, children included; checked against the class's seats (400 `vehicle_too_small` "
+        "names the classes that fit). Leave it out to skip the check.",
+    )
+
+
+def luggage_field(kind: type[serializers.IntegerField] = PlainIntegerField) -> serializers.IntegerField:
+    return kind(
+        min_value=0,
+        max_value=MAX_LUGGAGE,
+        required=False,
+        help_text="Pieces of luggage (suitcases); checked against what the class carries (400 "
+        "`vehicle_too_small`). Leave it out to skip the check.",
+    )
 
 
 class PriceInput(Declaration):
@@ -61,6 +120,9 @@ class PriceInput(Declaration):
         source="in_zone_a",
         help_text="Whether the pickup or the drop-off is in Zone A (the `inZoneA` of /api/v1/distance).",
     )
+    passengers = passengers_field()
+    luggage = luggage_field()
+    extras = ExtrasField()
 
 
 def euros(**kwargs) -> FixedDecimalField:
@@ -70,7 +132,8 @@ def euros(**kwargs) -> FixedDecimalField:
 class PriceLineOutput(Declaration):
     code = serializers.CharField(
         help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, distance_minimum (an hourly "
-        "hire costs at least the same ride by distance), tour, waiting or rounding"
+        "hire costs at least the same ride by distance), tour, waiting, rounding, or extra (one per extra "
+        "asked for, after the rounding: its label names it and the quantity)"
     )
     label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
     amountEur = euros(source="amount")
@@ -85,5 +148,43 @@ class PriceOutput(Declaration):
     vehicleClass = serializers.CharField(source="vehicle_class")
     bookingType = serializers.CharField(source="booking_type")
     lines = PriceLineOutput(
-        many=True, source="priced_lines", help_text="They sum to priceEur; the last one is the rounding."
+        many=True,
+        source="priced_lines",
+        help_text="They sum to priceEur; the rounding comes after the ride's lines, the extras after it.",
     )
+
+
+class ExtrasInput(Declaration):
+    """No parameters: every extra offered."""
+
+
+class ExtraNamesOutput(Declaration):
+    en = serializers.CharField(source="name_en")
+    de = serializers.CharField(source="name_de")
+
+
+class ExtraOutput(Declaration):
+    """Renders a pricing.services.ExtraListed."""
+
+    code = serializers.CharField(source="offer.code", help_text="What `extras` names it by, e.g. child-seat.")
+    names = ExtraNamesOutput(source="offer", help_text="Its name in English and German.")
+    priceEur = euros(source="offer.price", help_text="Gross EUR, VAT included, per piece or per booking.")
+    per = serializers.SerializerMethodField(help_text="`piece` (times the quantity) or `booking` (once).")
+    childSeat = serializers.SerializerMethodField(
+        help_text="The age group of a child seat (`infant_carrier`, `child_seat`, `booster`); null for "
+        "anything else. A ride has no more child seats than passengers."
+    )
+    maxima = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="How many one ride may have, by vehicle class; a class not named does not offer it.",
+    )
+
+    def get_per(self, listed) -> str:
+        return "piece" if listed.offer.per_piece else "booking"
+
+    def get_childSeat(self, listed) -> str | None:
+        return listed.offer.child_seat or None
+
+
+class ExtrasOutput(Declaration):
+    extras = ExtraOutput(many=True, help_text="In the operator's order.")

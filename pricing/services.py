@@ -2,14 +2,15 @@
 (apikit/versions.py), so a warm price request reads no database and a staff edit reaches every worker
 on its next API request."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
 from apikit.versions import KeptCopy, SharedVersion
 from pricing import models
-from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote, compute_waiting
-from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
+from pricing.quote import BookingType, ExtraChoice, Quote, QuoteRequest, compute_quote, compute_waiting
+from pricing.snapshot import Band, ExtraOffer, PricingSnapshot, TariffRates, TourOffer
 
 TARIFFS = SharedVersion("tariffs")
 _snapshot = KeptCopy(TARIFFS, lambda: load_snapshot())
@@ -24,6 +25,9 @@ def quote_price(
     wait_minutes: int = 0,
     duration_hours: Decimal | None = None,
     tour_slug: str | None = None,
+    passengers: int | None = None,
+    luggage: int | None = None,
+    extras: Iterable[ExtraChoice] = (),
 ) -> Quote:
     request = QuoteRequest(
         vehicle_class=vehicle_class,
@@ -33,6 +37,9 @@ def quote_price(
         wait_minutes=wait_minutes,
         duration_hours=duration_hours,
         tour_slug=tour_slug or None,
+        passengers=passengers,
+        luggage=luggage,
+        extras=tuple(extras),
     )
     return compute_quote(current_snapshot(), request)
 
@@ -56,6 +63,24 @@ def offered_vehicle_classes() -> list[VehicleOffer]:
         VehicleOffer(item.code, item.display_name, item.passengers, item.luggage)
         for item in models.VehicleClass.objects.filter(active=True)
     ]
+
+
+@dataclass(frozen=True)
+class ExtraListed:
+    offer: ExtraOffer
+    maxima: dict[str, int]  # how many a ride may have, by the code of each class offered that has it
+
+
+def offered_extras() -> list[ExtraListed]:
+    """The extras travellers can add, in the admin's order, each with its maximum in every class offered."""
+    snapshot = current_snapshot()
+    classes = [code for code, tariff in snapshot.tariffs.items() if tariff.active]
+    listed = []
+    for extra in snapshot.extras.values():
+        maxima = {code: extra.most_in(code) for code in classes if extra.most_in(code)}
+        if extra.active and maxima:
+            listed.append(ExtraListed(extra, maxima))
+    return listed
 
 
 def tour_slug_for(name: str) -> str | None:
@@ -86,6 +111,8 @@ def load_snapshot() -> PricingSnapshot:
             rounding_step=tariff.rounding_step,
             vat_rate=tariff.vat_rate,
             bands=tuple(Band(band.from_km, band.to_km, band.rate_per_km) for band in tariff.bands.all()),
+            passengers=tariff.vehicle_class.passengers,
+            luggage=tariff.vehicle_class.luggage,
         )
         for tariff in models.Tariff.objects.select_related("vehicle_class").prefetch_related("bands")
     }
@@ -104,4 +131,23 @@ def load_snapshot() -> PricingSnapshot:
         )
         for tour in models.Tour.objects.prefetch_related("prices__vehicle_class")
     }
-    return PricingSnapshot(tariffs=MappingProxyType(tariffs), tours=MappingProxyType(tours))
+    extras = {
+        extra.code: ExtraOffer(
+            code=extra.code,
+            name_en=extra.name_en,
+            name_de=extra.name_de,
+            price=extra.price,
+            per_piece=extra.per_piece,
+            maximum=extra.maximum,
+            maxima=MappingProxyType(
+                {limit.vehicle_class.code: limit.maximum for limit in extra.limits.all()}
+            ),
+            child_seat=extra.child_seat,
+            vehicle_must_carry=extra.vehicle_must_carry,
+            active=extra.active,
+        )
+        for extra in models.Extra.objects.prefetch_related("limits__vehicle_class")
+    }
+    return PricingSnapshot(
+        tariffs=MappingProxyType(tariffs), tours=MappingProxyType(tours), extras=MappingProxyType(extras)
+    )

@@ -2,8 +2,9 @@
 tests need no database. Named apart from the models they are loaded from (Tariff, Tour)."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class TariffRates:
     rounding_step: Decimal
     vat_rate: Decimal
     bands: tuple[Band, ...]
+    passengers: int = 0  # what the class seats and carries; 0: unchecked (a snapshot made by hand)
+    luggage: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,28 @@ class TourOffer:
 
 
 @dataclass(frozen=True)
+class ExtraOffer:
+    code: str
+    name_en: str
+    name_de: str
+    price: Decimal  # gross, per piece or per booking
+    per_piece: bool
+    maximum: int  # per ride, in a class without its own
+    maxima: Mapping[str, int]  # a class's own maximum, by vehicle class code (0: not offered there)
+    child_seat: str = ""  # its age group; "" for anything else
+    vehicle_must_carry: bool = False
+    active: bool = True
+
+    def most_in(self, vehicle_class: str) -> int:
+        """How many a ride in this class may have (one at most of what is priced per booking)."""
+        most = self.maxima.get(vehicle_class, self.maximum)
+        return most if self.per_piece else min(most, 1)
+
+
+@dataclass(frozen=True)
 class PricingSnapshot:
     tariffs: Mapping[str, TariffRates]  # by vehicle class code
     tours: Mapping[str, TourOffer]  # by slug
+    extras: Mapping[str, ExtraOffer] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # in the admin's order

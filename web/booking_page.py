@@ -25,7 +25,7 @@ from booking.models import Booking
 from places.services import rating_snapshot
 from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
-from sitekit import phones
+from sitekit import l10n, phones
 from sitekit.i18n import supported
 from sitekit.seo import page_links
 
@@ -102,6 +102,9 @@ TEXTS = {
         for category, count in (("one", 1), ("other", 2))
     },
     "lines": presentation.LINE_LABELS,
+    "notFit": _("Too small for this trip"),
+    "tooSmall": _("No vehicle of ours seats so many passengers with this luggage: call us for a quote."),
+    "extrasRefused": _("This vehicle cannot take these extras: choose fewer, or another vehicle."),
 }
 
 
@@ -135,6 +138,7 @@ def embed_form(request: HttpRequest) -> HttpResponse:
 def form_context(language: str, *, resumed: Booking | None) -> dict:
     earliest = rounded_up(check_availability(pickup=timezone.now()).earliest_pickup)
     classes = pricing.offered_vehicle_classes()
+    extras = [(listed, _extra_choice(listed, language)) for listed in pricing.offered_extras()]
     config = {
         "lang": language,
         "earliest": timezone.localtime(earliest).isoformat(timespec="minutes"),
@@ -143,6 +147,7 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         if classes
         else 2.0,
         "classes": [vehicle.code for vehicle in classes],
+        "extras": [{"code": listed.offer.code, "name": extra["name"]} for listed, extra in extras],
         "texts": TEXTS,
         "resume": resume_choices(resumed) if resumed else None,
     }
@@ -153,6 +158,9 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "hour_choices": [(f"{hours.normalize():f}", presentation.number(hours)) for hours in hour_choices],
         "classes": classes,
         "tours": _tours(language),
+        "passenger_choices": range(1, max((vehicle.passengers for vehicle in classes), default=1) + 1),
+        "luggage_choices": range(max((vehicle.luggage for vehicle in classes), default=0) + 1),
+        "extras": [extra for _listed, extra in extras],
         "rating": rating_snapshot(),
         "config": config,
         "earliest": earliest,
@@ -197,12 +205,28 @@ def resume_choices(booking: Booking) -> dict:
         "sms": booking.text_messages,
         "flight": booking.flight_number,
         "notes": booking.notes,
+        **({"passengers": str(booking.passengers)} if booking.passengers else {}),
+        **({"luggage": str(booking.luggage)} if booking.luggage is not None else {}),
+        **{f"extra-{extra.code}": str(extra.quantity) for extra in booking.quote.extras},
     }
 
 
 def _resumed(token: str) -> Booking | None:
     reference = reference_from_cancel_token(token) if token else None
     return selectors.booking_for_reference(reference) if reference else None
+
+
+def _extra_choice(listed: pricing.ExtraListed, language: str) -> dict:
+    offer = listed.offer
+    price = l10n.money(offer.price)
+    return {
+        "code": offer.code,
+        "name": offer.name_de if language == "de" else offer.name_en,
+        "price_words": (_("{price} each") if offer.per_piece else _("{price} per booking")).format(
+            price=price
+        ),
+        "choices": range(max(listed.maxima.values()) + 1),
+    }
 
 
 def _tours(language: str) -> list[dict]:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dispatch.models import ride_day_policy
 from fleet import papers
-from fleet.models import Driver, DriverPaper, Paper, Vehicle, VehiclePaper
+from fleet.models import Driver, DriverPaper, Paper, Vehicle, VehicleEquipment, VehiclePaper
 from sitekit import l10n
 from sitekit.admin import NamesChanges
 from sitekit.admin_labels import LabelledTabularInline
@@ -172,13 +172,36 @@ class DriverAdmin(HoldsPapers):
     search_fields = ["name", "phone", "email"]
 
 
+class VehicleEquipmentInline(LabelledTabularInline):
+    """The child seats (and whatever else a ride may need the car to carry) in the car."""
+
+    model = VehicleEquipment
+    extra = 0
+
+
 @admin.register(Vehicle)
 class VehicleAdmin(HoldsPapers):
     paper_model = VehiclePaper
-    inlines = [VehiclePaperInline]
-    list_display = ["plate", "vehicle_class", "model", "seats", "luggage", "active", "papers_shown"]
+    inlines = [VehicleEquipmentInline, VehiclePaperInline]
+    list_display = [
+        "plate",
+        "vehicle_class",
+        "model",
+        "seats",
+        "luggage",
+        "equipment_shown",
+        "active",
+        "papers_shown",
+    ]
     list_filter = ["vehicle_class", "active", PapersFilter]
     search_fields = ["plate", "model"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("equipment__extra")
+
+    @admin.display(description=_("carries"))
+    def equipment_shown(self, vehicle: Vehicle) -> str:
+        return ", ".join(str(item) for item in vehicle.equipment.all()) or "—"
 
 
 def _soon() -> date:

@@ -101,6 +101,9 @@ OUR_CODES = {
     "email_not_yours",  # a traveller's token checking out for another address
     "invalid_phone",  # a phone no chauffeur can call (sitekit/phones.py)
     "text_messages_unavailable",  # texts asked for a number that may get none
+    "vehicle_too_small",  # more passengers or luggage than the class takes
+    "unknown_extra",
+    "too_many_extras",  # more than the class allows, or more child seats than passengers
 }
 
 

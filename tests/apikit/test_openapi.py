@@ -51,7 +51,11 @@ def test_every_operation_documents_its_parameters(document):
         "inZoneA": False,
         "bookingType": False,
         "durationHours": False,
+        "passengers": False,
+        "luggage": False,
+        "extras": False,
     }
+    assert parameters["/api/v1/extras"] == {}
     assert parameters["/api/v1/availability"] == {"pickupDatetime": True, "bookingDatetime": False}
     distance = {"from": True, "to": True, "fromPlaceId": False, "toPlaceId": False, "pickupDatetime": False}
     assert parameters["/api/v1/distance"] == parameters["/api/calculate-distance"] == distance
@@ -167,6 +171,7 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
         == {
             ("GET", "/api/v1"),
             ("GET", "/api/v1/price"),
+            ("GET", "/api/v1/extras"),
             ("GET", "/api/v1/availability"),
             ("GET", "/api/v1/distance"),
             ("GET", "/api/v1/places"),

@@ -52,7 +52,17 @@ def test_every_operation_uses_the_helpers_drf_would_make_for_it():
 PICKUP, BOOKED = "2026-12-21T14:30:00+01:00", "2026-12-20T10:00:00+01:00"
 ROUTE = {"from": "Stephansplatz", "to": "Flughafen Wien", "pickupDatetime": PICKUP}
 READS = {
-    "PriceApi": [{"vehicleClass": "first", "distanceKm": "243.7", "inZoneA": "false", "waitMinutes": "40"}],
+    "PriceApi": [
+        {"vehicleClass": "first", "distanceKm": "243.7", "inZoneA": "false", "waitMinutes": "40"},
+        {
+            "vehicleClass": "business-van",
+            "distanceKm": "20",
+            "passengers": "5",
+            "extras": "child-seat:2,name-sign",
+        },
+        {"vehicleClass": "first", "distanceKm": "20", "passengers": "5"},
+    ],
+    "ExtrasApi": [{}],
     "DistanceApi": [ROUTE, {"from": "Stephansplatz", "to": "nowhere-at-all-xyz"}],
     "CalculateDistanceLegacyApi": [ROUTE, {"from": "Stephansplatz", "to": "nowhere-at-all-xyz"}],
     "PlacesApi": [{"input": "hotel sa"}],

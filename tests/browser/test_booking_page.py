@@ -277,3 +277,44 @@ def test_the_form_is_labelled_keyboard_friendly_and_readable(open_tab, service):
 def hex_colour(css: str) -> str:
     red, green, blue = (int(part) for part in re.findall(r"\d+", css)[:3])
     return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def test_a_family_with_child_seats_is_offered_the_van_and_pays_for_the_seats(open_tab, service):
+    tab = open_tab(locale="de-DE")
+    page = tab.page
+    page.goto(service.base + "/de/")
+    fill_ride(page)
+    page.select_option("#cb-passengers", "4")  # two adults, two children: no sedan seats four
+    settled(page)
+    page.wait_for_selector("input[name=vehicle][value=executive]:disabled", state="attached")
+    assert (
+        text(page, "[data-price-for=executive]")
+        == text(page, "[data-price-for=first]")
+        == "Zu klein für diese Fahrt"
+    )
+    assert page.is_checked("input[name=vehicle][value=business-van]")  # the one class that fits, chosen
+    van = text(page, "[data-price-for=business-van]")
+    page.select_option("#cb-extra-child-seat", "2")
+    page.wait_for_selector(".cb-quote >> text=Kindersitz × 2")
+    settled(page)
+    quote = text(page, ".cb-quote")
+    assert re.search(r"Kindersitz × 2\s+20,00 €", quote), quote
+    with_seats = text(page, "[data-price-for=business-van]")
+    assert (
+        float(with_seats[:-2].replace(".", "").replace(",", "."))
+        == float(van[:-2].replace(".", "").replace(",", ".")) + 20
+    )
+    fill_contact(page)
+    tab.screenshot("german-family-form")
+    page.click("#cb-pay")
+    page.wait_for_url(re.compile(r"/booking/sandbox/"))
+    assert "Kindersitz × 2" in text(page, "main")
+    pay_in_the_sandbox(page, service)
+    assert text(page, "#status") == "Bezahlt"
+    with sqlite3.connect(service.database) as database:
+        passengers, luggage, quote_record = database.execute(
+            "SELECT passengers, luggage, quote_record FROM booking_booking ORDER BY id DESC"
+        ).fetchone()
+    assert (passengers, luggage) == (4, 1)
+    assert '"code": "child-seat"' in quote_record and '"quantity": 2' in quote_record
+    assert tab.problems == []

@@ -34,6 +34,7 @@ def test_staff_add_a_driver_and_a_vehicle(admin_client):
             "luggage": 3,
             "active": "on",
             **empty_inline("papers"),
+            **empty_inline("equipment"),
         },
     )
     assert response.status_code == 302

@@ -17,9 +17,10 @@ TOOL_NAMES = [
     "booking.get_booking",
     "booking.list_bookings",
     "booking.cancel_booking",
+    "booking.list_extras",
 ]
 QUOTE_TOOLS = TOOL_NAMES[:4]  # read tools that need no booking: VALID_ARGUMENTS holds their arguments
-READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking", "booking.list_bookings"]
+READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking", "booking.list_bookings", "booking.list_extras"]
 WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking"]
 
 VALID_ARGUMENTS = {
@@ -116,6 +117,7 @@ def checkout_arguments(client, agent, **ride) -> dict:
                 "distanceKm": route["distance"],
                 "inZoneA": route["inZoneA"],
                 "vehicleClass": booking_data["vehicleClass"],
+                **{key: ride[key] for key in ("passengers", "luggage", "extras") if key in ride},
             },
         )
     )["structuredContent"]

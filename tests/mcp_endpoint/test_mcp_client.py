@@ -34,6 +34,7 @@ REQUIRED_ARGUMENTS = {
     "booking.get_booking": ["reference"],
     "booking.list_bookings": [],
     "booking.cancel_booking": ["reference"],
+    "booking.list_extras": [],
 }
 UNAUTHORIZED, INSUFFICIENT_SCOPE = -32010, -32011  # agents.jsonrpc's own codes
 

@@ -3,10 +3,10 @@
 from decimal import Decimal as D
 from types import MappingProxyType
 
-from pricing.snapshot import Band, PricingSnapshot, TariffRates, TourOffer
+from pricing.snapshot import Band, ExtraOffer, PricingSnapshot, TariffRates, TourOffer
 
 
-def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
+def _tariff(code, name, base, minimum, outside, waiting, hourly, rates, seats, luggage):
     bands = (
         Band(D("0"), D("50"), rates[0]),
         Band(D("50"), D("200"), rates[1]),
@@ -25,7 +25,14 @@ def _tariff(code, name, base, minimum, outside, waiting, hourly, rates):
         rounding_step=D("1.00"),
         vat_rate=D("0.100"),
         bands=bands,
+        passengers=seats,
+        luggage=luggage,
     )
+
+
+def _extra(code, name_en, name_de, price, per_piece, maximum, child_seat="", must_carry=False, van=None):
+    maxima = MappingProxyType({} if van is None else {"business-van": van})
+    return ExtraOffer(code, name_en, name_de, D(price), per_piece, maximum, maxima, child_seat, must_carry)
 
 
 DECISIONS_SNAPSHOT = PricingSnapshot(
@@ -40,6 +47,8 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 D("12"),
                 D("65"),
                 (D("2.00"), D("1.60"), D("1.40")),
+                3,
+                3,
             ),
             "first": _tariff(
                 "first",
@@ -50,6 +59,8 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 D("18"),
                 D("95"),
                 (D("3.00"), D("2.40"), D("2.10")),
+                3,
+                2,
             ),
             "business-van": _tariff(
                 "business-van",
@@ -60,6 +71,8 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 D("15"),
                 D("80"),
                 (D("2.40"), D("1.90"), D("1.70")),
+                7,
+                7,
             ),
         }
     ),
@@ -91,6 +104,32 @@ DECISIONS_SNAPSHOT = PricingSnapshot(
                 "Ein Tag in der Wachau: Stift Melk, Dürnstein und die Weingärten an der Donau, am Abend "
                 "zurück in Wien.",
             ),
+        }
+    ),
+    extras=MappingProxyType(
+        {
+            extra.code: extra
+            for extra in (
+                _extra(
+                    "infant-carrier", "Infant carrier", "Babyschale", "10.00", True, 2, "infant_carrier", True
+                ),
+                _extra("child-seat", "Child seat", "Kindersitz", "10.00", True, 2, "child_seat", True, van=3),
+                _extra(
+                    "booster-seat", "Booster seat", "Sitzerhöhung", "5.00", True, 2, "booster", True, van=3
+                ),
+                _extra(
+                    "name-sign", "Name sign at arrivals", "Namensschild bei der Ankunft", "15.00", False, 1
+                ),
+                _extra(
+                    "bulky-luggage",
+                    "Bulky luggage (skis, golf bag, bicycle)",
+                    "Sperrgepäck (Ski, Golfbag, Fahrrad)",
+                    "10.00",
+                    True,
+                    1,
+                    van=3,
+                ),
+            )
         }
     ),
 )

@@ -11,15 +11,18 @@
 
   var STORE = "chauffeur-booking";
   var FIELDS = ["from", "to", "date", "time", "hours", "tour", "name", "email", "phone", "flight", "notes",
-                "billing", "vatid"];
+                "billing", "vatid", "passengers", "luggage"];
   var ADDRESS_HINT_ABOVE_EUR = 400; // an Austrian invoice above this names the customer's address
   var WIRE = { // the checkout's field names (problem+json `errors`) → the form's
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
     "bookingData.durationHours": "hours", "bookingData.tourName": "tour", "bookingData.vehicleClass": "vehicle",
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
     "bookingData.flightNumber": "flight", "bookingData.notes": "notes", "bookingData.textMessages": "sms",
-    "bookingData.billingAddress": "billing", "bookingData.billingVatId": "vatid", termsAccepted: "terms"
+    "bookingData.billingAddress": "billing", "bookingData.billingVatId": "vatid", termsAccepted: "terms",
+    "bookingData.passengers": "passengers", "bookingData.luggage": "luggage", "bookingData.extras": "extras"
   };
+  // A class that cannot take the trip asked for: it is listed, but not offered.
+  var NOT_FOR_THIS_TRIP = ["unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras"];
 
   function fill(text, values) {
     return String(text).replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -48,6 +51,7 @@
     // A place field being typed in is not routed ("Flu" is no place): only once a suggestion is chosen or
     // the field is left, so no "no route" error flashes while the traveller is still typing.
     var typing = { from: false, to: false };
+    var fields = FIELDS.concat(config.extras.map(function (extra) { return "extra-" + extra.code; }));
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -103,7 +107,7 @@
     // (optional) says whether the answer is still needed once the wait is over (a search typed further);
     // `signal` (optional) cancels the call while it is on its way.
     function call(path, params, body, headers, wanted, signal) {
-      var url = api + path + (params ? "?" + new URLSearchParams(params) : "");
+      var url = api + path + (params ? "?" + new URLSearchParams(params) : ""); // a list: a,b
       var sent = Object.assign(body ? { "Content-Type": "application/json" } : {}, headers);
       if (config.pageSession) sent["Page-Session"] = config.pageSession;
       var init = body ? { method: "POST", body: JSON.stringify(body), headers: sent } : { headers: sent };
@@ -336,7 +340,23 @@
       if (pickup()) query.pickupDatetime = pickup(); // as the checkout routes it
       if (kind() === "hourly") { query.bookingType = "hourly"; query.durationHours = value("hours"); }
       if (kind() === "tour") query.tourSlug = value("tour");
+      query.passengers = value("passengers");
+      query.luggage = value("luggage");
+      if (chosenExtras().length) query.extras = chosenExtras();
       return query;
+    }
+    // The extras chosen, as the API names them ("child-seat:2"), in the catalog's order: the price's
+    // extra lines come in the same order.
+    function chosenExtras() {
+      return config.extras.filter(function (extra) { return +value("extra-" + extra.code) > 0; })
+        .map(function (extra) { return extra.code + ":" + value("extra-" + extra.code); });
+    }
+    function extraLabels() {
+      return config.extras.filter(function (extra) { return +value("extra-" + extra.code) > 0; })
+        .map(function (extra) {
+          var count = +value("extra-" + extra.code);
+          return count > 1 ? extra.name + " × " + count : extra.name;
+        });
     }
 
     function updatePrices() {
@@ -381,10 +401,17 @@
       config.classes.forEach(function (code) {
         var price = state.prices[code], slot = root.querySelector('[data-price-for="' + code + '"]');
         var radio = root.querySelector('input[name=vehicle][value="' + code + '"]');
-        radio.disabled = Boolean(price && price.problem === "unknown_tour");
+        radio.disabled = Boolean(price && NOT_FOR_THIS_TRIP.indexOf(price.problem) >= 0);
         slot.textContent = price && price.priceEur !== undefined ? euro.format(price.priceEur)
-          : price && price.problem === "unknown_tour" ? T.notForTour : placeholder || "–";
+          : price && price.problem === "unknown_tour" ? T.notForTour
+          : price && price.problem ? T.notFit : placeholder || "–";
       });
+      var fits = config.classes.filter(function (code) { return !(state.prices[code] || {}).problem; });
+      showError("passengers", state.route && !fits.length ? T.tooSmall : "");
+      var chosen = root.querySelector("input[name=vehicle]:checked");
+      if (chosen && chosen.disabled && fits.length) { // the trip outgrew it: the first class that fits
+        root.querySelector('input[name=vehicle][value="' + fits[0] + '"]').checked = true;
+      }
       var quote = state.prices[vehicle()], box = el("quote");
       box.textContent = "";
       if (!quote || quote.priceEur === undefined) {
@@ -405,10 +432,12 @@
       var tour = field("tour") && field("tour").selectedOptions[0];
       var values = { km: decimal.format(state.route.distance), hours: decimal.format(+value("hours") || 0),
                      tour: tour ? tour.textContent : "" };
+      var extras = extraLabels();
       table.className = "cb-lines";
       quote.lines.forEach(function (line) {
         if (line.code === "rounding" && !line.amountEur) return;
-        body.appendChild(row(fill(T.lines[line.code] || line.label, values), euro.format(line.amountEur)));
+        var label = line.code === "extra" ? extras.shift() || line.label : fill(T.lines[line.code] || line.label, values);
+        body.appendChild(row(label, euro.format(line.amountEur)));
       });
       foot.appendChild(row(T.total, euro.format(quote.priceEur)));
       var vat = document.createElement("tr"), cell = document.createElement("td");
@@ -447,7 +476,7 @@
     // --- choices survive a reload and a cancelled payment -------------------------------------------------
     function changed() {
       var saved = { kind: kind(), vehicle: vehicle() };
-      FIELDS.forEach(function (name) { if (field(name)) saved[name] = field(name).value; });
+      fields.forEach(function (name) { if (field(name)) saved[name] = field(name).value; });
       if (field("sms")) saved.sms = field("sms").checked;
       try { localStorage.setItem(STORE, JSON.stringify(saved)); } catch (e) { /* private mode: not kept */ }
     }
@@ -455,7 +484,7 @@
       var saved = config.resume;
       if (!saved) { try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; } }
       if (!saved) return;
-      FIELDS.forEach(function (name) { if (field(name) && saved[name]) field(name).value = saved[name]; });
+      fields.forEach(function (name) { if (field(name) && saved[name]) field(name).value = saved[name]; });
       if (field("sms")) field("sms").checked = saved.sms === true;
       [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
         var radio = root.querySelector('input[name=' + pair[0] + '][value="' + pair[1] + '"]');
@@ -508,6 +537,9 @@
       if (value("notes")) data.notes = value("notes");
       if (value("billing")) data.billingAddress = value("billing");
       if (value("vatid")) data.billingVatId = value("vatid");
+      data.passengers = +value("passengers");
+      data.luggage = +value("luggage");
+      if (chosenExtras().length) data.extras = chosenExtras();
       return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
                paymentMethod: onAccount() ? "account" : "checkout", termsAccepted: field("terms").checked };
     }
@@ -542,6 +574,10 @@
       if (problem.code === "route_not_found") return showError("to", T.noRoute);
       if (problem.code === "hire_too_short") return showError("hours", fill(T.hireTooShort, { hours: decimal.format(problem.minimumHours) }));
       if (problem.code === "unknown_tour") return showError("tour", T.notForTour);
+      if (problem.code === "vehicle_too_small") { showError("vehicle", T.notFit); return formError(T.checkFields); }
+      if (problem.code === "unknown_extra" || problem.code === "too_many_extras") {
+        showError("extras", T.extrasRefused); return formError(T.checkFields);
+      }
       if (problem.code === "invalid_phone") { showError("phone", T.phoneInvalid); return formError(T.checkFields); }
       if (problem.code === "text_messages_unavailable") { showError("sms", T.smsUnavailable); return formError(T.checkFields); }
       if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
@@ -597,6 +633,9 @@
         showRoute(); updatePrices(); // a quote asked before comes from the page's own answers
       }
       if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
+      if (name === "passengers" || name === "luggage" || /^extra-/.test(name)) {
+        showError("extras", ""); showError("vehicle", ""); updatePrices();
+      }
       if (name === "vehicle" || name === "payment") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");
