@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from booking import presentation
 from booking.models import Booking, BookingStatus
 
 MEDIA_TYPE = "text/calendar"
@@ -70,6 +71,9 @@ def _details(booking: Booking, for_chauffeur: bool, link: str) -> list[str]:
         lines.append(_("Flight: %(flight)s") % {"flight": booking.flight_number})
     if booking.notes and for_chauffeur:
         lines.append(_("Notes: %(notes)s") % {"notes": booking.notes})
+    extras = [presentation.extra_label(line.params) for line in booking.quote.extra_lines]
+    if extras and for_chauffeur:
+        lines.append(_("To bring: %(extras)s") % {"extras": ", ".join(extras)})
     if link:
         lines.append(link)
     return lines

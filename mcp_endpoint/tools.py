@@ -225,7 +225,8 @@ TOOLS: tuple[Tool, ...] = (
             "traveller: show them that link before you book. A token tied to a company account may book "
             "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
             "at once, no page (`url` null), the company's monthly invoice lists it. Optional "
-            "bookingData.billingAddress and billingVatId go on the invoice. A token signed in for a "
+            "bookingData.billingAddress and billingVatId go on the invoice; passengers, luggage and extras "
+            "(as priced) go to the chauffeur. A token signed in for a "
             "traveller books in their name: leave bookingData.email out (theirs is used); another address "
             "is refused (`email_not_yours`).",
             terms=terms_url(),

@@ -19,8 +19,18 @@ from dispatch.windows import ride_window
 from fleet.models import Driver, Vehicle
 from fleet.papers import lapsed
 from payments.admin.forms import EuroField
+from pricing import services as pricing
 from pricing.models import Tour, VehicleClass
-from pricing.quote import MAX_HOURLY_HOURS, MAX_REASON_LENGTH, MIN_HOURLY_HOURS, PriceByHand, price_by_hand_of
+from pricing.quote import (
+    MAX_HOURLY_HOURS,
+    MAX_LUGGAGE,
+    MAX_PASSENGERS,
+    MAX_REASON_LENGTH,
+    MIN_HOURLY_HOURS,
+    ExtraChoice,
+    PriceByHand,
+    price_by_hand_of,
+)
 from sitekit import l10n
 from sitekit.admin_labels import LabelledSplitDateTime
 from sitekit.phones import PhoneNumberField
@@ -200,6 +210,10 @@ class PhoneBookingForm(StaffChoices):
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
     tour_name = forms.ChoiceField(label=_("Tour"), required=False)
+    passengers = forms.IntegerField(
+        label=_("Passengers"), min_value=1, max_value=MAX_PASSENGERS, required=False
+    )
+    luggage = forms.IntegerField(label=_("Suitcases"), min_value=0, max_value=MAX_LUGGAGE, required=False)
     name = forms.CharField(label=_("Customer's name"), max_length=200, validators=[one_line])
     phone = PhoneNumberField(label=_("Phone"))
     email = forms.EmailField(label=_("E-mail"), required=False)
@@ -249,6 +263,26 @@ class PhoneBookingForm(StaffChoices):
         field_of(self, "tour_name", forms.ChoiceField).choices = [("", _("no tour"))] + [
             (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
+        self.extra_codes = self._offer_extras(german)
+
+    def _offer_extras(self, german: bool) -> list[str]:
+        """A count per extra offered, after the luggage; the quote checks it against the class."""
+        codes = []
+        for listed in pricing.offered_extras():
+            offer = listed.offer
+            self.fields[f"extra_{offer.code}"] = forms.IntegerField(
+                label=offer.name_de if german else offer.name_en,
+                help_text=l10n.money(offer.price),
+                min_value=0,
+                max_value=max(listed.maxima.values()),
+                required=False,
+            )
+            codes.append(offer.code)
+        order = list(self.fields)
+        after = order.index("luggage") + 1
+        extras = [f"extra_{code}" for code in codes]
+        self.order_fields([*order[:after], *extras, *(name for name in order[after:] if name not in extras)])
+        return codes
 
     def clean(self):
         data = super().clean()
@@ -281,12 +315,23 @@ class PhoneBookingForm(StaffChoices):
             "flight_number",
             "notes",
         )
-        submitted = {name: str(data[name]) for name in fields if data.get(name)}
+        submitted: dict[str, object] = {name: str(data[name]) for name in fields if data.get(name)}
         hours = data["duration_hours"] if data["booking_type"] == "hourly" else None
+        extras = tuple(
+            ExtraChoice(code, data[f"extra_{code}"]) for code in self.extra_codes if data.get(f"extra_{code}")
+        )
+        submitted.update(
+            {name: data[name] for name in ("passengers", "luggage") if data.get(name) is not None}
+        )
+        if extras:
+            submitted["extras"] = [f"{extra.code}:{extra.quantity}" for extra in extras]
         return BookingRequest(
             **{name: data[name] for name in fields},
             billing_address=data.get("billing_address", ""),
             billing_vat_id=data.get("billing_vat_id", ""),
             duration_hours=hours,
+            passengers=data.get("passengers"),
+            luggage=data.get("luggage"),
+            extras=extras,
             submitted={"phone booking": submitted},
         )

@@ -189,3 +189,29 @@ def test_on_account_needs_an_active_account_and_stores_nothing(admin_client, com
     )
     assert response.status_code == 200 and "company_account" in response.context["form"].errors
     assert not Booking.objects.exists()
+
+
+def test_staff_book_passengers_luggage_and_extras_by_phone(admin_client):
+    response = admin_client.post(
+        ADD, {**form(passengers="3", **{"extra_child-seat": "2"}), "_quote": "Quote"}
+    )
+    html = response.content.decode()
+    assert "€94.00" in html and "Child seat: 2 × €10.00" in html  # 74.00 and the seats
+    admin_client.post(
+        ADD,
+        {**form(payment="cash", passengers="3", luggage="2", **{"extra_child-seat": "2"}), "_book": "Book"},
+    )
+    booking = Booking.objects.get()
+    assert (booking.passengers, booking.luggage, booking.amount_cents) == (3, 2, 9400)
+    assert [(extra.code, extra.quantity) for extra in booking.quote.extras] == [("child-seat", 2)]
+    assert booking.booking_data["phone booking"]["extras"] == ["child-seat:2"]
+
+
+def test_a_phone_booking_the_class_cannot_take_is_refused_on_its_field(admin_client):
+    response = admin_client.post(ADD, {**form(payment="cash", passengers="4"), "_book": "Book"})
+    assert "Vehicle class &#x27;executive&#x27; seats 3 passengers, not 4." in response.content.decode()
+    response = admin_client.post(
+        ADD, {**form(payment="cash", passengers="1", **{"extra_child-seat": "2"}), "_book": "Book"}
+    )
+    assert "2 child seats for 1 passengers" in response.content.decode()
+    assert not Booking.objects.exists()

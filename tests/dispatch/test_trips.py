@@ -192,6 +192,9 @@ def test_the_invoice_and_the_job_page_name_the_extras(
     with django_capture_on_commit_callbacks(execute=True):
         assign(booking, fleet["karl"], van)
     (job,) = [message for message in mail.outbox if message.to == [fleet["karl"].email]]
+    assert "Personen:   3, Gepäck: 2\nMitbringen: Kindersitz × 2, Namensschild bei der Ankunft\n" in job.body
+    ((_name, entry, _type),) = job.attachments
+    assert "Mitbringen: Kindersitz × 2\\, Namensschild bei der Ankunft" in entry.replace("\r\n ", "")
     path = re.search(r"https://chauffeur\.test(/chauffeur/job/[\w.-]+/)", job.body)[1]
     page = client.get(path).content.decode()
     assert re.search(r'<dd id="extras">.*Kindersitz × 2.*Namensschild bei der Ankunft', page, re.S)
