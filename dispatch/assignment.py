@@ -142,24 +142,33 @@ def _ensure_equipped(booking: Booking, vehicle: Vehicle) -> None:
                 code="vehicle_too_small",
                 field="vehicle",
             )
-    must_carry = pricing.current_snapshot().extras
-    carried = {item.extra.code: item.quantity for item in vehicle.equipment.select_related("extra")}
+    for params, carried, booked in lacking(booking, vehicle)[:1]:
+        raise DomainError(
+            format_lazy(
+                _("{vehicle} carries {carried} × {extra}; {reference} booked {quantity}."),
+                vehicle=vehicle,
+                carried=carried,
+                extra=presentation.extra_name(params),
+                reference=booking.reference,
+                quantity=booked,
+            ),
+            code="not_equipped",
+            field="vehicle",
+        )
+
+
+def lacking(booking: Booking, vehicle: Vehicle) -> list[tuple[dict, int, int]]:
+    """The booked extras the vehicle must carry and carries too few of: (their line's params, how many it
+    carries, how many were booked). Reads the vehicle's equipment (prefetch it with its extras for lists)."""
+    offers = pricing.current_snapshot().extras
+    carried = {item.extra.code: item.quantity for item in vehicle.equipment.all()}
+    short = []
     for line in booking.quote.extra_lines:
-        code, quantity = line.params["code"], int(line.params["quantity"])
-        offer = must_carry.get(code)
-        if offer is not None and offer.vehicle_must_carry and carried.get(code, 0) < quantity:
-            raise DomainError(
-                format_lazy(
-                    _("{vehicle} carries {carried} × {extra}; {reference} booked {quantity}."),
-                    vehicle=vehicle,
-                    carried=carried.get(code, 0),
-                    extra=presentation.extra_name(line.params),
-                    reference=booking.reference,
-                    quantity=quantity,
-                ),
-                code="not_equipped",
-                field="vehicle",
-            )
+        code, booked = line.params["code"], int(line.params["quantity"])
+        offer = offers.get(code)
+        if offer is not None and offer.vehicle_must_carry and carried.get(code, 0) < booked:
+            short.append((dict(line.params), carried.get(code, 0), booked))
+    return short
 
 
 def _clock(moment: datetime) -> str:

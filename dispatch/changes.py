@@ -82,6 +82,7 @@ def change_ride(
             passengers=booking.passengers,
             luggage=booking.luggage,
             extras=booking.quote.extras,  # what was asked for, at today's prices
+            booked=booking.quote,  # an extra withdrawn since stays, at its booked price
         )
         if chosen is not None:
             quote = with_price_by_hand(quote, chosen)

@@ -2,9 +2,11 @@
 price. Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap.
 The limits of what can be priced live here, and every door's declaration reads them."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from types import MappingProxyType
 
 from django.utils.formats import number_format
 from django.utils.functional import lazy
@@ -56,6 +58,8 @@ class QuoteRequest:
     passengers: int | None = None  # None: not said (the class's seats are not checked)
     luggage: int | None = None
     extras: tuple[ExtraChoice, ...] = ()
+    # Extras a booking has that staff have since withdrawn: kept, at the price they were booked at.
+    booked_extras: Mapping[str, ExtraOffer] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -429,6 +433,23 @@ def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
         )
 
 
+def booked_offers(quote: Quote) -> dict[str, ExtraOffer]:
+    """The extras of a booked price as offers at the price they were booked at, for pricing the booking
+    again after staff withdrew one (a change of its pickup must not fail on it)."""
+    return {
+        line.params["code"]: ExtraOffer(
+            code=line.params["code"],
+            name_en=line.params["name_en"],
+            name_de=line.params["name_de"],
+            price=Decimal(line.params["unit_price"]),
+            per_piece=True,
+            maximum=int(line.params["quantity"]),
+            maxima=MappingProxyType({}),
+        )
+        for line in quote.extra_lines
+    }
+
+
 def _extra_name(extra: ExtraOffer):
     """The extra's name in the active language, when it is read."""
     return lazy(lambda: extra.name_de if get_language() == "de" else extra.name_en, str)()
@@ -441,8 +462,11 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
     for choice in request.extras:
         wanted[choice.code] = wanted.get(choice.code, 0) + choice.quantity
     code_of_class = tariff.vehicle_class
+    chosen = []
     for code in wanted:
         extra = snapshot.extras.get(code)
+        if (extra is None or not extra.active) and code in request.booked_extras:
+            extra = request.booked_extras[code]
         if extra is None or not extra.active or not extra.most_in(code_of_class):
             offered = ", ".join(
                 item.code for item in snapshot.extras.values() if item.active and item.most_in(code_of_class)
@@ -460,11 +484,12 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
                 code="unknown_extra",
                 field="extras",
             )
+        chosen.append(extra)
+    catalog = list(snapshot.extras)
+    chosen.sort(key=lambda extra: catalog.index(extra.code) if extra.code in catalog else len(catalog))
     lines, child_seats = [], 0
-    for extra in snapshot.extras.values():
-        quantity = wanted.get(extra.code, 0)
-        if not quantity:
-            continue
+    for extra in chosen:
+        quantity = wanted[extra.code]
         most = extra.most_in(code_of_class)
         if quantity > most:
             raise DomainError(

@@ -9,7 +9,15 @@ from types import MappingProxyType
 
 from apikit.versions import KeptCopy, SharedVersion
 from pricing import models
-from pricing.quote import BookingType, ExtraChoice, Quote, QuoteRequest, compute_quote, compute_waiting
+from pricing.quote import (
+    BookingType,
+    ExtraChoice,
+    Quote,
+    QuoteRequest,
+    booked_offers,
+    compute_quote,
+    compute_waiting,
+)
 from pricing.snapshot import Band, ExtraOffer, PricingSnapshot, TariffRates, TourOffer
 
 TARIFFS = SharedVersion("tariffs")
@@ -28,6 +36,7 @@ def quote_price(
     passengers: int | None = None,
     luggage: int | None = None,
     extras: Iterable[ExtraChoice] = (),
+    booked: Quote | None = None,  # a booking's price being priced again: its extras withdrawn since are kept
 ) -> Quote:
     request = QuoteRequest(
         vehicle_class=vehicle_class,
@@ -40,6 +49,7 @@ def quote_price(
         passengers=passengers,
         luggage=luggage,
         extras=tuple(extras),
+        booked_extras=booked_offers(booked) if booked is not None else {},
     )
     return compute_quote(current_snapshot(), request)
 

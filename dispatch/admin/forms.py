@@ -10,10 +10,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from booking import presentation
 from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from corporate.models import CompanyAccount
+from dispatch import assignment
 from dispatch.phone import PhonePayment
 from dispatch.windows import ride_window
 from fleet.models import Driver, Vehicle
@@ -72,9 +74,23 @@ class PaperedChoiceField(forms.ModelChoiceField):
         )
 
 
+class VehicleChoiceField(PaperedChoiceField):
+    """A car, also named with the booked extras it does not carry (assigning it is refused)."""
+
+    booking: Booking | None = None
+
+    def label_from_instance(self, obj) -> str:
+        label = super().label_from_instance(obj)
+        short = assignment.lacking(self.booking, obj) if self.booking else []
+        if not short:
+            return label
+        extras = ", ".join(presentation.extra_label(params) for params, _carried, _booked in short)
+        return str(_("{vehicle} (without the booked {extras})")).format(vehicle=label, extras=extras)
+
+
 class AssignForm(forms.Form):
     driver = PaperedChoiceField(Driver.objects.none(), label=_("Driver"))
-    vehicle = PaperedChoiceField(Vehicle.objects.none(), label=_("Vehicle"))
+    vehicle = VehicleChoiceField(Vehicle.objects.none(), label=_("Vehicle"))
 
     def __init__(self, *args, booking: Booking, **kwargs):
         super().__init__(*args, **kwargs)
@@ -82,12 +98,13 @@ class AssignForm(forms.Form):
         drivers = field_of(self, "driver", PaperedChoiceField)
         drivers.queryset = Driver.objects.filter(active=True).prefetch_related("papers")
         # Only vehicles of the booked class are offered; the service refuses any other all the same.
-        vehicles = field_of(self, "vehicle", PaperedChoiceField)
+        vehicles = field_of(self, "vehicle", VehicleChoiceField)
         vehicles.queryset = (
             Vehicle.objects.filter(active=True, vehicle_class__code=booking.vehicle_class)
             .select_related("vehicle_class")
-            .prefetch_related("papers")
+            .prefetch_related("papers", "equipment__extra")
         )
+        vehicles.booking = booking
         for field in (drivers, vehicles):
             field.ride_day = timezone.localtime(window.end).date() if window else None
         self.initial = {"driver": booking.driver_id, "vehicle": booking.vehicle_id}

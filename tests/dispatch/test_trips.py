@@ -4,6 +4,7 @@ assignment, and every refusal storing nothing."""
 
 import re
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.core import mail
@@ -12,6 +13,7 @@ from django.utils import timezone
 from apikit.errors import DomainError
 from booking.models import Booking
 from dispatch import changes
+from dispatch.admin.forms import AssignForm
 from fleet.models import VehicleEquipment
 from invoicing.invoices import for_booking
 from pricing.models import Extra
@@ -22,6 +24,7 @@ from tests.conftest import assert_problem
 from tests.dispatch.conftest import assign
 from tests.mcp_endpoint.mcp import call, checkout_arguments, output_validator, tool_problem, tool_result
 from tests.payments.sandbox import pay_in_the_sandbox
+from web.booking_page import resume_choices
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 
@@ -246,3 +249,48 @@ def test_staff_change_keeps_the_trip_and_refuses_a_class_too_small(client, agent
     assert (refused.value.code, refused.value.field) == ("vehicle_too_small", "luggage")
     assert Booking.objects.get(pk=big.pk).quote_record == before
     assert timezone.now()  # the clock is real: the changes above ran inside the lead time's rules
+
+
+def test_an_extra_withdrawn_after_booking_stays_on_the_ride_at_its_booked_price(client, agent):
+    booking = book(client, agent, extras=["name-sign"])
+    pay_in_the_sandbox(booking)
+    Extra.objects.filter(code="name-sign").update(active=False, price="25.00")
+    TARIFFS.bump()
+    later = booking.pickup_at + timedelta(hours=1)
+    changed = changes.change_ride(
+        booking.pk, pickup=later, vehicle_class="executive", through_provider=False, actor="eva (staff)"
+    ).booking
+    assert [(line.params["code"], line.amount) for line in changed.quote.extra_lines] == [
+        ("name-sign", Decimal("15.00"))
+    ]
+    assert changed.amount_cents == booking.amount_cents  # nothing to charge or refund
+    price = client.get(
+        "/api/v1/price", {"vehicleClass": "executive", "distanceKm": "20", "extras": "name-sign"}
+    )
+    assert_problem(price, 400, "unknown_extra")  # but nobody can book it any more
+
+
+def test_the_booking_page_comes_back_with_the_trip_after_a_cancelled_payment(client, agent):
+    booking = book(client, agent)
+    choices = resume_choices(booking)
+    assert (choices["passengers"], choices["luggage"]) == ("3", "2")
+    assert (choices["extra-child-seat"], choices["extra-name-sign"]) == ("2", "1")
+    assert "extra-booster-seat" not in choices
+
+
+def test_the_assign_form_names_the_cars_without_the_booked_child_seats(client, agent, fleet):
+    booking = book(client, agent)
+    pay_in_the_sandbox(booking)
+
+    def labels() -> list[str]:
+        vehicles = AssignForm(booking=booking).fields["vehicle"]
+        return [label for _pk, label in vehicles.choices][1:]
+
+    assert labels() == [
+        "W-1000A (E-Class) (without the booked Child seat × 2)",
+        "W-2000B (E-Class) (without the booked Child seat × 2)",
+    ]
+    VehicleEquipment.objects.create(
+        vehicle=fleet["sedan"], extra=Extra.objects.get(code="child-seat"), quantity=2
+    )
+    assert labels() == ["W-1000A (E-Class)", "W-2000B (E-Class) (without the booked Child seat × 2)"]
