@@ -13,13 +13,17 @@ from tests.payments import ledger_rows
 
 @pytest.fixture
 def make_booking(db):
-    """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR);
-    keyword arguments replace any field. One made with `paid_at` has received its price; with
+    """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR), with
+    its `passengers`, `luggage` and `extras` if given; keyword arguments replace any field. One made with `paid_at` has received its price; with
     `provider_session_id` (and `payment_provider`) it was given a payment page."""
 
     def make(**fields) -> Booking:
         quote = quote_price(
-            vehicle_class=fields.get("vehicle_class", "executive"), distance_km=Decimal("21.8")
+            vehicle_class=fields.get("vehicle_class", "executive"),
+            distance_km=Decimal("21.8"),
+            passengers=fields.get("passengers"),
+            luggage=fields.get("luggage"),
+            extras=fields.pop("extras", ()),  # ExtraChoice: lines of its price, not a field
         )
         values = {
             "reference": new_reference(),

@@ -10,7 +10,9 @@ books (tests/payments/fake_stripe.py):
 - a change never refunds while a payment link asks the customer for money;
 - a ride that is on holds plus asks for no more than its price, and no less than its price less what staff
   gave back as goodwill;
-- a cancelled ride keeps no more than its fee, unless the operator was alerted."""
+- a cancelled ride keeps no more than its fee, unless the operator was alerted;
+
+and all of it for a ride with passengers, luggage and extras too."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -29,6 +31,7 @@ from dispatch import changes
 from invoicing import invoices
 from payments import cancellation, document_balance, ledger, refunds, surcharges
 from payments.models import Refund
+from pricing.quote import ExtraChoice
 from tests.conftest import clear_shared_cache
 from tests.payments.conftest import refund_booking
 from tests.payments.fake_stripe import FakeStripe
@@ -47,6 +50,17 @@ STEPS = st.one_of(
     st.tuples(
         st.just("late"),
     ),  # the pickup comes within the late-cancel window
+)
+
+
+# The ride as booked: nothing said, or passengers, luggage and extras (three suitcases do not fit a First
+# Class car: a change into it is refused; two child seats are 20 euros of the price, refunded in their share).
+TRIPS = st.sampled_from(
+    [
+        {},
+        {"passengers": 3, "luggage": 3, "extras": (ExtraChoice("child-seat", 2), ExtraChoice("name-sign"))},
+        {"passengers": 2, "extras": (ExtraChoice("booster-seat"),)},
+    ]
 )
 
 
@@ -85,9 +99,9 @@ def books(booking: Booking, stripe: FakeStripe) -> dict:
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(steps=st.lists(STEPS, min_size=1, max_size=8))
+@given(steps=st.lists(STEPS, min_size=1, max_size=8), trip=TRIPS)
 def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_money(
-    steps, make_booking, client, django_capture_on_commit_callbacks
+    steps, trip, make_booking, client, django_capture_on_commit_callbacks
 ):
     clear_shared_cache()
     mail.outbox.clear()
@@ -106,6 +120,7 @@ def test_no_sequence_of_changes_payments_refunds_and_cancels_loses_or_keeps_mone
             duration_s=1455,
             in_zone_a=True,
             pickup_at=pickup,
+            **trip,
         )
         session, intent = stripe.paid_booking(booking.reference, booking.amount_cents)
         paid_through_checkout(booking, session, intent)
