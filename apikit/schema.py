@@ -5,6 +5,28 @@ from apikit.problems import PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, answers_problem
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
+# What some refusals add, on both surfaces (DomainError.extra).
+REFUSAL_MEMBERS = {
+    "expectedAmount": {
+        "type": "integer",
+        "description": "amount_mismatch: the server's price in EUR cents; send it as `amount`.",
+    },
+    "earliestPickup": {
+        "type": "string",
+        "format": "date-time",
+        "description": "lead_time: the earliest pickup that can be booked now.",
+    },
+    "minimumHours": {
+        "type": "number",
+        "description": "hire_too_short: the hours the drive alone takes; book at least these.",
+    },
+    "fittingClasses": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "vehicle_too_small: the classes that take the passengers and luggage; "
+        "empty when none does.",
+    },
+}
 PROBLEM_SCHEMA = {
     "type": "object",
     "description": "RFC 9457 problem details.",
@@ -21,12 +43,14 @@ PROBLEM_SCHEMA = {
             "description": "Validation messages by field name.",
             "additionalProperties": {"type": "array", "items": {"type": "string"}},
         },
+        **REFUSAL_MEMBERS,
     },
 }
+# The legacy endpoints' error: its text, and the same members where a refusal has them.
 LEGACY_ERROR_SCHEMA = {
     "type": "object",
     "required": ["error"],
-    "properties": {"error": {"type": "string"}},
+    "properties": {"error": {"type": "string"}, **REFUSAL_MEMBERS},
 }
 HEADERS = {
     "RateLimit": {

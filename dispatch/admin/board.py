@@ -84,6 +84,8 @@ def card(booking: Booking, policy: RideDayPolicy, now: datetime, expiring: list[
     return {
         "ride": booking,
         "class_name": presentation.vehicle_name(booking.vehicle_class),
+        # What the car must bring (child seats, a name sign): dispatch picks the car by it.
+        "extras": ", ".join(presentation.extra_label(line.params) for line in booking.quote.extra_lines),
         "start": timezone.localtime(window.start),
         "end": timezone.localtime(window.end),
         # Paid and nobody drives it yet: what dispatch must act on.

@@ -1,3 +1,5 @@
+import ast
+
 import pytest
 import schemathesis
 from django.core.management import call_command
@@ -7,6 +9,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from apikit.catalog import v1_operations
+from tests.imports import PROJECT_PACKAGES, ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -239,3 +242,18 @@ def test_no_operation_answers_5xx_or_breaks_its_schema(case):
     # price, and `amount` must be the server's own price (amount_mismatch, the contract's 400), which no
     # schema can state. test_schemathesis_live.py runs that check too, with every other, against gunicorn.
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+def test_every_member_a_refusal_adds_is_in_the_error_schemas(document):
+    """A member a DomainError adds (`extra={…}`) is declared on both surfaces' error schemas: a generated
+    client that follows the document keeps it."""
+    added = set()
+    for package in PROJECT_PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.keyword) and node.arg == "extra" and isinstance(node.value, ast.Dict):
+                    added |= {key.value for key in node.value.keys if isinstance(key, ast.Constant)}
+    assert {"expectedAmount", "earliestPickup", "minimumHours", "fittingClasses"} <= added
+    schemas = document["components"]["schemas"]
+    assert added <= set(schemas["Problem"]["properties"])
+    assert added <= set(schemas["LegacyError"]["properties"])

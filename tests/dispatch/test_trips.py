@@ -294,3 +294,11 @@ def test_the_assign_form_names_the_cars_without_the_booked_child_seats(client, a
         vehicle=fleet["sedan"], extra=Extra.objects.get(code="child-seat"), quantity=2
     )
     assert labels() == ["W-1000A (E-Class)", "W-2000B (E-Class) (without the booked Child seat × 2)"]
+
+
+def test_the_dispatch_board_shows_what_the_car_must_bring(client, agent, admin_client):
+    booking = book(client, agent)
+    pay_in_the_sandbox(booking)
+    board = admin_client.get("/admin/booking/booking/dispatch/", {"range": "next7"}).content.decode()
+    card = board[board.index(f'id="ride-{booking.pk}"') :].split("</a>")[0]
+    assert '<span class="extras">Child seat × 2, Name sign at arrivals</span>' in card
