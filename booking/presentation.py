@@ -17,6 +17,7 @@ from booking.models import Booking, BookingStatus
 from pricing import services as pricing
 from pricing.lines import LineKind, PricedLine
 from pricing.quote import EXTRA, Quote
+from pricing.snapshot import ExtraOffer
 from sitekit.l10n import money
 
 # A booking's state as its traveller reads it on the pages (never the bare code).
@@ -158,6 +159,12 @@ def extra_label(params: Mapping, *, detailed: bool = False) -> str:
     if detailed:
         return f"{name}: {quantity} × {money(params['unit_price'])}"
     return f"{name} × {quantity}" if quantity > 1 else str(name)
+
+
+def extra_price(offer: ExtraOffer) -> str:
+    """What an extra costs, as the forms offer it: "10,00 € each", "15,00 € per booking"."""
+    words = _("{price} each") if offer.per_piece else _("{price} per booking")
+    return str(words).format(price=money(offer.price))
 
 
 def _extra_name(params: Mapping) -> str:

@@ -146,8 +146,14 @@ class ExtraAdmin(NamesOnOneLine, LabelsEditableList, RepricesOnSave):
         "active",
     ]
     list_editable = ["price", "order", "active"]
-    prepopulated_fields = {"code": ["name_en"]}
     inlines = [ExtraLimitInline]
+
+    # Booked rides and cars' equipment name an extra by its code: it is set once.
+    def get_readonly_fields(self, request, obj=None):
+        return ["code"] if obj is not None else []
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj is not None else {"code": ["name_en"]}
 
     def has_delete_permission(self, request, obj=None):
         return False  # booked rides and vehicles' equipment name it: deactivate instead

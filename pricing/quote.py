@@ -434,17 +434,19 @@ def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
 
 
 def booked_offers(quote: Quote) -> dict[str, ExtraOffer]:
-    """The extras of a booked price as offers at the price they were booked at, for pricing the booking
-    again after staff withdrew one (a change of its pickup must not fail on it)."""
+    """The extras of a booked price as offers in its class, at the price and quantity they were booked at:
+    pricing the ride again after staff withdrew one or lowered its maximum keeps them (moving a pickup must
+    not fail on it), while another class takes only what it offers."""
     return {
         line.params["code"]: ExtraOffer(
             code=line.params["code"],
             name_en=line.params["name_en"],
             name_de=line.params["name_de"],
             price=Decimal(line.params["unit_price"]),
-            per_piece=True,
-            maximum=int(line.params["quantity"]),
-            maxima=MappingProxyType({}),
+            per_piece=line.params.get("per_piece", True),
+            maximum=0,
+            maxima=MappingProxyType({quote.vehicle_class: int(line.params["quantity"])}),
+            child_seat=line.params.get("child_seat", ""),
         )
         for line in quote.extra_lines
     }
@@ -465,9 +467,10 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
     chosen = []
     for code in wanted:
         extra = snapshot.extras.get(code)
-        if (extra is None or not extra.active) and code in request.booked_extras:
-            extra = request.booked_extras[code]
-        if extra is None or not extra.active or not extra.most_in(code_of_class):
+        kept = request.booked_extras.get(code)
+        if extra is None or not extra.active:
+            extra = kept
+        if extra is None or not (extra.most_in(code_of_class) or (kept and kept.most_in(code_of_class))):
             offered = ", ".join(
                 item.code for item in snapshot.extras.values() if item.active and item.most_in(code_of_class)
             )
@@ -491,6 +494,8 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
     for extra in chosen:
         quantity = wanted[extra.code]
         most = extra.most_in(code_of_class)
+        if (kept := request.booked_extras.get(extra.code)) is not None:  # what was booked stays booked
+            most = max(most, kept.most_in(code_of_class))
         if quantity > most:
             raise DomainError(
                 format_lazy(
@@ -511,6 +516,8 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
             "name_de": extra.name_de,
             "quantity": quantity,
             "unit_price": str(extra.price),
+            "per_piece": extra.per_piece,
+            "child_seat": extra.child_seat,
         }
         label = f"{extra.name_en} × {quantity}" if extra.per_piece else extra.name_en
         lines.append(PriceLine(EXTRA, label, extra.price * quantity, params))

@@ -41,8 +41,9 @@ class ExtrasField(serializers.ListField):
         kwargs.setdefault(
             "help_text",
             f"Extras (GET /api/v1/extras lists them with their prices): each as its code, or code:quantity "
-            f'for several pieces (1–{MAX_EXTRA_QUANTITY}), e.g. ["child-seat:2", "name-sign"]; each '
-            f"extra once, at most {MAX_EXTRAS}.",
+            f'for several pieces (1–{MAX_EXTRA_QUANTITY}), e.g. ["child-seat:2", "name-sign"] (in a query '
+            f"string comma-separated: child-seat:2,name-sign); a code named twice counts its pieces "
+            f"together; at most {MAX_EXTRAS} items.",
         )
         super().__init__(**kwargs)
 

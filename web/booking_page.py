@@ -25,7 +25,7 @@ from booking.models import Booking
 from places.services import rating_snapshot
 from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
-from sitekit import l10n, phones
+from sitekit import phones
 from sitekit.i18n import supported
 from sitekit.seo import page_links
 
@@ -104,7 +104,10 @@ TEXTS = {
     "lines": presentation.LINE_LABELS,
     "notFit": _("Too small for this trip"),
     "tooSmall": _("No vehicle of ours seats so many passengers with this luggage: call us for a quote."),
-    "extrasRefused": _("This vehicle cannot take these extras: choose fewer, or another vehicle."),
+    "extrasRefused": _(
+        "No vehicle takes these extras: choose fewer, and count each child in a child seat among the "
+        "passengers."
+    ),
 }
 
 
@@ -218,13 +221,10 @@ def _resumed(token: str) -> Booking | None:
 
 def _extra_choice(listed: pricing.ExtraListed, language: str) -> dict:
     offer = listed.offer
-    price = l10n.money(offer.price)
     return {
         "code": offer.code,
         "name": offer.name_de if language == "de" else offer.name_en,
-        "price_words": (_("{price} each") if offer.per_piece else _("{price} per booking")).format(
-            price=price
-        ),
+        "price_words": presentation.extra_price(offer),
         "choices": range(max(listed.maxima.values()) + 1),
     }
 

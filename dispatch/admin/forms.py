@@ -289,7 +289,7 @@ class PhoneBookingForm(StaffChoices):
             offer = listed.offer
             self.fields[f"extra_{offer.code}"] = forms.IntegerField(
                 label=offer.name_de if german else offer.name_en,
-                help_text=l10n.money(offer.price),
+                help_text=presentation.extra_price(offer),
                 min_value=0,
                 max_value=max(listed.maxima.values()),
                 required=False,

@@ -294,6 +294,8 @@ def test_a_family_with_child_seats_is_offered_the_van_and_pays_for_the_seats(ope
     )
     assert page.is_checked("input[name=vehicle][value=business-van]")  # the one class that fits, chosen
     van = text(page, "[data-price-for=business-van]")
+    page.select_option("#cb-luggage", "2")
+    settled(page)
     page.select_option("#cb-extra-child-seat", "2")
     page.wait_for_selector(".cb-quote >> text=Kindersitz × 2")
     settled(page)
@@ -315,6 +317,6 @@ def test_a_family_with_child_seats_is_offered_the_van_and_pays_for_the_seats(ope
         passengers, luggage, quote_record = database.execute(
             "SELECT passengers, luggage, quote_record FROM booking_booking ORDER BY id DESC"
         ).fetchone()
-    assert (passengers, luggage) == (4, 1)
+    assert (passengers, luggage) == (4, 2)
     assert '"code": "child-seat"' in quote_record and '"quantity": 2' in quote_record
     assert tab.problems == []

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from pricing.quote import BookingType, ExtraChoice, QuoteRequest, compute_quote
+from pricing.quote import BookingType, ExtraChoice, QuoteRequest, booked_offers, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
@@ -144,3 +144,28 @@ def test_the_price_of_a_trip_is_the_sum_of_its_lines(vehicle_class, km, in_zone_
         (DECISIONS_SNAPSHOT.extras[code].price * quantity for code, quantity in asked), D("0")
     )
     assert {choice.code for choice in priced.extras} == {code for code, _quantity in asked}
+
+
+def test_what_was_booked_stays_when_staff_lower_a_maximum_or_withdraw_an_extra():
+    booked = quote(extras=(ExtraChoice("child-seat", 2), ExtraChoice("name-sign")))
+    extras = dict(DECISIONS_SNAPSHOT.extras)
+    extras["child-seat"] = replace(extras["child-seat"], maximum=1)
+    extras["name-sign"] = replace(extras["name-sign"], active=False, price=D("25.00"))
+    snapshot = replace(DECISIONS_SNAPSHOT, extras=MappingProxyType(extras))
+
+    def again(vehicle_class: str, **kept):
+        return compute_quote(snapshot, QuoteRequest(vehicle_class, D("21.8"), extras=booked.extras, **kept))
+
+    same = again("executive", booked_extras=booked_offers(booked))
+    assert same.price == booked.price
+    assert [line.label for line in same.extra_lines] == ["Child seat × 2", "Name sign at arrivals"]
+    with pytest.raises(DomainError) as raised:  # another class takes only what it offers
+        again("first", booked_extras=booked_offers(booked))
+    assert raised.value.code == "unknown_extra"  # the withdrawn name sign
+    extras["name-sign"] = replace(extras["name-sign"], active=True)
+    with pytest.raises(DomainError) as raised:
+        again("first", booked_extras=booked_offers(booked))
+    assert raised.value.code == "too_many_extras"  # two child seats where one is the most
+    with pytest.raises(DomainError) as raised:  # and nobody books them anew
+        again("executive")
+    assert raised.value.code in {"too_many_extras", "unknown_extra"}

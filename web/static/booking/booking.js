@@ -340,8 +340,8 @@
       if (pickup()) query.pickupDatetime = pickup(); // as the checkout routes it
       if (kind() === "hourly") { query.bookingType = "hourly"; query.durationHours = value("hours"); }
       if (kind() === "tour") query.tourSlug = value("tour");
-      query.passengers = value("passengers");
-      query.luggage = value("luggage");
+      if (value("passengers")) query.passengers = value("passengers"); // "–": not said, not checked
+      if (value("luggage")) query.luggage = value("luggage");
       if (chosenExtras().length) query.extras = chosenExtras();
       return query;
     }
@@ -407,7 +407,9 @@
           : price && price.problem ? T.notFit : placeholder || "–";
       });
       var fits = config.classes.filter(function (code) { return !(state.prices[code] || {}).problem; });
-      showError("passengers", state.route && !fits.length ? T.tooSmall : "");
+      var unfit = state.route && !fits.length ? tripProblem() : "";
+      showError("passengers", unfit === T.tooSmall ? unfit : "");
+      showError("extras", unfit && unfit !== T.tooSmall ? unfit : "");
       var chosen = root.querySelector("input[name=vehicle]:checked");
       if (chosen && chosen.disabled && fits.length) { // the trip outgrew it: the first class that fits
         root.querySelector('input[name=vehicle][value="' + fits[0] + '"]').checked = true;
@@ -417,7 +419,7 @@
       if (!quote || quote.priceEur === undefined) {
         var hint = document.createElement("p");
         hint.className = "cb-hint";
-        hint.textContent = placeholder || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : enterHint());
+        hint.textContent = placeholder || unfit || (state.route ? (quote && quote.response ? trouble(quote.response) : "") : enterHint());
         box.appendChild(hint);
         payButton.textContent = T.payNoPrice;
         return;
@@ -425,6 +427,15 @@
       box.appendChild(linesTable(quote));
       payButton.textContent = onAccount() ? T.bookOnAccount : fill(T.pay, { price: euro.format(quote.priceEur) });
       billingHint();
+    }
+
+    // Why no class takes the trip, in words (the quote's `problem` of each class): the passengers and
+    // luggage, or the extras (a child seat is for a passenger).
+    function tripProblem() {
+      var problems = config.classes.map(function (code) { return (state.prices[code] || {}).problem; });
+      if (problems.indexOf("vehicle_too_small") >= 0) return T.tooSmall;
+      if (problems.indexOf("unknown_tour") >= 0) return "";
+      return T.extrasRefused;
     }
 
     function linesTable(quote) {
@@ -484,7 +495,12 @@
       var saved = config.resume;
       if (!saved) { try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { saved = null; } }
       if (!saved) return;
-      fields.forEach(function (name) { if (field(name) && saved[name]) field(name).value = saved[name]; });
+      fields.forEach(function (name) {
+        var input = field(name);
+        if (!input || !saved[name]) return;
+        input.value = saved[name];
+        if (input.tagName === "SELECT" && input.selectedIndex < 0) input.selectedIndex = 0; // no longer offered
+      });
       if (field("sms")) field("sms").checked = saved.sms === true;
       [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
         var radio = root.querySelector('input[name=' + pair[0] + '][value="' + pair[1] + '"]');
@@ -537,8 +553,8 @@
       if (value("notes")) data.notes = value("notes");
       if (value("billing")) data.billingAddress = value("billing");
       if (value("vatid")) data.billingVatId = value("vatid");
-      data.passengers = +value("passengers");
-      data.luggage = +value("luggage");
+      if (value("passengers")) data.passengers = +value("passengers");
+      if (value("luggage")) data.luggage = +value("luggage");
       if (chosenExtras().length) data.extras = chosenExtras();
       return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
                paymentMethod: onAccount() ? "account" : "checkout", termsAccepted: field("terms").checked };
