@@ -71,8 +71,8 @@ def _details(booking: Booking, for_chauffeur: bool, link: str) -> list[str]:
         lines.append(_("Flight: %(flight)s") % {"flight": booking.flight_number})
     if booking.notes and for_chauffeur:
         lines.append(_("Notes: %(notes)s") % {"notes": booking.notes})
-    extras = [presentation.extra_label(line.params) for line in booking.quote.extra_lines]
-    if extras and for_chauffeur:
+    extras = presentation.to_bring(booking) if for_chauffeur else []
+    if extras:
         lines.append(_("To bring: %(extras)s") % {"extras": ", ".join(extras)})
     if link:
         lines.append(link)

@@ -269,7 +269,7 @@ def to_driver(mail: Mail, booking: Booking, driver, job_url: str = "") -> bool:
         return False
     locale = driver.locale
     with translation.override(locale):  # what to bring, in the chauffeur's words
-        extras = [presentation.extra_label(line.params) for line in booking.quote.extra_lines]
+        extras = presentation.to_bring(booking)
     message = compose(mail, booking, driver.email, locale, driver=driver, job_url=job_url, extras=extras)
     if mail is DRIVER_JOB:
         entry = calendar.ride_event(booking, locale=locale, for_chauffeur=True, link=job_url)

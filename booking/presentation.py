@@ -161,6 +161,11 @@ def extra_label(params: Mapping, *, detailed: bool = False) -> str:
     return f"{name} × {quantity}" if quantity > 1 else str(name)
 
 
+def to_bring(booking: Booking) -> list[str]:
+    """The booking's extras as the chauffeur reads them, in the active language: "Child seat × 2"."""
+    return [extra_label(line.params) for line in booking.quote.extra_lines]
+
+
 def extra_price(offer: ExtraOffer) -> str:
     """What an extra costs, as the forms offer it: "10,00 € each", "15,00 € per booking"."""
     words = _("{price} each") if offer.per_piece else _("{price} per booking")

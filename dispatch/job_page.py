@@ -218,7 +218,7 @@ def _job(booking: Booking, key: str) -> Job:
             }
         ),
         navigate_to_destination=to_destination,
-        extras=[presentation.extra_label(line.params) for line in booking.quote.extra_lines],
+        extras=presentation.to_bring(booking),
     )
 
 

@@ -100,9 +100,7 @@ class Quote:
     def extras(self) -> tuple[ExtraChoice, ...]:
         """The extras this price includes, as they were asked for (a new price of the ride asks again)."""
         return tuple(
-            ExtraChoice(line.params["code"], int(line.params["quantity"]))
-            for line in self.lines
-            if line.code == EXTRA
+            ExtraChoice(line.params["code"], int(line.params["quantity"])) for line in self.extra_lines
         )
 
     def as_record(self) -> dict:
@@ -487,14 +485,14 @@ def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteR
                 code="unknown_extra",
                 field="extras",
             )
-        chosen.append(extra)
+        chosen.append((extra, kept))
     catalog = list(snapshot.extras)
-    chosen.sort(key=lambda extra: catalog.index(extra.code) if extra.code in catalog else len(catalog))
+    chosen.sort(key=lambda pair: catalog.index(pair[0].code) if pair[0].code in catalog else len(catalog))
     lines, child_seats = [], 0
-    for extra in chosen:
+    for extra, kept in chosen:
         quantity = wanted[extra.code]
         most = extra.most_in(code_of_class)
-        if (kept := request.booked_extras.get(extra.code)) is not None:  # what was booked stays booked
+        if kept is not None:  # what was booked stays booked
             most = max(most, kept.most_in(code_of_class))
         if quantity > most:
             raise DomainError(

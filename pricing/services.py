@@ -87,7 +87,7 @@ def offered_extras() -> list[ExtraListed]:
     classes = [code for code, tariff in snapshot.tariffs.items() if tariff.active]
     listed = []
     for extra in snapshot.extras.values():
-        maxima = {code: extra.most_in(code) for code in classes if extra.most_in(code)}
+        maxima = {code: most for code in classes if (most := extra.most_in(code))}
         if extra.active and maxima:
             listed.append(ExtraListed(extra, maxima))
     return listed

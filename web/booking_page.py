@@ -141,7 +141,7 @@ def embed_form(request: HttpRequest) -> HttpResponse:
 def form_context(language: str, *, resumed: Booking | None) -> dict:
     earliest = rounded_up(check_availability(pickup=timezone.now()).earliest_pickup)
     classes = pricing.offered_vehicle_classes()
-    extras = [(listed, _extra_choice(listed, language)) for listed in pricing.offered_extras()]
+    extras = [_extra_choice(listed, language) for listed in pricing.offered_extras()]
     config = {
         "lang": language,
         "earliest": timezone.localtime(earliest).isoformat(timespec="minutes"),
@@ -150,7 +150,7 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         if classes
         else 2.0,
         "classes": [vehicle.code for vehicle in classes],
-        "extras": [{"code": listed.offer.code, "name": extra["name"]} for listed, extra in extras],
+        "extras": [{"code": extra["code"], "name": extra["name"]} for extra in extras],
         "texts": TEXTS,
         "resume": resume_choices(resumed) if resumed else None,
     }
@@ -163,7 +163,7 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "tours": _tours(language),
         "passenger_choices": range(1, max((vehicle.passengers for vehicle in classes), default=1) + 1),
         "luggage_choices": range(max((vehicle.luggage for vehicle in classes), default=0) + 1),
-        "extras": [extra for _listed, extra in extras],
+        "extras": extras,
         "rating": rating_snapshot(),
         "config": config,
         "earliest": earliest,

@@ -347,16 +347,15 @@
     }
     // The extras chosen, as the API names them ("child-seat:2"), in the catalog's order: the price's
     // extra lines come in the same order.
+    function chosen() { return config.extras.filter(function (extra) { return +value("extra-" + extra.code) > 0; }); }
     function chosenExtras() {
-      return config.extras.filter(function (extra) { return +value("extra-" + extra.code) > 0; })
-        .map(function (extra) { return extra.code + ":" + value("extra-" + extra.code); });
+      return chosen().map(function (extra) { return extra.code + ":" + value("extra-" + extra.code); });
     }
     function extraLabels() {
-      return config.extras.filter(function (extra) { return +value("extra-" + extra.code) > 0; })
-        .map(function (extra) {
-          var count = +value("extra-" + extra.code);
-          return count > 1 ? extra.name + " × " + count : extra.name;
-        });
+      return chosen().map(function (extra) {
+        var count = +value("extra-" + extra.code);
+        return count > 1 ? extra.name + " × " + count : extra.name;
+      });
     }
 
     function updatePrices() {
