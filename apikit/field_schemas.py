@@ -13,6 +13,8 @@ WHITESPACE = r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u
 SPACE = f"[{WHITESPACE}]"
 VISIBLE = rf"[^\u0000{WHITESPACE}]"  # neither whitespace nor NUL (refused by every text field)
 ANY = r"[^\u0000]"
+# A list whose items may hold commas (addresses): one query value, its items separated by "|".
+PIPE_DELIMITED = "x-pipe-delimited"
 
 
 def text_pattern(*, min_length: int | None, max_length: int | None, allow_blank: bool) -> str:
@@ -53,6 +55,8 @@ class InputRulesSchema(AutoSchema):
         elif direction == "request" and isinstance(field, LocalDateTimeField):
             schema["pattern"] = DATE_TIME_PATTERN
             schema["description"] = " ".join([schema.get("description", ""), DATE_TIME_NOTE]).strip()
+        if direction == "request" and getattr(field, "query_delimiter", ",") == "|":
+            schema[PIPE_DELIMITED] = True  # apikit/schema.py states it as the query parameter's style
         return schema
 
     def _insert_field_validators(self, field, schema):

@@ -175,6 +175,23 @@ def too_large(max_bytes: int | str) -> str:
     return f"Larger than {max_bytes} bytes as JSON (UTF-8)."
 
 
+class QueryListField(serializers.ListField):
+    """A list a query string gives as one value, its items separated by `query_delimiter` (`a,b`; `a|b` where
+    the items hold commas: OpenAPI `pipeDelimited`); a JSON body gives a list. Optional; an empty query
+    value is no items."""
+
+    query_delimiter = ","
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = data.split(self.query_delimiter) if data else []
+        return super().to_internal_value(data)
+
+
 class JsonObjectField(serializers.DictField):
     """A free-form JSON object, kept small and storable: bounded in bytes, depth and values, no NUL
     characters (PostgreSQL's jsonb refuses them; lone surrogates never get past the JSON parser)."""

@@ -86,6 +86,12 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Ask for no more pieces than the class allows (GET /api/v1/extras) and no more child seats than "
         "passengers.",
     ),
+    "too_many_stops": ProblemKind(
+        400,
+        "Too many stops",
+        "Make at most `maximumStops` stops on the way in that class (0: none), or book the rest as rides of "
+        "their own.",
+    ),
     "amount_mismatch": ProblemKind(
         400, "Amount mismatch", "Send the amount the server computed (`expectedAmount`), in EUR cents."
     ),

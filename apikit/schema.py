@@ -1,6 +1,7 @@
 """OpenAPI additions every /api/ operation shares: rate-limit headers on each response, 429, and the
 error bodies of its surface (problem+json on /api/v1, `{"error": …}` on the legacy endpoints)."""
 
+from apikit.field_schemas import PIPE_DELIMITED
 from apikit.problems import PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, answers_problems
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
@@ -25,6 +26,10 @@ REFUSAL_MEMBERS = {
         "items": {"type": "string"},
         "description": "vehicle_too_small: the classes that take the passengers and luggage; "
         "empty when none does.",
+    },
+    "maximumStops": {
+        "type": "integer",
+        "description": "too_many_stops: the most stops on the way the class makes (0: none).",
     },
 }
 PROBLEM_SCHEMA = {
@@ -134,7 +139,9 @@ def add_shared_responses(result: dict, generator, request, public) -> dict:
                 responses.setdefault("414", URI_TOO_LONG)
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") == "query" and parameter.get("schema", {}).get("type") == "array":
-                    parameter.update(style="form", explode=False)  # one value per name: a list is a,b,c
+                    # one value per name: a list is a,b,c (or a|b|c where its items hold commas)
+                    piped = parameter["schema"].pop(PIPE_DELIMITED, False)
+                    parameter.update(style="pipeDelimited" if piped else "form", explode=False)
             responses.setdefault("429", _error("Rate limit exceeded.", is_v1, ("Retry-After",)))
             responses.setdefault("500", _error("Internal error (no details are disclosed).", is_v1))
             # More causes of a status, in words: extensions={"x-error-notes": {500: "…"}}.

@@ -16,19 +16,20 @@ from places.serializers import (
     PlacesInput,
     RatingOutput,
     SuggestionsOutput,
+    V1DistanceInput,
 )
 
 ROUTE_PROBLEMS = {"x-error-statuses": [422, 503]}
 
 
 class DistanceApi(Operation):
-    input_serializer = DistanceInput
+    input_serializer = V1DistanceInput
 
     @extend_schema(
         operation_id="getDistance",
         summary="Estimate a drive: distance, duration, arrival and Zone A",
         tags=["quotes"],
-        parameters=[DistanceInput],
+        parameters=[V1DistanceInput],
         responses={200: OpenApiResponse(DistanceOutput, description="The route estimate.")},
         extensions=ROUTE_PROBLEMS,
     )

@@ -1,6 +1,7 @@
 """Geography of docs/decisions.md §3: Zone A is everything within 25 km (great circle) of Stephansplatz."""
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 EARTH_RADIUS_KM = 6371.0088  # mean radius (IUGG)
@@ -28,5 +29,6 @@ def in_zone_a(point: LatLng) -> bool:
     return great_circle_km(VIENNA_CENTER, point) <= ZONE_A_RADIUS_KM
 
 
-def touches_zone_a(pickup: LatLng, dropoff: LatLng) -> bool:
-    return in_zone_a(pickup) or in_zone_a(dropoff)
+def touches_zone_a(points: Iterable[LatLng]) -> bool:
+    """Whether a ride starts, stops or ends in Zone A."""
+    return any(in_zone_a(point) for point in points)

@@ -5,8 +5,9 @@ from django.conf import settings
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField
+from apikit.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField, QueryListField
 from places.geo import ZONE_A_RADIUS_KM
+from places.providers.base import MAX_STOPS, Endpoint
 from places.services import MIN_INPUT
 
 ZONE_A_HELP = f"Pickup or drop-off within {ZONE_A_RADIUS_KM:g} km of Vienna's center (Zone A)."
@@ -35,6 +36,30 @@ class DistanceInput(FromFieldMixin, Declaration):
         required=False,
         source="pickup",
         help_text="Pickup time: the arrival is counted from it (default now).",
+    )
+
+
+class StopAddressesField(QueryListField):
+    """Stops on the way as addresses, in order (`["Hotel Sacher", "Stephansplatz"]`; in a query
+    `stops=Hotel Sacher|Stephansplatz`)."""
+
+    child = serializers.CharField(max_length=500)
+    query_delimiter = "|"  # addresses hold commas
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", MAX_STOPS)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data) -> tuple[Endpoint, ...]:  # type: ignore[override]  # route endpoints
+        return tuple(Endpoint(text) for text in super().to_internal_value(data))
+
+
+class V1DistanceInput(DistanceInput):
+    """The drive with stops on the way (the legacy endpoint takes none)."""
+
+    stops = StopAddressesField(
+        help_text=f"Stops on the way, in order, at most {MAX_STOPS} (in a query separated by `|`: "
+        "stops=Hotel Sacher|Stephansplatz): the distance, duration and Zone A run through them.",
     )
 
 

@@ -5,7 +5,7 @@ call from the day's budget (places/budget.py), and once that is spent the offlin
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -60,12 +60,15 @@ class RouteEstimate:
     in_zone_a: bool
     start: LatLng  # where the route begins and ends, as the provider resolved the addresses
     end: LatLng
-    path: tuple[LatLng, ...] = ()  # the road's shape from start to end; the straight line where unknown
+    path: tuple[LatLng, ...] = ()  # the road's shape from start to end; straight lines where unknown
+    stops: tuple[LatLng, ...] = ()  # where it stops on the way, in order
 
     def austria_share(self) -> AustriaShare:
         """How much of this route lies in Austria (places/border.py); computed from the estimate alone,
         no provider call."""
-        return border.austria_share(self.path or (self.start, self.end), distance_km=self.distance_km)
+        return border.austria_share(
+            self.path or (self.start, *self.stops, self.end), distance_km=self.distance_km
+        )
 
 
 def provider() -> PlacesProvider:
@@ -103,48 +106,53 @@ def estimate_route(
     origin_place_id: str | None = None,
     destination_place_id: str | None = None,
     pickup: datetime | None = None,
+    stops: Sequence[Endpoint] = (),
+    stopping: timedelta = timedelta(),
 ) -> RouteEstimate:
-    """Distance, duration, arrival and Zone A of a drive. Raises PlacesError (route_not_found or
-    upstream_unavailable)."""
+    """Distance, duration, arrival and Zone A of a drive from origin through the stops, in order, to
+    destination; `stopping` is the time spent at the stops, which the arrival counts. Zone A is touched when
+    any of these places lies in it. Raises PlacesError (route_not_found or upstream_unavailable)."""
     places = provider()
     start, end = (
         Endpoint(origin.strip(), origin_place_id or None),
         Endpoint(destination.strip(), destination_place_id or None),
     )
+    via = tuple(Endpoint(stop.text.strip(), stop.place_id or None) for stop in stops)
     departure_hour = (
         pickup.astimezone(timezone.get_default_timezone()).strftime("%Y-%m-%dT%H") if pickup else "now"
     )
 
     def compute():
-        return places.route(start, end, departure=pickup)
+        return places.route(start, end, via=via, departure=pickup)
 
     if places.remote:
         # A Google place id names the place exactly; the typed text would only split the cache.
         ends = [
             endpoint.place_id if is_google_place_id(endpoint.place_id) else endpoint.text
-            for endpoint in (start, end)
+            for endpoint in (start, *via, end)
         ]
         route = _remote(
             budget.ROUTES,
             _key("route", *ends, departure_hour),
             ROUTE_TTL,
             compute,
-            lambda: offline_provider().route(start, end, departure=pickup),
+            lambda: offline_provider().route(start, end, via=via, departure=pickup),
             breaker=True,
         )
     else:
         route = compute()
     begins = pickup or timezone.now()
     # Elapsed time is added in UTC: across a DST change, local wall-clock arithmetic is an hour off.
-    arrival = begins.astimezone(UTC) + timedelta(seconds=route.duration_s)
+    arrival = begins.astimezone(UTC) + timedelta(seconds=route.duration_s) + stopping
     return RouteEstimate(
         distance_km=(Decimal(route.distance_m) / 1000).quantize(Decimal("0.1"), ROUND_HALF_UP),
         duration_s=route.duration_s,
         estimated_arrival=timezone.localtime(arrival).replace(microsecond=0),
-        in_zone_a=touches_zone_a(route.start, route.end),
+        in_zone_a=touches_zone_a(route.points),
         start=route.start,
         end=route.end,
         path=route.path,
+        stops=route.stops,
     )
 
 

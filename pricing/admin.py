@@ -61,9 +61,12 @@ class TariffAdmin(RepricesOnSave):
     list_select_related = ["vehicle_class"]
     fieldsets = [
         (None, {"fields": ["vehicle_class"]}),
-        (_("Distance bookings"), {"fields": ["base_fare", "minimum_fare", "outside_zone_a_surcharge"]}),
+        (
+            _("Distance bookings"),
+            {"fields": ["base_fare", "minimum_fare", "outside_zone_a_surcharge", "stop_fee"]},
+        ),
         (_("Hourly bookings"), {"fields": ["hourly_rate", "minimum_hours"]}),
-        (_("All bookings"), {"fields": ["waiting_rate", "rounding_step", "vat_rate"]}),
+        (_("All bookings"), {"fields": ["waiting_rate", "max_stops", "rounding_step", "vat_rate"]}),
     ]
     inlines = [DistanceBandInline]
 

@@ -9,7 +9,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from pricing.quote import MIN_HOURLY_HOURS
+from pricing.quote import MAX_STOPS, MIN_HOURLY_HOURS
+from pricing.snapshot import DEFAULT_MAX_STOPS
 from sitekit import l10n
 
 NOT_NEGATIVE = [MinValueValidator(Decimal("0"))]
@@ -54,6 +55,19 @@ class Tariff(models.Model):
         _("outside Zone A surcharge"), help_text=_("When neither end is in Zone A.")
     )
     waiting_rate = money(_("waiting rate"), help_text=_("Per started 15 minutes of waiting."))
+    stop_fee = money(
+        _("stop fee"),
+        default=Decimal("0.00"),
+        help_text=_("Per stop on the way of a ride by distance, besides its waiting at the waiting rate."),
+    )
+    max_stops = models.PositiveSmallIntegerField(
+        _("most stops"),
+        default=DEFAULT_MAX_STOPS,
+        validators=[MaxValueValidator(MAX_STOPS)],
+        help_text=format_lazy(
+            _("Stops on the way a ride may have: 0 to {most} (0: none in this class)."), most=MAX_STOPS
+        ),
+    )
     hourly_rate = money(_("hourly rate"), help_text=_("Per hour; billed per started half hour."))
     minimum_hours = models.DecimalField(
         _("minimum hours"),

@@ -38,6 +38,10 @@ MAX_PASSENGERS = MAX_LUGGAGE = 99
 MAX_EXTRA_QUANTITY = 9
 MAX_EXTRAS = 20  # different extras on one ride
 EXTRA = "extra"  # the code of an extra's line; its params name which
+# Stops on the way: as many as a tariff allows (Tariff.max_stops), never more than a route may have (places).
+MAX_STOPS = 10
+MAX_STOP_WAIT_MINUTES = 4 * 60
+STOP = "stop"  # the code of a stop's line
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class QuoteRequest:
     passengers: int | None = None  # None: not said (the class's seats are not checked)
     luggage: int | None = None
     extras: tuple[ExtraChoice, ...] = ()
+    stop_waits: tuple[int, ...] = ()  # a stop on the way each, in order: the minutes planned there
     # Extras a booking has that staff have since withdrawn: kept, at the price they were booked at.
     booked_extras: Mapping[str, ExtraOffer] = field(default_factory=dict, hash=False)
 
@@ -153,6 +158,7 @@ LINE_KINDS = {
     "rounding": LineKind.FARE,
     "outside_zone_a": LineKind.EXTRA,
     EXTRA: LineKind.EXTRA,
+    STOP: LineKind.EXTRA,
     "waiting": LineKind.WAITING,
     PRICE_BY_HAND: LineKind.ADJUSTMENT,
 }
@@ -218,6 +224,7 @@ def _repriced(quote: Quote, price: Decimal, lines: tuple[PriceLine, ...]) -> Quo
 def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
     _ensure_room(snapshot, tariff, request)
+    stops = _stop_lines(tariff, request)
     extras = _extra_lines(snapshot, tariff, request)
     if request.tour_slug:
         if request.booking_type is BookingType.HOURLY:
@@ -229,6 +236,7 @@ def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
         lines = _hourly_lines(tariff, request)
     else:
         lines = _distance_lines(tariff, request.distance_km, request.in_zone_a)
+    lines.extend(stops)
     if request.wait_minutes > 0:
         lines.append(_waiting_line(tariff, request.wait_minutes))
 
@@ -392,6 +400,49 @@ def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
             "rate": str(rate),
         },
     )
+
+
+def _stop_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+    """A line per stop on the way, in order: on a ride by distance the tariff's stop fee and the wait planned
+    there at the waiting rate; a hire by the hour or a tour includes its stops (a line of nothing)."""
+    most = tariff.max_stops
+    if len(request.stop_waits) > most:
+        said = (
+            _("A ride in class {code!r} may stop at most {most} times on the way, not {count}.")
+            if most
+            else _(
+                "A ride in class {code!r} makes no stops on the way; book the stops as rides of their own."
+            )
+        )
+        raise DomainError(
+            format_lazy(said, code=tariff.vehicle_class, most=most, count=len(request.stop_waits)),
+            code="too_many_stops",
+            field="stops",
+            extra={"maximumStops": most},
+        )
+    included = bool(request.tour_slug) or request.booking_type is BookingType.HOURLY
+    rate, fee = tariff.waiting_rate, tariff.stop_fee
+    lines = []
+    for number, minutes in enumerate(request.stop_waits, start=1):
+        if not 0 <= minutes <= MAX_STOP_WAIT_MINUTES:
+            raise DomainError(
+                format_lazy(_("A wait at a stop lasts 0 to {most} minutes."), most=MAX_STOP_WAIT_MINUTES),
+                field="stops",
+            )
+        blocks = -(-minutes // WAITING_BLOCK_MINUTES)
+        amount = Decimal("0.00") if included else fee + blocks * rate
+        waiting = f", waiting {minutes} min" if minutes else ""
+        params = {  # no address: a stop's line outlives the traveller's personal data
+            "number": number,
+            "minutes": minutes,
+            "blocks": blocks,
+            "block_minutes": WAITING_BLOCK_MINUTES,
+            "rate": str(rate),
+            "fee": str(fee),
+            "included": included,
+        }
+        lines.append(PriceLine(STOP, f"Stop {number}{waiting}", amount, params))
+    return lines
 
 
 def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteRequest) -> None:

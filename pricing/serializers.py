@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField
+from apikit.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField, QueryListField
 from pricing.models import VehicleClass
 from pricing.quote import (
     HOURLY_BLOCK,
@@ -15,6 +15,8 @@ from pricing.quote import (
     MAX_HOURLY_HOURS,
     MAX_LUGGAGE,
     MAX_PASSENGERS,
+    MAX_STOP_WAIT_MINUTES,
+    MAX_STOPS,
     MAX_WAIT_MINUTES,
     MIN_HOURLY_HOURS,
     WAITING_BLOCK_MINUTES,
@@ -25,7 +27,7 @@ from pricing.quote import (
 EXTRA_CODE = r"[a-z0-9][a-z0-9_-]{0,49}"
 
 
-class ExtrasField(serializers.ListField):
+class ExtrasField(QueryListField):
     """Extras as `code` or `code:quantity` (`["child-seat:2", "name-sign"]`; in a query comma-separated,
     `extras=child-seat:2,name-sign`): one list shape for query strings and JSON alike."""
 
@@ -36,7 +38,6 @@ class ExtrasField(serializers.ListField):
     )
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("required", False)
         kwargs.setdefault("max_length", MAX_EXTRAS)
         kwargs.setdefault(
             "help_text",
@@ -48,13 +49,24 @@ class ExtrasField(serializers.ListField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data) -> tuple[ExtraChoice, ...]:  # type: ignore[override]  # a tuple of choices, not a list
-        if isinstance(data, str):  # a query's one value, "a,b" (so "" is one empty code: refused)
-            data = data.split(",")
         choices = []
         for item in super().to_internal_value(data):
             code, _, quantity = item.partition(":")
             choices.append(ExtraChoice(code, int(quantity or 1)))
         return tuple(choices)  # a code named twice counts twice (the engine adds them up)
+
+
+class StopWaitsField(QueryListField):
+    """The wait at each stop on the way, in minutes (`[15, 0]`; in a query `15,0`)."""
+
+    child = PlainIntegerField(min_value=0, max_value=MAX_STOP_WAIT_MINUTES)
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", MAX_STOPS)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data) -> tuple[int, ...]:  # type: ignore[override]  # a tuple, not a list
+        return tuple(super().to_internal_value(data))
 
 
 def passengers_field(kind: type[serializers.IntegerField] = PlainIntegerField) -> serializers.IntegerField:
@@ -124,6 +136,13 @@ class PriceInput(Declaration):
     passengers = passengers_field()
     luggage = luggage_field()
     extras = ExtrasField()
+    stopWaits = StopWaitsField(
+        source="stop_waits",
+        help_text=f"One number per stop on the way, in order: the minutes the car waits there (0: none), "
+        f"e.g. 15,0 for two stops; each stop adds the tariff's stop fee and its wait per started "
+        f"{WAITING_BLOCK_MINUTES} minutes. Take distanceKm from /api/v1/distance with the same `stops`. At "
+        f"most {MAX_STOPS}, fewer where the class allows fewer (400 `too_many_stops`).",
+    )
 
 
 def euros(**kwargs) -> FixedDecimalField:
@@ -133,8 +152,9 @@ def euros(**kwargs) -> FixedDecimalField:
 class PriceLineOutput(Declaration):
     code = serializers.CharField(
         help_text="base_fare, distance, minimum_fare, outside_zone_a, hourly, distance_minimum (an hourly "
-        "hire costs at least the same ride by distance), tour, waiting, rounding, or extra (one per extra "
-        "asked for, after the rounding: its label names it and the quantity)"
+        "hire costs at least the same ride by distance), tour, stop (one per stop on the way, in order: the "
+        "stop fee and the wait there; nothing on a hire by the hour or a tour), waiting, rounding, or extra "
+        "(one per extra asked for, after the rounding: its label names it and the quantity)"
     )
     label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.label
     amountEur = euros(source="amount")

@@ -36,6 +36,7 @@ def quote_price(
     passengers: int | None = None,
     luggage: int | None = None,
     extras: Iterable[ExtraChoice] = (),
+    stop_waits: Iterable[int] = (),  # a stop on the way each: the minutes planned there
     booked: Quote | None = None,  # a booking's price being priced again: its extras withdrawn since are kept
 ) -> Quote:
     request = QuoteRequest(
@@ -49,6 +50,7 @@ def quote_price(
         passengers=passengers,
         luggage=luggage,
         extras=tuple(extras),
+        stop_waits=tuple(stop_waits),
         booked_extras=booked_offers(booked) if booked is not None else {},
     )
     return compute_quote(current_snapshot(), request)
@@ -123,6 +125,8 @@ def load_snapshot() -> PricingSnapshot:
             bands=tuple(Band(band.from_km, band.to_km, band.rate_per_km) for band in tariff.bands.all()),
             passengers=tariff.vehicle_class.passengers,
             luggage=tariff.vehicle_class.luggage,
+            stop_fee=tariff.stop_fee,
+            max_stops=tariff.max_stops,
         )
         for tariff in models.Tariff.objects.select_related("vehicle_class").prefetch_related("bands")
     }

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 
+DEFAULT_MAX_STOPS = 5  # stops on the way a class allows unless staff set otherwise
+
 
 @dataclass(frozen=True)
 class Band:
@@ -30,6 +32,8 @@ class TariffRates:
     bands: tuple[Band, ...]
     passengers: int = 0  # what the class seats and carries; 0: unchecked (a snapshot made by hand)
     luggage: int = 0
+    stop_fee: Decimal = Decimal("0.00")  # per stop on the way, besides its wait
+    max_stops: int = DEFAULT_MAX_STOPS
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def route(*, origin: str, destination: str, pickup: datetime | None) -> dict:
         "distance_km": (Decimal(found.distance_m) / 1000).quantize(Decimal("0.1"), ROUND_HALF_UP),
         "duration_s": found.duration_s,
         "estimated_arrival": arrival.astimezone(VIENNA).replace(microsecond=0),
-        "in_zone_a": touches_zone_a(found.start, found.end),
+        "in_zone_a": touches_zone_a(found.points),
     }
 
 

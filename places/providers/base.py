@@ -1,5 +1,6 @@
 """The one interface every places provider implements. The rest of the code depends on this module only."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -8,6 +9,8 @@ from apikit.errors import DomainError
 from places.geo import LatLng
 
 MAX_SUGGESTIONS, MAX_REVIEWS = 5, 5  # docs/decisions.md §3 and section 2.7 of the interface document
+# Stops on the way a route may have: Google Routes takes 25 intermediates, 11 or more at a higher price.
+MAX_STOPS = 10
 OFFLINE_ID_PREFIX = "offline:"  # place ids of the built-in gazetteer; they mean nothing to Google
 
 
@@ -43,8 +46,13 @@ class Route:
     start: LatLng
     end: LatLng
     # The road's shape where the provider gives one (Google's overview polyline); empty: unknown, and the
-    # straight line between start and end stands in for it (places/border.py).
+    # straight lines from start through the stops to the end stand in for it (places/border.py).
     path: tuple[LatLng, ...] = ()
+    stops: tuple[LatLng, ...] = ()  # where the route stops on the way, in order
+
+    @property
+    def points(self) -> tuple[LatLng, ...]:
+        return (self.start, *self.stops, self.end)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,15 @@ class PlacesProvider(Protocol):
 
     def suggest(self, text: str, *, locale: str, session_token: str | None) -> list[Suggestion]: ...
 
-    def route(self, origin: Endpoint, destination: Endpoint, *, departure: datetime | None) -> Route: ...
+    def route(
+        self,
+        origin: Endpoint,
+        destination: Endpoint,
+        *,
+        via: Sequence[Endpoint] = (),
+        departure: datetime | None,
+    ) -> Route:
+        """The drive from origin through each of `via` (stopping there, in order) to destination."""
+        ...
 
     def rating(self) -> Rating: ...

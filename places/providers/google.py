@@ -4,6 +4,7 @@ and read timeouts and at most one retry, for timeouts and 5xx only; anything une
 PlacesError."""
 
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import requests
@@ -71,13 +72,22 @@ class GoogleProvider:
 
     # --- operations ---------------------------------------------------------------------------------
 
-    def route(self, origin: Endpoint, destination: Endpoint, *, departure: datetime | None) -> Route:
+    def route(
+        self,
+        origin: Endpoint,
+        destination: Endpoint,
+        *,
+        via: Sequence[Endpoint] = (),
+        departure: datetime | None,
+    ) -> Route:
         body: dict = {
             "origin": _waypoint(origin),
             "destination": _waypoint(destination),
             "travelMode": "DRIVE",
             "units": "METRIC",
         }
+        if via:  # stopovers: each ends a leg of the answer
+            body["intermediates"] = [_waypoint(stop) for stop in via]
         if departure is not None and departure > datetime.now(UTC):
             # Traffic-aware routing is the costlier SKU: only when the client names a (future) pickup.
             body["routingPreference"] = "TRAFFIC_AWARE"
@@ -96,6 +106,8 @@ class GoogleProvider:
             )
         try:
             route, legs = routes[0], routes[0]["legs"]
+            if len(legs) != len(via) + 1:
+                raise ValueError(f"{len(legs)} legs for {len(via)} stops")
             return Route(
                 # proto3 JSON leaves out zeros
                 distance_m=round(_bounded(route.get("distanceMeters", 0), MAX_ROUTE_METRES)),
@@ -105,6 +117,7 @@ class GoogleProvider:
                 start=_lat_lng(legs[0]["startLocation"]),
                 end=_lat_lng(legs[-1]["endLocation"]),
                 path=_polyline((route.get("polyline") or {}).get("encodedPolyline") or ""),
+                stops=tuple(_lat_lng(leg["endLocation"]) for leg in legs[:-1]),
             )
         except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
             raise self._malformed("route", exc) from exc

@@ -1,6 +1,8 @@
 """The built-in provider (docs/decisions.md §3): the bundled gazetteer, road distance from the great-circle
 distance, and a duration model that is slow near the ends of a trip and fast in between (motorway)."""
 
+import itertools
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.utils.text import format_lazy
@@ -49,14 +51,23 @@ class OfflineProvider:
             found = [resolved]  # e.g. a typed street address with a Vienna postal code
         return [Suggestion(place.place_id, place.label(locale), place.types) for place in found]
 
-    def route(self, origin: Endpoint, destination: Endpoint, *, departure: datetime | None) -> Route:
-        start, end = self._place(origin), self._place(destination)
-        road_km, seconds = estimate_road(great_circle_km(start.location, end.location))
+    def route(
+        self,
+        origin: Endpoint,
+        destination: Endpoint,
+        *,
+        via: Sequence[Endpoint] = (),
+        departure: datetime | None,
+    ) -> Route:
+        """Each leg estimated on its own: a stop slows the car down and speeds it up again."""
+        points = [self._place(endpoint).location for endpoint in (origin, *via, destination)]
+        legs = [estimate_road(great_circle_km(a, b)) for a, b in itertools.pairwise(points)]
         return Route(
-            distance_m=round(road_km * 1000),
-            duration_s=round(seconds),
-            start=start.location,
-            end=end.location,
+            distance_m=round(sum(road_km for road_km, _seconds in legs) * 1000),
+            duration_s=round(sum(seconds for _road_km, seconds in legs)),
+            start=points[0],
+            end=points[-1],
+            stops=tuple(points[1:-1]),
         )
 
     def rating(self) -> Rating:

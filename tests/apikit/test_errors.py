@@ -102,6 +102,7 @@ OUR_CODES = {
     "invalid_phone",  # a phone no chauffeur can call (sitekit/phones.py)
     "text_messages_unavailable",  # texts asked for a number that may get none
     "vehicle_too_small",  # more passengers or luggage than the class takes
+    "too_many_stops",  # more stops on the way than the class makes
     "unknown_extra",
     "too_many_extras",  # more than the class allows, or more child seats than passengers
 }

@@ -57,11 +57,13 @@ def test_every_operation_documents_its_parameters(document):
         "passengers": False,
         "luggage": False,
         "extras": False,
+        "stopWaits": False,
     }
     assert parameters["/api/v1/extras"] == {}
     assert parameters["/api/v1/availability"] == {"pickupDatetime": True, "bookingDatetime": False}
     distance = {"from": True, "to": True, "fromPlaceId": False, "toPlaceId": False, "pickupDatetime": False}
-    assert parameters["/api/v1/distance"] == parameters["/api/calculate-distance"] == distance
+    assert parameters["/api/calculate-distance"] == distance
+    assert parameters["/api/v1/distance"] == {**distance, "stops": False}  # v1 routes through stops
     places = {"input": True, "sessionToken": False, "locale": False}
     assert parameters["/api/v1/places"] == parameters["/api/places-autocomplete"] == places
     assert parameters["/api/v1/rating"] == parameters["/api/google-rating"] == {}
