@@ -67,6 +67,8 @@ def _details(booking: Booking, for_chauffeur: bool, link: str) -> list[str]:
         lines.append(
             _("Passenger: %(name)s, %(phone)s") % {"name": booking.name or "-", "phone": booking.phone or "-"}
         )
+    for number, stop in enumerate(presentation.stops_shown(booking), start=1):
+        lines.append(_("Stop %(number)s: %(stop)s") % {"number": number, "stop": stop})
     if booking.flight_number:
         lines.append(_("Flight: %(flight)s") % {"flight": booking.flight_number})
     if booking.notes and for_chauffeur:

@@ -14,10 +14,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import presentation
+from booking import presentation, ride_stops
 from booking.availability import check_availability
 from booking.links import manage_url
 from booking.models import Booking
+from booking.ride_stops import Stop
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
@@ -53,6 +54,7 @@ class BookingRequest:
     passengers: int | None = None  # None: not said
     luggage: int | None = None
     extras: tuple[ExtraChoice, ...] = ()
+    stops: tuple[Stop, ...] = ()  # on the way, in order
     submitted: dict = field(default_factory=dict)  # the booking data as received, kept for the record
 
 
@@ -96,7 +98,13 @@ def price_the_ride(ride: BookingRequest) -> PricedRide:
             field="destination",
         )
     end = ride.destination if ride.destination.strip() else ride.origin
-    route = estimate_route(origin=ride.origin, destination=end, pickup=ride.pickup)
+    route = estimate_route(
+        origin=ride.origin,
+        destination=end,
+        pickup=ride.pickup,
+        stops=ride_stops.endpoints(ride.stops),
+        stopping=ride_stops.stopping(ride.stops),
+    )
     ensure_route_fits(ride, route, tour_slug)
     return PricedRide(route, tour_slug, price_ride(ride, route, tour_slug))
 
@@ -147,7 +155,8 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
     """The booked service must cover the route: an hourly hire lasts at least the drive, and a tour
     starts and ends within its area."""
     if ride.booking_type == BookingType.HOURLY and ride.duration_hours is not None:
-        needed = round_up(Decimal(route.duration_s) / 3600, HOURLY_BLOCK)
+        driving_and_stopping = route.duration_s + ride_stops.stopping(ride.stops).total_seconds()
+        needed = round_up(Decimal(driving_and_stopping) / 3600, HOURLY_BLOCK)
         if ride.duration_hours < needed:
             raise DomainError(
                 f"The drive alone takes about {needed:f} hours; an hourly hire of "
@@ -166,22 +175,33 @@ def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str
             )
     if tour_slug:
         tour = pricing.current_snapshot().tours[tour_slug]
-        for name, point in (("origin", route.start), ("destination", route.end)):
+        places = [
+            ("origin", route.start),
+            *(("stops", stop) for stop in route.stops),
+            ("destination", route.end),
+        ]
+        for name, point in places:
             away = Decimal(great_circle_km(VIENNA_CENTER, point)).quantize(Decimal("0.1"))
             if away > tour.area_radius_km:
+                which = {"origin": "pickup", "stops": "stop", "destination": "drop-off"}[name]
                 raise DomainError(
                     f"The {tour.name_en} runs within {tour.area_radius_km} km of Vienna's centre; this "
-                    f"{'pickup' if name == 'origin' else 'drop-off'} is {away} km away.",
+                    f"{which} is {away} km away.",
                     shown=format_lazy(
-                        _(
-                            "The {tour} runs within {radius} km of Vienna's centre; this pickup is {away} "
-                            "km away."
-                        )
-                        if name == "origin"
-                        else _(
-                            "The {tour} runs within {radius} km of Vienna's centre; this drop-off is {away} "
-                            "km away."
-                        ),
+                        {
+                            "origin": _(
+                                "The {tour} runs within {radius} km of Vienna's centre; this pickup is "
+                                "{away} km away."
+                            ),
+                            "stops": _(
+                                "The {tour} runs within {radius} km of Vienna's centre; this stop is "
+                                "{away} km away."
+                            ),
+                            "destination": _(
+                                "The {tour} runs within {radius} km of Vienna's centre; this drop-off is "
+                                "{away} km away."
+                            ),
+                        }[name],
                         tour=presentation.tour_name(tour_slug),
                         radius=presentation.number(tour.area_radius_km),
                         away=presentation.number(away),
@@ -204,6 +224,7 @@ def price_ride(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None
             passengers=ride.passengers,
             luggage=ride.luggage,
             extras=ride.extras,
+            stop_waits=ride_stops.waits(ride.stops),
         )
     except DomainError as refusal:
         if refusal.field == "tour_slug":  # the customer named the tour, not its slug
@@ -242,6 +263,7 @@ def store_booking(
                 tour_slug=tour_slug or "",
                 passengers=ride.passengers,
                 luggage=ride.luggage,
+                stops=ride_stops.records(ride.stops),
                 distance_km=route.distance_km,
                 duration_s=route.duration_s,
                 estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,

@@ -153,6 +153,8 @@ class Booking(models.Model):
     # Who and what rides, as the customer said (empty: not said); the extras are the price's lines.
     passengers = models.PositiveSmallIntegerField(_("passengers"), null=True, blank=True)
     luggage = models.PositiveSmallIntegerField(_("pieces of luggage"), null=True, blank=True)
+    # Stops on the way, in order: [{"address", "place_id", "wait_minutes"}] (booking/ride_stops.py).
+    stops = models.JSONField(_("stops on the way"), default=list, blank=True)
     # What the server computed: the route and the price the customer is charged.
     distance_km = models.DecimalField(
         _("distance (km)"), max_digits=8, decimal_places=1, null=True, blank=True

@@ -338,6 +338,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "lines": presentation.price_lines(booking),
+            "stops": presentation.stops_shown(booking),
             "vat_note": presentation.vat_note(booking),
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",

@@ -27,6 +27,7 @@ CLEARED: dict[str, object] = {
     "water_choice": "",
     "origin": REMOVED,
     "destination": REMOVED,
+    "stops": [],  # their price lines stay, numbered, without the addresses
 }
 
 
@@ -55,6 +56,7 @@ def anonymise(booking_id: int, now: datetime) -> bool:
 def _traces(booking: Booking) -> list[str]:
     values = [booking.name, booking.email, booking.phone, booking.origin, booking.destination]
     values += [booking.flight_number, booking.billing_address]
+    values += [stop.get("address", "") for stop in booking.stops or ()]
     # The longest first: a name inside an e-mail address goes with the address.
     return sorted({value.strip() for value in values if len(value.strip()) >= 3}, key=len, reverse=True)
 

@@ -3,7 +3,7 @@ the price lines in the active language (the quote engine's own labels are the AP
 read a line's short label; staff read it with its numbers, worded from the line's params at display. A
 booking's state with what it still owes is payments' (payments/owed.py)."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from math import ceil
@@ -13,10 +13,11 @@ from django.utils.functional import lazy
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from booking import ride_stops
 from booking.models import Booking, BookingStatus
 from pricing import services as pricing
 from pricing.lines import LineKind, PricedLine
-from pricing.quote import EXTRA, Quote
+from pricing.quote import EXTRA, STOP, Quote
 from pricing.snapshot import ExtraOffer
 from sitekit.l10n import money
 
@@ -51,6 +52,7 @@ LINE_LABELS = {
     "rounding": _("Rounding"),
     "price_by_hand": _("Price adjustment: {reason}"),  # the reason staff gave, printed as typed
     EXTRA: _("Extra"),  # worded by extra_label from its params
+    STOP: _("Stop"),  # worded by stop_label from its params
 }
 
 
@@ -123,6 +125,7 @@ def price_lines(booking: Booking, *, detailed: bool = False) -> list[Line]:
         "km": number(booking.distance_km),
         "hours": number(booking.duration_hours),
         "tour": tour_name(booking.tour_slug),
+        "stops": [stop.address for stop in ride_stops.of(booking)],
     }
     return quote_lines(booking.quote, values=values, detailed=detailed)
 
@@ -139,6 +142,8 @@ def quote_lines(quote: Quote, *, values: dict | None = None, detailed: bool = Tr
 def line_label(line: PricedLine, values: dict, *, detailed: bool) -> str:
     if line.code == EXTRA and "name_en" in line.params:
         return extra_label(line.params, detailed=detailed)
+    if line.code == STOP:
+        return stop_label(line.params, values.get("stops", ()), detailed=detailed)
     if detailed:
         try:
             return str(DETAILED_LABELS[line.code]).format(**_worded(line))
@@ -159,6 +164,39 @@ def extra_label(params: Mapping, *, detailed: bool = False) -> str:
     if detailed:
         return f"{name}: {quantity} × {money(params['unit_price'])}"
     return f"{name} × {quantity}" if quantity > 1 else str(name)
+
+
+def stop_label(params: Mapping, addresses: Sequence[str] = (), *, detailed: bool = False) -> str:
+    """A stop as its line names it: "Stop 1: Hotel Sacher, waiting 15 min" (the address from the booking, as
+    long as it keeps its personal data); staff read what it costs."""
+    number = int(params["number"])
+    label = str(_("Stop {number}")).format(number=number)
+    if number <= len(addresses):
+        label = str(_("Stop {number}: {address}")).format(number=number, address=addresses[number - 1])
+    minutes = int(params["minutes"])
+    if minutes:
+        label = str(_("{stop}, waiting {minutes} min")).format(stop=label, minutes=minutes)
+    if not detailed:
+        return label
+    if params.get("included"):
+        return str(_("{stop} (included in the hire)")).format(stop=label)
+    return str(_("{stop}: stop fee {fee} + {blocks} × {block_minutes} min × {rate}")).format(
+        stop=label,
+        fee=money(params["fee"]),
+        blocks=params["blocks"],
+        block_minutes=params["block_minutes"],
+        rate=money(params["rate"]),
+    )
+
+
+def stops_shown(booking: Booking) -> list[str]:
+    """The stops on the way, in order, in the active language: "Hotel Sacher, waiting 15 min"."""
+    return [
+        str(_("{stop}, waiting {minutes} min")).format(stop=stop.address, minutes=stop.wait_minutes)
+        if stop.wait_minutes
+        else stop.address
+        for stop in ride_stops.of(booking)
+    ]
 
 
 def to_bring(booking: Booking) -> list[str]:

@@ -2,17 +2,18 @@
 one call (the page compared classes with one price request each; README "Rate limits")."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from apikit.errors import DomainError
 from places import airports
+from places.providers.base import Endpoint
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.quote import BookingType, ExtraChoice, Quote
 
 # Refusals that concern one class, not the ride: the page offers the classes that can take it.
-CLASS_PROBLEMS = ("unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras")
+CLASS_PROBLEMS = ("unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras", "too_many_stops")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ def quote_ride(
     passengers: int | None = None,
     luggage: int | None = None,
     extras: tuple[ExtraChoice, ...] = (),
+    stops: tuple[Endpoint, ...] = (),
+    stop_waits: tuple[int, ...] = (),  # the minutes at each stop; none given: no waits
 ) -> RideQuote:
     """The route (raises PlacesError like estimate_route) and each offered class's price. A class that
     cannot take this ride (a tour it does not run, too few seats or too little room, an extra it does not
@@ -53,7 +56,10 @@ def quote_ride(
         origin_place_id=origin_place_id,
         destination_place_id=destination_place_id,
         pickup=pickup,
+        stops=stops,
+        stopping=timedelta(minutes=sum(stop_waits)),
     )
+    waits = stop_waits or (0,) * len(stops)
     classes = []
     for offer in pricing.offered_vehicle_classes():
         try:
@@ -67,6 +73,7 @@ def quote_ride(
                 passengers=passengers,
                 luggage=luggage,
                 extras=extras,
+                stop_waits=waits,
             )
         except DomainError as refusal:
             if refusal.code not in CLASS_PROBLEMS:

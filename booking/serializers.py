@@ -24,9 +24,18 @@ from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
-from places.serializers import DistanceInput, DistanceOutput
+from booking.ride_stops import MAX_STOP_ADDRESS, Stop
+from places.serializers import DistanceOutput, V1DistanceInput
 from pricing.models import VehicleClass
-from pricing.quote import MAX_DISTANCE_KM, MAX_HOURLY_HOURS, MIN_HOURLY_HOURS, BookingType
+from pricing.quote import (
+    MAX_DISTANCE_KM,
+    MAX_HOURLY_HOURS,
+    MAX_STOP_WAIT_MINUTES,
+    MAX_STOPS,
+    MIN_HOURLY_HOURS,
+    WAITING_BLOCK_MINUTES,
+    BookingType,
+)
 from pricing.serializers import ExtrasField, PriceInput, PriceOutput, euros, luggage_field, passengers_field
 from sitekit import phones
 
@@ -161,12 +170,43 @@ class BillingDataInput(Declaration):
         return normalised_vat_id(value)
 
 
+class StopInput(Declaration):
+    address = serializers.CharField(max_length=MAX_STOP_ADDRESS, help_text="Where the car stops on the way.")
+    placeId = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        source="place_id",
+        help_text="Its place id, from a suggestion.",
+    )
+    waitMinutes = JsonIntegerField(
+        min_value=0,
+        max_value=MAX_STOP_WAIT_MINUTES,
+        default=0,
+        source="wait_minutes",
+        help_text=f"How long the car waits there (0–{MAX_STOP_WAIT_MINUTES}); billed per started "
+        f"{WAITING_BLOCK_MINUTES} minutes at the waiting rate.",
+    )
+
+
 class TripInput(Declaration):
-    """Who and what rides, and the extras: optional, beyond section 2.3 (the legacy door takes none)."""
+    """Who and what rides, the extras and the stops: optional, beyond section 2.3 (the legacy door takes
+    none)."""
 
     passengers = passengers_field(JsonIntegerField)
     luggage = luggage_field(JsonIntegerField)
     extras = ExtrasField()
+    stops = serializers.ListField(
+        child=StopInput(),
+        required=False,
+        max_length=MAX_STOPS,
+        help_text=f"Stops on the way, in order (at most {MAX_STOPS}, fewer where the class allows fewer: 400 "
+        "`too_many_stops`): the route, distance, Zone A and price run through them, and each is a line of "
+        "the price (the tariff's stop fee and its wait).",
+    )
+
+    def validate_stops(self, stops: list[dict]) -> tuple[Stop, ...]:
+        return tuple(Stop(stop["address"], stop.get("place_id", ""), stop["wait_minutes"]) for stop in stops)
 
 
 class V1BookingDataInput(BookingDataInput, BillingDataInput, TripInput):
@@ -467,6 +507,13 @@ class CancellationTermsOutput(Declaration):
     )
 
 
+class BookedStopOutput(Declaration):
+    """A stop on the booking's way (renders its stored record)."""
+
+    address = serializers.CharField()
+    waitMinutes = serializers.IntegerField(source="wait_minutes")
+
+
 class BookedExtraOutput(Declaration):
     """An extra of the booking (renders its price's line: pricing.quote.PriceLine)."""
 
@@ -505,6 +552,9 @@ class BookingStateOutput(FromFieldMixin, Declaration):
         help_text="Pieces of luggage as booked; null when not said.",
     )
     extras = BookedExtraOutput(many=True, source="booking.quote.extra_lines", help_text="Empty when none.")
+    stops = BookedStopOutput(
+        many=True, source="booking.stops", help_text="On the way, in order; empty when none."
+    )
     name = serializers.CharField(source="booking.name")
     email = serializers.CharField(source="booking.email")
     phone = serializers.CharField(source="booking.phone")
@@ -577,11 +627,17 @@ class BookingListOutput(Declaration):
     )
 
 
-class RideQuoteInput(DistanceInput, PriceInput):
+class RideQuoteInput(V1DistanceInput, PriceInput):
     """The route's fields and the ride's kind, from the distance and price declarations; the class, the
     distance and the Zone A flag are the operation's to find."""
 
     vehicleClass = distanceKm = inZoneA = waitMinutes = None  # type: ignore[assignment]  # None drops the inherited field (DRF)
+
+    def validate(self, attrs: dict) -> dict:
+        stops, waits = attrs.get("stops", ()), attrs.get("stop_waits", ())
+        if waits and len(waits) != len(stops):
+            raise serializers.ValidationError({"stopWaits": ["Give one wait per stop, in the stops' order."]})
+        return attrs
 
 
 class ClassQuoteOutput(Declaration):

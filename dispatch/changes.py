@@ -13,7 +13,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, selectors
+from booking import history, ride_stops, selectors
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, papers, staff_pickups, windows
@@ -82,6 +82,7 @@ def change_ride(
             passengers=booking.passengers,
             luggage=booking.luggage,
             extras=booking.quote.extras,  # what was asked for, at today's prices
+            stop_waits=ride_stops.waits(ride_stops.of(booking)),
             booked=booking.quote,  # an extra withdrawn since stays, at its booked price
         )
         if chosen is not None:
@@ -105,7 +106,8 @@ def change_ride(
         summary = _with_staff_choices(summary, booking, pickup, quote, kept, short_notice, past_ride)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
         if booking.duration_s:
-            booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s)
+            stopping = ride_stops.stopping(ride_stops.of(booking))
+            booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s) + stopping
         booking.quote_record, booking.amount_cents = quote.as_record(), to_cents(quote.price)
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)

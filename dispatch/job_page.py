@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from apikit import sliding_window
 from apikit.clients import client_address
 from apikit.errors import DomainError
-from booking import calendar, history, presentation, ride
+from booking import calendar, history, presentation, ride, ride_stops
 from booking.models import Booking, BookingStatus, RideState
 from dispatch import job_links, planning, ride_day
 from dispatch.models import ride_day_policy
@@ -67,6 +67,7 @@ class Job:
     navigate: str
     navigate_to_destination: bool
     extras: list[str]  # what to bring, worded: "Child seat × 2"
+    stops: list[tuple[str, str]]  # on the way, in order: (worded, its navigation link)
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,7 @@ def _job(booking: Booking, key: str) -> Job:
         ]
     now = timezone.now()
     upcoming = ride_day.next_moves(booking, progress, ride_day_policy())
+    stops = ride_stops.of(booking)
     return Job(
         booking=booking,
         progress=progress,
@@ -215,10 +217,20 @@ def _job(booking: Booking, key: str) -> Job:
                 "api": 1,
                 "destination": booking.destination if to_destination else booking.origin,
                 "travelmode": "driving",
+                # on board: to the destination through the stops (Google Maps URLs separate them with |)
+                **(
+                    {"waypoints": "|".join(stop.address for stop in stops)}
+                    if to_destination and stops
+                    else {}
+                ),
             }
         ),
         navigate_to_destination=to_destination,
         extras=presentation.to_bring(booking),
+        stops=[
+            (shown, DIRECTIONS + urlencode({"api": 1, "destination": stop.address, "travelmode": "driving"}))
+            for shown, stop in zip(presentation.stops_shown(booking), stops, strict=True)
+        ],
     )
 
 

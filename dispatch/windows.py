@@ -1,11 +1,12 @@
-"""How long a ride takes the car and its chauffeur: from its pickup for its stored route's driving time, or
-its booked hours (an hourly hire, a tour) when longer. Assignment checks overlaps with it; job links expire
-after it; the board draws it."""
+"""How long a ride takes the car and its chauffeur: from its pickup for its stored route's driving time and
+the waits planned at its stops, or its booked hours (an hourly hire, a tour) when longer. Assignment checks
+overlaps with it; job links expire after it; the board draws it."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from booking import ride_stops
 from booking.models import Booking
 from pricing import services as pricing
 from pricing.quote import BookingType
@@ -24,13 +25,15 @@ class RideWindow:
 
 
 def ride_duration(booking: Booking) -> timedelta:
-    """How long the car is taken: the stored route's driving time, or the hours booked when longer."""
+    """How long the car is taken: the stored route's driving time and the stops' waits, or the hours booked
+    when longer."""
     hours = Decimal(0)
     if booking.booking_type == BookingType.HOURLY and booking.duration_hours:
         hours = booking.duration_hours
     elif booking.tour_slug and (tour := pricing.current_snapshot().tours.get(booking.tour_slug)):
         hours = tour.included_hours
-    return max(timedelta(seconds=booking.duration_s or 0), timedelta(hours=float(hours)))
+    driving = timedelta(seconds=booking.duration_s or 0) + ride_stops.stopping(ride_stops.of(booking))
+    return max(driving, timedelta(hours=float(hours)))
 
 
 def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow | None:

@@ -159,6 +159,8 @@ class _Document(FPDF):
                 origin=content["origin"], destination=content["destination"]
             )
         )
+        if content.get("stops"):  # an invoice issued before stops existed has none
+            self.write_line(_("Stops on the way: {stops}").format(stops="; ".join(content["stops"])))
         if content.get("pickup_at"):
             pickup = day_time(datetime.fromisoformat(content["pickup_at"]))
             self.write_line(_("Date of service: {date}").format(date=pickup))

@@ -225,6 +225,7 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         service = presentation.service(booking)
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown
+        stops = presentation.stops_shown(booking)
         seller = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
     border = cross_border.section(booking, quote)
     net, vat = cross_border.net_and_vat(border, quote)
@@ -239,6 +240,7 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         "vehicle": vehicle,
         "origin": booking.origin,
         "destination": destination,
+        **({"stops": stops} if stops else {}),  # on the way, worded; a ride without has the content it had
         "pickup_at": booking.pickup_at.isoformat() if booking.pickup_at else None,
         "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
         "lines": lines,

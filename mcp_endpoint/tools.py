@@ -35,7 +35,7 @@ from payments.checkout import start_checkout
 from payments.models import IdempotentCheckout
 from places import services as places
 from places.geo import ZONE_A_RADIUS_KM
-from places.serializers import DistanceInput, DistanceOutput, PlacesInput, SuggestionsOutput
+from places.serializers import DistanceOutput, PlacesInput, SuggestionsOutput, V1DistanceInput
 from pricing import services as pricing
 from pricing.quote import MIN_HOURLY_HOURS
 from pricing.serializers import ExtrasInput, ExtrasOutput, PriceInput, PriceOutput
@@ -153,10 +153,10 @@ TOOLS: tuple[Tool, ...] = (
             "Estimate a chauffeur drive in and around Vienna: road distance in km (`distance`), driving "
             "time in seconds (`duration`), the estimated arrival and whether the ride touches Zone A "
             f"({ZONE_A_RADIUS_KM:g} km around Vienna's centre, `inZoneA`). Addresses can be free text; "
-            "a placeId from places.autocomplete is more precise. Pass `distance` and `inZoneA` on to "
-            "booking.calculate_price."
+            "a placeId from places.autocomplete is more precise. `stops`: places on the way, in order; the "
+            "route runs through them. Pass `distance` and `inZoneA` on to booking.calculate_price."
         ),
-        input=DistanceInput,
+        input=V1DistanceInput,
         output=DistanceOutput,
         scope=Scope.READ.value,
         run=_estimate_distance,
@@ -186,8 +186,10 @@ TOOLS: tuple[Tool, ...] = (
             "(a ride outside Zone A costs more). Hourly hire: bookingType `hourly` with durationHours "
             f"(at least {MIN_HOURLY_HOURS:g}). Optional: `passengers` and `luggage` (checked against the "
             "class: `vehicle_too_small` names the classes that fit) and `extras` from booking.list_extras "
-            "(`code` or `code:quantity`), each a line of the price. booking.create_checkout expects `amount` "
-            "= priceEur x 100, with the same passengers, luggage and extras in its bookingData."
+            "(`code` or `code:quantity`), each a line of the price; `stopWaits`: the minutes at each stop on "
+            "the way (0 for none), with `distanceKm` estimated through the same `stops`. "
+            "booking.create_checkout expects `amount` = priceEur x 100, with the same passengers, luggage, "
+            "extras and stops in its bookingData."
         ),
         input=PriceInput,
         output=PriceOutput,
@@ -225,10 +227,10 @@ TOOLS: tuple[Tool, ...] = (
             "traveller: show them that link before you book. A token tied to a company account may book "
             "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
             "at once, no page (`url` null), the company's monthly invoice lists it. Optional "
-            "bookingData.billingAddress and billingVatId go on the invoice; passengers, luggage and extras "
-            "(as priced) go to the chauffeur. A token signed in for a "
-            "traveller books in their name: leave bookingData.email out (theirs is used); another address "
-            "is refused (`email_not_yours`).",
+            "bookingData.billingAddress and billingVatId go on the invoice; passengers, luggage, extras "
+            "and stops (as priced: `[{{address, waitMinutes}}]`) go to the chauffeur. A token signed in "
+            "for a traveller books in their name: leave bookingData.email out (theirs is used); another "
+            "address is refused (`email_not_yours`).",
             terms=terms_url(),
         ),
         input=AgentCheckoutInput,

@@ -81,6 +81,10 @@ def _booking(booking: Booking) -> dict:
         "pickup": _when(booking.pickup_at),
         "from": booking.origin,
         "to": booking.destination,
+        "stops": [
+            {"address": stop.get("address", ""), "waitMinutes": stop.get("wait_minutes", 0)}
+            for stop in booking.stops or ()
+        ],
         "vehicleClass": booking.vehicle_class,
         "name": booking.name,
         "email": booking.email,

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_safe
 
 from apikit import page_sessions
-from booking import presentation, selectors
+from booking import presentation, ride_stops, selectors
 from booking.availability import check_availability, lead_time_rules
 from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
@@ -104,11 +104,19 @@ TEXTS = {
     "lines": presentation.LINE_LABELS,
     "notFit": _("Too small for this trip"),
     "tooSmall": _("No vehicle of ours seats so many passengers with this luggage: call us for a quote."),
+    "tooManyStops": _("No vehicle makes so many stops on the way: remove one, or call us for a quote."),
+    "stopRequired": _("Enter the address of this stop, or remove it."),
+    "stop": _("Stop {number}: {address}"),
+    "stopWaiting": _("{stop}, waiting {minutes} min"),
     "extrasRefused": _(
         "No vehicle takes these extras: choose fewer, and count each child in a child seat among the "
         "passengers."
     ),
 }
+
+
+# The waits a traveller may plan at a stop, in minutes (the API takes any up to MAX_STOP_WAIT_MINUTES).
+STOP_WAITS = (0, 15, 30, 45, 60, 90, 120)
 
 
 @require_safe
@@ -142,6 +150,7 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
     earliest = rounded_up(check_availability(pickup=timezone.now()).earliest_pickup)
     classes = pricing.offered_vehicle_classes()
     extras = [_extra_choice(listed, language) for listed in pricing.offered_extras()]
+    most_stops = max((pricing.current_snapshot().tariffs[c.code].max_stops for c in classes), default=0)
     config = {
         "lang": language,
         "earliest": timezone.localtime(earliest).isoformat(timespec="minutes"),
@@ -151,6 +160,7 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         else 2.0,
         "classes": [vehicle.code for vehicle in classes],
         "extras": [{"code": extra["code"], "name": extra["name"]} for extra in extras],
+        "maxStops": most_stops,
         "texts": TEXTS,
         "resume": resume_choices(resumed) if resumed else None,
     }
@@ -164,6 +174,8 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "passenger_choices": range(1, max((vehicle.passengers for vehicle in classes), default=1) + 1),
         "luggage_choices": range(max((vehicle.luggage for vehicle in classes), default=0) + 1),
         "extras": extras,
+        "stop_slots": [str(number) for number in range(1, most_stops + 1)],  # "stop-"|add:number in the form
+        "wait_choices": STOP_WAITS,
         "rating": rating_snapshot(),
         "config": config,
         "earliest": earliest,
@@ -211,6 +223,11 @@ def resume_choices(booking: Booking) -> dict:
         **({"passengers": str(booking.passengers)} if booking.passengers else {}),
         **({"luggage": str(booking.luggage)} if booking.luggage is not None else {}),
         **{f"extra-{extra.code}": str(extra.quantity) for extra in booking.quote.extras},
+        **{
+            name: value
+            for number, stop in enumerate(ride_stops.of(booking), start=1)
+            for name, value in ((f"stop-{number}", stop.address), (f"wait-{number}", str(stop.wait_minutes)))
+        },
     }
 
 

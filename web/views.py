@@ -274,6 +274,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "service": presentation.service(booking),
             "lines": presentation.price_lines(booking),
+            "stops": presentation.stops_shown(booking),
             "vat_note": presentation.vat_note(booking),
             "open": selectors.payable(booking),
             "resume_path": resume_path(booking.reference, language),

@@ -86,6 +86,7 @@ def card(booking: Booking, policy: RideDayPolicy, now: datetime, expiring: list[
         "class_name": presentation.vehicle_name(booking.vehicle_class),
         # What the car must bring (child seats, a name sign): dispatch picks the car by it.
         "extras": ", ".join(presentation.to_bring(booking)),
+        "stops": len(booking.stops or ()),
         "start": timezone.localtime(window.start),
         "end": timezone.localtime(window.end),
         # Paid and nobody drives it yet: what dispatch must act on.

@@ -154,7 +154,11 @@ class BookingAdmin(admin.ModelAdmin):
             "form": form,
             "media": self.media + form.media,  # core.js (quickElement) before the calendar and clock
             "priced": priced,
-            "lines": presentation.quote_lines(priced.quote) if priced else [],
+            "lines": presentation.quote_lines(
+                priced.quote, values={"stops": [stop.address for stop in form.cleaned_data["stops"]]}
+            )
+            if priced
+            else [],
         }
         return TemplateResponse(request, "admin/booking/booking/phone.html", context)
 
@@ -482,6 +486,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "language_name": language_name(booking.locale),
         "quote": booking.quote,
         "lines": presentation.price_lines(booking, detailed=True),
+        "stops": presentation.stops_shown(booking),
         "history": [
             (event, history.wording(event), history.actor_shown(event.actor))
             for event in booking.history.all()

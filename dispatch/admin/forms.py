@@ -1,6 +1,7 @@
 """The dispatch forms of the staff booking page (assign, change the ride) and of the phone booking: each
 validates one action and calls one service."""
 
+import re
 from datetime import date
 from typing import TypeVar
 
@@ -14,6 +15,7 @@ from booking import presentation
 from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
+from booking.ride_stops import MAX_STOP_ADDRESS, Stop
 from corporate.models import CompanyAccount
 from dispatch import assignment
 from dispatch.phone import PhonePayment
@@ -28,6 +30,8 @@ from pricing.quote import (
     MAX_LUGGAGE,
     MAX_PASSENGERS,
     MAX_REASON_LENGTH,
+    MAX_STOP_WAIT_MINUTES,
+    MAX_STOPS,
     MIN_HOURLY_HOURS,
     ExtraChoice,
     PriceByHand,
@@ -220,6 +224,12 @@ class PhoneBookingForm(StaffChoices):
     # Name and places are printed on the invoice, each on a line of its own.
     origin = forms.CharField(label=_("From"), max_length=500, validators=[one_line])
     destination = forms.CharField(label=_("To"), max_length=500, validators=[one_line])
+    stops = forms.CharField(
+        label=_("Stops on the way"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        help_text=_("One per line, in order; the wait there in minutes after a bar: Stephansdom | 20"),
+    )
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
@@ -301,6 +311,28 @@ class PhoneBookingForm(StaffChoices):
         self.order_fields([*order[:after], *extras, *(name for name in order[after:] if name not in extras)])
         return codes
 
+    def clean_stops(self) -> tuple[Stop, ...]:
+        stops = []
+        for line in self.cleaned_data["stops"].splitlines():
+            address, _bar, wait = line.partition("|")
+            address, wait = " ".join(address.split()), wait.strip() or "0"
+            if not address and wait == "0":
+                continue  # an empty line
+            if not address or len(address) > MAX_STOP_ADDRESS:
+                raise forms.ValidationError(
+                    _("Give each stop its address (at most {most} characters).").format(most=MAX_STOP_ADDRESS)
+                )
+            if not re.fullmatch(r"[0-9]{1,3}", wait) or int(wait) > MAX_STOP_WAIT_MINUTES:
+                raise forms.ValidationError(
+                    _("The wait at {address} is whole minutes, 0 to {most}.").format(
+                        address=address, most=MAX_STOP_WAIT_MINUTES
+                    )
+                )
+            stops.append(Stop(address, "", int(wait)))
+        if len(stops) > MAX_STOPS:
+            raise forms.ValidationError(_("At most {most} stops on the way.").format(most=MAX_STOPS))
+        return tuple(stops)
+
     def clean(self):
         data = super().clean()
         if data.get("booking_type") == "hourly" and not data.get("duration_hours"):
@@ -342,6 +374,11 @@ class PhoneBookingForm(StaffChoices):
         )
         if extras:
             submitted["extras"] = [f"{extra.code}:{extra.quantity}" for extra in extras]
+        stops = data.get("stops", ())
+        if stops:
+            submitted["stops"] = [
+                {"address": stop.address, "waitMinutes": stop.wait_minutes} for stop in stops
+            ]
         return BookingRequest(
             **{name: data[name] for name in fields},
             billing_address=data.get("billing_address", ""),
@@ -350,5 +387,6 @@ class PhoneBookingForm(StaffChoices):
             passengers=data.get("passengers"),
             luggage=data.get("luggage"),
             extras=extras,
+            stops=stops,
             submitted={"phone booking": submitted},
         )

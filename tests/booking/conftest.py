@@ -14,7 +14,7 @@ from tests.payments import ledger_rows
 @pytest.fixture
 def make_booking(db):
     """A stored booking priced by the seeded tariffs (Hotel Sacher → the airport, 21.8 km: 74 EUR), with
-    its `passengers`, `luggage` and `extras` if given; keyword arguments replace any field. One made with `paid_at` has received its price; with
+    its `passengers`, `luggage`, `extras` and `stops` if given; keyword arguments replace any field. One made with `paid_at` has received its price; with
     `provider_session_id` (and `payment_provider`) it was given a payment page."""
 
     def make(**fields) -> Booking:
@@ -24,6 +24,7 @@ def make_booking(db):
             passengers=fields.get("passengers"),
             luggage=fields.get("luggage"),
             extras=fields.pop("extras", ()),  # ExtraChoice: lines of its price, not a field
+            stop_waits=[stop.get("wait_minutes", 0) for stop in fields.get("stops", ())],
         )
         values = {
             "reference": new_reference(),

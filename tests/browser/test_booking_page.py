@@ -2,6 +2,7 @@
 that is too early, a cancelled payment, a phone-sized screen, and the embedded form on another origin.
 Payments go through the sandbox's hosted page. Each test leaves a screenshot in artifacts/browser/."""
 
+import json
 import re
 import sqlite3
 
@@ -319,4 +320,51 @@ def test_a_family_with_child_seats_is_offered_the_van_and_pays_for_the_seats(ope
         ).fetchone()
     assert (passengers, luggage) == (4, 2)
     assert '"code": "child-seat"' in quote_record and '"quantity": 2' in quote_record
+    assert tab.problems == []
+
+
+BELVEDERE = "Schloss Belvedere, Wien, Österreich"  # as the suggestion names it
+
+
+def test_a_traveller_adds_stops_removes_one_and_pays_for_the_wait(open_tab, service):
+    tab = open_tab(locale="de-DE")
+    page = tab.page
+    page.goto(service.base + "/de/")
+    fill_ride(page)
+    plain = text(page, "[data-price-for=executive]")
+    page.click("#cb-add-stop")
+    choose_place(page, "stop-1", "Stephansdom")
+    page.click("#cb-add-stop")
+    choose_place(page, "stop-2", "Belvedere")
+    page.select_option("#cb-wait-1", "15")
+    page.wait_for_selector(".cb-quote >> text=Halt 1: Stephansdom, Wien, Österreich, 15 Min. Wartezeit")
+    settled(page)
+    assert re.search(r"Halt 2: Schloss Belvedere, Wien, Österreich\s+0,00 €", text(page, ".cb-quote"))
+    page.click("[data-remove-stop='1']")  # the Stephansdom goes, the Belvedere moves up
+    page.wait_for_selector(".cb-quote >> text=Halt 1: Schloss Belvedere")
+    assert page.is_hidden("[data-stop='2']")
+    assert page.input_value("#cb-stop-1") == BELVEDERE
+    page.select_option("#cb-wait-1", "30")
+    page.wait_for_selector(".cb-quote >> text=Halt 1: Schloss Belvedere, Wien, Österreich, 30 Min. Wartezeit")
+    settled(page)
+    quote = text(page, ".cb-quote")
+    # no stop fee in the seeded tariff: the wait alone, 2 × 12,00 €
+    assert re.search(r"Halt 1: Schloss Belvedere, Wien, Österreich, 30 Min\. Wartezeit\s+24,00 €", quote), (
+        quote
+    )
+    assert text(page, "[data-price-for=executive]") != plain
+    page.click("#cb-add-stop")
+    fill_contact(page)
+    page.click("#cb-pay")  # a stop shown without its address is asked for, not dropped
+    page.wait_for_selector("#cb-stop-2-error:not([hidden])")
+    page.click("[data-remove-stop='2']")
+    tab.screenshot("german-stops-form")
+    page.click("#cb-pay")
+    page.wait_for_url(re.compile(r"/booking/sandbox/"))
+    pay_in_the_sandbox(page, service)
+    assert text(page, "#status") == "Bezahlt"
+    assert text(page, "#stops") == f"{BELVEDERE}, 30 Min. Wartezeit"
+    with sqlite3.connect(service.database) as database:
+        (stops,) = database.execute("SELECT stops FROM booking_booking ORDER BY id DESC").fetchone()
+    assert json.loads(stops) == [{"address": BELVEDERE, "place_id": "", "wait_minutes": 30}]
     assert tab.problems == []

@@ -258,6 +258,25 @@ def test_a_ride_invoice_and_its_credit_note_on_a_company_booking_pass_the_rules(
         assert tree.findtext("cac:PaymentMeans/cbc:PaymentMeansCode", namespaces=UBL) == "1"  # by invoice
 
 
+@pytest.mark.parametrize("chosen", ["factur-x", "xrechnung", "ebinterface"])
+def test_a_ride_with_stops_has_their_lines_in_its_e_invoice_and_passes_the_rules(card_ride, chosen):
+    stops = [{"address": "Stephansdom", "wait_minutes": 20}, {"address": "Belvedere", "wait_minutes": 0}]
+    booking = card_ride(chosen, stops=stops)  # no stop fee in the seeded tariff: the second line is 0.00
+    invoice = Invoice.objects.get(booking=booking)
+    labels = [line["label"] for line in invoice.content["lines"]]
+    assert labels[2:4] == [
+        "Stop 1: Stephansdom, waiting 20 min",
+        "Stop 2: Belvedere",
+    ]  # the booking's language
+    e_invoice = files.e_invoice(invoice)
+    if chosen == "factur-x":
+        assert_valid(cii_of(e_invoice.content), CII_SCHEMA, CII_RULES)
+    elif chosen == "xrechnung":
+        assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
+    elif EBINTERFACE_SCHEMA.exists():
+        assert_valid(e_invoice.content, EBINTERFACE_SCHEMA)
+
+
 def test_a_travellers_own_documents_and_a_company_that_chose_none_get_no_e_invoice(card_ride, make_booking):
     assert files.e_invoice(Invoice.objects.get(booking=card_ride(""))) is None
     private = make_booking(status="paid", paid_at=timezone.now(), email="rosa@example.com", name="Rosa")

@@ -215,3 +215,37 @@ def test_a_phone_booking_the_class_cannot_take_is_refused_on_its_field(admin_cli
     )
     assert "2 child seats for 1 passengers" in response.content.decode()
     assert not Booking.objects.exists()
+
+
+def test_staff_book_stops_on_the_way_by_phone(admin_client):
+    stops = "Stephansdom | 20\n\n  Schloss Schönbrunn  \n"
+    response = admin_client.post(ADD, {**form(stops=stops), "_quote": "Quote"})
+    html = response.content.decode()
+    assert "Stop 1: Stephansdom, waiting 20 min" in html and "Stop 2: Schloss Schönbrunn" in html
+    admin_client.post(ADD, {**form(payment="cash", stops=stops), "_book": "Book"})
+    booking = Booking.objects.get()
+    assert booking.stops == [
+        {"address": "Stephansdom", "place_id": "", "wait_minutes": 20},
+        {"address": "Schloss Schönbrunn", "place_id": "", "wait_minutes": 0},
+    ]
+    assert [line.code for line in booking.quote.lines].count("stop") == 2
+    assert booking.booking_data["phone booking"]["stops"][0] == {"address": "Stephansdom", "waitMinutes": 20}
+
+
+@pytest.mark.parametrize(
+    ("stops", "error"),
+    [
+        ("Stephansdom | soon", "The wait at Stephansdom is whole minutes, 0 to 240."),
+        ("Stephansdom | 241", "The wait at Stephansdom is whole minutes, 0 to 240."),
+        (" | 20", "Give each stop its address (at most 500 characters)."),
+        ("\n".join(["Stephansdom"] * 11), "At most 10 stops on the way."),
+        ("\n".join(["Stephansdom"] * 6), "may stop at most 5 times on the way, not 6."),
+        ("Atlantis", "Unknown place: &#x27;Atlantis&#x27;"),
+    ],
+)
+def test_a_phone_booking_with_stops_it_cannot_take_is_refused_on_the_field(admin_client, stops, error):
+    response = admin_client.post(ADD, {**form(payment="cash", stops=stops), "_book": "Book"})
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    assert "stops" in response.context["form"].errors or "Atlantis" in stops
+    assert not Booking.objects.exists()

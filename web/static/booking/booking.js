@@ -19,10 +19,11 @@
     "bookingData.name": "name", "bookingData.email": "email", "bookingData.phone": "phone",
     "bookingData.flightNumber": "flight", "bookingData.notes": "notes", "bookingData.textMessages": "sms",
     "bookingData.billingAddress": "billing", "bookingData.billingVatId": "vatid", termsAccepted: "terms",
-    "bookingData.passengers": "passengers", "bookingData.luggage": "luggage", "bookingData.extras": "extras"
+    "bookingData.passengers": "passengers", "bookingData.luggage": "luggage", "bookingData.extras": "extras",
+    "bookingData.stops": "stops"
   };
   // A class that cannot take the trip asked for: it is listed, but not offered.
-  var NOT_FOR_THIS_TRIP = ["unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras"];
+  var NOT_FOR_THIS_TRIP = ["unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras", "too_many_stops"];
 
   function fill(text, values) {
     return String(text).replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -51,7 +52,10 @@
     // A place field being typed in is not routed ("Flu" is no place): only once a suggestion is chosen or
     // the field is left, so no "no route" error flashes while the traveller is still typing.
     var typing = { from: false, to: false };
-    var fields = FIELDS.concat(config.extras.map(function (extra) { return "extra-" + extra.code; }));
+    var slots = [];
+    for (var slot = 1; slot <= config.maxStops; slot++) slots.push(slot);
+    var fields = FIELDS.concat(config.extras.map(function (extra) { return "extra-" + extra.code; }))
+      .concat(slots.map(function (n) { return "stop-" + n; }), slots.map(function (n) { return "wait-" + n; }));
 
     function el(id) { return root.getElementById("cb-" + id); }
     function field(name) { return form.elements[name]; }
@@ -343,7 +347,45 @@
       if (value("passengers")) query.passengers = value("passengers"); // "–": not said, not checked
       if (value("luggage")) query.luggage = value("luggage");
       if (chosenExtras().length) query.extras = chosenExtras();
+      var on = stops();
+      if (on.length) { // addresses hold commas: the API takes them separated by "|"
+        query.stops = on.map(function (stop) { return stop.address; }).join("|");
+        query.stopWaits = on.map(function (stop) { return stop.wait; }).join(",");
+      }
       return query;
+    }
+
+    // --- stops on the way: rows shown one by one, each a place field and the wait there ------------------
+    function stopRow(n) { return root.querySelector('[data-stop="' + n + '"]'); }
+    function shownStops() { return slots.filter(function (n) { return !stopRow(n).hidden; }); }
+    // The stops with an address, in order (a row still empty is not asked about).
+    function stops() {
+      return shownStops().map(function (n) { return { address: value("stop-" + n), wait: +value("wait-" + n) || 0 }; })
+        .filter(function (stop) { return stop.address; });
+    }
+    function showAddStop() { if (el("add-stop")) el("add-stop").hidden = shownStops().length >= slots.length; }
+    function addStop() {
+      var next = slots.filter(function (n) { return stopRow(n).hidden; })[0];
+      if (!next) return;
+      stopRow(next).hidden = false;
+      showAddStop();
+      field("stop-" + next).focus();
+    }
+    // The rows after the one removed move up, so the stops stay in order without gaps.
+    function removeStop(n) {
+      var shown = shownStops(), last = shown[shown.length - 1];
+      for (var k = n; k < last; k++) {
+        field("stop-" + k).value = field("stop-" + (k + 1)).value;
+        field("wait-" + k).value = field("wait-" + (k + 1)).value;
+      }
+      field("stop-" + last).value = ""; field("wait-" + last).value = "0";
+      stopRow(last).hidden = true;
+      slots.forEach(function (k) { showError("stop-" + k, ""); });
+      showError("stops", "");
+      showAddStop();
+      changed();
+      updatePrices();
+      el("add-stop").focus(); // not a place field: focus there means typing, which holds the prices back
     }
     // The extras chosen, as the API names them ("child-seat:2"), in the catalog's order: the price's
     // extra lines come in the same order.
@@ -359,7 +401,8 @@
     }
 
     function updatePrices() {
-      if (typing.from || typing.to) return Promise.resolve(); // "Flu" is no place: wait for a choice or a blur
+      // "Flu" is no place: wait for a choice or a blur, in any place field
+      if (Object.keys(typing).some(function (name) { return typing[name]; })) return Promise.resolve();
       var query = quoteQuery(), key = JSON.stringify(query);
       if (query.from.length < 2 || query.to.length < 2) {
         state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); showFlight(false);
@@ -408,7 +451,8 @@
       var fits = config.classes.filter(function (code) { return !(state.prices[code] || {}).problem; });
       var unfit = state.route && !fits.length ? tripProblem() : "";
       showError("passengers", unfit === T.tooSmall ? unfit : "");
-      showError("extras", unfit && unfit !== T.tooSmall ? unfit : "");
+      showError("stops", unfit === T.tooManyStops ? unfit : "");
+      showError("extras", unfit && unfit !== T.tooSmall && unfit !== T.tooManyStops ? unfit : "");
       var chosen = root.querySelector("input[name=vehicle]:checked");
       if (chosen && chosen.disabled && fits.length) { // the trip outgrew it: the first class that fits
         root.querySelector('input[name=vehicle][value="' + fits[0] + '"]').checked = true;
@@ -434,6 +478,7 @@
       var problems = config.classes.map(function (code) { return (state.prices[code] || {}).problem; });
       if (problems.indexOf("vehicle_too_small") >= 0) return T.tooSmall;
       if (problems.indexOf("unknown_tour") >= 0) return "";
+      if (problems.indexOf("too_many_stops") >= 0) return T.tooManyStops;
       return T.extrasRefused;
     }
 
@@ -442,11 +487,13 @@
       var tour = field("tour") && field("tour").selectedOptions[0];
       var values = { km: decimal.format(state.route.distance), hours: decimal.format(+value("hours") || 0),
                      tour: tour ? tour.textContent : "" };
-      var extras = extraLabels();
+      var extras = extraLabels(), on = stops(), stopNumber = 0;
       table.className = "cb-lines";
       quote.lines.forEach(function (line) {
         if (line.code === "rounding" && !line.amountEur) return;
-        var label = line.code === "extra" ? extras.shift() || line.label : fill(T.lines[line.code] || line.label, values);
+        var label = line.code === "extra" ? extras.shift() || line.label
+          : line.code === "stop" ? stopLabel(++stopNumber, on[stopNumber - 1], line)
+          : fill(T.lines[line.code] || line.label, values);
         body.appendChild(row(label, euro.format(line.amountEur)));
       });
       foot.appendChild(row(T.total, euro.format(quote.priceEur)));
@@ -457,6 +504,12 @@
       vat.appendChild(cell); foot.appendChild(vat);
       table.appendChild(body); table.appendChild(foot);
       return table;
+    }
+    // A stop's line as the traveller reads it: its number and address, and the wait (the lines come in order).
+    function stopLabel(number, stop, line) {
+      if (!stop) return line.label;
+      var named = fill(T.stop, { number: number, address: stop.address });
+      return stop.wait ? fill(T.stopWaiting, { stop: named, minutes: stop.wait }) : named;
     }
     function row(label, amount) {
       var tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
@@ -501,6 +554,8 @@
         if (input.tagName === "SELECT" && input.selectedIndex < 0) input.selectedIndex = 0; // no longer offered
       });
       if (field("sms")) field("sms").checked = saved.sms === true;
+      slots.forEach(function (n) { if (saved["stop-" + n]) stopRow(n).hidden = false; });
+      showAddStop();
       [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
         var radio = root.querySelector('input[name=' + pair[0] + '][value="' + pair[1] + '"]');
         if (radio) radio.checked = true;
@@ -531,6 +586,9 @@
       if (value("phone") && !/^[0-9+()./\- \u00a0]+$/.test(value("phone").trim())) {
         showError("phone", T.phoneInvalid); wrong.push("phone");
       }
+      shownStops().forEach(function (n) {
+        if (!value("stop-" + n)) { showError("stop-" + n, T.stopRequired); wrong.push("stop-" + n); }
+      });
       if (pickup() && pickup() < state.earliest.slice(0, 16)) { tooEarly(state.earliest); wrong.push("time"); }
       if (!field("terms").checked) { showError("terms", T.required.terms); wrong.push("terms"); }
       // No price yet is not a field to mark: say why (a pause after the rate limit, no route, a failure).
@@ -555,6 +613,9 @@
       if (value("passengers")) data.passengers = +value("passengers");
       if (value("luggage")) data.luggage = +value("luggage");
       if (chosenExtras().length) data.extras = chosenExtras();
+      if (stops().length) {
+        data.stops = stops().map(function (stop) { return { address: stop.address, waitMinutes: stop.wait }; });
+      }
       return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
                paymentMethod: onAccount() ? "account" : "checkout", termsAccepted: field("terms").checked };
     }
@@ -593,6 +654,7 @@
       if (problem.code === "unknown_extra" || problem.code === "too_many_extras") {
         showError("extras", T.extrasRefused); return formError(T.checkFields);
       }
+      if (problem.code === "too_many_stops") { showError("stops", T.tooManyStops); return formError(T.checkFields); }
       if (problem.code === "invalid_phone") { showError("phone", T.phoneInvalid); return formError(T.checkFields); }
       if (problem.code === "text_messages_unavailable") { showError("sms", T.smsUnavailable); return formError(T.checkFields); }
       if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
@@ -648,7 +710,7 @@
         showRoute(); updatePrices(); // a quote asked before comes from the page's own answers
       }
       if (name === "hours" || name === "tour") { showError(name, ""); showKind(); updatePrices(); }
-      if (name === "passengers" || name === "luggage" || /^extra-/.test(name)) {
+      if (name === "passengers" || name === "luggage" || /^extra-|^wait-/.test(name)) {
         showError("extras", ""); showError("vehicle", ""); updatePrices();
       }
       if (name === "vehicle" || name === "payment") { showError("vehicle", ""); renderPrices(); }
@@ -660,6 +722,11 @@
 
     autocomplete("from");
     autocomplete("to");
+    slots.forEach(function (n) { autocomplete("stop-" + n); });
+    if (el("add-stop")) el("add-stop").addEventListener("click", addStop);
+    Array.prototype.forEach.call(root.querySelectorAll("[data-remove-stop]"), function (button) {
+      button.addEventListener("click", function () { removeStop(+button.getAttribute("data-remove-stop")); });
+    });
     field("date").min = config.earliest.slice(0, 10);
     restore();
     showKind();
