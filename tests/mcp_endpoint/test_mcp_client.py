@@ -202,6 +202,52 @@ def test_a_ride_is_estimated_priced_and_booked(server, mode):
     assert stored["pickupDatetime"] == PICKUP.isoformat()
 
 
+def test_a_ride_with_a_stop_and_child_seats_is_estimated_priced_and_booked(server):
+    ride = {"from": "Hotel Sacher Wien", "to": "Vienna Airport"}
+
+    async def scenario(client: Client):
+        route = await client.call_tool("booking.estimate_distance", {**ride, "stops": ["Stephansdom"]})
+        assert route.is_error is False, route.structured_content
+        trip = {"passengers": 3, "extras": ["child-seat:2"]}
+        price = await client.call_tool(
+            "booking.calculate_price",
+            {
+                "distanceKm": route.structured_content["distance"],
+                "vehicleClass": "executive",
+                "stopWaits": [20],
+                **trip,
+            },
+        )
+        assert price.is_error is False, price.structured_content
+        booking_data = {
+            **ride,
+            **trip,
+            "stops": [{"address": "Stephansdom", "waitMinutes": 20}],
+            "pickupDatetime": PICKUP.isoformat(),
+            "vehicleClass": "executive",
+            "name": "Ada Traveller",
+            "email": "ada.stops@example.com",
+        }
+        amount = round(price.structured_content["priceEur"] * 100)
+        checkout = await client.call_tool(
+            "booking.create_checkout", {"amount": amount, "bookingData": booking_data}
+        )
+        assert checkout.is_error is False, checkout.structured_content
+        # the SDK checks the answer against the tool's outputSchema
+        return price, await client.call_tool(
+            "booking.get_booking", {"reference": checkout.structured_content["reference"]}
+        )
+
+    price, looked_up = run(server, "auto", server.write_token, scenario)
+    lines = {line["code"]: line for line in price.structured_content["lines"]}
+    assert (lines["stop"]["label"], lines["extra"]["label"]) == ("Stop 1, waiting 20 min", "Child seat × 2")
+    assert looked_up.is_error is False, looked_up.structured_content
+    state = looked_up.structured_content
+    assert state["stops"] == [{"address": "Stephansdom", "waitMinutes": 20}]
+    assert [(extra["code"], extra["quantity"]) for extra in state["extras"]] == [("child-seat", 2)]
+    assert (state["passengers"], state["priceEur"]) == (3, price.structured_content["priceEur"])
+
+
 @MODES
 def test_a_read_only_token_cannot_book(server, mode):
     checkout = {

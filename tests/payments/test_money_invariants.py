@@ -53,13 +53,15 @@ STEPS = st.one_of(
 )
 
 
-# The ride as booked: nothing said, or passengers, luggage and extras (three suitcases do not fit a First
+# The ride as booked: nothing said, or passengers, luggage, extras and stops (three suitcases do not fit a First
 # Class car: a change into it is refused; two child seats are 20 euros of the price, refunded in their share).
 TRIPS = st.sampled_from(
     [
         {},
         {"passengers": 3, "luggage": 3, "extras": (ExtraChoice("child-seat", 2), ExtraChoice("name-sign"))},
         {"passengers": 2, "extras": (ExtraChoice("booster-seat"),)},
+        # a stop with a wait: its line is priced again on every change
+        {"stops": [{"address": "Stephansdom", "place_id": "", "wait_minutes": 20}], "luggage": 1},
     ]
 )
 
