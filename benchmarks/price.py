@@ -11,13 +11,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from pricing import services
-from pricing.quote import QuoteRequest, compute_quote
+from pricing.quote import PriceRequest, compute_quote
 
 
 def main() -> None:
     call_command("migrate", verbosity=0)
     snapshot = services.current_snapshot()
-    request = QuoteRequest(
+    request = PriceRequest(
         vehicle_class="first", distance_km=Decimal("243.7"), in_zone_a=False, wait_minutes=40
     )
     print_per_call("engine: compute_quote (pure)", lambda: compute_quote(snapshot, request), 20_000)

@@ -51,7 +51,7 @@ class ExtraChoice:
 
 
 @dataclass(frozen=True)
-class QuoteRequest:
+class PriceRequest:
     vehicle_class: str
     distance_km: Decimal
     booking_type: BookingType = BookingType.DISTANCE
@@ -221,7 +221,7 @@ def _repriced(quote: Quote, price: Decimal, lines: tuple[PriceLine, ...]) -> Quo
     return replace(quote, price=price, net=net, vat=price - net, lines=lines)
 
 
-def compute_quote(snapshot: PricingSnapshot, request: QuoteRequest) -> Quote:
+def compute_quote(snapshot: PricingSnapshot, request: PriceRequest) -> Quote:
     tariff = _tariff(snapshot, request.vehicle_class)
     _ensure_room(snapshot, tariff, request)
     stops = _stop_lines(tariff, request)
@@ -364,7 +364,7 @@ def _hourly_line(tariff: TariffRates, duration_hours: Decimal | None) -> PriceLi
     )
 
 
-def _hourly_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+def _hourly_lines(tariff: TariffRates, request: PriceRequest) -> list[PriceLine]:
     """Hours at the hourly rate, but never less than the same ride by distance: hiring by the hour must
     not make a long drive cheaper (a 2-hour hire to Munich is a 430 km ride)."""
     hourly = _hourly_line(tariff, request.duration_hours)
@@ -402,7 +402,7 @@ def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
     )
 
 
-def _stop_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+def _stop_lines(tariff: TariffRates, request: PriceRequest) -> list[PriceLine]:
     """A line per stop on the way, in order: on a ride by distance the tariff's stop fee and the wait planned
     there at the waiting rate; a hire by the hour or a tour includes its stops (a line of nothing)."""
     most = tariff.max_stops
@@ -445,7 +445,7 @@ def _stop_lines(tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
     return lines
 
 
-def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteRequest) -> None:
+def _ensure_room(snapshot: PricingSnapshot, tariff: TariffRates, request: PriceRequest) -> None:
     """The class seats the passengers and carries the luggage; the refusal names the classes that would."""
     for field_name, wanted, room in (
         ("passengers", request.passengers, tariff.passengers),
@@ -506,7 +506,7 @@ def _extra_name(extra: ExtraOffer):
     return lazy(lambda: extra.name_de if get_language() == "de" else extra.name_en, str)()
 
 
-def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: QuoteRequest) -> list[PriceLine]:
+def _extra_lines(snapshot: PricingSnapshot, tariff: TariffRates, request: PriceRequest) -> list[PriceLine]:
     """A line per extra asked for, in the catalog's order, each checked against the class: offered in it, no
     more than its maximum, and no more child seats than passengers (or the class's seats)."""
     wanted: dict[str, int] = {}

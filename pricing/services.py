@@ -12,8 +12,8 @@ from pricing import models
 from pricing.quote import (
     BookingType,
     ExtraChoice,
+    PriceRequest,
     Quote,
-    QuoteRequest,
     booked_offers,
     compute_quote,
     compute_waiting,
@@ -39,7 +39,7 @@ def quote_price(
     stop_waits: Iterable[int] = (),  # a stop on the way each: the minutes planned there
     booked: Quote | None = None,  # a booking's price being priced again: its extras withdrawn since are kept
 ) -> Quote:
-    request = QuoteRequest(
+    request = PriceRequest(
         vehicle_class=vehicle_class,
         distance_km=distance_km,
         booking_type=BookingType(booking_type),

@@ -12,7 +12,7 @@ from booking import lead_time
 from places.geo import touches_zone_a
 from places.providers.base import Endpoint
 from places.providers.offline import OfflineProvider
-from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
+from pricing.quote import BookingType, PriceRequest, Quote, compute_quote
 from pricing.services import load_snapshot
 
 VIENNA = ZoneInfo("Europe/Vienna")
@@ -31,7 +31,7 @@ tariffs = cache(load_snapshot)  # the first request of each process reads them
 def price(
     *, vehicle_class: str, distance_km: Decimal, in_zone_a: bool = True, wait_minutes: int = 0
 ) -> Quote:
-    request = QuoteRequest(
+    request = PriceRequest(
         vehicle_class=vehicle_class,
         distance_km=distance_km,
         booking_type=BookingType.DISTANCE,

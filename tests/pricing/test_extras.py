@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from pricing.quote import BookingType, ExtraChoice, QuoteRequest, booked_offers, compute_quote
+from pricing.quote import BookingType, ExtraChoice, PriceRequest, booked_offers, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
 def quote(vehicle_class="executive", distance_km="21.8", **options):
     return compute_quote(
-        DECISIONS_SNAPSHOT, QuoteRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options)
+        DECISIONS_SNAPSHOT, PriceRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options)
     )
 
 
@@ -71,10 +71,10 @@ def test_an_inactive_extra_or_one_a_class_does_not_offer_is_unknown():
         with pytest.raises(DomainError) as raised:
             compute_quote(
                 snapshot,
-                QuoteRequest(vehicle_class, D("10"), extras=(ExtraChoice(code),)),
+                PriceRequest(vehicle_class, D("10"), extras=(ExtraChoice(code),)),
             )
         assert raised.value.code == "unknown_extra"
-    assert compute_quote(snapshot, QuoteRequest("executive", D("10"), extras=(ExtraChoice("bulky-luggage"),)))
+    assert compute_quote(snapshot, PriceRequest("executive", D("10"), extras=(ExtraChoice("bulky-luggage"),)))
 
 
 def test_more_pieces_than_the_class_allows_are_refused_and_the_van_takes_more():
@@ -154,7 +154,7 @@ def test_what_was_booked_stays_when_staff_lower_a_maximum_or_withdraw_an_extra()
     snapshot = replace(DECISIONS_SNAPSHOT, extras=MappingProxyType(extras))
 
     def again(vehicle_class: str, **kept):
-        return compute_quote(snapshot, QuoteRequest(vehicle_class, D("21.8"), extras=booked.extras, **kept))
+        return compute_quote(snapshot, PriceRequest(vehicle_class, D("21.8"), extras=booked.extras, **kept))
 
     same = again("executive", booked_extras=booked_offers(booked))
     assert same.price == booked.price

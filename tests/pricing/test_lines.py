@@ -14,8 +14,8 @@ from pricing.quote import (
     LINE_KINDS,
     BookingType,
     PriceByHand,
+    PriceRequest,
     Quote,
-    QuoteRequest,
     compute_quote,
     with_price_by_hand,
 )
@@ -24,7 +24,7 @@ from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 def quote(**options) -> Quote:
     values = {"vehicle_class": "executive", "distance_km": D("3"), **options}
-    return compute_quote(DECISIONS_SNAPSHOT, QuoteRequest(**values))
+    return compute_quote(DECISIONS_SNAPSHOT, PriceRequest(**values))
 
 
 def kinds(result: Quote) -> list[tuple[str, LineKind]]:

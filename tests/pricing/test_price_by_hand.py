@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from apikit.errors import DomainError
 from pricing.quote import (
     PriceByHand,
-    QuoteRequest,
+    PriceRequest,
     compute_quote,
     price_by_hand_of,
     with_price_by_hand,
@@ -19,7 +19,7 @@ from pricing.quote import (
 )
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
-TARIFF = compute_quote(DECISIONS_SNAPSHOT, QuoteRequest(vehicle_class="executive", distance_km=D("21.8")))
+TARIFF = compute_quote(DECISIONS_SNAPSHOT, PriceRequest(vehicle_class="executive", distance_km=D("21.8")))
 prices = st.decimals(min_value=D("1.00"), max_value=D("99999.99"), places=2)
 
 

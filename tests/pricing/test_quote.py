@@ -8,13 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from pricing.quote import BookingType, Quote, QuoteRequest, compute_quote
+from pricing.quote import BookingType, PriceRequest, Quote, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
 def quote(vehicle_class="executive", distance_km="20", **options):
     return compute_quote(
-        DECISIONS_SNAPSHOT, QuoteRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options)
+        DECISIONS_SNAPSHOT, PriceRequest(vehicle_class=vehicle_class, distance_km=D(distance_km), **options)
     )
 
 
@@ -155,7 +155,7 @@ def test_rounding_follows_the_tariff_step():
 
     tariff = replace(DECISIONS_SNAPSHOT.tariffs["executive"], rounding_step=D("5.00"))
     snapshot = replace(DECISIONS_SNAPSHOT, tariffs=MappingProxyType({"executive": tariff}))
-    result = compute_quote(snapshot, QuoteRequest(vehicle_class="executive", distance_km=D("20.6")))
+    result = compute_quote(snapshot, PriceRequest(vehicle_class="executive", distance_km=D("20.6")))
     assert result.price == D("75.00")  # 71.20 up to the next 5
     assert lines(result)["rounding"] == D("3.80")
 
@@ -168,7 +168,7 @@ waits = st.integers(min_value=0, max_value=1440)
 hours = st.decimals(min_value=2, max_value=24, places=2)
 requests = st.one_of(
     st.builds(
-        QuoteRequest,
+        PriceRequest,
         vehicle_class=classes,
         distance_km=distances,
         in_zone_a=st.booleans(),
@@ -176,7 +176,7 @@ requests = st.one_of(
         tour_slug=st.sampled_from([None, "vienna-city-tour", "wachau-valley"]),
     ),
     st.builds(
-        QuoteRequest,
+        PriceRequest,
         vehicle_class=classes,
         distance_km=distances,
         booking_type=st.just(BookingType.HOURLY),
@@ -208,8 +208,8 @@ def test_lines_sum_to_the_gross_and_gross_is_net_plus_vat(quote_request):
 @pytest.mark.parametrize(
     "request_",
     [
-        QuoteRequest(vehicle_class="first", distance_km=D("212.35"), in_zone_a=False, wait_minutes=20),
-        QuoteRequest(
+        PriceRequest(vehicle_class="first", distance_km=D("212.35"), in_zone_a=False, wait_minutes=20),
+        PriceRequest(
             vehicle_class="business-van",
             distance_km=D("0"),
             booking_type=BookingType.HOURLY,

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apikit.errors import DomainError
-from pricing.quote import MAX_STOP_WAIT_MINUTES, BookingType, QuoteRequest, compute_quote
+from pricing.quote import MAX_STOP_WAIT_MINUTES, BookingType, PriceRequest, compute_quote
 from tests.pricing.defaults import DECISIONS_SNAPSHOT
 
 
@@ -24,7 +24,7 @@ def snapshot(stop_fee="10.00", max_stops=5):
 
 
 def quote(prices=None, **options):
-    request = QuoteRequest(vehicle_class="executive", distance_km=D("21.8"), **options)
+    request = PriceRequest(vehicle_class="executive", distance_km=D("21.8"), **options)
     return compute_quote(prices or snapshot(), request)
 
 
@@ -86,8 +86,8 @@ def test_a_wait_beyond_its_bounds_is_refused(minutes):
 )
 def test_the_price_of_a_ride_with_stops_is_the_sum_of_its_lines(km, waits, fee):
     prices = snapshot(stop_fee=fee)
-    result = compute_quote(prices, QuoteRequest("executive", km, stop_waits=tuple(waits)))
-    without = compute_quote(prices, QuoteRequest("executive", km))
+    result = compute_quote(prices, PriceRequest("executive", km, stop_waits=tuple(waits)))
+    without = compute_quote(prices, PriceRequest("executive", km))
     assert sum(line.amount for line in result.lines) == result.price
     assert sum(line.amount for line in result.priced_lines) == result.price
     stops = [line.amount for line in result.lines if line.code == "stop"]
