@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
-from booking import presentation
+from booking import presentation, ride
 from booking.models import Booking, BookingStatus
 
 MEDIA_TYPE = "text/calendar"
@@ -49,9 +49,7 @@ def ride_event(booking: Booking, *, locale: str, for_chauffeur: bool = False, li
 
 
 def _length(booking: Booking) -> timedelta:
-    driving = timedelta(seconds=booking.duration_s or 0)
-    booked = timedelta(hours=float(booking.duration_hours or 0))
-    return max(driving, booked, SHORTEST)
+    return max(ride.duration(booking), SHORTEST)
 
 
 def _summary(booking: Booking, for_chauffeur: bool) -> str:

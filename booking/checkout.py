@@ -152,27 +152,35 @@ def tour_named(tour_name: str) -> str | None:
 
 
 def ensure_route_fits(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None) -> None:
-    """The booked service must cover the route: an hourly hire lasts at least the drive, and a tour
-    starts and ends within its area."""
+    """The booked service must cover the route: an hourly hire lasts at least the drive and the waits at its
+    stops, a tour's hours its waits too, and a tour starts, stops and ends within its area."""
+    stopping = ride_stops.stopping(ride.stops)
+    needed = round_up(Decimal(route.duration_s + stopping.total_seconds()) / 3600, HOURLY_BLOCK)
     if ride.booking_type == BookingType.HOURLY and ride.duration_hours is not None:
-        driving_and_stopping = route.duration_s + ride_stops.stopping(ride.stops).total_seconds()
-        needed = round_up(Decimal(driving_and_stopping) / 3600, HOURLY_BLOCK)
-        if ride.duration_hours < needed:
-            raise DomainError(
-                f"The drive alone takes about {needed:f} hours; an hourly hire of "
-                f"{ride.duration_hours.normalize():f} hours cannot cover it.",
-                shown=format_lazy(
-                    _(
-                        "The drive alone takes about {needed} hours; an hourly hire of {booked} hours "
-                        "cannot cover it."
-                    ),
-                    needed=presentation.number(needed),
-                    booked=presentation.number(ride.duration_hours),
-                ),
-                code="hire_too_short",
-                field="duration_hours",
-                extra={"minimumHours": float(needed)},  # a JSON number, as the API writes hours
+        booked, field = ride.duration_hours, "duration_hours"
+    elif tour_slug and stopping:
+        booked, field = pricing.current_snapshot().tours[tour_slug].included_hours, "stops"
+    else:
+        booked = None
+    if booked is not None and booked < needed:
+        said = (
+            _(
+                "The drive and the waits at the stops take about {needed} hours; {booked} hours cannot "
+                "cover them."
             )
+            if stopping
+            else _(
+                "The drive alone takes about {needed} hours; an hourly hire of {booked} hours cannot "
+                "cover it."
+            )
+        )
+        raise DomainError(
+            format_lazy(said, needed=f"{needed:f}", booked=f"{booked.normalize():f}"),  # the API's numbers
+            shown=format_lazy(said, needed=presentation.number(needed), booked=presentation.number(booked)),
+            code="hire_too_short",
+            field=field,
+            extra={"minimumHours": float(needed)},  # a JSON number, as the API writes hours
+        )
     if tour_slug:
         tour = pricing.current_snapshot().tours[tour_slug]
         places = [

@@ -338,7 +338,6 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "pickup": booking.pickup_at and timezone.localtime(booking.pickup_at),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "lines": presentation.price_lines(booking),
-            "stops": presentation.stops_shown(booking),
             "vat_note": presentation.vat_note(booking),
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
@@ -441,6 +440,11 @@ class AsMailed:
     def __getattr__(self, name: str):
         value = getattr(self._booking, name)
         return unlinked(value) if name in CUSTOMER_TEXT and isinstance(value, str) else value
+
+    @property
+    def stops_shown(self) -> list[str]:
+        """The stops on the way, in order, worded in the mail's language."""
+        return [unlinked(stop) for stop in presentation.stops_shown(self._booking)]
 
     def __str__(self) -> str:
         return str(self._booking)

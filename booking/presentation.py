@@ -116,16 +116,17 @@ def service(booking: Booking) -> str:
     return str(_("Transfer"))
 
 
-def price_lines(booking: Booking, *, detailed: bool = False) -> list[Line]:
+def price_lines(booking: Booking, *, detailed: bool = False, stop_addresses: bool = True) -> list[Line]:
     """The booking's price, line by line (its quote's priced lines: the fare, extras, waiting booked, a price
     set by hand), in the active language; a rounding of nothing is left out. The pages, the e-mails, the
     admin and the ride's invoice read these. `detailed` (staff) words each line with its numbers where the
-    stored line has them."""
+    stored line has them; without `stop_addresses` a stop's line is its number (an invoice names the stops
+    above its lines)."""
     values = {
         "km": number(booking.distance_km),
         "hours": number(booking.duration_hours),
         "tour": tour_name(booking.tour_slug),
-        "stops": [stop.address for stop in ride_stops.of(booking)],
+        "stops": [stop.address for stop in ride_stops.of(booking)] if stop_addresses else [],
     }
     return quote_lines(booking.quote, values=values, detailed=detailed)
 

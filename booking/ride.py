@@ -2,10 +2,14 @@
 and when each state was reached (booking.models.RideStep; dispatch/ride_day.py makes the moves)."""
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from decimal import Decimal
 
+from booking import ride_stops
 from booking.models import Booking, RideState
 from places import airports
+from pricing import services as pricing
+from pricing.quote import BookingType
 
 # The chauffeur's moves, in order; a no-show ends the ride instead of "passenger on board".
 SEQUENCE = (
@@ -59,3 +63,16 @@ def meets_a_flight(booking: Booking) -> bool:
     then do they wait at arrivals, with the flight's longer included wait; a flight number on any other
     ride (a departure from the hotel) is the chauffeur's information and changes nothing."""
     return bool(booking.flight_number) and airports.is_airport(booking.origin)
+
+
+def duration(booking: Booking) -> timedelta:
+    """How long the car is taken: the stored route's driving time and the waits at its stops, or the hours
+    booked (an hourly hire, a tour) when longer. Assignment checks clashes with it, job links expire after
+    it, the board and the calendar entries draw it."""
+    hours = Decimal(0)
+    if booking.booking_type == BookingType.HOURLY and booking.duration_hours:
+        hours = booking.duration_hours
+    elif booking.tour_slug and (tour := pricing.current_snapshot().tours.get(booking.tour_slug)):
+        hours = tour.included_hours
+    driving = timedelta(seconds=booking.duration_s or 0) + ride_stops.stopping(ride_stops.of(booking))
+    return max(driving, timedelta(hours=float(hours)))

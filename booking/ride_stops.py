@@ -1,6 +1,6 @@
-"""Stops on the way of a ride: each an address (with the place id a suggestion gave it) and the minutes the
-car waits there. The route runs through them in order (places), each is a line of the price (pricing), and
-the booking keeps them as the traveller gave them (Booking.stops)."""
+"""Stops on the way of a ride: each an address and the minutes the car waits there. The route runs through
+them in order, by their addresses as every door quotes them (places), each is a line of the price
+(pricing), and the booking keeps them as the traveller gave them (Booking.stops)."""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -10,23 +10,21 @@ from booking.models import Booking
 from places.providers.base import Endpoint
 
 MAX_STOP_ADDRESS = 500  # characters, as the ride's own addresses
+# A query gives the stops as one text separated by "|", and navigation links join them with it.
+SEPARATOR = "|"
 
 
 @dataclass(frozen=True)
 class Stop:
     address: str
-    place_id: str = ""
     wait_minutes: int = 0
 
     def as_record(self) -> dict:
-        return {"address": self.address, "place_id": self.place_id, "wait_minutes": self.wait_minutes}
+        return {"address": self.address, "wait_minutes": self.wait_minutes}
 
 
 def of(booking: Booking) -> tuple[Stop, ...]:
-    return tuple(
-        Stop(stop["address"], stop.get("place_id", ""), int(stop.get("wait_minutes", 0)))
-        for stop in booking.stops or ()
-    )
+    return tuple(Stop(stop["address"], int(stop.get("wait_minutes", 0))) for stop in booking.stops or ())
 
 
 def records(stops: Iterable[Stop]) -> list[dict]:
@@ -35,7 +33,7 @@ def records(stops: Iterable[Stop]) -> list[dict]:
 
 def endpoints(stops: Sequence[Stop]) -> tuple[Endpoint, ...]:
     """Where the route stops, as the places provider reads them."""
-    return tuple(Endpoint(stop.address, stop.place_id or None) for stop in stops)
+    return tuple(Endpoint(stop.address) for stop in stops)
 
 
 def waits(stops: Sequence[Stop]) -> tuple[int, ...]:

@@ -24,7 +24,7 @@ from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
-from booking.ride_stops import MAX_STOP_ADDRESS, Stop
+from booking.ride_stops import MAX_STOP_ADDRESS, SEPARATOR, Stop
 from places.serializers import DistanceOutput, V1DistanceInput
 from pricing.models import VehicleClass
 from pricing.quote import (
@@ -38,6 +38,7 @@ from pricing.quote import (
 )
 from pricing.serializers import ExtrasField, PriceInput, PriceOutput, euros, luggage_field, passengers_field
 from sitekit import phones
+from sitekit.validators import one_line
 
 
 class AvailabilityInput(Declaration):
@@ -170,14 +171,16 @@ class BillingDataInput(Declaration):
         return normalised_vat_id(value)
 
 
+def no_separator(address: str) -> None:
+    if SEPARATOR in address:
+        raise serializers.ValidationError(f"A stop's address has no {SEPARATOR!r}.")
+
+
 class StopInput(Declaration):
-    address = serializers.CharField(max_length=MAX_STOP_ADDRESS, help_text="Where the car stops on the way.")
-    placeId = serializers.CharField(
-        max_length=500,
-        required=False,
-        allow_blank=True,
-        source="place_id",
-        help_text="Its place id, from a suggestion.",
+    address = serializers.CharField(
+        max_length=MAX_STOP_ADDRESS,
+        validators=[one_line, no_separator],
+        help_text="Where the car stops on the way, as GET /api/v1/distance's `stops` names it (no `|`).",
     )
     waitMinutes = JsonIntegerField(
         min_value=0,
@@ -206,7 +209,7 @@ class TripInput(Declaration):
     )
 
     def validate_stops(self, stops: list[dict]) -> tuple[Stop, ...]:
-        return tuple(Stop(stop["address"], stop.get("place_id", ""), stop["wait_minutes"]) for stop in stops)
+        return tuple(Stop(stop["address"], stop["wait_minutes"]) for stop in stops)
 
 
 class V1BookingDataInput(BookingDataInput, BillingDataInput, TripInput):

@@ -41,6 +41,7 @@ MISSES = 20
 MISS_WINDOW_SECONDS = 15 * 60
 MAPS = "https://www.google.com/maps/search/?"
 DIRECTIONS = "https://www.google.com/maps/dir/?"
+MAX_WAYPOINTS = 3  # Google Maps URLs on a phone route through at most three
 
 
 @dataclass(frozen=True)
@@ -217,10 +218,11 @@ def _job(booking: Booking, key: str) -> Job:
                 "api": 1,
                 "destination": booking.destination if to_destination else booking.origin,
                 "travelmode": "driving",
-                # on board: to the destination through the stops (Google Maps URLs separate them with |)
+                # on board: to the destination through the stops, as many as a phone's Google Maps takes;
+                # beyond that each stop's own link leads there
                 **(
-                    {"waypoints": "|".join(stop.address for stop in stops)}
-                    if to_destination and stops
+                    {"waypoints": ride_stops.SEPARATOR.join(stop.address for stop in stops)}
+                    if to_destination and 0 < len(stops) <= MAX_WAYPOINTS
                     else {}
                 ),
             }

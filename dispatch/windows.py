@@ -1,15 +1,11 @@
-"""How long a ride takes the car and its chauffeur: from its pickup for its stored route's driving time and
-the waits planned at its stops, or its booked hours (an hourly hire, a tour) when longer. Assignment checks
-overlaps with it; job links expire after it; the board draws it."""
+"""When a ride takes the car and its chauffeur: from its pickup for as long as booking/ride.py `duration`
+says. Assignment checks overlaps with it; job links expire after it; the board draws it."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 
-from booking import ride_stops
+from booking import ride
 from booking.models import Booking
-from pricing import services as pricing
-from pricing.quote import BookingType
 
 # No ride lasts longer; an earlier pickup cannot reach into the ride being checked.
 LONGEST_RIDE = timedelta(days=7)
@@ -24,18 +20,6 @@ class RideWindow:
         return self.start < other.end and other.start < self.end  # back to back is no overlap
 
 
-def ride_duration(booking: Booking) -> timedelta:
-    """How long the car is taken: the stored route's driving time and the stops' waits, or the hours booked
-    when longer."""
-    hours = Decimal(0)
-    if booking.booking_type == BookingType.HOURLY and booking.duration_hours:
-        hours = booking.duration_hours
-    elif booking.tour_slug and (tour := pricing.current_snapshot().tours.get(booking.tour_slug)):
-        hours = tour.included_hours
-    driving = timedelta(seconds=booking.duration_s or 0) + ride_stops.stopping(ride_stops.of(booking))
-    return max(driving, timedelta(hours=float(hours)))
-
-
 def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow | None:
     start = pickup or booking.pickup_at
     return None if start is None else window_at(booking, start)
@@ -43,7 +27,7 @@ def ride_window(booking: Booking, pickup: datetime | None = None) -> RideWindow 
 
 def window_at(booking: Booking, pickup: datetime) -> RideWindow:
     """The booking's ride were it picked up at `pickup`."""
-    return RideWindow(pickup, pickup + ride_duration(booking))
+    return RideWindow(pickup, pickup + ride.duration(booking))
 
 
 def scheduled_window(booking: Booking) -> RideWindow:

@@ -221,7 +221,9 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
     or a profile changed later does not change an issued invoice), amounts as exact text, moments in ISO."""
     quote = booking.quote
     with translation.override(language):
-        lines = [printed_lines.printed(line) for line in presentation.price_lines(booking)]
+        lines = [
+            printed_lines.printed(line) for line in presentation.price_lines(booking, stop_addresses=False)
+        ]
         service = presentation.service(booking)
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown

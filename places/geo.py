@@ -30,5 +30,5 @@ def in_zone_a(point: LatLng) -> bool:
 
 
 def touches_zone_a(points: Iterable[LatLng]) -> bool:
-    """Whether a ride starts, stops or ends in Zone A."""
+    """Whether any of these places (a ride's pickup and drop-off) lies in Zone A."""
     return any(in_zone_a(point) for point in points)

@@ -4,6 +4,7 @@ rating 1 h, plus the last good rating for when Google fails); a route or suggest
 call from the day's budget (places/budget.py), and once that is spent the offline provider answers."""
 
 import hashlib
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -110,8 +111,9 @@ def estimate_route(
     stopping: timedelta = timedelta(),
 ) -> RouteEstimate:
     """Distance, duration, arrival and Zone A of a drive from origin through the stops, in order, to
-    destination; `stopping` is the time spent at the stops, which the arrival counts. Zone A is touched when
-    any of these places lies in it. Raises PlacesError (route_not_found or upstream_unavailable)."""
+    destination; `stopping` is the time spent at the stops, which the arrival counts. Zone A is where the
+    ride starts or ends (the surcharge is for a car sent away from Vienna): a stop on the way does not
+    count. Raises PlacesError (route_not_found or upstream_unavailable)."""
     places = provider()
     start, end = (
         Endpoint(origin.strip(), origin_place_id or None),
@@ -148,7 +150,7 @@ def estimate_route(
         distance_km=(Decimal(route.distance_m) / 1000).quantize(Decimal("0.1"), ROUND_HALF_UP),
         duration_s=route.duration_s,
         estimated_arrival=timezone.localtime(arrival).replace(microsecond=0),
-        in_zone_a=touches_zone_a(route.points),
+        in_zone_a=touches_zone_a((route.start, route.end)),
         start=route.start,
         end=route.end,
         path=route.path,
@@ -228,9 +230,10 @@ def _remote(
 
 
 def _key(*parts: object) -> str:
-    # Hashed: texts are user input of any length and character.
+    # Hashed: texts are user input of any length and character. As a JSON list, so that no text can
+    # imitate two (a route's stops are parts of their own).
     digest = hashlib.sha256(
-        "\x1f".join("" if part is None else str(part) for part in parts).encode()
+        json.dumps(["" if part is None else str(part) for part in parts]).encode()
     ).hexdigest()
     return f"places:{parts[0]}:{digest}"
 

@@ -63,6 +63,7 @@ class PriceRequest:
     luggage: int | None = None
     extras: tuple[ExtraChoice, ...] = ()
     stop_waits: tuple[int, ...] = ()  # a stop on the way each, in order: the minutes planned there
+    booked_stops: int = 0  # the stops a booking priced again has: a class maximum lowered since keeps them
     # Extras a booking has that staff have since withdrawn: kept, at the price they were booked at.
     booked_extras: Mapping[str, ExtraOffer] = field(default_factory=dict, hash=False)
 
@@ -405,7 +406,7 @@ def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
 def _stop_lines(tariff: TariffRates, request: PriceRequest) -> list[PriceLine]:
     """A line per stop on the way, in order: on a ride by distance the tariff's stop fee and the wait planned
     there at the waiting rate; a hire by the hour or a tour includes its stops (a line of nothing)."""
-    most = tariff.max_stops
+    most = max(tariff.max_stops, request.booked_stops)
     if len(request.stop_waits) > most:
         said = (
             _("A ride in class {code!r} may stop at most {most} times on the way, not {count}.")

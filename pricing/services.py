@@ -10,6 +10,7 @@ from types import MappingProxyType
 from apikit.versions import KeptCopy, SharedVersion
 from pricing import models
 from pricing.quote import (
+    STOP,
     BookingType,
     ExtraChoice,
     PriceRequest,
@@ -52,6 +53,7 @@ def quote_price(
         extras=tuple(extras),
         stop_waits=tuple(stop_waits),
         booked_extras=booked_offers(booked) if booked is not None else {},
+        booked_stops=sum(line.code == STOP for line in booked.lines) if booked is not None else 0,
     )
     return compute_quote(current_snapshot(), request)
 

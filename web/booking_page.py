@@ -106,6 +106,11 @@ TEXTS = {
     "tooSmall": _("No vehicle of ours seats so many passengers with this luggage: call us for a quote."),
     "tooManyStops": _("No vehicle makes so many stops on the way: remove one, or call us for a quote."),
     "stopRequired": _("Enter the address of this stop, or remove it."),
+    "stopInvalid": _("Enter each stop as one address from the suggestions."),
+    "waitsTooLong": _(
+        "The drive and the waits take about {hours} hours, longer than the tour: wait less at the stops."
+    ),
+    "minutes": _("{minutes} min"),
     "stop": _("Stop {number}: {address}"),
     "stopWaiting": _("{stop}, waiting {minutes} min"),
     "extrasRefused": _(

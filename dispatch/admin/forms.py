@@ -328,7 +328,7 @@ class PhoneBookingForm(StaffChoices):
                         address=address, most=MAX_STOP_WAIT_MINUTES
                     )
                 )
-            stops.append(Stop(address, "", int(wait)))
+            stops.append(Stop(address, int(wait)))
         if len(stops) > MAX_STOPS:
             raise forms.ValidationError(_("At most {most} stops on the way.").format(most=MAX_STOPS))
         return tuple(stops)

@@ -366,5 +366,5 @@ def test_a_traveller_adds_stops_removes_one_and_pays_for_the_wait(open_tab, serv
     assert text(page, "#stops") == f"{BELVEDERE}, 30 Min. Wartezeit"
     with sqlite3.connect(service.database) as database:
         (stops,) = database.execute("SELECT stops FROM booking_booking ORDER BY id DESC").fetchone()
-    assert json.loads(stops) == [{"address": BELVEDERE, "place_id": "", "wait_minutes": 30}]
+    assert json.loads(stops) == [{"address": BELVEDERE, "wait_minutes": 30}]
     assert tab.problems == []

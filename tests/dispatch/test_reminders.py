@@ -167,8 +167,15 @@ def test_each_chauffeur_gets_tomorrows_jobs_the_evening_before_in_their_language
     RideDayPolicy.objects.filter(pk=1).update(traveller_reminder_hours=0)
     tomorrow = START + timedelta(days=1)  # Tuesday
     karl_late = ride(pickup=tomorrow.replace(hour=15), name="Late Passenger")
-    karl_early = ride(pickup=tomorrow.replace(hour=7), flight_number="OS 88", notes="Kindersitz")
-    mira_ride = ride(pickup=tomorrow.replace(hour=11), vehicle_class="business-van")
+    karl_early = ride(
+        pickup=tomorrow.replace(hour=7),
+        flight_number="OS 88",
+        notes="Kindersitz",
+        stops=[{"address": "Stephansdom", "wait_minutes": 20}],
+    )
+    mira_ride = ride(
+        pickup=tomorrow.replace(hour=11), vehicle_class="business-van", stops=[{"address": "Belvedere"}]
+    )
     karl_later_day = ride(pickup=tomorrow + timedelta(days=1))
     unassigned = ride(pickup=tomorrow.replace(hour=12))
     assign(karl_late, fleet["karl"], fleet["sedan"])
@@ -188,9 +195,11 @@ def test_each_chauffeur_gets_tomorrows_jobs_the_evening_before_in_their_language
     assert "Hallo Karl Huber" in body and "Ihre Fahrten morgen, Dienstag, 08.06.2027" in body
     assert body.index(karl_early.reference) < body.index(karl_late.reference)
     assert "07:00 Uhr" in body and "Flug:      OS 88" in body and "Kindersitz" in body
+    assert "  Von:       Hotel Sacher\n  Halt 1:    Stephansdom, 20 Min. Wartezeit\n  Nach:" in body
     assert karl_later_day.reference not in body and unassigned.reference not in body
     assert mira_mail.to == ["mira@chauffeur.test"] and mira_mail.subject == "Your jobs on Tue 08.06.2027"
     assert mira_ride.reference in mira_mail.body and "11:00" in mira_mail.body
+    assert "\n  Stop 1:     Belvedere\n  To:" in mira_mail.body
     assert karl_late.reference not in mira_mail.body
 
     worker_at(clock, evening + timedelta(minutes=10), worker="worker-b")

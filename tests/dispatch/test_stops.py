@@ -2,6 +2,7 @@
 answer, the confirmation, the invoice, the chauffeur's mail and job page, staff's change, the removal of
 personal data, and every refusal storing nothing."""
 
+import io
 import re
 from datetime import timedelta
 from decimal import Decimal
@@ -11,10 +12,13 @@ import pytest
 import time_machine
 from django.core import mail
 from django.utils import timezone
+from icalendar import Calendar
+from pypdf import PdfReader
 
-from booking import personal_data, presentation
+from booking import calendar, personal_data, presentation, ride
 from booking.models import Booking, RideState
-from dispatch import changes, job_page, ride_day, windows
+from dispatch import changes, job_page, ride_day
+from invoicing import invoice_pdf
 from invoicing.invoices import for_booking
 from pricing.models import Tariff
 from pricing.services import TARIFFS
@@ -77,8 +81,8 @@ def test_the_price_has_a_line_per_stop_and_runs_the_route_through_them(client):
 def test_a_checkout_with_stops_stores_them_and_the_answers_show_them(client, agent):
     booking = book(client, agent)
     assert booking.stops == [
-        {"address": "Stephansdom", "place_id": "", "wait_minutes": 20},
-        {"address": "Schloss Schönbrunn", "place_id": "", "wait_minutes": 0},
+        {"address": "Stephansdom", "wait_minutes": 20},
+        {"address": "Schloss Schönbrunn", "wait_minutes": 0},
     ]
     driving = timedelta(seconds=booking.duration_s)
     assert booking.estimated_arrival == booking.pickup_at + driving + timedelta(minutes=20)
@@ -184,10 +188,14 @@ def test_the_confirmation_invoice_mail_and_job_page_name_the_stops_in_order(
     assert "Halt 1: Stephansdom, 20 Min. Wartezeit: 34,00 €\nHalt 2: Schloss Schönbrunn: 10,00 €" in body
     invoice = for_booking(booking).content
     assert invoice["stops"] == ["Stephansdom, 20 Min. Wartezeit", "Schloss Schönbrunn"]
+    # the invoice names the stops above its lines, which say their number and wait
     assert [line["label"] for line in invoice["lines"] if line["label"].startswith("Halt")] == [
-        "Halt 1: Stephansdom, 20 Min. Wartezeit",
-        "Halt 2: Schloss Schönbrunn",
+        "Halt 1, 20 Min. Wartezeit",
+        "Halt 2",
     ]
+    pages = PdfReader(io.BytesIO(invoice_pdf.render(for_booking(booking)))).pages
+    printed = " ".join(" ".join(page.extract_text() for page in pages).split())
+    assert "Halte unterwegs: Stephansdom, 20 Min. Wartezeit; Schloss Schönbrunn" in printed
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assign(booking, fleet["karl"], fleet["sedan"])
@@ -274,11 +282,71 @@ def test_a_tour_with_a_stop_outside_its_area_is_refused(client, agent):
 def test_the_waits_at_the_stops_keep_the_car_taken_and_the_board_shows_the_stops(client, agent, admin_client):
     booking = book(client, agent)
     plain = book(client, agent, stops=None)
-    assert windows.ride_duration(booking) == timedelta(seconds=booking.duration_s, minutes=20)
-    assert windows.ride_duration(plain) == timedelta(seconds=plain.duration_s)
+    assert ride.duration(booking) == timedelta(seconds=booking.duration_s, minutes=20)
+    assert ride.duration(plain) == timedelta(seconds=plain.duration_s)
     pay_in_the_sandbox(booking)
     board = admin_client.get("/admin/booking/booking/dispatch/", {"range": "next7"}).content.decode()
     card = board[board.index(f'id="ride-{booking.pk}"') :].split("</a>")[0]
     assert 'Hotel Sacher → <span class="stops">2 stops</span> → Flughafen Wien' in card
-    end = timezone.localtime(booking.pickup_at + windows.ride_duration(booking))
+    end = timezone.localtime(booking.pickup_at + ride.duration(booking))
     assert f"–{end:%H:%M}</span>" in card
+
+
+def test_navigation_on_board_leaves_more_stops_than_a_phone_routes_to_their_own_links(client, agent, fleet):
+    booking = book(client, agent, stops=[{"address": "Stephansdom"}] * 4)
+    pay_in_the_sandbox(booking)
+    assign(booking, fleet["karl"], fleet["sedan"])
+    ride_day.advance(booking.pk, RideState.ACCEPTED, driver=None, actor="eva (staff)")
+    with time_machine.travel(booking.pickup_at - timedelta(minutes=30), tick=False) as clock:
+        for state in (RideState.ON_THE_WAY, RideState.ARRIVED, RideState.ON_BOARD):
+            ride_day.advance(booking.pk, state, driver=None, actor="eva (staff)")
+            clock.shift(timedelta(minutes=15))
+        booking.refresh_from_db()
+        job = job_page._job(booking, "key")
+    assert "waypoints" not in parse_qs(urlsplit(job.navigate).query)
+    assert len(job.stops) == 4
+
+
+def test_a_hire_or_a_tour_must_cover_the_waits_at_its_stops(client, agent):
+    waits = [{"address": "Stephansdom", "waitMinutes": 120}, {"address": "Belvedere", "waitMinutes": 120}]
+    tour = ride_data(to="Stephansdom", tourName="vienna-city-tour", stops=waits)  # a 3-hour tour
+    response = post(client, "/api/v1/checkout", {"amount": 9900, "bookingData": tour}, **agent)
+    problem = assert_problem(response, 400, "hire_too_short")
+    assert "bookingData.stops" in problem["errors"] and problem["minimumHours"] > 4
+    assert (
+        "The drive and the waits at the stops take about 4.5 hours; 3 hours cannot cover them."
+        in problem["detail"]
+    )
+    hired = ride_data(bookingType="hourly", durationHours=3, stops=waits)
+    response = post(client, "/api/v1/checkout", {"amount": 9900, "bookingData": hired}, **agent)
+    assert "bookingData.durationHours" in assert_problem(response, 400, "hire_too_short")["errors"]
+    assert Booking.objects.count() == 0
+
+
+def test_a_stop_address_is_one_line_without_the_separator(client, agent):
+    for address in ("Stephansdom | Belvedere", "Stephansdom\nBelvedere"):
+        data = ride_data(stops=[{"address": address}])
+        response = post(client, "/api/v1/checkout", {"amount": 9900, "bookingData": data}, **agent)
+        assert "bookingData.stops.0.address" in assert_problem(response, 400, "invalid_request")["errors"]
+    assert Booking.objects.count() == 0
+
+
+def test_a_class_allowing_fewer_stops_since_still_changes_a_booking_that_has_them(client, agent):
+    booking = book(client, agent)
+    pay_in_the_sandbox(booking)
+    Tariff.objects.update(max_stops=1)
+    TARIFFS.bump()
+    later = booking.pickup_at + timedelta(hours=1)
+    changed = changes.change_ride(
+        booking.pk, pickup=later, vehicle_class="executive", through_provider=False, actor="eva (staff)"
+    ).booking
+    assert (changed.pickup_at, changed.amount_cents) == (later, booking.amount_cents)
+    assert [line.code for line in changed.quote.lines].count("stop") == 2
+
+
+def test_the_calendar_entry_lasts_as_long_as_the_car_is_taken(client, agent):
+    booking = book(client, agent)
+    entry = calendar.ride_event(booking, locale="en", for_chauffeur=False, link="")
+    event = Calendar.from_ical(entry).walk("VEVENT")[0]
+    assert event["dtend"].dt - event["dtstart"].dt == max(ride.duration(booking), calendar.SHORTEST)
+    assert ride.duration(booking) == timedelta(seconds=booking.duration_s, minutes=20)

@@ -61,7 +61,7 @@ TRIPS = st.sampled_from(
         {"passengers": 3, "luggage": 3, "extras": (ExtraChoice("child-seat", 2), ExtraChoice("name-sign"))},
         {"passengers": 2, "extras": (ExtraChoice("booster-seat"),)},
         # a stop with a wait: its line is priced again on every change
-        {"stops": [{"address": "Stephansdom", "place_id": "", "wait_minutes": 20}], "luggage": 1},
+        {"stops": [{"address": "Stephansdom", "wait_minutes": 20}], "luggage": 1},
     ]
 )
 

@@ -40,14 +40,14 @@ def test_the_offline_route_through_stops_is_the_sum_of_its_legs():
     assert route.distance_m > direct.distance_m and route.stops and not direct.stops
 
 
-def test_a_stop_in_zone_a_puts_a_ride_between_two_far_places_in_zone_a():
+def test_zone_a_is_where_the_ride_starts_or_ends_not_where_it_stops():
+    """The surcharge is for a car sent away from Vienna: a stop in the city on the way changes nothing."""
     far = services.estimate_route(
         origin="",
         origin_place_id=BRATISLAVA.place_id,
         destination="",
         destination_place_id=ST_POELTEN.place_id,
     )
-    assert far.in_zone_a is False
     through_vienna = services.estimate_route(
         origin="",
         origin_place_id=BRATISLAVA.place_id,
@@ -55,8 +55,12 @@ def test_a_stop_in_zone_a_puts_a_ride_between_two_far_places_in_zone_a():
         destination_place_id=ST_POELTEN.place_id,
         stops=[Endpoint("Hotel Sacher")],
     )
-    assert through_vienna.in_zone_a is True
+    assert (far.in_zone_a, through_vienna.in_zone_a) == (False, False)
     assert through_vienna.distance_km > far.distance_km
+    from_vienna = services.estimate_route(
+        origin="Hotel Sacher", destination="", destination_place_id=ST_POELTEN.place_id, stops=[BRATISLAVA]
+    )
+    assert from_vienna.in_zone_a is True
 
 
 def test_the_arrival_counts_the_time_at_the_stops():
@@ -185,6 +189,16 @@ def test_a_route_with_stops_is_cached_apart_from_the_one_without(client, google)
         Decimal("23.1"),
         Decimal("23.1"),
     )
+
+
+def test_no_address_can_pass_for_a_route_with_stops_in_the_cache(client, google):
+    google.post(ROUTES, json=ROUTE_ANSWER)
+    google.post(ROUTES, json=TWO_LEGS)
+    services.estimate_route(origin="Hotel Sacher\x1fStephansdom", destination="Flughafen Wien")
+    through = services.estimate_route(
+        origin="Hotel Sacher", destination="Flughafen Wien", stops=[Endpoint("Stephansdom")]
+    )
+    assert len(google.calls) == 2 and through.distance_km == Decimal("23.1")
 
 
 def test_an_answer_with_legs_not_matching_the_stops_is_unreadable(client, google):

@@ -550,6 +550,12 @@
       fields.forEach(function (name) {
         var input = field(name);
         if (!input || !saved[name]) return;
+        if (/^wait-/.test(name) && !input.querySelector('option[value="' + saved[name] + '"]')) {
+          var booked = document.createElement("option"); // a wait booked elsewhere (the API, staff): kept
+          booked.value = saved[name];
+          booked.textContent = fill(T.minutes, { minutes: saved[name] });
+          input.appendChild(booked);
+        }
         input.value = saved[name];
         if (input.tagName === "SELECT" && input.selectedIndex < 0) input.selectedIndex = 0; // no longer offered
       });
@@ -648,7 +654,11 @@
         });
       }
       if (problem.code === "route_not_found") return showError("to", T.noRoute);
-      if (problem.code === "hire_too_short") return showError("hours", fill(T.hireTooShort, { hours: decimal.format(problem.minimumHours) }));
+      if (problem.code === "hire_too_short") {
+        var hours = decimal.format(problem.minimumHours);
+        return errors["bookingData.stops"] ? showError("stops", fill(T.waitsTooLong, { hours: hours }))
+                                           : showError("hours", fill(T.hireTooShort, { hours: hours }));
+      }
       if (problem.code === "unknown_tour") return showError("tour", T.notForTour);
       if (problem.code === "vehicle_too_small") { showError("vehicle", T.notFit); return formError(T.checkFields); }
       if (problem.code === "unknown_extra" || problem.code === "too_many_extras") {
@@ -659,10 +669,11 @@
       if (problem.code === "text_messages_unavailable") { showError("sms", T.smsUnavailable); return formError(T.checkFields); }
       if (problem.code === "payment_provider_unavailable") return formError(T.paymentDown);
       Object.keys(errors).forEach(function (wire) {
-        var name = WIRE[wire];
+        var name = WIRE[wire] || (wire.indexOf("bookingData.stops.") === 0 ? "stops" : "");
         if (!name) return;
         named = true;
         showError(name, problem.code === "outside_tour_area" ? T.outsideTourArea
+          : name === "stops" ? T.stopInvalid
           : name === "email" ? T.emailInvalid : name === "vatid" ? T.vatIdInvalid
           : T.required[name] || errors[wire][0]);
       });
