@@ -387,8 +387,13 @@ def _tour_line(tour: TourOffer, tariff: TariffRates) -> PriceLine:
     )
 
 
+def _started_blocks(minutes: int) -> int:
+    """The started quarter hours waiting is billed by: a stop's planned wait and the waiting after a ride."""
+    return -(-minutes // WAITING_BLOCK_MINUTES)
+
+
 def _waiting_line(tariff: TariffRates, wait_minutes: int) -> PriceLine:
-    blocks = -(-wait_minutes // WAITING_BLOCK_MINUTES)
+    blocks = _started_blocks(wait_minutes)
     rate = tariff.waiting_rate
     return PriceLine(
         "waiting",
@@ -430,7 +435,7 @@ def _stop_lines(tariff: TariffRates, request: PriceRequest) -> list[PriceLine]:
                 format_lazy(_("A wait at a stop lasts 0 to {most} minutes."), most=MAX_STOP_WAIT_MINUTES),
                 field="stops",
             )
-        blocks = -(-minutes // WAITING_BLOCK_MINUTES)
+        blocks = _started_blocks(minutes)
         amount = Decimal("0.00") if included else fee + blocks * rate
         waiting = f", waiting {minutes} min" if minutes else ""
         params = {  # no address: a stop's line outlives the traveller's personal data
