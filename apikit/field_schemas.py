@@ -2,6 +2,9 @@
 and the MCP tools' inputSchema are both drawn by this mapping from the same declarations. Only inputs
 ("request") change; answers keep drf-spectacular's plain mapping."""
 
+import re
+
+from django.core.validators import RegexValidator
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
@@ -17,17 +20,23 @@ ANY = r"[^\u0000]"
 PIPE_DELIMITED = "x-pipe-delimited"
 
 
-def text_pattern(*, min_length: int | None, max_length: int | None, allow_blank: bool) -> str:
+def text_pattern(
+    *, min_length: int | None, max_length: int | None, allow_blank: bool, refused: str = ""
+) -> str:
     """A DRF CharField's own checks as one pattern: surrounding whitespace is trimmed before the length
-    counts, blank (empty after trimming) is refused unless allowed, and NUL is refused anywhere."""
+    counts, blank (empty after trimming) is refused unless allowed, and NUL is refused anywhere, as are the
+    `refused` characters (a character class's inside) between the trimmed ends."""
     shortest, longest = max(min_length or 1, 1), max_length
+    visible, anything = (
+        (VISIBLE, ANY) if not refused else (VISIBLE[:-1] + refused + "]", ANY[:-1] + refused + "]")
+    )
     middle = f"{{{max(shortest - 2, 0)},{'' if longest is None else longest - 2}}}"
     if longest == 1:
-        text = VISIBLE
+        text = visible
     elif shortest == 1:
-        text = f"{VISIBLE}(?:{ANY}{middle}{VISIBLE})?"
+        text = f"{visible}(?:{anything}{middle}{visible})?"
     else:
-        text = f"{VISIBLE}{ANY}{middle}{VISIBLE}"
+        text = f"{visible}{anything}{middle}{visible}"
     return f"^{SPACE}*{f'(?:{text})?' if allow_blank else text}{SPACE}*$"
 
 
@@ -38,8 +47,22 @@ def _is_trimmed_text(field) -> bool:
 
 def _text_pattern_of(field) -> str:
     return text_pattern(
-        min_length=field.min_length, max_length=field.max_length, allow_blank=field.allow_blank
+        min_length=field.min_length,
+        max_length=field.max_length,
+        allow_blank=field.allow_blank,
+        refused="".join(_refused_characters(field)),
     )
+
+
+def _refused_characters(field):
+    """The insides of the character classes a field's validators refuse (RegexValidator(r"[…]",
+    inverse_match=True)), written in the regex dialect JSON Schema and Python share."""
+    for validator in field.validators:
+        if isinstance(validator, RegexValidator) and validator.inverse_match:
+            found = re.fullmatch(r"\[([^\]]+)\]", validator.regex.pattern)
+            if found is None:
+                raise ValueError(f"{validator.regex.pattern!r} is not one character class")
+            yield found[1]
 
 
 class InputRulesSchema(AutoSchema):

@@ -39,12 +39,38 @@ VAT_ID_FORMATS = {
 }
 
 
+# What people type between the characters of an id, and around it: spaces, dots, hyphens, line ends.
+SEPARATOR = r"[-. \t\n\r\u00a0]"
+_ATOM = re.compile(r"(\\d|\[[^\]]+\]|[A-Z])(\{\d+(?:,\d+)?\})?")
+
+
+def _typed(pattern: str) -> str:
+    """A format as typed: separators before each character, letters in either case."""
+
+    def atom(found: re.Match) -> str:
+        character = found[1]
+        if character.isalpha():
+            character = f"[{character}{character.lower()}]"
+        elif character.startswith("["):
+            character = character.replace("A-Z", "A-Za-z")
+        return f"(?:{SEPARATOR}*{character}){found[2] or ''}"
+
+    return "|".join(_ATOM.sub(atom, alternative) for alternative in pattern.split("|"))
+
+
+# Every id of the table as it may be typed, in the regex dialect JSON Schema and Python share: the OpenAPI
+# document states it, and a value it allows is one the server accepts.
+VAT_ID_PATTERN = (
+    "^(?:"
+    + "|".join(f"{_typed(country)}(?:{_typed(pattern)})" for country, pattern in VAT_ID_FORMATS.items())
+    + f"){SEPARATOR}*$"
+)
+
+
 def normalised_vat_id(text: str) -> str:
     """The id as printed: upper case, without the spaces, dots and hyphens people type."""
-    return re.sub(r"[\s.\-]", "", text or "").upper()
+    return re.sub(SEPARATOR, "", text or "").upper()
 
 
 def valid_vat_id(text: str) -> bool:
-    vat_id = normalised_vat_id(text)
-    pattern = VAT_ID_FORMATS.get(vat_id[:2])
-    return pattern is not None and re.fullmatch(f"(?:{pattern})", vat_id[2:]) is not None
+    return re.fullmatch(VAT_ID_PATTERN.removeprefix("^").removesuffix("$"), text or "") is not None

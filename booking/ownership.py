@@ -5,6 +5,7 @@ traveller consented to, `ApiToken.acts_for`) opens that traveller's bookings, by
 and nothing else, whatever e-mail address it sends; and it books in that traveller's name only."""
 
 from dataclasses import replace
+from typing import Protocol
 
 from django.db.models import QuerySet
 
@@ -23,7 +24,14 @@ def same_address(first: str, second: str) -> bool:
     return bool(first.strip() and second.strip()) and first.strip().lower() == second.strip().lower()
 
 
-def booked_with(booking: Booking, token: ApiToken | None) -> bool:
+class Owned(Protocol):
+    """What a token may open: a booking, or a request for a quote."""
+
+    email: str
+    api_token_id: int | None
+
+
+def booked_with(booking: Owned, token: ApiToken | None) -> bool:
     """Whether the token booked it, or another token of the same OAuth grant did (an earlier one,
     replaced when the client refreshed)."""
     if token is None or booking.api_token_id is None:
@@ -36,7 +44,7 @@ def booked_with(booking: Booking, token: ApiToken | None) -> bool:
     )
 
 
-def opens(booking: Booking, *, token: ApiToken | None, email: str = "") -> bool:
+def opens(booking: Owned, *, token: ApiToken | None, email: str = "") -> bool:
     """Whether a caller with this token (or none) and this e-mail address may open the booking."""
     if token is not None and token.acts_for:
         return same_address(booking.email, token.acts_for)  # the e-mail sent does not matter

@@ -3,6 +3,7 @@
 import re
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
@@ -20,7 +21,7 @@ from apikit.fields import (
     too_large,
 )
 from booking import listing
-from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
+from booking.billing import MAX_ADDRESS_LENGTH, VAT_ID_PATTERN, normalised_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
@@ -160,20 +161,23 @@ class BillingDataInput(Declaration):
         allow_blank=True,
         max_length=20,
         source="billing_vat_id",
-        help_text="The customer's EU VAT id (UID) for the invoice, e.g. ATU12345678 or DE123456789.",
+        trim_whitespace=False,  # the pattern says which separators may surround it: no others
+        validators=[
+            RegexValidator(
+                VAT_ID_PATTERN, "Not a VAT id (UID) of an EU country, e.g. ATU12345678 or DE123456789."
+            )
+        ],
+        help_text="The customer's EU VAT id (UID) for the invoice, e.g. ATU12345678 or DE123456789, in "
+        "the format of its country (spaces, dots and hyphens between its characters allowed).",
     )
 
     def validate_billingVatId(self, value: str) -> str:
-        if value and not valid_vat_id(value):
-            raise serializers.ValidationError(
-                "Not a VAT id (UID) of an EU country, e.g. ATU12345678 or DE123456789."
-            )
         return normalised_vat_id(value)
 
 
-def no_separator(address: str) -> None:
-    if SEPARATOR in address:
-        raise serializers.ValidationError(f"A stop's address has no {SEPARATOR!r}.")
+no_separator = RegexValidator(
+    f"[{re.escape(SEPARATOR)}]", f"A stop's address has no {SEPARATOR!r}.", inverse_match=True
+)
 
 
 class StopInput(Declaration):

@@ -28,15 +28,18 @@ VIEW_ALL = [
     "privacy.view_retentionpolicy",
     "privacy.view_hold",
     "privacy.view_datarequest",
+    "quote_requests.view_quoterequest",
 ]
 # Phone bookings with a payment link, assign, change rides (a difference through the provider), cancel under
 # the terms, complete, notes; drivers and vehicles, their papers (scans of personal documents: dispatch
-# only, not every reader) and what each car carries; travellers' requests for their data, answered.
+# only, not every reader) and what each car carries; travellers' requests for their data, answered; quote
+# requests, answered or closed.
 DISPATCH = [
     "booking.add_booking",
     "booking.change_booking",
     "privacy.add_datarequest",
     "privacy.change_datarequest",
+    "quote_requests.change_quoterequest",  # answered or closed, with a note
     "fleet.change_driver",
     "fleet.change_vehicle",
     *(

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "jobqueue",
     "sms",
     "corporate",
+    "quote_requests",
 ]
 
 MIDDLEWARE = [
@@ -256,7 +257,7 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_URLS_REGEX = (
     r"^/(api/v1(/(price|distance|places|availability|rating))?"
     r"|api/(calculate-distance|places-autocomplete|google-rating|get-session-data|create-checkout-session)"
-    r"|api/page/(checkout|quote)|embed/form)$"
+    r"|api/page/(checkout|quote|quote-requests)|embed/form)$"
 )
 CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
 CORS_ALLOW_HEADERS = (

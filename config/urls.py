@@ -33,10 +33,11 @@ from places.api import (
     RatingApi,
 )
 from pricing.api import ExtrasApi, PriceApi
+from quote_requests.api import QuoteRequestApi, QuoteRequestsApi
 from web import booking_page, my_data
 from web import views as booking_pages
-from web.api import PageCheckoutApi, PageQuoteApi
-from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH
+from web.api import PageCheckoutApi, PageQuoteApi, PageQuoteRequestApi
+from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH, PAGE_QUOTE_REQUEST_PATH
 
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
@@ -50,6 +51,8 @@ v1 = [
     path("api/v1/bookings", BookingListApi.as_view(), name="v1-bookings"),
     path("api/v1/bookings/<str:reference>", BookingApi.as_view(), name="v1-booking"),
     path("api/v1/bookings/<str:reference>/cancel", CancelBookingApi.as_view(), name="v1-cancel-booking"),
+    path("api/v1/quote-requests", QuoteRequestsApi.as_view(), name="v1-quote-requests"),
+    path("api/v1/quote-requests/<str:reference>", QuoteRequestApi.as_view(), name="v1-quote-request"),
 ]
 
 legacy = [
@@ -67,6 +70,7 @@ pages = [
     path("embed/form", booking_page.embed_form, name="embed-form"),
     path(PAGE_CHECKOUT_PATH.lstrip("/"), PageCheckoutApi.as_view(), name="page-checkout"),
     path(PAGE_QUOTE_PATH.lstrip("/"), PageQuoteApi.as_view(), name="page-quote"),
+    path(PAGE_QUOTE_REQUEST_PATH.lstrip("/"), PageQuoteRequestApi.as_view(), name="page-quote-request"),
     path("developers", TemplateView.as_view(template_name="developers.html"), name="developers"),
     path("company/brand.css", company.brand_stylesheet, name="brand-stylesheet"),
     path("company/logo", company.logo, name="logo"),

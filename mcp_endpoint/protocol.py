@@ -31,7 +31,10 @@ INSTRUCTIONS = (
     "traveller's name, email and phone), then give the traveller the returned url: the ride is paid "
     "there. booking.list_bookings lists the traveller's bookings (or this token's); "
     "booking.get_booking tells a booking's state, chauffeur and cancellation terms; "
-    "booking.cancel_booking cancels it under the operator's policy. Date-times without an offset are "
+    "booking.cancel_booking cancels it under the operator's policy. A trip the tariff cannot price (more "
+    "passengers than any class seats, several cars or days): booking.request_quote asks the operator's "
+    "staff for an offer by e-mail, booking.get_quote tells how the request stands. Date-times without an "
+    "offset are "
     "Vienna local time. A tool result with isError carries code, detail and hint: follow the hint."
 )
 SERVER_INFO = {"name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION}

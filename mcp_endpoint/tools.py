@@ -39,6 +39,8 @@ from places.serializers import DistanceOutput, PlacesInput, SuggestionsOutput, V
 from pricing import services as pricing
 from pricing.quote import MIN_HOURLY_HOURS
 from pricing.serializers import ExtrasInput, ExtrasOutput, PriceInput, PriceOutput
+from quote_requests import services as quote_requests
+from quote_requests.serializers import QuoteRequestAccessInput, QuoteRequestInput, QuoteRequestOutput
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,15 @@ def _create_checkout(valid: AgentCheckoutInput, token: ApiToken):
         channel=BookingChannel.AGENT,
         api_token_id=token.pk,
     )
+
+
+def _request_quote(valid: QuoteRequestInput, token: ApiToken):
+    asked = quote_requests.in_their_name(valid.asked(), token)
+    return quote_requests.request_quote(asked, channel=BookingChannel.AGENT, api_token_id=token.pk)
+
+
+def _get_quote(valid: QuoteRequestAccessInput, token: ApiToken):
+    return quote_requests.find(valid.validated_data["reference"], token=token)
 
 
 def _get_booking(valid: BookingAccessInput, token: ApiToken):
@@ -312,6 +323,40 @@ TOOLS: tuple[Tool, ...] = (
         scope=Scope.READ.value,
         run=_list_extras,
         v1_operation="GET /api/v1/extras",
+    ),
+    Tool(
+        name="booking.request_quote",
+        title="Ask staff for a quote",
+        description=(
+            "Ask the operator's staff to quote a trip the tariff cannot price: more passengers than the "
+            "largest class seats (booking.calculate_price's `vehicle_too_small` with no `fittingClasses`), "
+            "several cars, several days, a route outside the tariff's area. Give where and when, "
+            "`passengers` and `luggage`, what is needed in `details` (in the traveller's words), and the "
+            "traveller's `name` and `email` (the offer goes there, usually within a working day; they get "
+            "an acknowledgement at once) and `phone`. Answers the request with its `reference` (QR-…); "
+            "booking.get_quote tells how it stands. Nothing is booked or charged."
+        ),
+        input=QuoteRequestInput,
+        output=QuoteRequestOutput,
+        scope=Scope.WRITE.value,
+        run=_request_quote,
+        v1_operation="POST /api/v1/quote-requests",
+        read_only=False,
+        retry_window=timedelta(minutes=10),
+    ),
+    Tool(
+        name="booking.get_quote",
+        title="Look up a quote request",
+        description=(
+            "A quote request this token made (or one its traveller made), by its `reference` (QR-…): "
+            "`status` open (staff have not answered yet), answered (staff e-mailed the traveller an offer or "
+            "a reply) or closed, with the trip as asked."
+        ),
+        input=QuoteRequestAccessInput,
+        output=QuoteRequestOutput,
+        scope=Scope.READ.value,
+        run=_get_quote,
+        v1_operation="GET /api/v1/quote-requests/{reference}",
     ),
 )
 

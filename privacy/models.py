@@ -71,6 +71,12 @@ class RetentionPolicy(models.Model):
             "A hold keeps a booking longer."
         ),
     )
+    quote_requests_months = models.PositiveIntegerField(
+        _("quote requests (months after they last changed)"),
+        default=12,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+        help_text=_("The trip asked for, with the name, e-mail and phone of who asked."),
+    )
     documents_years = models.PositiveIntegerField(
         _("invoices, credit notes and the bookings' money (years after the end of their year)"),
         default=7,

@@ -26,6 +26,7 @@ from oauth import grants
 from oauth.models import AuthorizationCode, RefreshToken, SignInCode
 from privacy import records
 from privacy.models import RetentionPolicy, months_on, retention_policy
+from quote_requests.models import QuoteRequest
 
 
 def _deleted(rows: QuerySet, now: datetime) -> int:
@@ -183,6 +184,22 @@ CATEGORIES = [
         ),
         _rides_past,
         _anonymised,
+    ),
+    Category(
+        "quote_requests",
+        _("Quote requests: the trip asked for, name, e-mail, phone"),
+        _(
+            "Needed to answer the request and for questions about the answer; a trip booked keeps its "
+            "data in its booking."
+        ),
+        "quote_requests_months",
+        lambda months: (
+            ngettext(
+                "%(count)d month after the last change", "%(count)d months after the last change", months
+            )
+            % {"count": months}
+        ),
+        lambda now, months: [QuoteRequest.objects.filter(updated_at__lt=months_on(now, -months))],
     ),
     Category(
         "records",

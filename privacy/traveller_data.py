@@ -21,6 +21,7 @@ from oauth.models import OAuthGrant
 from payments.models import Refund
 from privacy import records
 from privacy.models import DataRequest, retention_policy
+from quote_requests.models import QuoteRequest
 
 # A ride's day is over a day after its pickup: the wait, the billing after the ride and money still on its
 # way need the traveller's details until then. Before that it is theirs to cancel, not data to erase; a
@@ -38,6 +39,10 @@ def bookings_of(email: str) -> QuerySet[Booking]:
     return Booking.objects.filter(email__iexact=email.strip())
 
 
+def quote_requests_of(email: str) -> QuerySet[QuoteRequest]:
+    return QuoteRequest.objects.filter(email__iexact=email.strip())
+
+
 def copy_of(email: str, now: datetime | None = None) -> dict:
     """Everything held about the traveller with this address, as one JSON-ready document."""
     now = now or timezone.now()
@@ -45,6 +50,22 @@ def copy_of(email: str, now: datetime | None = None) -> dict:
         "email": email,
         "exportedAt": now.isoformat(timespec="seconds"),
         "bookings": [_booking(booking) for booking in bookings_of(email).order_by("created_at")],
+        "quoteRequests": [
+            {
+                "reference": asked.reference,
+                "status": asked.status,
+                "askedAt": _when(asked.created_at),
+                "pickup": _when(asked.pickup_at),
+                "from": asked.origin,
+                "to": asked.destination,
+                "passengers": asked.passengers,
+                "luggage": asked.luggage,
+                "details": asked.details,
+                "name": asked.name,
+                "phone": asked.phone,
+            }
+            for asked in quote_requests_of(email).order_by("created_at")
+        ],
         "assistants": [
             {
                 "name": grant.client.name,
@@ -137,6 +158,7 @@ class Erasure:
     held: list[str] = field(default_factory=list)  # kept under a hold (a dispute)
     documents_until: date | None = None  # the last day invoices and credit notes naming them are kept
     assistants_ended: int = 0
+    quote_requests: int = 0  # deleted now: a request is the traveller's words alone
 
     def outcome(self) -> str:
         """For the request's log, in English as staff's records are."""
@@ -148,13 +170,16 @@ class Erasure:
         if self.documents_until:
             parts.append(f"invoices and credit notes kept until {self.documents_until.isoformat()}")
         parts.append(f"assistants' access ended: {self.assistants_ended}")
+        parts.append(f"quote requests deleted: {self.quote_requests}")
         return "; ".join(parts)
 
 
 def plan(email: str, now: datetime | None = None) -> Erasure:
     """What an erasure now would do, and what it would leave."""
     now = now or timezone.now()
-    planned = Erasure(documents_until=documents_kept_until(email))
+    planned = Erasure(
+        documents_until=documents_kept_until(email), quote_requests=quote_requests_of(email).count()
+    )
     free = set(records.not_held(bookings_of(email), now).values_list("pk", flat=True))
     for booking in bookings_of(email).filter(anonymised_at__isnull=True).order_by("created_at"):
         if ahead(booking, now):
@@ -190,6 +215,7 @@ def erase(
         erased = _anonymised_unless_held(reference, now)
         if erased is not False:  # False: a request alongside this one erased it first
             (done.erased if erased else done.held).append(reference)
+    done.quote_requests = quote_requests_of(email).delete()[0]
     for assistant in grants.allowed_assistants(email=email):
         done.assistants_ended += bool(grants.end_assistant(email=email, client_pk=assistant.client_pk))
     ended = OAuthGrant.objects.filter(traveller_email__iexact=email.strip())

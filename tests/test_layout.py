@@ -12,7 +12,16 @@ from tests.imports import PROJECT_PACKAGES, top_level_imports
 ROOT = Path(__file__).resolve().parents[1]
 APPS = PROJECT_PACKAGES
 DOORS = {"web", "mcp_endpoint"}  # the traveller pages and MCP: nothing in the domain imports a door
-DOMAIN_BELOW_BOOKING = {"booking", "invoicing", "payments", "accounting", "dispatch", "privacy", *DOORS}
+DOMAIN_BELOW_BOOKING = {
+    "booking",
+    "invoicing",
+    "payments",
+    "quote_requests",
+    "accounting",
+    "dispatch",
+    "privacy",
+    *DOORS,
+}
 
 # app → the project apps it must never import
 FORBIDDEN = {
@@ -24,10 +33,10 @@ FORBIDDEN = {
     "places": {"pricing", "fleet", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
     # money depends on bookings, never the other way; the staff booking page, which hosts the dispatch
     # board, lives above both (dispatch/admin/bookings.py)
-    "booking": {"invoicing", "payments", "accounting", "dispatch", "privacy", *DOORS},
+    "booking": {"invoicing", "payments", "quote_requests", "accounting", "dispatch", "privacy", *DOORS},
     # the documents issued for money: payments records the money and calls them, never the other way
-    "invoicing": {"payments", "accounting", "dispatch", "fleet", "privacy", *DOORS},
-    "payments": {"accounting", "dispatch", "fleet", "privacy", *DOORS},
+    "invoicing": {"payments", "quote_requests", "accounting", "dispatch", "fleet", "privacy", *DOORS},
+    "payments": {"quote_requests", "accounting", "dispatch", "fleet", "privacy", *DOORS},
     # the accountant's reports read the money and the documents; the rides know nothing of them
     "accounting": {"dispatch", "fleet", "privacy", *DOORS},
     "dispatch": {"accounting", "privacy", *DOORS},
@@ -47,7 +56,16 @@ FORBIDDEN = {
     "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},
     # company accounts: their admin shows bookings and collective invoices (payments holds the money)
     "corporate": {"accounting", "dispatch", "fleet", "privacy", *DOORS},
-    "sms": set(APPS) - {"sms"},  # a provider interface: it knows nothing of bookings
+    "sms": set(APPS) - {"sms"},
+    # what travellers ask staff to quote: the board counts them; they know nothing of the rides' day
+    "quote_requests": {
+        "accounting",
+        "dispatch",
+        "privacy",
+        "fleet",
+        "corporate",
+        *DOORS,
+    },  # a provider interface: it knows nothing of bookings
 }
 EXEMPT = {Path("config/urls.py")}  # the URL table wires every door in
 

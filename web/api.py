@@ -1,11 +1,15 @@
 """The two API calls of the booking page's script: its checkout and its quote. Errors are problem+json
 (web.apps registers their paths), so the page can say what is wrong beside the field."""
 
+from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
+from apikit import ratelimit
 from apikit.operations import Operation
+from apikit.problems import problem_response
 from apikit.renderers import Answer
+from booking.models import BookingChannel
 from booking.ride_quotes import quote_ride
 from booking.serializers import (
     AccountLinkOutput,
@@ -16,6 +20,8 @@ from booking.serializers import (
 )
 from payments.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from payments.models import IdempotentCheckout
+from quote_requests import services as quote_requests
+from quote_requests.serializers import PageQuoteRequestInput, QuoteRequestOutput
 
 
 class PageCheckoutApi(IdempotentCheckoutOperation):
@@ -72,3 +78,31 @@ class PageQuoteApi(Operation):
     )
     def get(self, request: Request) -> Answer:
         return Answer(RideQuoteOutput.write(quote_ride(**self.validated(request).validated_data)))
+
+
+QUOTE_REQUEST_COST = 20  # requests of the budget a page's quote request counts for
+
+
+class PageQuoteRequestApi(Operation):
+    """The booking page's request for a quote, when no vehicle takes the trip: no token; the traveller reads
+    the answer on the page (no acknowledgement e-mail to an address anyone could type)."""
+
+    input_serializer = PageQuoteRequestInput
+
+    @extend_schema(
+        operation_id="createPageQuoteRequest",
+        summary="Ask for a quote from the booking page",
+        description="Like POST /api/v1/quote-requests, with `reason`: the quote's problem that led to it.",
+        tags=["pages"],
+        request=PageQuoteRequestInput,
+        responses={201: OpenApiResponse(QuoteRequestOutput, description="The request, open.")},
+    )
+    def post(self, request: Request) -> Answer | JsonResponse:
+        # Each one mails the operator: it costs as many requests as a page's whole minute of quoting.
+        usage = ratelimit.count_more(request, QUOTE_REQUEST_COST - 1)
+        if usage is not None and usage.exceeded:
+            return problem_response(ratelimit.over_limit(usage))
+        valid = self.validated(request)
+        assert isinstance(valid, PageQuoteRequestInput)  # noqa: S101  (its input_serializer)
+        stored = quote_requests.request_quote(valid.asked(), channel=BookingChannel.WEBSITE)
+        return Answer(QuoteRequestOutput.write(stored), status=201)

@@ -2,6 +2,7 @@ from django.apps import AppConfig
 
 PAGE_CHECKOUT_PATH = "/api/page/checkout"
 PAGE_QUOTE_PATH = "/api/page/quote"
+PAGE_QUOTE_REQUEST_PATH = "/api/page/quote-requests"
 
 
 class WebConfig(AppConfig):
@@ -17,3 +18,4 @@ class WebConfig(AppConfig):
         SURFACE_WRITERS[SUCCESS_PATH] = SURFACE_WRITERS[CANCEL_PATH] = too_many_requests  # 429 as a page
         SURFACE_WRITERS[PAGE_CHECKOUT_PATH] = problem_response  # the page reads codes and fields
         SURFACE_WRITERS[PAGE_QUOTE_PATH] = problem_response
+        SURFACE_WRITERS[PAGE_QUOTE_REQUEST_PATH] = problem_response

@@ -103,7 +103,23 @@ TEXTS = {
     },
     "lines": presentation.LINE_LABELS,
     "notFit": _("Too small for this trip"),
-    "tooSmall": _("No vehicle of ours seats so many passengers with this luggage: call us for a quote."),
+    "tooSmall": _(
+        "No vehicle of ours seats so many passengers with this luggage: we quote groups by hand (write the "
+        "exact numbers in the notes)."
+    ),
+    "askQuote": _("Ask us for a quote"),
+    "pickupAhead": _("This time has passed: choose a pickup time ahead."),
+    "notesTooLong": _("Shorten your notes a little, please."),
+    "quoteFields": _(
+        "To ask for a quote, enter the pickup, the date and time, your name and e-mail address."
+    ),
+    "quoteAsked": _(
+        "Thank you: your request {reference} is with us. We will e-mail {email} an offer, usually within one "
+        "working day; for a ride soon, please call us."
+    ),
+    "stopsHeading": _("Stops on the way"),
+    "quoteExtras": _("Extras: {extras}"),
+    "quoteFlight": _("Flight: {flight}"),
     "tooManyStops": _("No vehicle makes so many stops on the way: remove one, or call us for a quote."),
     "stopRequired": _("Enter the address of this stop, or remove it."),
     "stopInvalid": _("Enter each stop as one address from the suggestions."),
@@ -176,8 +192,9 @@ def form_context(language: str, *, resumed: Booking | None) -> dict:
         "hour_choices": [(f"{hours.normalize():f}", presentation.number(hours)) for hours in hour_choices],
         "classes": classes,
         "tours": _tours(language),
-        "passenger_choices": range(1, max((vehicle.passengers for vehicle in classes), default=1) + 1),
-        "luggage_choices": range(max((vehicle.luggage for vehicle in classes), default=0) + 1),
+        # one beyond the largest class ("8+"): a group no car takes is offered a quote from staff
+        "passenger_choices": range(1, max((vehicle.passengers for vehicle in classes), default=1) + 2),
+        "luggage_choices": range(max((vehicle.luggage for vehicle in classes), default=0) + 2),
         "extras": extras,
         "stop_slots": [str(number) for number in range(1, most_stops + 1)],  # "stop-"|add:number in the form
         "wait_choices": STOP_WAITS,

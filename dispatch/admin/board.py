@@ -24,6 +24,7 @@ from booking.ride import RideProgress, progress
 from dispatch import papers, planning, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
+from quote_requests import services as quote_requests
 from sitekit import l10n
 
 RANGES = {"today": (_("Today"), 0, 1), "tomorrow": (_("Tomorrow"), 1, 2), "next7": (_("Next 7 days"), 0, 7)}
@@ -67,6 +68,7 @@ def board_view(request: HttpRequest, context: dict) -> TemplateResponse:
         "late": sum(shown["late"] for shown in cards.values()),
         "waits": planning.waits(found, policy),
         "undated": planning.undated(),
+        "quote_requests": quote_requests.open_requests(),
         "papers": [(shown, len(papers.rides_after(shown)), shown.expires_on < today) for shown in expiring],
         "updated": timezone.localtime(now),
         "live_url": f"{request.path}?{urlencode({'range': key, 'q': search, 'part': LIVE})}",

@@ -379,6 +379,8 @@ PAGES: dict[str, Callable[[Visit], None]] = {
     "vehicles": opens("/admin/fleet/vehicle/"),
     "vehicle": opens_first_row("/admin/fleet/vehicle/"),
     "rating snapshots": opens("/admin/places/ratingsnapshot/"),
+    "quote requests": opens("/admin/quote_requests/quoterequest/?status__exact=open"),
+    "quote request": opens_first_row("/admin/quote_requests/quoterequest/"),
     "jobs": opens("/admin/jobs/job/"),
     "failed jobs": opens("/admin/jobs/job/?status__exact=FAILED"),
     "job": job_page,

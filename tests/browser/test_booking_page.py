@@ -368,3 +368,39 @@ def test_a_traveller_adds_stops_removes_one_and_pays_for_the_wait(open_tab, serv
         (stops,) = database.execute("SELECT stops FROM booking_booking ORDER BY id DESC").fetchone()
     assert json.loads(stops) == [{"address": BELVEDERE, "wait_minutes": 30}]
     assert tab.problems == []
+
+
+def test_a_group_no_car_takes_asks_for_a_quote_from_the_page(open_tab, service):
+    tab = open_tab(locale="de-DE")
+    page = tab.page
+    page.goto(service.base + "/de/")
+    fill_ride(page)
+    page.select_option("#cb-passengers", "8")  # "8+": more than the van seats
+    page.wait_for_selector("#cb-ask-quote")
+    assert page.is_disabled("input[name=vehicle][value=business-van]")
+    page.click("#cb-ask-quote")  # no name and e-mail yet: asked for, nothing sent
+    assert text(page, "#cb-form-error").startswith("Um ein Angebot anzufragen")
+    page.fill("#cb-name", "Anna Berger")
+    page.fill("#cb-email", "anna@example.com")
+    page.fill("#cb-notes", "Wir sind 12, mit 12 Koffern.")
+    page.click("#cb-ask-quote")
+    page.wait_for_selector("#cb-quote-asked:not([hidden])")
+    said = text(page, "#cb-quote-asked")
+    reference = re.search(r"QR-[A-Z0-9]{6}", said)[0]
+    assert "anna@example.com" in said and page.is_disabled("#cb-pay")
+    tab.screenshot("german-quote-request")
+    with sqlite3.connect(service.database) as database:
+        stored = database.execute(
+            "SELECT reference, passengers, reason, details, channel, email FROM quote_requests_quoterequest"
+        ).fetchall()
+    assert stored == [
+        (
+            reference,
+            8,
+            "vehicle_too_small",
+            "Wir sind 12, mit 12 Koffern.\nFahrgäste: 8+",  # "8+" as chosen, for staff to read
+            "website",
+            "anna@example.com",
+        )
+    ]
+    assert tab.problems == []

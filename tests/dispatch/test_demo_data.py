@@ -18,8 +18,10 @@ from tests.processes import manage, migrated_sqlite
 
 pytestmark = pytest.mark.django_db
 
-FIRST_RUN = "Made 3 drivers, 4 vehicles, 9 rides."
-SECOND_RUN = "Nothing to make: the demo data is already there (3 drivers, 4 vehicles, 9 rides)."
+FIRST_RUN = "Made 3 drivers, 4 vehicles, 9 rides, 1 quote request."
+SECOND_RUN = (
+    "Nothing to make: the demo data is already there (3 drivers, 4 vehicles, 9 rides, 1 quote request)."
+)
 
 
 def demo_data() -> str:
@@ -97,7 +99,7 @@ def test_a_driver_busy_with_a_ride_entered_by_hand_leaves_the_demo_ride_for_disp
     said = demo_data().splitlines()
     anna = Booking.objects.get(name="Anna Berger", pickup_at=pickup + timedelta(minutes=15))
     assert said[0].startswith(f"{anna.reference} is left for dispatch: Karl Huber is on {by_hand.reference}")
-    assert said[1:] == ["Made 2 drivers, 4 vehicles, 9 rides."]
+    assert said[1:] == ["Made 2 drivers, 4 vehicles, 9 rides, 1 quote request."]
     assert (anna.status, anna.driver) == (BookingStatus.PAID, None)
     assert Booking.objects.filter(driver=karl).count() == 2  # the hand-made ride and the evening's demo ride
     by_hand.refresh_from_db()

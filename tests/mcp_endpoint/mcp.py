@@ -7,6 +7,8 @@ from datetime import timedelta
 from django.utils import timezone
 from jsonschema import Draft202012Validator, FormatChecker
 
+from quote_requests.models import QuoteRequest
+
 MCP = "/api/mcp"
 TOOL_NAMES = [
     "booking.estimate_distance",
@@ -18,10 +20,21 @@ TOOL_NAMES = [
     "booking.list_bookings",
     "booking.cancel_booking",
     "booking.list_extras",
+    "booking.request_quote",
+    "booking.get_quote",
 ]
 QUOTE_TOOLS = TOOL_NAMES[:4]  # read tools that need no booking: VALID_ARGUMENTS holds their arguments
-READ_TOOLS = [*QUOTE_TOOLS, "booking.get_booking", "booking.list_bookings", "booking.list_extras"]
-WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking"]
+READ_TOOLS = [
+    *QUOTE_TOOLS,
+    "booking.get_booking",
+    "booking.list_bookings",
+    "booking.list_extras",
+    "booking.get_quote",
+]
+WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking", "booking.request_quote"]
+
+# A pickup weeks ahead: within the 365 days bookings (and quote requests) are taken for.
+AHEAD = (timezone.localtime() + timedelta(days=60)).replace(hour=10, minute=0, second=0, microsecond=0)
 
 VALID_ARGUMENTS = {
     "booking.estimate_distance": {"from": "Hotel Sacher", "to": "Flughafen Wien"},
@@ -29,7 +42,30 @@ VALID_ARGUMENTS = {
     "booking.calculate_price": {"distanceKm": 20, "vehicleClass": "first"},
     "places.autocomplete": {"input": "Sacher"},
     "booking.list_bookings": {"when": "all"},  # the token's bookings: none yet, an empty page
+    "booking.request_quote": {
+        "from": "Hotel Sacher",
+        "to": "Salzburg Hauptbahnhof",
+        "pickupDatetime": AHEAD.isoformat(),
+        "passengers": 14,
+        "details": "A group of 14 with luggage: two vans?",
+        "name": "Anna Berger",
+        "email": "anna@example.com",
+    },
 }
+
+
+def asked_by(token) -> QuoteRequest:
+    """A quote request the token made, as booking.request_quote stores it."""
+    return QuoteRequest.objects.create(
+        reference="QR-ACDEFG",
+        origin="Hotel Sacher",
+        pickup_at=AHEAD,
+        passengers=14,
+        name="Anna Berger",
+        email="anna@example.com",
+        channel="agent",
+        api_token=token,
+    )
 
 
 def post(client, body, *, path=MCP, **headers):

@@ -10,11 +10,13 @@ from access import tokens
 from access.models import ApiToken
 from booking.models import Booking
 from oauth.models import OAuthClient, OAuthGrant
+from quote_requests.models import QuoteRequest
 from tests.conftest import bearer, start_of_window
 from tests.mcp_endpoint.mcp import (
     TOOL_NAMES,
     VALID_ARGUMENTS,
     WRITE_TOOLS,
+    asked_by,
     call,
     checkout_arguments,
     error_of,
@@ -90,9 +92,14 @@ def test_the_scope_matrix(client, agent, tool, scopes):
         arguments = checkout_arguments(client, agent)
     else:
         arguments = VALID_ARGUMENTS.get(tool, {})  # booking.list_extras takes none
+    headers = bearer(*scopes)
+    if tool == "booking.get_quote":  # a request this token made
+        made = tokens.authenticate(headers["HTTP_AUTHORIZATION"].removeprefix("Bearer "))
+        arguments = {"reference": asked_by(made).reference}
     before = set(Booking.objects.values_list("reference", "status"))
+    asked_before = QuoteRequest.objects.count()
     needed = "booking.write" if tool in WRITE_TOOLS else "booking.read"
-    response = call(client, bearer(*scopes), tool, arguments, request_id=11)
+    response = call(client, headers, tool, arguments, request_id=11)
     if needed in scopes:
         assert tool_result(response)["isError"] is False
         after = set(Booking.objects.values_list("reference", "status"))
@@ -102,6 +109,7 @@ def test_the_scope_matrix(client, agent, tool, scopes):
             assert after == {(arguments["reference"], "cancelled")}
         else:
             assert after == before
+        assert QuoteRequest.objects.count() == asked_before + (tool == "booking.request_quote")
         return
     data = error_of(response, 403, -32011, request_id=11)
     assert (data["code"], data["requiredScope"]) == ("insufficient_scope", needed)
@@ -111,6 +119,7 @@ def test_the_scope_matrix(client, agent, tool, scopes):
         'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp"'
     )
     assert set(Booking.objects.values_list("reference", "status")) == before
+    assert QuoteRequest.objects.count() == asked_before
 
 
 # --- rate limit -----------------------------------------------------------------------------------

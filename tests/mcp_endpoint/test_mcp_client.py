@@ -35,6 +35,8 @@ REQUIRED_ARGUMENTS = {
     "booking.list_bookings": [],
     "booking.cancel_booking": ["reference"],
     "booking.list_extras": [],
+    "booking.request_quote": ["from", "pickupDatetime", "name", "email"],
+    "booking.get_quote": ["reference"],
 }
 UNAUTHORIZED, INSUFFICIENT_SCOPE = -32010, -32011  # agents.jsonrpc's own codes
 

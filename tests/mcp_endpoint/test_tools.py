@@ -269,6 +269,7 @@ def test_null_for_an_optional_argument_is_the_same_as_leaving_it_out(client, age
     plain = tool_result(call(client, agent, tool, VALID_ARGUMENTS[tool]))
     nulled = tool_result(call(client, agent, tool, with_nulls))
     assert nulled["isError"] is False, nulled
+    # a quote request asked again with nulls is the same request: its retry, under the same reference
     assert nulled["structuredContent"] == plain["structuredContent"]
 
 

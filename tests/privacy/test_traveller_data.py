@@ -149,7 +149,8 @@ def test_erasure_in_german_removes_what_may_go_and_says_what_stays_and_until_whe
     assert logged.outcome == (
         f"anonymised: {done.reference}; rides still ahead, kept: {ahead.reference}, {under_way.reference}; "
         f"kept under a hold: "
-        f"{held.reference}; invoices and credit notes kept until {YEAR + 7}-12-31; assistants' access ended: 1"
+        f"{held.reference}; invoices and credit notes kept until {YEAR + 7}-12-31; assistants' access ended: 1; "
+        "quote requests deleted: 0"
     )
 
 

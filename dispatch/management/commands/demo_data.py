@@ -20,6 +20,8 @@ from dispatch import assignment
 from fleet.models import Driver, DriverPaper, DriverPaperKind, Vehicle, VehiclePaper, VehiclePaperKind
 from payments import payment_updates
 from pricing.models import VehicleClass
+from quote_requests.models import QuoteRequest
+from quote_requests.services import new_reference
 
 DRIVERS = [
     ("Karl Huber", "+43 660 1112223", "karl@chauffeur.test", "de, en"),
@@ -111,16 +113,41 @@ class Command(BaseCommand):
             vehicles = [self.vehicle(*spec) for spec in VEHICLES]
             with_papers(drivers, vehicles)
             rides = [self.ride(spec, [d for d, _ in drivers], [v for v, _ in vehicles]) for spec in RIDES]
+            _group, asked = self.quote_request()
         made = {
             "driver": sum(created for _, created in drivers),
             "vehicle": sum(created for _, created in vehicles),
             "ride": sum(created for _, created in rides),
+            "quote request": int(asked),
         }
         if any(made.values()):
             self.stdout.write(f"Made {counted(made)}.")
         else:
-            there = {"driver": len(drivers), "vehicle": len(vehicles), "ride": len(rides)}
+            there = {"driver": len(drivers), "vehicle": len(vehicles), "ride": len(rides), "quote request": 1}
             self.stdout.write(f"Nothing to make: the demo data is already there ({counted(there)}).")
+
+    def quote_request(self) -> tuple[QuoteRequest, bool]:
+        """A group no car takes, asked on the booking page, for staff to answer."""
+        pickup = datetime.combine(
+            timezone.localdate() + timedelta(days=6), time(9, 0), tzinfo=timezone.get_default_timezone()
+        )
+        return QuoteRequest.objects.get_or_create(
+            email="events@example.com",
+            defaults={
+                "reference": new_reference(),
+                "origin": "Hotel Sacher",
+                "destination": "Salzburg Hauptbahnhof",
+                "pickup_at": pickup,
+                "passengers": 14,
+                "luggage": 14,
+                "details": "A board of 14 with luggage to Salzburg and back the next evening.",
+                "reason": "vehicle_too_small",
+                "name": "Katharina Lang",
+                "phone": "+436641234500",
+                "locale": "de",
+                "channel": BookingChannel.WEBSITE,
+            },
+        )
 
     def vehicle(self, plate: str, code: str, model: str, seats: int, luggage: int) -> tuple[Vehicle, bool]:
         cls = VehicleClass.objects.get(code=code)

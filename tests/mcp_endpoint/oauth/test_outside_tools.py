@@ -186,6 +186,9 @@ def claude_desktop_entry(page_name: str = "connect-assistant.md") -> dict:
     return entry
 
 
+SESSION_SECONDS = 180
+
+
 def through_mcp_remote(
     live: OAuthLive, tmp_path: Path, email: str, calls: list[dict], *extra: str, entry: dict | None = None
 ) -> tuple[dict, list[tuple[str, bool]]]:
@@ -211,26 +214,37 @@ def through_mcp_remote(
         "env": env,
         "cwd": str(NODE_TOOLS),
     }
-    process = subprocess.Popen(
-        [str(NODE), "session.mjs", "stdio", "legacy", "", ""],
-        cwd=NODE_TOOLS,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    # Files, not pipes: a report beyond a pipe's 64 KiB would block the client until someone reads it, and
+    # mcp-remote, its child, writes to stderr too and may outlive it.
+    said, report = tmp_path / "stderr.txt", tmp_path / "report.json"
+    with report.open("w") as report_file, said.open("w") as said_file:
+        process = subprocess.Popen(
+            [str(NODE), "session.mjs", "stdio", "legacy", "", ""],
+            cwd=NODE_TOOLS,
+            stdin=subprocess.PIPE,
+            stdout=report_file,
+            stderr=said_file,
+            text=True,
+            env=env,
+        )
     process.stdin.write(json.dumps({"calls": calls, "stdio": stdio}))
     process.stdin.close()
     authorized: list[tuple[str, bool]] = []
     browser = Browser(live)
-    while process.poll() is None:
+    deadline = time.monotonic() + SESSION_SECONDS
+    while process.poll() is None and time.monotonic() < deadline:
         asked = opened.read_text().split() if opened.exists() else []
         for url in asked[len(authorized) :]:
             authorized.append((url, offer_back(browser.authorize(url, email=email))))
         time.sleep(0.2)
-    out, err = process.stdout.read(), process.stderr.read()
-    assert process.returncode == 0, err[-4000:]
+    if process.poll() is None:  # a client that waits for nothing fails the test, never hangs the run
+        process.kill()
+        pytest.fail(
+            f"mcp-remote's session did not end in {SESSION_SECONDS} s; authorized {authorized}: "
+            + said.read_text()[-4000:]
+        )
+    out = report.read_text()
+    assert process.returncode == 0, said.read_text()[-4000:]
     return json.loads(out), authorized
 
 

@@ -450,7 +450,7 @@
       });
       var fits = config.classes.filter(function (code) { return !(state.prices[code] || {}).problem; });
       var unfit = state.route && !fits.length ? tripProblem() : "";
-      showError("passengers", unfit === T.tooSmall ? unfit : "");
+      showError("passengers", unfit === T.tooSmall ? unfit : "", unfit === T.tooSmall ? quoteButton() : null);
       showError("stops", unfit === T.tooManyStops ? unfit : "");
       showError("extras", unfit && unfit !== T.tooSmall && unfit !== T.tooManyStops ? unfit : "");
       var chosen = root.querySelector("input[name=vehicle]:checked");
@@ -632,6 +632,75 @@
     function billingHint() {
       var quote = state.prices[vehicle()] || {};
       el("billing-hint").hidden = !(quote.priceEur > ADDRESS_HINT_ABOVE_EUR && !value("billing"));
+    }
+
+    // --- a quote from staff, when no vehicle takes the trip (POST /api/page/quote-requests) ------------------
+    function quoteButton() {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "cb-inline";
+      button.id = "cb-ask-quote";
+      button.textContent = " " + T.askQuote;
+      button.addEventListener("click", askQuote);
+      return button;
+    }
+    function askQuote() {
+      var wrong = [];
+      ["from", "date", "time", "name", "email"].forEach(function (name) {
+        if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
+      });
+      if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
+        showError("email", T.emailInvalid); wrong.push("email");
+      }
+      if (wrong.length) { formError(T.quoteFields); field(wrong[0]).focus(); return; }
+      var body = { from: value("from"), to: value("to"), pickupDatetime: pickup(), name: value("name"),
+                   email: value("email"), phone: value("phone"), locale: lang, reason: "vehicle_too_small",
+                   details: tripInWords().join("\n") };
+      if (value("passengers")) body.passengers = +value("passengers");
+      if (value("luggage")) body.luggage = +value("luggage");
+      formError("");
+      el("ask-quote").disabled = true;
+      call("/api/page/quote-requests", null, body).then(function (response) {
+        if (response.status === 201) return quoteAsked(response.data.reference);
+        el("ask-quote").disabled = false;
+        var errors = (response.data || {}).errors || {}, named = false;
+        Object.keys(errors).forEach(function (wire) {
+          var name = { pickupDatetime: "time", details: "notes" }[wire] || wire;
+          if (!field(name)) return;
+          named = true;
+          showError(name, name === "email" ? T.emailInvalid : name === "phone" ? T.phoneInvalid
+            : name === "time" ? T.pickupAhead : name === "notes" ? T.notesTooLong : T.required[name] || errors[wire][0]);
+        });
+        formError(named ? T.quoteFields : trouble(response));
+      }).catch(function () { el("ask-quote").disabled = false; formError(T.offline); });
+    }
+    // What the form says beyond the request's own members, in the traveller's words, for staff to read.
+    function tripInWords() {
+      function chose(name) { // "Passengers: 8+", as the field's label and its option read
+        var select = field(name);
+        return root.querySelector("label[for=cb-" + name + "]").textContent + ": " +
+          select.options[select.selectedIndex].textContent;
+      }
+      var lines = [value("notes")];
+      if (kind() === "hourly") lines.push(chose("hours"));
+      if (kind() === "tour") lines.push(chose("tour"));
+      ["passengers", "luggage"].forEach(function (name) {
+        if (/\+$/.test(field(name).options[field(name).selectedIndex].textContent)) lines.push(chose(name));
+      });
+      var on = stops().map(function (stop) { return stop.wait ? fill(T.stopWaiting, { stop: stop.address, minutes: stop.wait }) : stop.address; });
+      if (on.length) lines.push(T.stopsHeading + ": " + on.join("; "));
+      if (extraLabels().length) lines.push(fill(T.quoteExtras, { extras: extraLabels().join(", ") }));
+      if (!el("flight-field").hidden && value("flight")) lines.push(fill(T.quoteFlight, { flight: value("flight") }));
+      return lines.filter(Boolean);
+    }
+    function quoteAsked(reference) {
+      form.querySelectorAll("input, textarea, select, button").forEach(function (input) { input.disabled = true; });
+      var box = el("quote-asked");
+      box.textContent = fill(T.quoteAsked, { reference: reference, email: value("email") });
+      box.hidden = false;
+      box.setAttribute("tabindex", "-1");
+      box.focus();
+      try { localStorage.removeItem(STORE); } catch (e) { /* private mode */ }
     }
 
     function checkEmail() {
