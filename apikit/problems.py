@@ -74,8 +74,8 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "vehicle_too_small": ProblemKind(
         400,
         "Vehicle class too small",
-        "Choose one of `fittingClasses`; when it is empty, ask the operator for a quote (several cars or a "
-        "larger vehicle).",
+        "Choose one of `fittingClasses`; when it is empty, ask staff for a quote (several cars or a larger "
+        "vehicle): POST /api/v1/quote-requests, or the MCP tool booking.request_quote.",
     ),
     "unknown_extra": ProblemKind(
         400, "Unknown extra", "Use the code of an extra offered in that class (GET /api/v1/extras)."

@@ -40,7 +40,7 @@ VAT_ID_FORMATS = {
 
 
 # What people type between the characters of an id, and around it: spaces, dots, hyphens, line ends.
-SEPARATOR = r"[-. \t\n\r\u00a0]"
+SEPARATOR = r"[-. \t\n\r\u00a0\u2009\u202f]"
 _ATOM = re.compile(r"(\\d|\[[^\]]+\]|[A-Z])(\{\d+(?:,\d+)?\})?")
 
 
@@ -48,7 +48,7 @@ def _typed(pattern: str) -> str:
     """A format as typed: separators before each character, letters in either case."""
 
     def atom(found: re.Match) -> str:
-        character = found[1]
+        character = "[0-9]" if found[1] == r"\d" else found[1]  # ASCII digits: JSON Schema's \d, not Python's
         if character.isalpha():
             character = f"[{character}{character.lower()}]"
         elif character.startswith("["):
@@ -61,9 +61,9 @@ def _typed(pattern: str) -> str:
 # Every id of the table as it may be typed, in the regex dialect JSON Schema and Python share: the OpenAPI
 # document states it, and a value it allows is one the server accepts.
 VAT_ID_PATTERN = (
-    "^(?:"
+    "^(?:(?:"
     + "|".join(f"{_typed(country)}(?:{_typed(pattern)})" for country, pattern in VAT_ID_FORMATS.items())
-    + f"){SEPARATOR}*$"
+    + f"){SEPARATOR}*|{SEPARATOR}+)$"  # or separators only: none given
 )
 
 

@@ -381,13 +381,13 @@ def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
     are results with `isError` carrying the problem as /api/v1 would write it (code, detail, hint …)."""
     try:
         valid = validated(tool, arguments)
-        structured = _run(tool, valid, arguments, token)
+        structured = _run(tool, valid, token)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
         return _result(problem_body(classify(failure, tool.input)), is_error=True)
     return _result(structured, is_error=False)
 
 
-def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiToken) -> dict:
+def _run(tool: Tool, valid: serializers.Serializer, token: ApiToken) -> dict:
     def run() -> idempotency.Made:
         result = tool.run(valid, token)
         booking_id = result.booking.pk if isinstance(result, CheckoutResult) else None
@@ -395,6 +395,7 @@ def _run(tool: Tool, valid: serializers.Serializer, arguments: dict, token: ApiT
 
     if tool.retry_window is None:
         return run().body
+    arguments = valid.initial_data  # as validated: an optional argument sent as null is one left out
     key = f"mcp:{tool.name}:{idempotency.fingerprint(arguments)}"
     # An OAuth token's retries count per grant: a refresh between two tries must not book twice.
     caller = f"grant:{token.grant_id}" if token.grant_id else f"token:{token.pk}"

@@ -265,6 +265,9 @@ class IdempotentCheckout(models.Model):
         V1 = "v1", "POST /api/v1/checkout"
         PAGE = "page", "POST /api/page/checkout"
         MCP = "mcp", "booking.create_checkout (MCP)"
+        # A quote request's retries (quote_requests/retries.py): no booking, the same replay.
+        QUOTE_V1 = "quote-v1", "POST /api/v1/quote-requests"
+        QUOTE_PAGE = "quote-page", "POST /api/page/quote-requests"
 
     door = models.CharField(max_length=10, choices=Door.choices)
     caller = models.CharField(max_length=100, help_text="Whose key: a token or a client address.")

@@ -8,7 +8,8 @@ from access.models import ApiToken, Scope
 from apikit.operations import Operation
 from apikit.renderers import Answer
 from booking.models import BookingChannel
-from quote_requests import services
+from payments.models import IdempotentCheckout
+from quote_requests import retries, services
 from quote_requests.serializers import QuoteRequestInput, QuoteRequestOutput
 
 
@@ -25,8 +26,10 @@ class QuoteRequestsApi(Operation):
             "seats (`vehicle_too_small` with empty `fittingClasses`), several cars, several days, a route "
             "outside the tariff's area. Staff answer by e-mail to `email` (an offer with a payment link), "
             "usually within a working day; the traveller gets an acknowledgement at once. `name` and "
-            "`email` are required: a request nobody can be answered at is refused, nothing stored. A token "
-            "that acts for a traveller (OAuth) asks in their name."
+            "`email` are required (a request nobody can be answered at is refused, nothing stored); a token "
+            "that acts for a traveller (OAuth) may leave `email` out: it asks in their name. The same "
+            "request again within ten minutes (a retry) answers the one it made. A pickup that has passed, "
+            "or further ahead than bookings are taken, is a 400 naming `pickupDatetime`."
         ),
         tags=["booking"],
         request=QuoteRequestInput,
@@ -37,11 +40,14 @@ class QuoteRequestsApi(Operation):
         assert isinstance(token, ApiToken)  # noqa: S101  (the permission let only a token in)
         valid = self.validated(request)
         assert isinstance(valid, QuoteRequestInput)  # noqa: S101  (its input_serializer)
-        asked = valid.asked()
-        stored = services.request_quote(
-            services.in_their_name(asked, token), channel=BookingChannel.API, api_token_id=token.pk
+        asked = services.in_their_name(valid.asked(), token)
+        answer = retries.asked_once(
+            request._request,
+            door=IdempotentCheckout.Door.QUOTE_V1,
+            body=request.data,
+            ask=lambda: services.request_quote(asked, channel=BookingChannel.API, api_token_id=token.pk),
         )
-        return Answer(QuoteRequestOutput.write(stored), status=201)
+        return Answer(answer.body, status=answer.status)
 
 
 class QuoteRequestApi(Operation):

@@ -26,7 +26,9 @@ TYPED = ("name", "origin", "destination", "details", "phone")
 
 
 def send_received(request_id: int, *, acknowledge: bool = True) -> None:
-    request = QuoteRequest.objects.get(pk=request_id)
+    request = QuoteRequest.objects.filter(pk=request_id).first()
+    if request is None:  # erased (the traveller's wish, or its time ran out) before its mail went: none goes
+        return
     language = "de" if request.locale == "de" else "en"
     if acknowledge:
         subject = SUBJECTS[language].format(reference=request.reference)
@@ -59,7 +61,9 @@ def _message(request: QuoteRequest, language: str, address: str, subject: str, *
         }
         text = render_to_string("emails/quote_request_received.txt", context)
     message = EmailMultiAlternatives(one_line(subject), text, from_email=sender(), to=[address])
-    # an address with a line break (stored before the admin refused it) cannot be a header: left out
-    if not for_operator and operator.email and not re.search(CONTROL_CHARACTERS, operator.email):
-        message.reply_to = [operator.email]
+    # the traveller answers the operator; the operator answers the traveller (addresses with a line break,
+    # stored before the forms refused them, cannot be a header: left out)
+    reply_to = request.email if for_operator else operator.email
+    if reply_to and not re.search(CONTROL_CHARACTERS, reply_to):
+        message.reply_to = [reply_to]
     return message

@@ -53,7 +53,12 @@ class QuoteRequestInput(FromFieldMixin, Declaration):
         "back, a larger vehicle.",
     )
     name = serializers.CharField(max_length=200, help_text="Who asks.")
-    email = serializers.EmailField(max_length=254, help_text="Where the offer goes.")
+    email = serializers.EmailField(
+        max_length=254,
+        required=False,
+        default="",
+        help_text="Where the offer goes; required unless the token acts for a traveller (then theirs).",
+    )
     phone = serializers.CharField(
         max_length=phones.MAX_LENGTH,
         required=False,
@@ -70,6 +75,7 @@ class QuoteRequestInput(FromFieldMixin, Declaration):
 class PageQuoteRequestInput(QuoteRequestInput):
     """The booking page's: with the reason the page found no vehicle for the trip."""
 
+    email = serializers.EmailField(max_length=254, help_text="Where the offer goes.")
     reason = serializers.ChoiceField(
         choices=[(code, code) for code in REASONS],
         required=False,

@@ -22,7 +22,7 @@ from sitekit import phones
 
 NOT_FOUND = "No quote request {reference} of yours."  # the API's words
 EMAIL_NOT_YOURS = "This token asks for {email} only: send that e-mail address."
-RETRY_WINDOW = timedelta(minutes=10)
+RETRY_WINDOW = timedelta(minutes=10)  # a request asked again within it is its retry (retries.py)
 PREFIX = "QR-"  # a booking's is CB-: said over the phone, the two are never confused
 
 
@@ -46,6 +46,8 @@ def request_quote(asked: QuoteAsked, *, channel: str, api_token_id: int | None =
     """Store the request and queue its e-mails; refused, it stores nothing. Asked with a token, the traveller
     gets an acknowledgement; the booking page, which anyone may call, shows it on screen instead (its
     e-mail goes to no address it was not asked by)."""
+    if not asked.email.strip():
+        raise DomainError(_("Give the e-mail address the offer goes to."), field="email")
     if asked.pickup <= timezone.now():
         raise DomainError(_("The pickup is in the past: choose a time ahead."), field="pickup")
     # An offer becomes a booking: as far ahead as one may be booked.
@@ -82,12 +84,6 @@ def request_quote(asked: QuoteAsked, *, channel: str, api_token_id: int | None =
         channel=channel,
         api_token_id=api_token_id,
     )
-    # A retry (a timeout, a double click) gets the request it made, not a second one for staff to answer.
-    twin = QuoteRequest.objects.filter(
-        **trip, status=QuoteRequestStatus.OPEN, created_at__gte=timezone.now() - RETRY_WINDOW
-    ).first()
-    if twin is not None:
-        return twin
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -106,7 +102,7 @@ def in_their_name(asked: QuoteAsked, token: ApiToken | None) -> QuoteAsked:
     another, as it books (booking/ownership.py)."""
     if token is None or not token.acts_for:
         return asked
-    if not ownership.same_address(asked.email, token.acts_for):
+    if asked.email.strip() and not ownership.same_address(asked.email, token.acts_for):
         raise DomainError(EMAIL_NOT_YOURS.format(email=token.acts_for), code="email_not_yours", field="email")
     return replace(asked, email=token.acts_for)
 
@@ -125,5 +121,6 @@ def new_reference() -> str:
 
 
 def open_requests() -> int:
-    """How many requests wait for staff's answer (the dispatch board says so)."""
-    return QuoteRequest.objects.filter(status=QuoteRequestStatus.OPEN).count()
+    """How many requests wait for staff's answer (the dispatch board says so): those whose trip is still
+    ahead."""
+    return QuoteRequest.objects.filter(status=QuoteRequestStatus.OPEN, pickup_at__gte=timezone.now()).count()

@@ -20,6 +20,7 @@ from booking.serializers import (
 )
 from payments.api import CHECKOUT_PROBLEMS, IDEMPOTENCY_KEY, IdempotentCheckoutOperation
 from payments.models import IdempotentCheckout
+from quote_requests import retries
 from quote_requests import services as quote_requests
 from quote_requests.serializers import PageQuoteRequestInput, QuoteRequestOutput
 
@@ -98,11 +99,17 @@ class PageQuoteRequestApi(Operation):
         responses={201: OpenApiResponse(QuoteRequestOutput, description="The request, open.")},
     )
     def post(self, request: Request) -> Answer | JsonResponse:
-        # Each one mails the operator: it costs as many requests as a page's whole minute of quoting.
-        usage = ratelimit.count_more(request, QUOTE_REQUEST_COST - 1)
-        if usage is not None and usage.exceeded:
-            return problem_response(ratelimit.over_limit(usage))
         valid = self.validated(request)
         assert isinstance(valid, PageQuoteRequestInput)  # noqa: S101  (its input_serializer)
-        stored = quote_requests.request_quote(valid.asked(), channel=BookingChannel.WEBSITE)
-        return Answer(QuoteRequestOutput.write(stored), status=201)
+        # Each one mails the operator: a well-formed one costs as many requests as a minute of quoting.
+        usage = ratelimit.count_more(request._request, QUOTE_REQUEST_COST - 1)
+        if usage is not None and usage.exceeded:
+            return problem_response(ratelimit.over_limit(usage))
+        asked = valid.asked()
+        answer = retries.asked_once(
+            request._request,
+            door=IdempotentCheckout.Door.QUOTE_PAGE,
+            body=request.data,
+            ask=lambda: quote_requests.request_quote(asked, channel=BookingChannel.WEBSITE),
+        )
+        return Answer(answer.body, status=answer.status)

@@ -109,6 +109,7 @@ TEXTS = {
     ),
     "askQuote": _("Ask us for a quote"),
     "pickupAhead": _("This time has passed: choose a pickup time ahead."),
+    "pickupTooFar": _("This is further ahead than we take bookings: please ask us nearer the time."),
     "notesTooLong": _("Shorten your notes a little, please."),
     "quoteFields": _(
         "To ask for a quote, enter the pickup, the date and time, your name and e-mail address."

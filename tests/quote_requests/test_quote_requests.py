@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 
 from access import tokens
@@ -67,7 +68,7 @@ def test_a_request_is_stored_open_and_both_sides_are_told(client, agent, setting
     assert traveller.subject == f"Ihre Angebotsanfrage {stored.reference} ist eingegangen"
     assert "Guten Tag Anna Berger" in traveller.body and "Fahrgäste: 14" in traveller.body
     assert "https: //example. com/agenda" in traveller.body  # their text is never a link
-    assert operator.to == ["office@chauffeur.test"]
+    assert operator.to == ["office@chauffeur.test"] and operator.reply_to == ["anna@example.com"]
     assert operator.subject == f"Quote request {stored.reference}: 14 passengers"  # nothing they typed
     assert f"/admin/quote_requests/quoterequest/{stored.pk}/change/" in operator.body
     assert run_pending_jobs() == 0 and len(mail.outbox) == 2  # once
@@ -94,7 +95,7 @@ def test_a_request_nobody_can_answer_or_place_is_refused_and_nothing_stored(clie
     assert QuoteRequest.objects.count() == 0 and run_pending_jobs() == 0
 
 
-def test_a_retry_gets_the_request_it_made_until_staff_answered_it(client, agent, admin_client):
+def test_a_retry_gets_the_request_it_made_for_ten_minutes(client, agent, admin_client):
     first = post(client, asked(), agent).json()
     again = post(client, asked(), agent)  # a timeout, a double click
     assert again.status_code == 201 and again.json() == first
@@ -104,10 +105,20 @@ def test_a_retry_gets_the_request_it_made_until_staff_answered_it(client, agent,
     QuoteRequest.objects.filter(reference=other["reference"]).update(status="answered")
     listed = admin_client.get("/admin/quote_requests/quoterequest/").content.decode()
     assert listed.index(first["reference"]) < listed.index(other["reference"])  # the open ones first
-    QuoteRequest.objects.filter(reference=first["reference"]).update(status="answered")
-    anew = post(client, asked(), agent).json()  # asked again after staff's answer: a new request
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        anew = post(client, asked(), agent).json()  # asked again later: a request of its own
     assert anew["reference"] not in (first["reference"], other["reference"])
     assert QuoteRequest.objects.count() == 3
+
+
+def test_the_page_keys_a_retry_by_its_visitor():
+    data = {**asked(), "reason": "vehicle_too_small"}
+    one, another = Client(REMOTE_ADDR="198.51.100.7"), Client(REMOTE_ADDR="198.51.100.8")
+    first = one.post("/api/page/quote-requests", data, content_type="application/json").json()
+    assert one.post("/api/page/quote-requests", data, content_type="application/json").json() == first
+    theirs = another.post("/api/page/quote-requests", data, content_type="application/json").json()
+    assert theirs["reference"] != first["reference"]  # the same words from someone else: their own
+    assert QuoteRequest.objects.count() == 2
 
 
 def test_asking_needs_a_writing_token_and_reading_needs_the_token_that_asked(client, agent):
@@ -122,6 +133,19 @@ def test_asking_needs_a_writing_token_and_reading_needs_the_token_that_asked(cli
     assert assert_problem(theirs, 404, "not_found")["detail"] == assert_problem(unknown, 404, "not_found")[
         "detail"
     ].replace("QR-AAAAAA", reference)
+
+
+def test_a_travellers_token_may_leave_the_address_out(client):
+    token, plain = tokens.issue_token(name="assistant", scopes=["booking.write", "booking.read"])
+    token.acts_for = "anna@example.com"
+    token.save(update_fields=["acts_for"])
+    data = {key: value for key, value in asked().items() if key != "email"}
+    response = post(client, data, {"HTTP_AUTHORIZATION": f"Bearer {plain}"})
+    assert response.status_code == 201, response.content
+    assert QuoteRequest.objects.get().email == "anna@example.com"
+    nobody = post(client, data, bearer("booking.write"))  # a token for nobody in particular must say whom
+    assert "email" in assert_problem(nobody, 400, "invalid_request")["errors"]
+    assert QuoteRequest.objects.count() == 1
 
 
 def test_a_travellers_token_asks_in_their_name_only():
@@ -181,6 +205,20 @@ def test_staff_see_open_requests_on_the_board_and_answer_them(client, agent, adm
     board = admin_client.get("/admin/booking/booking/dispatch/", {"range": "next7", "part": "live"}).content
     assert b'id="quote-requests"' not in board
     assert admin_client.get("/admin/quote_requests/quoterequest/add/").status_code == 403
+
+
+def test_a_request_erased_before_its_mail_went_gets_none(client, agent, settings):
+    settings.OPERATOR_EMAIL = "office@chauffeur.test"
+    post(client, asked(), agent)
+    traveller_data.erase("anna@example.com", channel="staff")
+    assert run_pending_jobs() == 1 and mail.outbox == []  # done, nothing sent, nothing failed
+
+
+def test_the_board_counts_only_requests_still_ahead(client, agent):
+    post(client, asked(), agent)
+    assert services.open_requests() == 1
+    with time_machine.travel(timezone.now() + timedelta(days=11)):
+        assert services.open_requests() == 0  # its pickup passed: nothing left to quote
 
 
 def test_requests_go_with_the_retention_policy_and_a_travellers_erasure(client, agent):

@@ -5,7 +5,9 @@ Claude Desktop entry of docs/agents/connect-assistant.md configures it (a 401 no
 OAuth flow; a 403 for a missing scope reaches the caller)."""
 
 import json
+import os
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -226,6 +228,7 @@ def through_mcp_remote(
             stderr=said_file,
             text=True,
             env=env,
+            start_new_session=True,  # its own group: a kill takes mcp-remote, its child, too
         )
     process.stdin.write(json.dumps({"calls": calls, "stdio": stdio}))
     process.stdin.close()
@@ -238,7 +241,8 @@ def through_mcp_remote(
             authorized.append((url, offer_back(browser.authorize(url, email=email))))
         time.sleep(0.2)
     if process.poll() is None:  # a client that waits for nothing fails the test, never hangs the run
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
         pytest.fail(
             f"mcp-remote's session did not end in {SESSION_SECONDS} s; authorized {authorized}: "
             + said.read_text()[-4000:]

@@ -669,7 +669,7 @@
           if (!field(name)) return;
           named = true;
           showError(name, name === "email" ? T.emailInvalid : name === "phone" ? T.phoneInvalid
-            : name === "time" ? T.pickupAhead : name === "notes" ? T.notesTooLong : T.required[name] || errors[wire][0]);
+            : name === "time" ? (Date.parse(pickup()) > Date.now() ? T.pickupTooFar : T.pickupAhead) : name === "notes" ? T.notesTooLong : T.required[name] || errors[wire][0]);
         });
         formError(named ? T.quoteFields : trouble(response));
       }).catch(function () { el("ask-quote").disabled = false; formError(T.offline); });
