@@ -17,7 +17,7 @@ from booking import ride_stops
 from booking.models import Booking, BookingStatus
 from pricing import services as pricing
 from pricing.lines import LineKind, PricedLine
-from pricing.quote import EXTRA, STOP, Quote
+from pricing.quote import EXTRA, OFFER, STOP, Quote
 from pricing.snapshot import ExtraOffer
 from sitekit.l10n import money
 
@@ -53,6 +53,7 @@ LINE_LABELS = {
     "price_by_hand": _("Price adjustment: {reason}"),  # the reason staff gave, printed as typed
     EXTRA: _("Extra"),  # worded by extra_label from its params
     STOP: _("Stop"),  # worded by stop_label from its params
+    OFFER: _("As offered"),  # printed as staff wrote it in the offer (its label)
 }
 
 
@@ -145,6 +146,8 @@ def line_label(line: PricedLine, values: dict, *, detailed: bool) -> str:
         return extra_label(line.params, detailed=detailed)
     if line.code == STOP:
         return stop_label(line.params, values.get("stops", ()), detailed=detailed)
+    if line.code == OFFER:
+        return line.label
     if detailed:
         try:
             return str(DETAILED_LABELS[line.code]).format(**_worded(line))

@@ -34,7 +34,7 @@ from places.api import (
 )
 from pricing.api import ExtrasApi, PriceApi
 from quote_requests.api import QuoteRequestApi, QuoteRequestsApi
-from web import booking_page, my_data
+from web import booking_page, my_data, offer_page
 from web import views as booking_pages
 from web.api import PageCheckoutApi, PageQuoteApi, PageQuoteRequestApi
 from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH, PAGE_QUOTE_REQUEST_PATH
@@ -81,6 +81,7 @@ pages = [
     path("my-data", my_data.my_data_page, name="my-data"),
     path("my-data/copy.json", my_data.my_data_copy, name="my-data-copy"),
     path("booking/account", booking_pages.account_page, name="booking-account"),
+    path("booking/offer", offer_page.offer_page, name="quote-offer"),
     path("booking/manage/ride", booking_pages.manage_ride_panel, name="booking-manage-ride"),
     path("booking/manage/ride.ics", booking_pages.manage_ride_calendar, name="booking-manage-calendar"),
     path("booking/manage/invoice.pdf", booking_pages.manage_invoice, name="booking-manage-invoice"),

@@ -23,7 +23,14 @@ from payments import ledger, refunds, surcharges
 from payments.models import PRICE_CHANGE_REFUND, Refund
 from pricing import services as pricing
 from pricing.money import to_cents
-from pricing.quote import PriceByHand, Quote, price_by_hand_of, with_price_by_hand
+from pricing.quote import (
+    PriceByHand,
+    Quote,
+    is_offered,
+    price_by_hand_of,
+    with_price_by_hand,
+    without_price_by_hand,
+)
 
 CHANGEABLE = (BookingStatus.PENDING_PAYMENT, BookingStatus.PAID, BookingStatus.CONFIRMED)
 
@@ -71,20 +78,15 @@ def change_ride(
             )
         kept = price_by_hand_of(booking.quote)
         chosen = price_by_hand or (None if tariff_price else kept)
-        assert booking.distance_km is not None  # noqa: S101  (_ensure_changeable refused a ride without one)
-        quote = pricing.quote_price(
-            vehicle_class=vehicle_class,
-            distance_km=booking.distance_km,
-            booking_type=booking.booking_type,
-            in_zone_a=booking.in_zone_a is not False,
-            duration_hours=booking.duration_hours,
-            tour_slug=booking.tour_slug or None,
-            passengers=booking.passengers,
-            luggage=booking.luggage,
-            extras=booking.quote.extras,  # what was asked for, at today's prices
-            stop_waits=ride_stops.waits(ride_stops.of(booking)),
-            booked=booking.quote,  # an extra withdrawn since stays, at its booked price
-        )
+        if is_offered(booking.quote):  # staff's offer priced it, not the tariff: the price stays
+            if vehicle_class != booking.vehicle_class:
+                raise DomainError(
+                    _("The offer the traveller accepted priced this ride in its class: keep the class."),
+                    field="vehicle_class",
+                )
+            quote = without_price_by_hand(booking.quote)
+        else:
+            quote = _tariff_quote(booking, vehicle_class)
         if chosen is not None:
             quote = with_price_by_hand(quote, chosen)
         difference = to_cents(quote.price) - booking.amount_cents
@@ -115,6 +117,24 @@ def change_ride(
         job_links.follow_change(booking)  # the job's link lasts until after the moved ride
         booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
+
+
+def _tariff_quote(booking: Booking, vehicle_class: str) -> Quote:
+    """The ride's price from the tariff of the class, as booked: its route, extras and stops."""
+    assert booking.distance_km is not None  # noqa: S101  (_ensure_changeable refused a ride without one)
+    return pricing.quote_price(
+        vehicle_class=vehicle_class,
+        distance_km=booking.distance_km,
+        booking_type=booking.booking_type,
+        in_zone_a=booking.in_zone_a is not False,
+        duration_hours=booking.duration_hours,
+        tour_slug=booking.tour_slug or None,
+        passengers=booking.passengers,
+        luggage=booking.luggage,
+        extras=booking.quote.extras,  # what was asked for, at today's prices
+        stop_waits=ride_stops.waits(ride_stops.of(booking)),
+        booked=booking.quote,  # an extra withdrawn since stays, at its booked price
+    )
 
 
 def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:

@@ -2,7 +2,7 @@
 price. Decimal throughout; lines sum to the gross before rounding, and the `rounding` line closes the gap.
 The limits of what can be priced live here, and every door's declaration reads them."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
@@ -148,6 +148,9 @@ PRICE_BY_HAND = "price_by_hand"
 MIN_PRICE_BY_HAND, MAX_PRICE_BY_HAND = Decimal("1.00"), Decimal("99999.99")
 MAX_REASON_LENGTH = 150
 
+# A line of an offer staff priced for a trip the tariff could not (quote requests), labelled as they wrote.
+OFFER = "offer"
+
 # What each of the engine's lines is; every code a quote was ever stored with is here.
 LINE_KINDS = {
     "base_fare": LineKind.FARE,
@@ -162,7 +165,29 @@ LINE_KINDS = {
     STOP: LineKind.EXTRA,
     "waiting": LineKind.WAITING,
     PRICE_BY_HAND: LineKind.ADJUSTMENT,
+    OFFER: LineKind.FARE,
 }
+
+
+def offered(vehicle_class: str, lines: Sequence[tuple[str, Decimal]], vat_rate: Decimal) -> Quote:
+    """The price of an offer staff wrote line by line: the lines' sum, net and VAT of it at the class's rate
+    (one rate, as every ride's)."""
+    price = to_cent(sum((amount for _label, amount in lines), Decimal(0)))
+    net = to_cent(price / (1 + vat_rate))
+    return Quote(
+        price=price,
+        net=net,
+        vat=price - net,
+        vat_rate=vat_rate,
+        vehicle_class=vehicle_class,
+        booking_type=BookingType.DISTANCE,
+        lines=tuple(PriceLine(OFFER, label, to_cent(amount), {}) for label, amount in lines),
+    )
+
+
+def is_offered(quote: Quote) -> bool:
+    """Whether staff priced it as an offer: no tariff prices it again."""
+    return any(line.code == OFFER for line in quote.lines)
 
 
 @dataclass(frozen=True)

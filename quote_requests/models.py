@@ -2,12 +2,22 @@
 several cars or days, outside the tariff's area), asked for by a traveller on the booking page or by a
 program or an agent, for staff to answer."""
 
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.core import signing
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import BookingChannel
+from pricing.models import VehicleClass
+from sitekit.validators import one_line
 
 MAX_DETAILS = 2000  # characters of what the traveller says they need
+OFFER_SALT = "quote_requests.offer"
 
 
 class QuoteRequestStatus(models.TextChoices):
@@ -50,6 +60,30 @@ class QuoteRequest(models.Model):
         verbose_name=_("API token"),
     )
     staff_note = models.TextField(_("staff note"), blank=True, help_text=_("For staff only."))
+    # Staff's offer: its lines (OfferLine), the class it is driven in, until when it may be accepted.
+    offer_vehicle_class = models.CharField(
+        _("class offered"),
+        max_length=20,
+        choices=VehicleClass.Code.choices,
+        blank=True,
+        help_text=_("The booking is made in this class; its tariff's VAT rate applies to the offer."),
+    )
+    offer_valid_until = models.DateField(
+        _("offer valid until"),
+        null=True,
+        blank=True,
+        help_text=_("The last day the traveller can accept it."),
+    )
+    offer_sent_at = models.DateTimeField(_("offer sent"), null=True, blank=True)
+    booking = models.OneToOneField(
+        "booking.Booking",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="quote_request",
+        verbose_name=_("booking"),
+        help_text=_("Made when the traveller accepted the offer."),
+    )
     created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("changed at"), auto_now=True)
 
@@ -59,3 +93,48 @@ class QuoteRequest(models.Model):
 
     def __str__(self) -> str:
         return self.reference
+
+    @property
+    def offer(self) -> "SentOffer | None":
+        """Staff's offer as the traveller got it; None until it is sent."""
+        if self.offer_sent_at is None or self.offer_valid_until is None:
+            return None
+        lines = list(self.offer_lines.all())
+        return SentOffer(
+            vehicle_class=self.offer_vehicle_class,
+            lines=lines,
+            price=sum((line.amount for line in lines), Decimal(0)),
+            valid_until=self.offer_valid_until,
+            url=self.offer_link(),
+            booking_reference=self.booking.reference if self.booking else None,
+        )
+
+    def offer_link(self) -> str:
+        """The link in the offer's mail: it opens the offer, which books and pays it (web/offer_page.py)."""
+        token = signing.Signer(salt=OFFER_SALT).sign(self.reference)
+        return f"{settings.PUBLIC_BASE_URL}{reverse('quote-offer')}?offer={token}"
+
+
+class OfferLine(models.Model):
+    """A line of staff's offer, as the invoice will print it: "Two vans, Vienna–Salzburg", 1,200.00 €."""
+
+    request = models.ForeignKey(QuoteRequest, on_delete=models.CASCADE, related_name="offer_lines")
+    label = models.CharField(_("line"), max_length=200, validators=[one_line])
+    amount = models.DecimalField(_("amount (gross, EUR)"), max_digits=9, decimal_places=2)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name, verbose_name_plural = _("offer line"), _("offer lines")
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class SentOffer:
+    vehicle_class: str
+    lines: list[OfferLine]
+    price: Decimal  # gross, the lines' sum
+    valid_until: date
+    url: str
+    booking_reference: str | None  # once the traveller booked it

@@ -8,14 +8,21 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from booking.notifications import deliver, one_line, sender, unlinked
-from booking.presentation import vehicle_name
+from booking.presentation import number, vehicle_name
 from operator_profile import legal
 from operator_profile.models import CONTROL_CHARACTERS
 from operator_profile.services import operator_branding
+from quote_requests import offer_terms
 from quote_requests.models import QuoteRequest
+from sitekit.l10n import money
 
+OFFER_SUBJECTS = {
+    "en": "Our offer for your request {reference}",
+    "de": "Unser Angebot zu Ihrer Anfrage {reference}",
+}
 SUBJECTS = {
     "en": "We received your quote request {reference}",
     "de": "Ihre Angebotsanfrage {reference} ist eingegangen",
@@ -67,3 +74,37 @@ def _message(request: QuoteRequest, language: str, address: str, subject: str, *
     if reply_to and not re.search(CONTROL_CHARACTERS, reply_to):
         message.reply_to = [reply_to]
     return message
+
+
+def send_offer(request_id: int) -> None:
+    """The offer, in the traveller's language: the trip, the lines and total, the validity and the link that
+    books and pays it."""
+    request = QuoteRequest.objects.filter(pk=request_id).first()
+    if request is None:  # erased before its mail went
+        return
+    language = "de" if request.locale == "de" else "en"
+    quote = offer_terms.priced(request)
+    operator = operator_branding()
+    with translation.override(language):
+        context = {
+            "request": {name: unlinked(getattr(request, name)) for name in TYPED},
+            "reference": request.reference,
+            "pickup": timezone.localtime(request.pickup_at),
+            "vehicle": vehicle_name(request.offer_vehicle_class),
+            "lines": [{"label": unlinked(line.label), "amount": money(line.amount)} for line in quote.lines],
+            "total": money(quote.price),
+            "vat_note": str(_("includes {rate} % VAT: {vat} (net {net})")).format(
+                rate=number(quote.vat_rate * 100), vat=money(quote.vat), net=money(quote.net)
+            ),
+            "valid_until": request.offer_valid_until,
+            "offer_url": offer_terms.offer_url(request),
+            "operator": operator,
+            "site_url": f"{settings.PUBLIC_BASE_URL}/{language}/",
+            "legal_links": legal.links(language),
+        }
+        text = render_to_string("emails/quote_offer.txt", context)
+    subject = OFFER_SUBJECTS[language].format(reference=request.reference)
+    message = EmailMultiAlternatives(one_line(subject), text, from_email=sender(), to=[request.email])
+    if operator.email and not re.search(CONTROL_CHARACTERS, operator.email):
+        message.reply_to = [operator.email]
+    deliver(message)

@@ -8,7 +8,7 @@ from apikit.declarations import Declaration
 from apikit.fields import FromFieldMixin, JsonIntegerField, LocalDateTimeField
 from booking.ride_quotes import CLASS_PROBLEMS
 from pricing.models import VehicleClass
-from pricing.serializers import luggage_field, passengers_field
+from pricing.serializers import euros, luggage_field, passengers_field
 from quote_requests.models import MAX_DETAILS, QuoteRequestStatus
 from quote_requests.services import QuoteAsked
 from sitekit import phones
@@ -85,6 +85,32 @@ class PageQuoteRequestInput(QuoteRequestInput):
     )
 
 
+class OfferLineOutput(Declaration):
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.label
+        help_text="As staff wrote it, e.g. 'Business van Vienna – Salzburg, with waiting'."
+    )
+    amountEur = euros(source="amount", help_text="Gross, VAT included.")
+
+
+class OfferOutput(Declaration):
+    """Staff's offer: its lines, the class it is driven in, until when it holds, and the link that books it
+    and pays it (the traveller got it by e-mail)."""
+
+    vehicleClass = serializers.CharField(source="vehicle_class")
+    lines = OfferLineOutput(many=True)
+    priceEur = euros(source="price", help_text="The lines' sum, VAT included.")
+    validUntil = serializers.DateField(source="valid_until", help_text="The last day it can be booked.")
+    url = serializers.CharField(
+        help_text="The offer's page: the traveller books and pays there (the payment page opens then)."
+    )
+    bookingReference = serializers.CharField(
+        source="booking_reference",
+        allow_null=True,
+        help_text="The booking made when the traveller booked it (GET /api/v1/bookings/{reference}); null "
+        "until then.",
+    )
+
+
 class QuoteRequestOutput(FromFieldMixin, Declaration):
     """A quote request as the traveller or agent that made it sees it."""
 
@@ -106,6 +132,7 @@ class QuoteRequestOutput(FromFieldMixin, Declaration):
     email = serializers.CharField()
     phone = serializers.CharField()
     askedAt = LocalDateTimeField(source="created_at")
+    offer = OfferOutput(allow_null=True, help_text="Staff's offer, once sent (status answered); null before.")
 
 
 class QuoteRequestAccessInput(Declaration):

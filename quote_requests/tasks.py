@@ -11,3 +11,10 @@ def send_quote_request_received(request_id: int, acknowledge: bool = True) -> No
     # Scoped by request: re-enqueued, it never repeats a mail that went out.
     with delivery.scope(f"quote-request:{request_id}"):
         notifications.send_received(request_id, acknowledge=acknowledge)
+
+
+@task()
+def send_quote_offer(request_id: int, sent_at: str) -> None:
+    # Scoped by the sending: a corrected offer sent again is a mail of its own; a retry never repeats one.
+    with delivery.scope(f"quote-offer:{request_id}:{sent_at}"):
+        notifications.send_offer(request_id)

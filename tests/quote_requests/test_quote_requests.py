@@ -194,7 +194,15 @@ def test_staff_see_open_requests_on_the_board_and_answer_them(client, agent, adm
     page = f"/admin/quote_requests/quoterequest/{stored.pk}/change/"
     shown = admin_client.get(page).content.decode()
     assert "A group of 14" in shown and 'name="origin"' not in shown  # what they asked stays as asked
-    response = admin_client.post(page, {"status": "answered", "staff_note": "Offered two vans, 1,200 €"})
+    response = admin_client.post(
+        page,
+        {
+            "status": "answered",
+            "staff_note": "Offered two vans, 1,200 €",
+            "offer_lines-TOTAL_FORMS": "0",  # no offer on the page: answered by e-mail
+            "offer_lines-INITIAL_FORMS": "0",
+        },
+    )
     assert response.status_code == 302
     stored.refresh_from_db()
     assert (stored.status, stored.staff_note, stored.origin) == (

@@ -1,0 +1,211 @@
+"""Staff answer a quote request with an offer: lines they price in the back office, a class, a validity; the
+traveller gets it by e-mail with a link, and the page it opens books the trip at that price and opens the
+payment page only when they click. Paid, it is a booking like any other (its invoice prints the offer's
+lines, staff may move its pickup but the tariff never prices it again); an expired, withdrawn, forged or
+already accepted offer books nothing."""
+
+import re
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+
+from apikit.errors import DomainError
+from booking.links import cancel_url
+from booking.models import Booking, BookingStatus
+from dispatch import changes
+from invoicing.models import Invoice
+from quote_requests.models import QuoteRequest
+from tests.booking.test_on_account import pdf_text
+from tests.mcp_endpoint.mcp import call, output_validator, tool_result
+from tests.queued import run_pending_jobs
+from tests.quote_requests.test_quote_requests import asked, post
+
+pytestmark = pytest.mark.django_db
+
+LINES = [("Business van, Vienna – Salzburg, with waiting", "890.00"), ("Motorway toll and parking", "35.50")]
+
+
+@pytest.fixture
+def request_asked(client, agent, sandbox) -> QuoteRequest:
+    response = post(client, asked(passengers=6, luggage=6, locale="de"), agent)
+    assert response.status_code == 201, response.content
+    run_pending_jobs()
+    mail.outbox.clear()
+    return QuoteRequest.objects.get()
+
+
+def priced_by_staff(
+    admin_client, request: QuoteRequest, *, lines=LINES, valid_days=7, vehicle="business-van"
+):
+    """Staff fill in the offer on the request's page, as the admin's form posts it."""
+    form = {
+        "status": request.status,
+        "staff_note": "",
+        "offer_vehicle_class": vehicle,
+        "offer_valid_until": (timezone.localdate() + timedelta(days=valid_days)).isoformat(),
+        "offer_lines-TOTAL_FORMS": str(len(lines)),
+        "offer_lines-INITIAL_FORMS": "0",
+        "offer_lines-MIN_NUM_FORMS": "0",
+        "offer_lines-MAX_NUM_FORMS": "1000",
+    }
+    for number, (label, amount) in enumerate(lines):
+        form |= {f"offer_lines-{number}-label": label, f"offer_lines-{number}-amount": amount}
+    response = admin_client.post(f"/admin/quote_requests/quoterequest/{request.pk}/change/", form)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+
+
+def send_offer(admin_client, request: QuoteRequest) -> str:
+    response = admin_client.post(
+        "/admin/quote_requests/quoterequest/",
+        {"action": "send_offer", "_selected_action": [request.pk]},
+        follow=True,
+    )
+    return " ".join(str(message) for message in response.context["messages"])
+
+
+def offer_link() -> str:
+    (message,) = mail.outbox
+    return re.search(r"https://chauffeur\.test(/booking/offer\?offer=\S+)", message.body)[1]
+
+
+def test_staff_send_an_offer_and_the_traveller_books_and_pays_it(client, agent, admin_client, request_asked):
+    priced_by_staff(admin_client, request_asked)
+    assert "on its way" in send_offer(admin_client, request_asked)
+    request_asked.refresh_from_db()
+    assert request_asked.status == "answered" and request_asked.offer_sent_at is not None
+    assert mail.outbox == [] and run_pending_jobs() == 1
+    (offer,) = mail.outbox
+    assert offer.to == ["anna@example.com"]
+    assert offer.subject == f"Unser Angebot zu Ihrer Anfrage {request_asked.reference}"
+    body = offer.body.replace("\xa0", " ")
+    assert "Business van, Vienna – Salzburg, with waiting: 890,00 €" in body
+    assert "Gesamt: 925,50 € (inkl. 10 % MwSt.: 84,14 € (netto 841,36 €))" in body
+    assert "Hier ist unser Angebot" in body and "gültig bis" in body, body
+
+    link = offer_link()
+    reference = {"reference": request_asked.reference}
+    seen = tool_result(call(client, agent, "booking.get_quote", reference))  # the agent that asked sees it
+    output_validator(client, agent, "booking.get_quote").validate(seen["structuredContent"])
+    offered = seen["structuredContent"]["offer"]
+    assert [line["label"] for line in offered["lines"]] == [label for label, _ in LINES]
+    assert (Decimal(str(offered["priceEur"])), offered["vehicleClass"], offered["bookingReference"]) == (
+        Decimal("925.50"),
+        "business-van",
+        None,
+    )
+    assert offered["url"].endswith(link)
+    page = client.get(link)
+    assert page.status_code == 200 and "925,50" in page.content.decode()
+    assert Booking.objects.count() == 0  # opening the link books nothing
+    paying = client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    assert paying.status_code == 302 and "/booking/sandbox/" in paying["Location"]
+    booking = Booking.objects.get()
+    assert (booking.amount_cents, booking.vehicle_class, booking.status) == (
+        92550,
+        "business-van",
+        "pending_payment",
+    )
+    assert [line.label for line in booking.quote.lines] == [label for label, _ in LINES]
+    assert booking.api_token_id == request_asked.api_token_id  # the agent that asked reads it
+    again = client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})  # a double click
+    assert again["Location"] == paying["Location"] and Booking.objects.count() == 1
+
+    session = paying["Location"].rsplit("/", 1)[1]
+    client.post(f"/booking/sandbox/{session}", {"action": "pay"})
+    booking.refresh_from_db()
+    assert booking.status == BookingStatus.PAID
+    printed = pdf_text(Invoice.objects.get(booking=booking))  # the offer's lines, as staff wrote them
+    assert "Motorway toll and parking" in printed and "925,50" in printed, printed
+    shown = client.get(link).content.decode()
+    assert 'id="accept-offer"' not in shown and 'id="manage"' in shown
+    listed = client.get(f"/api/v1/quote-requests/{request_asked.reference}", **agent).json()
+    assert listed["offer"]["bookingReference"] == booking.reference
+    refused = client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    assert refused.status_code == 400 and Booking.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"lines": []}, "lines"),
+        ({"valid_days": -1}, "validity"),
+        ({"vehicle": "first"}, "one car"),  # six passengers in a class seating three
+    ],
+)
+def test_an_offer_staff_cannot_send_stays_unsent(admin_client, request_asked, change, said):
+    priced_by_staff(admin_client, request_asked, **change)
+    assert said in send_offer(admin_client, request_asked)
+    request_asked.refresh_from_db()
+    assert (request_asked.status, request_asked.offer_sent_at) == ("open", None)
+    assert run_pending_jobs() == 0 and mail.outbox == []
+
+
+def test_an_expired_or_forged_offer_books_nothing(client, admin_client, request_asked):
+    priced_by_staff(admin_client, request_asked, valid_days=2)
+    send_offer(admin_client, request_asked)
+    run_pending_jobs()
+    link = offer_link()
+    assert client.get(link.replace("offer=", "offer=x")).status_code == 404
+    with time_machine.travel(timezone.now() + timedelta(days=4)):
+        shown = client.get(link).content.decode()
+        assert "abgelaufen" in shown
+        refused = client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    assert refused.status_code == 400 and Booking.objects.count() == 0
+
+
+def test_a_booked_offer_keeps_its_price_when_staff_move_the_pickup(
+    client, admin_client, request_asked, admin_user
+):
+    priced_by_staff(admin_client, request_asked)
+    send_offer(admin_client, request_asked)
+    run_pending_jobs()
+    link = offer_link()
+    client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    booking = Booking.objects.get()
+    later = booking.pickup_at + timedelta(hours=2)
+
+    def moved(vehicle_class: str) -> None:
+        changes.change_ride(
+            booking.pk,
+            pickup=later,
+            vehicle_class=vehicle_class,
+            through_provider=True,
+            actor="staff",
+            user=admin_user,
+        )
+
+    moved("business-van")
+    booking.refresh_from_db()
+    assert (booking.pickup_at, booking.amount_cents) == (later, 92550)
+    with pytest.raises(DomainError, match="keep the class"):
+        moved("first")
+    booking.refresh_from_db()
+    assert (booking.vehicle_class, booking.amount_cents) == ("business-van", 92550)
+    assert booking.quote.price == Decimal("925.50")
+
+
+def test_leaving_the_payment_page_leads_back_to_the_offer_which_books_anew(
+    client, admin_client, request_asked
+):
+    priced_by_staff(admin_client, request_asked)
+    send_offer(admin_client, request_asked)
+    run_pending_jobs()
+    link = offer_link()
+    client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    first = Booking.objects.get()
+    left = client.get(cancel_url(first.reference).removeprefix("https://chauffeur.test")).content.decode()
+    first.refresh_from_db()
+    assert first.status == BookingStatus.EXPIRED  # nothing can be charged on it any more
+    assert (
+        f'id="resume" href="https://chauffeur.test{link}"' in left
+    )  # back to the offer, not the tariff's form
+    again = client.post(link.split("?")[0], {"offer": link.split("offer=")[1]})
+    assert again.status_code == 302
+    second = Booking.objects.exclude(pk=first.pk).get()
+    assert (second.status, second.amount_cents) == (BookingStatus.PENDING_PAYMENT, 92550)
+    request_asked.refresh_from_db()
+    assert request_asked.booking == second
