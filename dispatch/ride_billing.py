@@ -27,7 +27,7 @@ from payments import tasks as payment_tasks
 from payments.models import Surcharge
 from pricing import services as pricing
 from pricing.money import from_cents, to_cents
-from pricing.quote import BookingType
+from pricing.quote import BookingType, is_offered
 
 
 @dataclass(frozen=True)
@@ -69,11 +69,12 @@ def price_waiting(booking: Booking, waited: timedelta) -> Waiting:
 def waited(booking: Booking, progress: ride.RideProgress) -> timedelta | None:
     """From when waiting counts (the pickup time, or a late chauffeur's arrival) to the passenger on board;
     None when there is nothing to bill: no such moves, or a hire priced by time from the pickup on (by the
-    hour, or a tour), where a late passenger uses up their own hours."""
+    hour, or a tour), where a late passenger uses up their own hours, or a ride staff priced as an offer
+    (its lines are the whole price)."""
     arrived, on_board = progress.at(RideState.ARRIVED), progress.at(RideState.ON_BOARD)
     if arrived is None or on_board is None:
         return None
-    if booking.booking_type == BookingType.HOURLY or booking.tour_slug:
+    if booking.booking_type == BookingType.HOURLY or booking.tour_slug or is_offered(booking.quote):
         return None
     return on_board - waiting.waiting_starts(booking, arrived)
 

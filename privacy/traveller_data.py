@@ -39,6 +39,19 @@ def bookings_of(email: str) -> QuerySet[Booking]:
     return Booking.objects.filter(email__iexact=email.strip())
 
 
+def _offer(asked: QuoteRequest) -> dict | None:
+    """Staff's offer as it was sent to them, and the booking made from it."""
+    offer = asked.offer
+    if offer is None:
+        return None
+    return {
+        "lines": [{"label": line.label, "amount": str(line.amount)} for line in offer.lines],
+        "price": str(offer.price),
+        "validUntil": offer.valid_until.isoformat(),
+        "booking": offer.booking_reference,
+    }
+
+
 def quote_requests_of(email: str) -> QuerySet[QuoteRequest]:
     return QuoteRequest.objects.filter(email__iexact=email.strip())
 
@@ -63,6 +76,7 @@ def copy_of(email: str, now: datetime | None = None) -> dict:
                 "details": asked.details,
                 "name": asked.name,
                 "phone": asked.phone,
+                "offer": _offer(asked),
             }
             for asked in quote_requests_of(email).order_by("created_at")
         ],

@@ -7,6 +7,9 @@ from django.db.models import Case, When
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
+from booking.models import BookingStatus
+from payments import payment_updates
+from payments.providers import payment_provider
 from quote_requests import offer_terms, offers
 from quote_requests.models import OfferLine, QuoteRequest, QuoteRequestStatus
 from sitekit.admin_labels import LabelledTabularInline
@@ -19,9 +22,8 @@ OFFER = ("offer_vehicle_class", "offer_valid_until", "offer_sent_at", "booking")
 
 def accepted(request: QuoteRequest | None) -> bool:
     """The traveller booked the offer (paid or paying): its lines are the booking's price now."""
-    return (
-        request is not None and request.booking is not None and request.booking.status not in offer_terms.GONE
-    )
+    booked = offer_terms.booked_from(request) if request is not None else None
+    return booked is not None and booked.status != BookingStatus.CANCELLED
 
 
 class OfferLineInline(LabelledTabularInline):
@@ -84,6 +86,13 @@ class QuoteRequestAdmin(admin.ModelAdmin):
                     request,
                     _("{reference}: the offer is on its way.").format(reference=quote_request.reference),
                 )
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        booking = obj.booking
+        withdrawn = "status" in form.changed_data and obj.status == QuoteRequestStatus.CLOSED
+        if withdrawn and booking is not None and booking.status == BookingStatus.PENDING_PAYMENT:
+            payment_updates.abandon(booking, payment_provider)  # its open payment page closes: nobody pays it
 
     def has_add_permission(self, request) -> bool:
         return False  # travellers and agents ask; staff take a phone booking instead

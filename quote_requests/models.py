@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.models import BookingChannel
 from pricing.models import VehicleClass
+from pricing.quote import PriceLine, Quote
 from sitekit.validators import one_line
 
 MAX_DETAILS = 2000  # characters of what the traveller says they need
@@ -75,6 +76,12 @@ class QuoteRequest(models.Model):
         help_text=_("The last day the traveller can accept it."),
     )
     offer_sent_at = models.DateTimeField(_("offer sent"), null=True, blank=True)
+    # The offer as it was sent (its price as a quote record, its last day): what the link books, whatever
+    # staff edit above until they send again.
+    sent_offer = models.JSONField(null=True, blank=True, editable=False)
+    # The payment page of the booking made from it, while that booking waits for its payment: a second click
+    # goes there again (the provider opens one page per booking).
+    payment_url = models.URLField(max_length=2000, blank=True, editable=False)
     booking = models.OneToOneField(
         "booking.Booking",
         null=True,
@@ -97,14 +104,15 @@ class QuoteRequest(models.Model):
     @property
     def offer(self) -> "SentOffer | None":
         """Staff's offer as the traveller got it; None until it is sent."""
-        if self.offer_sent_at is None or self.offer_valid_until is None:
+        if self.sent_offer is None:
             return None
-        lines = list(self.offer_lines.all())
+        quote = Quote.from_record(self.sent_offer["quote"])
         return SentOffer(
-            vehicle_class=self.offer_vehicle_class,
-            lines=lines,
-            price=sum((line.amount for line in lines), Decimal(0)),
-            valid_until=self.offer_valid_until,
+            quote=quote,
+            vehicle_class=quote.vehicle_class,
+            lines=list(quote.lines),
+            price=quote.price,
+            valid_until=date.fromisoformat(self.sent_offer["valid_until"]),
             url=self.offer_link(),
             booking_reference=self.booking.reference if self.booking else None,
         )
@@ -132,8 +140,9 @@ class OfferLine(models.Model):
 
 @dataclass(frozen=True)
 class SentOffer:
+    quote: Quote  # the price as booked from it
     vehicle_class: str
-    lines: list[OfferLine]
+    lines: list[PriceLine]
     price: Decimal  # gross, the lines' sum
     valid_until: date
     url: str

@@ -15,7 +15,6 @@ from booking.presentation import number, vehicle_name
 from operator_profile import legal
 from operator_profile.models import CONTROL_CHARACTERS
 from operator_profile.services import operator_branding
-from quote_requests import offer_terms
 from quote_requests.models import QuoteRequest
 from sitekit.l10n import money
 
@@ -83,21 +82,24 @@ def send_offer(request_id: int) -> None:
     if request is None:  # erased before its mail went
         return
     language = "de" if request.locale == "de" else "en"
-    quote = offer_terms.priced(request)
+    offer = request.offer
+    if offer is None:  # withdrawn meanwhile
+        return
+    quote = offer.quote
     operator = operator_branding()
     with translation.override(language):
         context = {
             "request": {name: unlinked(getattr(request, name)) for name in TYPED},
             "reference": request.reference,
             "pickup": timezone.localtime(request.pickup_at),
-            "vehicle": vehicle_name(request.offer_vehicle_class),
+            "vehicle": vehicle_name(offer.vehicle_class),
             "lines": [{"label": unlinked(line.label), "amount": money(line.amount)} for line in quote.lines],
             "total": money(quote.price),
             "vat_note": str(_("includes {rate} % VAT: {vat} (net {net})")).format(
                 rate=number(quote.vat_rate * 100), vat=money(quote.vat), net=money(quote.net)
             ),
-            "valid_until": request.offer_valid_until,
-            "offer_url": offer_terms.offer_url(request),
+            "valid_until": offer.valid_until,
+            "offer_url": offer.url,
             "operator": operator,
             "site_url": f"{settings.PUBLIC_BASE_URL}/{language}/",
             "legal_links": legal.links(language),

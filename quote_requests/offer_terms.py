@@ -15,28 +15,37 @@ from pricing import quote as pricing_quote
 from pricing import services as pricing
 from quote_requests.models import OFFER_SALT, QuoteRequest, QuoteRequestStatus
 
-# A booking made from the offer that no longer waits for its payment (the page left, the payment failed):
-# accepting again books anew.
-GONE = (BookingStatus.EXPIRED, BookingStatus.PAYMENT_FAILED, BookingStatus.CANCELLED)
+# A booking made from the offer that was never paid (the payment page left or expired, the payment failed):
+# booking the offer again books anew. A cancelled one stays the offer's: staff send it again for a new one.
+UNPAID = (BookingStatus.EXPIRED, BookingStatus.PAYMENT_FAILED)
 
 
 def lines_of(request: QuoteRequest) -> list[tuple[str, Decimal]]:
     return [(line.label, line.amount) for line in request.offer_lines.all()]
 
 
-def priced(request: QuoteRequest) -> pricing_quote.Quote:
-    """The offer as a price: its lines at the VAT rate of the class's tariff."""
+def drafted(request: QuoteRequest) -> pricing_quote.Quote:
+    """The offer as staff have written it so far: its lines at the VAT rate of the class's tariff (which
+    why_not_sendable makes sure of)."""
     rates = pricing.current_snapshot().tariffs[request.offer_vehicle_class]
     return pricing_quote.offered(request.offer_vehicle_class, lines_of(request), rates.vat_rate)
 
 
+def booked_from(request: QuoteRequest) -> Booking | None:
+    """The booking made from the offer, unless it was never paid."""
+    booking = request.booking
+    return booking if booking is not None and booking.status not in UNPAID else None
+
+
 def why_not_sendable(request: QuoteRequest) -> str | None:
     """What stops staff from sending the offer, in their words; None: it can go."""
-    offered = {offer.code: offer for offer in pricing.offered_vehicle_classes()}
+    tariffs = pricing.current_snapshot().tariffs
+    offered = {offer.code: offer for offer in pricing.offered_vehicle_classes() if offer.code in tariffs}
     today = timezone.localdate()
     if request.status == QuoteRequestStatus.CLOSED:
         return str(_("The request is closed."))
-    if request.booking is not None and request.booking.status not in GONE:
+    booked = booked_from(request)
+    if booked is not None and booked.status != BookingStatus.CANCELLED:
         return str(_("The traveller has accepted the offer already: change the booking instead."))
     if request.offer_vehicle_class not in offered:
         return str(_("Choose a class that is offered for the offer."))
@@ -63,17 +72,13 @@ def why_not_sendable(request: QuoteRequest) -> str | None:
     return None
 
 
-def offer_url(request: QuoteRequest) -> str:
-    return request.offer_link()
-
-
 def request_of(token: str) -> QuoteRequest | None:
     """The request an offer link names; None for a forged or mangled link."""
     try:
         reference = signing.Signer(salt=OFFER_SALT).unsign(token)
     except signing.BadSignature:
         return None
-    return QuoteRequest.objects.filter(reference=reference, offer_sent_at__isnull=False).first()
+    return QuoteRequest.objects.filter(reference=reference, sent_offer__isnull=False).first()
 
 
 @dataclass(frozen=True)
@@ -81,17 +86,21 @@ class Standing:
     """Where an offer stands for the traveller who opens its link."""
 
     acceptable: bool
-    booking: Booking | None  # made when they accepted; paid or awaiting payment
+    booking: Booking | None  # made when they accepted: paid, awaiting payment, or cancelled since
     reason: str = ""  # why it cannot be accepted, in their words
 
 
 def standing(request: QuoteRequest, *, now: datetime | None = None) -> Standing:
+    """From the offer as sent: staff's edits since count once they send it again."""
     now = now or timezone.now()
-    booking = request.booking if request.booking is not None and request.booking.status not in GONE else None
+    booking, sent = booked_from(request), request.offer
+    if booking is not None and booking.status == BookingStatus.CANCELLED:
+        cancelled = _("Your booking of this offer was cancelled. Please contact us.")
+        return Standing(False, booking, str(cancelled))
     if booking is not None and booking.status != BookingStatus.PENDING_PAYMENT:
         return Standing(False, booking, str(_("You have booked this offer.")))
-    if request.status == QuoteRequestStatus.CLOSED:
+    if request.status == QuoteRequestStatus.CLOSED or sent is None:
         return Standing(False, None, str(_("This offer has been withdrawn. Please contact us.")))
-    if request.offer_valid_until is None or timezone.localdate(now) > request.offer_valid_until:
+    if timezone.localdate(now) > sent.valid_until:
         return Standing(False, None, str(_("This offer has expired. Please ask us for a new one.")))
     return Standing(True, booking)

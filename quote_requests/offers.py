@@ -7,57 +7,83 @@ from django.db import transaction
 from django.utils import timezone
 
 from apikit.errors import DomainError
+from booking import selectors
 from booking.checkout import BookingRequest, PricedRide, ensure_bookable, store_booking
 from booking.models import Booking
 from operator_profile import legal
 from payments.checkout import open_payment_page
 from payments.providers import payment_provider
-from payments.providers.base import CheckoutSession
-from places.services import estimate_route
+from places.services import RouteEstimate, estimate_route
 from quote_requests import offer_terms, tasks
 from quote_requests.models import QuoteRequest, QuoteRequestStatus
 
 
 def send(request_id: int) -> QuoteRequest:
-    """Mark the offer sent and queue its mail; refused (DomainError), nothing changes. Sending again (a
-    corrected offer) mails the traveller again, with the same link."""
+    """Freeze the offer as staff wrote it, mark it sent and queue its mail; refused (DomainError), nothing
+    changes. Sending again (a corrected offer, or a new one after the traveller cancelled) mails the
+    traveller again, with the same link, which then books the new one."""
+    request = QuoteRequest.objects.get(pk=request_id)
+    _route(request)  # an address no map finds is refused now, not when the traveller books
     with transaction.atomic():
         request = QuoteRequest.objects.select_for_update().get(pk=request_id)
         problem = offer_terms.why_not_sendable(request)
         if problem is not None:
             raise DomainError(problem)
+        assert request.offer_valid_until is not None  # noqa: S101  (why_not_sendable said so)
+        request.sent_offer = {
+            "quote": offer_terms.drafted(request).as_record(),
+            "valid_until": request.offer_valid_until.isoformat(),
+        }
         request.status = QuoteRequestStatus.ANSWERED
         request.offer_sent_at = timezone.now()
-        request.save(update_fields=["status", "offer_sent_at", "updated_at"])
+        if request.booking is not None:  # unpaid or cancelled: the new offer is booked anew
+            request.booking, request.payment_url = None, ""
+        request.save()
         tasks.send_quote_offer.enqueue(request.pk, request.offer_sent_at.isoformat())
     return request
 
 
-def accept(request_id: int) -> CheckoutSession:
-    """Book the offer (once: accepting again while its payment is open reopens that booking's page) and open
-    its payment page. Refused with a DomainError, nothing is stored."""
+def accept(request_id: int) -> str:
+    """The payment page's address for the offer as sent: booked once (a second click while its payment is
+    open goes to the same page), and the page opened then. Refused with a DomainError (a PaymentError when
+    no page can be opened), nothing is stored."""
     provider = payment_provider()  # no provider, no booking
+    first_look = QuoteRequest.objects.get(pk=request_id)
+    waiting = offer_terms.booked_from(first_look)
+    route = None if waiting is not None else _route(first_look)  # before any lock: it may ask Google
     with transaction.atomic():
+        if first_look.booking_id is not None:  # the booking first, as everywhere
+            selectors.locked_booking(first_look.booking_id)
         request = QuoteRequest.objects.select_for_update().get(pk=request_id)
         now_standing = offer_terms.standing(request)
         if not now_standing.acceptable:
             raise DomainError(now_standing.reason, code="offer_not_acceptable")
-        booking = now_standing.booking or _book(request)
-        if request.booking_id != booking.pk:
-            request.booking = booking
-            request.save(update_fields=["booking", "updated_at"])
-    return open_payment_page(provider, booking)
+        booking = now_standing.booking
+        if booking is not None and request.payment_url:
+            return request.payment_url
+        if booking is None:
+            booking = _book(request, route or _route(request))
+            request.booking, request.payment_url = booking, ""
+            request.save(update_fields=["booking", "payment_url", "updated_at"])
+    session = open_payment_page(provider, booking)
+    QuoteRequest.objects.filter(pk=request_id, booking=booking).update(payment_url=session.url)
+    return session.url
 
 
-def _book(request: QuoteRequest) -> Booking:
-    ensure_bookable(request.pickup_at)
+def _route(request: QuoteRequest) -> RouteEstimate:
     destination = request.destination or request.origin  # as directed: routed from the pickup to itself
-    route = estimate_route(origin=request.origin, destination=destination, pickup=request.pickup_at)
+    return estimate_route(origin=request.origin, destination=destination, pickup=request.pickup_at)
+
+
+def _book(request: QuoteRequest, route: RouteEstimate) -> Booking:
+    offer = request.offer
+    assert offer is not None  # noqa: S101  (standing() allowed only an offer sent)
+    ensure_bookable(request.pickup_at)
     ride = BookingRequest(
         origin=request.origin,
         destination=request.destination,
         pickup=request.pickup_at,
-        vehicle_class=request.offer_vehicle_class,
+        vehicle_class=offer.vehicle_class,
         name=request.name,
         email=request.email,
         phone=request.phone,
@@ -69,7 +95,7 @@ def _book(request: QuoteRequest) -> Booking:
     )
     return store_booking(
         ride,
-        PricedRide(route, None, offer_terms.priced(request)),
+        PricedRide(route, None, offer.quote),
         channel=request.channel,
         api_token_id=request.api_token_id,
         accepted_terms=legal.current(legal.Kind.TERMS),

@@ -29,12 +29,12 @@ def offer_page(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
-            return redirect(offers.accept(quote_request.pk).url)
-        except DomainError as refused:  # expired meanwhile, the route or the lead time: nothing booked
-            error, status = refused.words, 400
-        except PaymentError:  # the booking is kept, waiting for its payment: the button opens it again
+            return redirect(offers.accept(quote_request.pk))
+        except PaymentError:  # none set up, or the provider failed (a booking made waits: the button again)
             error = gettext_lazy("The payment page could not be opened. Please try again.")
             status = 503
+        except DomainError as refused:  # expired meanwhile, the route or the lead time: nothing booked
+            error, status = refused.words, 400
         quote_request.refresh_from_db()
     return _shown(request, quote_request, token, error=error, status=status)
 
@@ -44,11 +44,14 @@ def _shown(request: HttpRequest, quote_request: QuoteRequest, token: str, **extr
     status = extra.pop("status")
     with translation.override(language):
         standing = offer_terms.standing(quote_request)  # its words in the page's language
-        quote = offer_terms.priced(quote_request) if standing.booking is None else standing.booking.quote
+        sent = quote_request.offer
+        assert sent is not None  # noqa: S101  (offer_terms.request_of opens only an offer sent)
+        quote = standing.booking.quote if standing.booking is not None else sent.quote
         context = {
             "request": quote_request,
             "token": token,
             "standing": standing,
+            "valid_until": sent.valid_until,
             "quote": quote,
             "vehicle": presentation.vehicle_name(quote.vehicle_class),
             "vat_note": translation.gettext("includes {rate} % VAT: {vat} (net {net})").format(

@@ -32,7 +32,6 @@ from payments.owed import status_words, still_to_pay
 from payments.providers import payment_provider
 from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
-from quote_requests import offer_terms
 from quote_requests.models import QuoteRequest
 from sitekit.i18n import language_links, supported
 from web import ride_panel
@@ -77,9 +76,12 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
     if booking is None:
         raise Http404("No such booking.")
     booking = payment_updates.abandon(booking, payment_provider)
-    offer = QuoteRequest.objects.filter(booking=booking).first()  # booked from staff's offer: back to it
-    if offer is not None:
-        return _page(request, "booking/cancel.html", booking, resume_path=offer_terms.offer_url(offer))
+    # booked from staff's offer: back to it
+    offer = QuoteRequest.objects.filter(
+        reference=(booking.booking_data or {}).get("quoteRequest", "")
+    ).first()
+    if offer is not None and offer.sent_offer is not None:
+        return _page(request, "booking/cancel.html", booking, resume_path=offer.offer_link())
     return _page(request, "booking/cancel.html", booking)
 
 

@@ -21,6 +21,7 @@ from booking.models import Booking, BookingEvent, BookingStatus, CancellationPol
 from dispatch import ride_billing, ride_day
 from payments import after_ride
 from payments.models import Refund, Surcharge
+from pricing.quote import offered
 from tests.admin_forms import change_form_data
 from tests.dispatch.conftest import assign
 from tests.payments.fake_stripe import FakeStripe
@@ -212,6 +213,21 @@ def test_an_hourly_hire_bills_no_waiting(fleet, assigned, django_capture_on_comm
         on_board=45,
         capture=django_capture_on_commit_callbacks,
     )
+    assert not Surcharge.objects.exists() and payment_texts(booking) == []
+
+
+def test_a_ride_priced_as_an_offer_bills_no_waiting(
+    fleet, assigned, django_capture_on_commit_callbacks, sandbox
+):
+    """Staff's offer priced the whole ride (its lines may say "with waiting"): the tariff adds nothing."""
+    booked = assigned()
+    offer = offered(
+        booked.vehicle_class, [("Transfer as offered, with waiting", Decimal("74.00"))], Decimal("0.1")
+    )
+    Booking.objects.filter(pk=booked.pk).update(quote_record=offer.as_record())
+    booked.refresh_from_db()
+    booking = ride_with_wait(booked, fleet["karl"], on_board=45, capture=django_capture_on_commit_callbacks)
+    assert booking.status == BookingStatus.COMPLETED
     assert not Surcharge.objects.exists() and payment_texts(booking) == []
 
 

@@ -35,7 +35,7 @@ REQUIRED_ARGUMENTS = {
     "booking.list_bookings": [],
     "booking.cancel_booking": ["reference"],
     "booking.list_extras": [],
-    "booking.request_quote": ["from", "pickupDatetime", "name", "email"],
+    "booking.request_quote": ["from", "pickupDatetime", "name"],  # `email` too, unless the token acts for one
     "booking.get_quote": ["reference"],
 }
 UNAUTHORIZED, INSUFFICIENT_SCOPE = -32010, -32011  # agents.jsonrpc's own codes

@@ -18,6 +18,8 @@ from booking.links import cancel_url
 from booking.models import Booking, BookingStatus
 from dispatch import changes
 from invoicing.models import Invoice
+from payments import cancellation as cancelling
+from privacy import traveller_data
 from quote_requests.models import QuoteRequest
 from tests.booking.test_on_account import pdf_text
 from tests.mcp_endpoint.mcp import call, output_validator, tool_result
@@ -39,11 +41,11 @@ def request_asked(client, agent, sandbox) -> QuoteRequest:
 
 
 def priced_by_staff(
-    admin_client, request: QuoteRequest, *, lines=LINES, valid_days=7, vehicle="business-van"
+    admin_client, request: QuoteRequest, *, lines=LINES, valid_days=7, vehicle="business-van", status=None
 ):
     """Staff fill in the offer on the request's page, as the admin's form posts it."""
     form = {
-        "status": request.status,
+        "status": status or QuoteRequest.objects.get(pk=request.pk).status,
         "staff_note": "",
         "offer_vehicle_class": vehicle,
         "offer_valid_until": (timezone.localdate() + timedelta(days=valid_days)).isoformat(),
@@ -209,3 +211,68 @@ def test_leaving_the_payment_page_leads_back_to_the_offer_which_books_anew(
     assert (second.status, second.amount_cents) == (BookingStatus.PENDING_PAYMENT, 92550)
     request_asked.refresh_from_db()
     assert request_asked.booking == second
+
+
+def sent_and_opened(client, admin_client, request: QuoteRequest) -> tuple[str, dict]:
+    """The offer priced, sent and its link: the page's path and the form its button posts."""
+    priced_by_staff(admin_client, request)
+    send_offer(admin_client, request)
+    run_pending_jobs()
+    link = offer_link()
+    return link.split("?")[0], {"offer": link.split("offer=")[1]}
+
+
+def test_the_link_books_the_offer_as_sent_whatever_staff_edit_until_they_send_again(
+    client, admin_client, request_asked
+):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    request_asked.offer_lines.all().delete()  # edited after sending, not sent again
+    copied = traveller_data.copy_of("anna@example.com")["quoteRequests"][0]["offer"]
+    assert (copied["price"], [line["label"] for line in copied["lines"]]) == (
+        "925.50",
+        [label for label, _ in LINES],
+    )
+    page = client.get(path, form).content.decode()
+    assert "925,50" in page and "Motorway toll" in page
+    client.post(path, form)
+    assert Booking.objects.get().amount_cents == 92550
+
+
+def test_a_cancelled_booking_of_the_offer_is_not_booked_again_until_staff_send_a_new_one(
+    client, admin_client, request_asked
+):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    paying = client.post(path, form)
+    client.post(f"/booking/sandbox/{paying['Location'].rsplit('/', 1)[1]}", {"action": "pay"})
+    booking = Booking.objects.get()
+    cancelling.cancel(booking.pk, actor="staff")
+    assert "storniert" in client.get(path, form).content.decode()
+    assert client.post(path, form).status_code == 400 and Booking.objects.count() == 1
+    request_asked.offer_lines.all().delete()  # as staff tick "delete" on the old lines
+    priced_by_staff(admin_client, request_asked, lines=[("Business van, new date", "700.00")])
+    assert "on its way" in send_offer(admin_client, request_asked)
+    again = client.post(path, form)
+    assert again.status_code == 302
+    assert Booking.objects.exclude(pk=booking.pk).get().amount_cents == 70000
+
+
+def test_withdrawing_the_request_closes_the_open_payment_page(client, admin_client, request_asked):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    client.post(path, form)
+    priced_by_staff(admin_client, request_asked, status="closed")
+    booking = Booking.objects.get()
+    assert booking.status == BookingStatus.EXPIRED  # nobody can pay it any more
+    assert "zurückgezogen" in client.get(path, form).content.decode()
+
+
+def test_without_a_payment_provider_the_offer_says_so_and_books_nothing(
+    client, admin_client, request_asked, settings
+):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    settings.PAYMENT_PROVIDER = "none"
+    refused = client.post(path, form)
+    assert (
+        refused.status_code == 503
+        and "Die Zahlungsseite konnte nicht geöffnet werden" in refused.content.decode()
+    )
+    assert Booking.objects.count() == 0
