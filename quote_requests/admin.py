@@ -2,14 +2,15 @@
 (its lines, the class, until when it holds; "Send the offer" mails it) or by e-mail or phone, marking the
 request answered or closed (with a note for colleagues). What the traveller asked stays as they asked it."""
 
+from functools import partial
+
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import Case, When
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking.models import BookingStatus
-from payments import payment_updates
-from payments.providers import payment_provider
 from quote_requests import offer_terms, offers
 from quote_requests.models import OfferLine, QuoteRequest, QuoteRequestStatus
 from sitekit.admin_labels import LabelledTabularInline
@@ -18,6 +19,7 @@ TRIP = ("origin", "destination", "pickup_at", "passengers", "luggage", "vehicle_
 WHO = ("name", "email", "phone", "locale", "channel", "api_token")
 WHEN = ("created_at", "updated_at")
 OFFER = ("offer_vehicle_class", "offer_valid_until", "offer_sent_at", "booking")
+EDITED = ("status", "staff_note", "offer_vehicle_class", "offer_valid_until")  # the rest is read-only
 
 
 def accepted(request: QuoteRequest | None) -> bool:
@@ -88,11 +90,12 @@ class QuoteRequestAdmin(admin.ModelAdmin):
                 )
 
     def save_model(self, request, obj, form, change) -> None:
-        super().save_model(request, obj, form, change)
-        booking = obj.booking
-        withdrawn = "status" in form.changed_data and obj.status == QuoteRequestStatus.CLOSED
-        if withdrawn and booking is not None and booking.status == BookingStatus.PENDING_PAYMENT:
-            payment_updates.abandon(booking, payment_provider)  # its open payment page closes: nobody pays it
+        # Only what the form edits: the booking and the offer as sent are the traveller's and the sending's.
+        edited = [name for name in form.changed_data if name in EDITED]
+        if edited:
+            obj.save(update_fields=[*edited, "updated_at"])
+        if "status" in edited and obj.status == QuoteRequestStatus.CLOSED:
+            transaction.on_commit(partial(offers.withdraw, obj.pk))  # after the admin's transaction
 
     def has_add_permission(self, request) -> bool:
         return False  # travellers and agents ask; staff take a phone booking instead

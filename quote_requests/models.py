@@ -82,6 +82,7 @@ class QuoteRequest(models.Model):
     # The payment page of the booking made from it, while that booking waits for its payment: a second click
     # goes there again (the provider opens one page per booking).
     payment_url = models.URLField(max_length=2000, blank=True, editable=False)
+    payment_page_until = models.DateTimeField(null=True, blank=True, editable=False)  # when that page closes
     booking = models.OneToOneField(
         "booking.Booking",
         null=True,

@@ -9,9 +9,10 @@ from django.utils import timezone
 from apikit.errors import DomainError
 from booking import selectors
 from booking.checkout import BookingRequest, PricedRide, ensure_bookable, store_booking
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
 from operator_profile import legal
-from payments.checkout import open_payment_page
+from payments import payment_updates
+from payments.checkout import checkout_deadline, open_payment_page
 from payments.providers import payment_provider
 from places.services import RouteEstimate, estimate_route
 from quote_requests import offer_terms, tasks
@@ -22,12 +23,15 @@ def send(request_id: int) -> QuoteRequest:
     """Freeze the offer as staff wrote it, mark it sent and queue its mail; refused (DomainError), nothing
     changes. Sending again (a corrected offer, or a new one after the traveller cancelled) mails the
     traveller again, with the same link, which then books the new one."""
-    request = QuoteRequest.objects.get(pk=request_id)
-    _route(request)  # an address no map finds is refused now, not when the traveller books
+    first_look = QuoteRequest.objects.get(pk=request_id)
+    if (problem := offer_terms.why_not_sendable(first_look)) is not None:
+        raise DomainError(problem)
+    _route(first_look)  # an address no map finds is refused now, not when the traveller books
     with transaction.atomic():
+        if first_look.booking_id is not None:  # the booking first, as everywhere: a late payment waits
+            selectors.locked_booking(first_look.booking_id)
         request = QuoteRequest.objects.select_for_update().get(pk=request_id)
-        problem = offer_terms.why_not_sendable(request)
-        if problem is not None:
+        if (problem := offer_terms.why_not_sendable(request)) is not None:
             raise DomainError(problem)
         assert request.offer_valid_until is not None  # noqa: S101  (why_not_sendable said so)
         request.sent_offer = {
@@ -37,7 +41,7 @@ def send(request_id: int) -> QuoteRequest:
         request.status = QuoteRequestStatus.ANSWERED
         request.offer_sent_at = timezone.now()
         if request.booking is not None:  # unpaid or cancelled: the new offer is booked anew
-            request.booking, request.payment_url = None, ""
+            request.booking, request.payment_url, request.payment_page_until = None, "", None
         request.save()
         tasks.send_quote_offer.enqueue(request.pk, request.offer_sent_at.isoformat())
     return request
@@ -48,7 +52,7 @@ def accept(request_id: int) -> str:
     open goes to the same page), and the page opened then. Refused with a DomainError (a PaymentError when
     no page can be opened), nothing is stored."""
     provider = payment_provider()  # no provider, no booking
-    first_look = QuoteRequest.objects.get(pk=request_id)
+    first_look = _without_a_dead_page(QuoteRequest.objects.get(pk=request_id))
     waiting = offer_terms.booked_from(first_look)
     route = None if waiting is not None else _route(first_look)  # before any lock: it may ask Google
     with transaction.atomic():
@@ -63,11 +67,38 @@ def accept(request_id: int) -> str:
             return request.payment_url
         if booking is None:
             booking = _book(request, route or _route(request))
-            request.booking, request.payment_url = booking, ""
-            request.save(update_fields=["booking", "payment_url", "updated_at"])
+            request.booking, request.payment_url, request.payment_page_until = booking, "", None
+            request.save(update_fields=["booking", "payment_url", "payment_page_until", "updated_at"])
     session = open_payment_page(provider, booking)
-    QuoteRequest.objects.filter(pk=request_id, booking=booking).update(payment_url=session.url)
+    QuoteRequest.objects.filter(pk=request_id, booking=booking).update(
+        payment_url=session.url, payment_page_until=checkout_deadline(booking.pickup_at)
+    )
+    if QuoteRequest.objects.get(pk=request_id).status == QuoteRequestStatus.CLOSED:  # withdrawn meanwhile
+        payment_updates.abandon(booking, payment_provider)
+        raise DomainError(offer_terms.standing(QuoteRequest.objects.get(pk=request_id)).reason)
     return session.url
+
+
+def withdraw(request_id: int) -> None:
+    """Staff closed the request: a payment page still open for its booking closes (nobody pays it)."""
+    request = QuoteRequest.objects.get(pk=request_id)
+    booking = request.booking
+    closed = request.status == QuoteRequestStatus.CLOSED
+    if closed and booking is not None and booking.status == BookingStatus.PENDING_PAYMENT:
+        payment_updates.abandon(booking, payment_provider)
+
+
+def _without_a_dead_page(request: QuoteRequest) -> QuoteRequest:
+    """The request, its booking's payment page closed at the provider if the page has expired by now (the
+    provider's word of it may not have come yet): the booking expires, and the offer books anew."""
+    booking = offer_terms.booked_from(request)
+    until = request.payment_page_until
+    if booking is None or booking.status != BookingStatus.PENDING_PAYMENT or until is None:
+        return request
+    if timezone.now() < until:
+        return request
+    payment_updates.abandon(booking, payment_provider)
+    return QuoteRequest.objects.get(pk=request.pk)
 
 
 def _route(request: QuoteRequest) -> RouteEstimate:

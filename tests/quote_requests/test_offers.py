@@ -256,10 +256,15 @@ def test_a_cancelled_booking_of_the_offer_is_not_booked_again_until_staff_send_a
     assert Booking.objects.exclude(pk=booking.pk).get().amount_cents == 70000
 
 
-def test_withdrawing_the_request_closes_the_open_payment_page(client, admin_client, request_asked):
+def test_withdrawing_the_request_closes_the_open_payment_page(
+    client, admin_client, request_asked, django_capture_on_commit_callbacks
+):
     path, form = sent_and_opened(client, admin_client, request_asked)
     client.post(path, form)
-    priced_by_staff(admin_client, request_asked, status="closed")
+    with django_capture_on_commit_callbacks(execute=True):  # once the admin's change is committed
+        priced_by_staff(admin_client, request_asked, status="closed")
+    request_asked.refresh_from_db()
+    assert request_asked.booking is not None  # the admin's form left the booking as it was
     booking = Booking.objects.get()
     assert booking.status == BookingStatus.EXPIRED  # nobody can pay it any more
     assert "zurückgezogen" in client.get(path, form).content.decode()
@@ -276,3 +281,13 @@ def test_without_a_payment_provider_the_offer_says_so_and_books_nothing(
         and "Die Zahlungsseite konnte nicht geöffnet werden" in refused.content.decode()
     )
     assert Booking.objects.count() == 0
+
+
+def test_a_payment_page_that_has_closed_by_now_is_not_given_again(client, admin_client, request_asked):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    first = client.post(path, form)["Location"]
+    with time_machine.travel(timezone.now() + timedelta(days=2)):  # the page closed, its word not yet come
+        second = client.post(path, form)["Location"]
+    assert second != first
+    old, new = Booking.objects.order_by("pk")
+    assert (old.status, new.status) == (BookingStatus.EXPIRED, BookingStatus.PENDING_PAYMENT)
