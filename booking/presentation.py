@@ -241,7 +241,11 @@ def _worded(line: PricedLine) -> dict:
 
 
 def vat_note(booking: Booking) -> str:
-    quote = booking.quote
+    return quote_vat_note(booking.quote)
+
+
+def quote_vat_note(quote: Quote) -> str:
+    """ "includes 10 % VAT: 8,41 € (net 84,09 €)", in the active language."""
     rate = number(quote.vat_rate * 100)
     return str(_("includes {rate} % VAT: {vat} (net {net})")).format(
         rate=rate, vat=money(quote.vat), net=money(quote.net)

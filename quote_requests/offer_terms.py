@@ -2,7 +2,6 @@
 whether staff may send it or the traveller accept it."""
 
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 
 from django.core import signing
@@ -90,9 +89,8 @@ class Standing:
     reason: str = ""  # why it cannot be accepted, in their words
 
 
-def standing(request: QuoteRequest, *, now: datetime | None = None) -> Standing:
+def standing(request: QuoteRequest) -> Standing:
     """From the offer as sent: staff's edits since count once they send it again."""
-    now = now or timezone.now()
     booking, sent = booked_from(request), request.offer
     if booking is not None and booking.status == BookingStatus.CANCELLED:
         cancelled = _("Your booking of this offer was cancelled. Please contact us.")
@@ -101,6 +99,6 @@ def standing(request: QuoteRequest, *, now: datetime | None = None) -> Standing:
         return Standing(False, booking, str(_("You have booked this offer.")))
     if request.status == QuoteRequestStatus.CLOSED or sent is None:
         return Standing(False, None, str(_("This offer has been withdrawn. Please contact us.")))
-    if timezone.localdate(now) > sent.valid_until:
+    if timezone.localdate() > sent.valid_until:
         return Standing(False, None, str(_("This offer has expired. Please ask us for a new one.")))
     return Standing(True, booking)

@@ -73,9 +73,10 @@ def accept(request_id: int) -> str:
     QuoteRequest.objects.filter(pk=request_id, booking=booking).update(
         payment_url=session.url, payment_page_until=checkout_deadline(booking.pickup_at)
     )
-    if QuoteRequest.objects.get(pk=request_id).status == QuoteRequestStatus.CLOSED:  # withdrawn meanwhile
+    now_request = QuoteRequest.objects.get(pk=request_id)
+    if now_request.status == QuoteRequestStatus.CLOSED:  # withdrawn while its page opened
         payment_updates.abandon(booking, payment_provider)
-        raise DomainError(offer_terms.standing(QuoteRequest.objects.get(pk=request_id)).reason)
+        raise DomainError(offer_terms.standing(now_request).reason)
     return session.url
 
 

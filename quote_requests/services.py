@@ -15,6 +15,7 @@ from access.models import ApiToken
 from apikit.errors import DomainError
 from booking import availability, ownership
 from booking.checkout import REFERENCE_ALPHABET, REFERENCE_LENGTH
+from booking.lead_time import Reason
 from pricing import services as pricing
 from quote_requests import tasks
 from quote_requests.models import QuoteRequest, QuoteRequestStatus
@@ -48,11 +49,12 @@ def request_quote(asked: QuoteAsked, *, channel: str, api_token_id: int | None =
     e-mail goes to no address it was not asked by)."""
     if not asked.email.strip():
         raise DomainError(_("Give the e-mail address the offer goes to."), field="email")
-    if asked.pickup <= timezone.now():
+    # The lead-time rule's outer bounds (not its minimum lead: staff may still quote a ride soon), as an
+    # offer becomes a booking: as far ahead as one may be booked.
+    verdict = availability.check_availability(pickup=asked.pickup)
+    if verdict.reason is Reason.IN_PAST:
         raise DomainError(_("The pickup is in the past: choose a time ahead."), field="pickup")
-    # An offer becomes a booking: as far ahead as one may be booked.
-    latest = timezone.now() + availability.lead_time_rules().max_ahead
-    if asked.pickup > latest:
+    if verdict.reason is Reason.TOO_FAR_AHEAD:
         raise DomainError(
             format_lazy(
                 _("We take bookings up to {days} days ahead: please ask again nearer the time."),
@@ -70,25 +72,26 @@ def request_quote(asked: QuoteAsked, *, channel: str, api_token_id: int | None =
             ),
             field="vehicle_class",
         )
-    trip = dict(
-        origin=asked.origin.strip(),
-        destination=asked.destination.strip(),
-        pickup_at=asked.pickup,
-        passengers=asked.passengers,
-        luggage=asked.luggage,
-        vehicle_class=asked.vehicle_class,
-        details=asked.details.strip(),
-        name=asked.name.strip(),
-        email=asked.email.strip(),
-        phone=phones.e164(asked.phone) if asked.phone.strip() else "",
-        channel=channel,
-        api_token_id=api_token_id,
-    )
+    phone = phones.e164(asked.phone) if asked.phone.strip() else ""
     for _attempt in range(5):
         try:
             with transaction.atomic():
                 request = QuoteRequest.objects.create(
-                    reference=new_reference(), reason=asked.reason, locale=asked.locale, **trip
+                    reference=new_reference(),
+                    origin=asked.origin.strip(),
+                    destination=asked.destination.strip(),
+                    pickup_at=asked.pickup,
+                    passengers=asked.passengers,
+                    luggage=asked.luggage,
+                    vehicle_class=asked.vehicle_class,
+                    details=asked.details.strip(),
+                    reason=asked.reason,
+                    name=asked.name.strip(),
+                    email=asked.email.strip(),
+                    phone=phone,
+                    locale=asked.locale,
+                    channel=channel,
+                    api_token_id=api_token_id,
                 )
                 tasks.send_quote_request_received.enqueue(request.pk, acknowledge=api_token_id is not None)
                 return request

@@ -16,7 +16,6 @@ from payments.providers.base import PaymentError
 from quote_requests import offer_terms, offers
 from quote_requests.models import QuoteRequest
 from sitekit.i18n import language_links, supported
-from sitekit.l10n import money
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -36,12 +35,13 @@ def offer_page(request: HttpRequest) -> HttpResponse:
         except DomainError as refused:  # expired meanwhile, the route or the lead time: nothing booked
             error, status = refused.words, 400
         quote_request.refresh_from_db()
-    return _shown(request, quote_request, token, error=error, status=status)
+    return _shown(request, quote_request, token, error, status)
 
 
-def _shown(request: HttpRequest, quote_request: QuoteRequest, token: str, **extra) -> HttpResponse:
+def _shown(
+    request: HttpRequest, quote_request: QuoteRequest, token: str, error: str | StrPromise, status: int
+) -> HttpResponse:
     language = supported(request.GET.get("lang")) or quote_request.locale
-    status = extra.pop("status")
     with translation.override(language):
         standing = offer_terms.standing(quote_request)  # its words in the page's language
         sent = quote_request.offer
@@ -54,13 +54,9 @@ def _shown(request: HttpRequest, quote_request: QuoteRequest, token: str, **extr
             "valid_until": sent.valid_until,
             "quote": quote,
             "vehicle": presentation.vehicle_name(quote.vehicle_class),
-            "vat_note": translation.gettext("includes {rate} % VAT: {vat} (net {net})").format(
-                rate=presentation.number(quote.vat_rate * 100),
-                vat=money(quote.vat),
-                net=money(quote.net),
-            ),
+            "vat_note": presentation.quote_vat_note(quote),
             "manage_url": manage_url(standing.booking.reference) if standing.booking else "",
             "language_links": language_links(request),
-            **extra,
+            "error": error,
         }
         return render(request, "quote_requests/offer.html", context, status=status)
