@@ -22,7 +22,7 @@ from booking.ride_stops import Stop
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
-from pricing.money import round_up, to_cents
+from pricing.money import from_cents, round_up, to_cents
 from pricing.quote import HOURLY_BLOCK, BookingType, ExtraChoice, Quote
 from sitekit import l10n, phones
 
@@ -55,7 +55,20 @@ class BookingRequest:
     luggage: int | None = None
     extras: tuple[ExtraChoice, ...] = ()
     stops: tuple[Stop, ...] = ()  # on the way, in order
+    way_back: "WayBack | None" = None  # a return trip's (booking/trips.py)
     submitted: dict = field(default_factory=dict)  # the booking data as received, kept for the record
+
+
+@dataclass(frozen=True)
+class WayBack:
+    """A return trip's way back as asked: its own pickup and flight; its addresses the way out's reversed
+    unless named; the class, the travellers, their luggage and extras the way out's."""
+
+    pickup: datetime
+    origin: str = ""  # "": the way out's destination
+    destination: str = ""  # "": the way out's origin
+    flight_number: str = ""
+    stops: tuple[Stop, ...] = ()
 
 
 class PaymentPage(Protocol):
@@ -240,12 +253,14 @@ def price_ride(ride: BookingRequest, route: RouteEstimate, tour_slug: str | None
         raise
 
 
-def ensure_amount(amount_cents: int, quote: Quote) -> None:
-    expected = to_cents(quote.price)
+def ensure_amount(amount_cents: int, *quotes: Quote) -> None:
+    """The amount sent is the server's price: of the ride, or of a return trip's two rides together."""
+    expected = sum(to_cents(quote.price) for quote in quotes)
     if amount_cents != expected:
+        rides = "this ride" if len(quotes) == 1 else "these rides together"
         raise DomainError(
-            f"The amount must be {expected} cents ({quote.price} {quote.currency}) for this ride, "
-            f"not {amount_cents}.",
+            f"The amount must be {expected} cents ({from_cents(expected)} {quotes[0].currency}) for "
+            f"{rides}, not {amount_cents}.",
             code="amount_mismatch",
             field="amount_cents",
             extra={"expectedAmount": expected},

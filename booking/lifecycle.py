@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from access.models import ApiToken
 from apikit.errors import DomainError
-from booking import history, ownership, selectors
+from booking import history, ownership, selectors, trips
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
 from booking.ride import RideProgress, progress
@@ -64,6 +64,12 @@ class BookingState:
     @property
     def cancellation_fee(self):
         return self.booking.cancellation_fee
+
+    @property
+    def return_trip(self) -> dict[str, str] | None:
+        """The references of a return trip's two rides, this one among them; None for a single ride."""
+        legs = trips.legs(self.booking)
+        return {"way_out": legs[0].reference, "way_back": legs[1].reference} if len(legs) == 2 else None
 
 
 def normalized(reference: str) -> str:

@@ -155,6 +155,17 @@ class Booking(models.Model):
     luggage = models.PositiveSmallIntegerField(_("pieces of luggage"), null=True, blank=True)
     # Stops on the way, in order: [{"address", "place_id", "wait_minutes"}] (booking/ride_stops.py).
     stops = models.JSONField(_("stops on the way"), default=list, blank=True)
+    # A return trip's way back names its way out: two rides, paid by one payment (booking/trips.py).
+    way_out = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="way_back",
+        editable=False,
+        verbose_name=_("way out"),
+        help_text=_("The ride out of the return trip this ride is the way back of."),
+    )
     # What the server computed: the route and the price the customer is charged.
     distance_km = models.DecimalField(
         _("distance (km)"), max_digits=8, decimal_places=1, null=True, blank=True

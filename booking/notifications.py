@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from booking import calendar, links, presentation, selectors
+from booking import calendar, links, presentation, selectors, trips
 from booking.models import Booking, BookingStatus, PaymentMethod, state_in_english
 from booking.money_shown import money_shown
 from fleet.models import Driver
@@ -342,6 +342,7 @@ def compose(mail: Mail, booking: Booking, address: str, audience: str, **extra) 
             "logo_url": f"{settings.PUBLIC_BASE_URL}{operator.logo_path}" if operator.logo_path else "",
             "site_url": f"{settings.PUBLIC_BASE_URL}/{locale}/",
             "manage_url": links.manage_url(booking.reference),
+            "other_ride": trips.other_leg(booking),  # a return trip's: each ride has its own mails
             # a ride on account: the company whose monthly collective invoice lists it
             "on_account": booking.company_account.name
             if booking.payment_method == PaymentMethod.ACCOUNT and booking.company_account is not None

@@ -14,14 +14,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import links, selectors, tasks, transitions
+from booking import links, selectors, tasks, transitions, trips
 from booking.checkout import (
     BookingRequest,
     CheckoutResult,
     ensure_amount,
     ensure_bookable,
-    price_the_ride,
-    store_booking,
 )
 from booking.models import Booking, BookingChannel, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
@@ -66,12 +64,13 @@ def checkout_on_account(
     on account at once. Refused before anything is stored."""
     account = account_for(account, ride.email)
     ensure_bookable(ride.pickup)
-    priced = price_the_ride(ride)
-    ensure_amount(amount_cents, priced.quote)
+    trip = trips.price_the_trip(ride)
+    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
     actor = f"token {api_token_id}" if api_token_id else "api"
     with transaction.atomic():
-        booking = _store(ride, priced, account, channel=channel, api_token_id=api_token_id)
-        transitions.apply(booking, BookingStatus.PAID, actor=actor)
+        booking = _store(trip, account, channel=channel, api_token_id=api_token_id)
+        for booked in trips.locked_legs(booking):
+            transitions.apply(booked, BookingStatus.PAID, actor=actor)
     return CheckoutResult(booking=booking, session=None)
 
 
@@ -88,21 +87,20 @@ def request_on_account(*, amount_cents: int, ride: BookingRequest) -> LinkReques
     any other address nothing is stored and nothing is sent, so strangers cannot make us mail anyone;
     the answer is the same for every address (no enumeration of a company's bookers)."""
     ensure_bookable(ride.pickup)
-    priced = price_the_ride(ride)
-    ensure_amount(amount_cents, priced.quote)
+    trip = trips.price_the_trip(ride)
+    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
     if accounts_allowing(ride.email) is None or not mail_budget.may_mail(ride.email):
         logger.info("Booking on account asked for an address no account allows, or over its mails: none sent")
         return LinkRequested()
     with transaction.atomic():
-        booking = _store(ride, priced, None, channel=BookingChannel.WEBSITE)
+        booking = _store(trip, None, channel=BookingChannel.WEBSITE)
         tasks.send_account_link.enqueue(booking.pk)  # the link is signed when it is sent: no secret queued
     return LinkRequested()
 
 
-def _store(ride, priced, account, **origin) -> Booking:
-    return store_booking(
-        ride,
-        priced,
+def _store(trip: trips.Trip, account: CompanyAccount | None, **origin) -> Booking:
+    return trips.store_trip(
+        trip,
         payment_method=PaymentMethod.ACCOUNT,
         company_account=account,
         accepted_terms=legal.current(legal.Kind.TERMS),
@@ -173,9 +171,10 @@ def confirm_link(token: str) -> LinkResult:
         account = accounts_allowing(booking.email)
         if account is None:
             return LinkResult(LinkOutcome.NOT_ALLOWED, booking)
-        booking.company_account = account
-        booking.save(update_fields=["company_account", "updated_at"])
-        transitions.apply(booking, BookingStatus.PAID, actor=f"traveller ({booking.email}, mailed link)")
+        for ride in trips.locked_legs(booking):  # a return trip's way back with its way out
+            ride.company_account = account
+            ride.save(update_fields=["company_account", "updated_at"])
+            transitions.apply(ride, BookingStatus.PAID, actor=f"traveller ({booking.email}, mailed link)")
     return LinkResult(LinkOutcome.CONFIRMED, booking)
 
 

@@ -22,7 +22,7 @@ from apikit.fields import (
 )
 from booking import listing
 from booking.billing import MAX_ADDRESS_LENGTH, VAT_ID_PATTERN, normalised_vat_id
-from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
+from booking.checkout import MAX_NOTES_LENGTH, BookingRequest, WayBack
 from booking.lead_time import Reason
 from booking.models import BookingStatus, RideState
 from booking.ride_stops import MAX_STOP_ADDRESS, SEPARATOR, Stop
@@ -180,6 +180,18 @@ no_separator = RegexValidator(
 )
 
 
+def optional_destination(help_text: str) -> serializers.CharField:
+    """`to` where a ride may leave it out (empty: as directed, or a default the help text names)."""
+    return serializers.CharField(
+        max_length=500,
+        source="destination",
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=help_text,
+    )
+
+
 class StopInput(Declaration):
     address = serializers.CharField(
         max_length=MAX_STOP_ADDRESS,
@@ -196,13 +208,7 @@ class StopInput(Declaration):
     )
 
 
-class TripInput(Declaration):
-    """Who and what rides, the extras and the stops: optional, beyond section 2.3 (the legacy door takes
-    none)."""
-
-    passengers = passengers_field(JsonIntegerField)
-    luggage = luggage_field(JsonIntegerField)
-    extras = ExtrasField()
+class StopsInput(Declaration):
     stops = serializers.ListField(
         child=StopInput(),
         required=False,
@@ -214,6 +220,63 @@ class TripInput(Declaration):
 
     def validate_stops(self, stops: list[dict]) -> tuple[Stop, ...]:
         return tuple(Stop(stop["address"], stop["wait_minutes"]) for stop in stops)
+
+
+class WayBackInput(FromFieldMixin, StopsInput):
+    """A return trip's way back: a second ride, priced and shown on its own, paid with the way out."""
+
+    from_options = dict(
+        max_length=500,
+        source="origin",
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Where the way back starts; default (absent or empty): the way out's destination.",
+    )
+
+    to = optional_destination(
+        "Where the way back ends; default (absent or empty): the way out's pickup address."
+    )
+    pickupDatetime = LocalDateTimeField(
+        source="pickup",
+        help_text="The way back's pickup, ISO 8601 (without offset: Vienna local time); after the way out "
+        "arrives (400 naming `bookingData.wayBack` otherwise) and within the lead time (400 `lead_time`).",
+    )
+    flightNumber = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=20,
+        source="flight_number",
+        help_text="The flight the traveller arrives on for the way back, when it starts at an airport.",
+    )
+    stops = serializers.ListField(
+        child=StopInput(),
+        required=False,
+        default=list,
+        max_length=MAX_STOPS,
+        help_text="The way back's own stops on the way, in order (none by default).",
+    )
+
+    def validate(self, attrs: dict) -> WayBack:
+        return WayBack(**attrs)
+
+
+class TripInput(StopsInput):
+    """Who and what rides, the extras and the stops: optional, beyond section 2.3 (the legacy door takes
+    none)."""
+
+    passengers = passengers_field(JsonIntegerField)
+    luggage = luggage_field(JsonIntegerField)
+    extras = ExtrasField()
+
+    wayBack = WayBackInput(
+        required=False,
+        source="way_back",
+        help_text="A return trip: the way back, booked with this ride as a second ride of its own (its own "
+        "reference, chauffeur and cancellation terms) and paid with it: `amount` is both rides' prices "
+        "together. The class, passengers, luggage and extras are this ride's. Transfers only.",
+    )
 
 
 class V1BookingDataInput(BookingDataInput, BillingDataInput, TripInput):
@@ -288,14 +351,7 @@ class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput, TripInpu
     (UTF-8), every member counted. Unlike the public API's (section 2.3 requires `to`), an hourly hire or
     a tour may leave the destination out: "as directed"."""
 
-    to = serializers.CharField(
-        max_length=500,
-        source="destination",
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="Destination; may be empty for an hourly hire or a tour (as directed).",
-    )
+    to = optional_destination("Destination; may be empty for an hourly hire or a tour (as directed).")
     name = serializers.CharField(max_length=200)
     email = serializers.EmailField(max_length=254)
     phone = serializers.CharField(max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT)
@@ -335,6 +391,13 @@ class CheckoutOutput(Declaration):
     )
 
 
+class CheckedOutWayBackOutput(Declaration):
+    reference = serializers.CharField(help_text="The way back's own reference.")
+    amount = serializers.IntegerField(
+        source="amount_cents", help_text="The way back's part of `amount`, in EUR cents."
+    )
+
+
 class V1CheckoutOutput(CheckoutOutput):
     sessionId = serializers.CharField(
         source="session.session_id", allow_null=True, help_text="Null when booked on account."
@@ -362,12 +425,19 @@ class V1CheckoutOutput(CheckoutOutput):
         required=False,
         help_text="Booked on account: the customer's own page of the booking; pass it on to the traveller.",
     )
+    wayBack = CheckedOutWayBackOutput(
+        source="booking.way_back",
+        required=False,
+        help_text="Only for a return trip: the way back, a ride of its own paid with this one.",
+    )
 
     def to_representation(self, result):
         answer = super().to_representation(result)
         if result.session is not None:
             answer.pop("paymentMethod", None)
             answer.pop("manageUrl", None)
+        if answer.get("wayBack") is None:
+            answer.pop("wayBack", None)
         return answer
 
 
@@ -530,6 +600,11 @@ class BookedExtraOutput(Declaration):
     amountEur = euros(source="amount", help_text="What it adds to the price, all pieces together.")
 
 
+class ReturnTripOutput(Declaration):
+    wayOut = serializers.CharField(source="way_out", help_text="The reference of the ride out.")
+    wayBack = serializers.CharField(source="way_back", help_text="The reference of the way back.")
+
+
 class BookingStateOutput(FromFieldMixin, Declaration):
     """A booking as its customer and the agent that booked it see it (renders a BookingState)."""
 
@@ -584,9 +659,21 @@ class BookingStateOutput(FromFieldMixin, Declaration):
     manageUrl = serializers.URLField(
         source="manage_url", help_text="The customer's own page of the booking: pass it on to the traveller."
     )
+    returnTrip = ReturnTripOutput(
+        source="return_trip",
+        required=False,
+        help_text="Only on a return trip's rides: the two rides' references (each ride is read, changed and "
+        "cancelled on its own).",
+    )
 
     def get_paymentStatus(self, state) -> str:
         return payment_status(state.booking)
+
+    def to_representation(self, state):
+        answer = super().to_representation(state)
+        if answer.get("returnTrip") is None:
+            answer.pop("returnTrip", None)
+        return answer
 
 
 # --- a token's bookings (GET /api/v1/bookings, booking.list_bookings) ----------------------------------

@@ -239,7 +239,11 @@ TOOLS: tuple[Tool, ...] = (
             "on it instead (paymentMethod `account`) for a traveller whose email the account allows: paid "
             "at once, no page (`url` null), the company's monthly invoice lists it. Optional "
             "bookingData.billingAddress and billingVatId go on the invoice; passengers, luggage, extras "
-            "and stops (as priced: `[{{address, waitMinutes}}]`) go to the chauffeur. A token signed in "
+            "and stops (as priced: `[{{address, waitMinutes}}]`) go to the chauffeur. A return trip: add "
+            "bookingData.wayBack `{{pickupDatetime}}` (after the way out arrives; from, to, flightNumber "
+            "and stops optional: default the way out's addresses reversed) and send both rides' prices "
+            "together as `amount` (price the way back as its own ride); the answer's `wayBack` names the "
+            "second ride's reference, each ride is looked up and cancelled on its own. A token signed in "
             "for a traveller books in their name: leave bookingData.email out (theirs is used); another "
             "address is refused (`email_not_yours`).",
             terms=terms_url(),

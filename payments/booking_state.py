@@ -39,9 +39,9 @@ def list_bookings(
     order = F("pickup_at").asc(nulls_last=True) if ascending else F("pickup_at").desc(nulls_last=True)
     found = found.order_by(order, "pk" if ascending else "-pk")
     page = list(
-        found.select_related("driver", "vehicle", "collective_invoice_line__invoice").prefetch_related(
-            "refunds", "ride_steps", "payment_shares__payment"
-        )[: limit + 1]
+        found.select_related(
+            "driver", "vehicle", "collective_invoice_line__invoice", "way_out", "way_back"
+        ).prefetch_related("refunds", "ride_steps", "payment_shares__payment")[: limit + 1]
     )
     rules = cancellation_rules()  # once for the page, not once per booking
     shown = page[:limit]

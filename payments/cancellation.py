@@ -9,7 +9,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import selectors, tasks, transitions
+from booking import selectors, tasks, transitions, trips
 from booking.cancellation import (
     CancellationRules,
     CancellationTerms,
@@ -75,19 +75,30 @@ def cancel(pk: int, *, actor: str, by_staff: bool = False, requested_by=None) ->
         checkout_open = booking.status == BookingStatus.PENDING_PAYMENT and bool(
             ledger.checkout_session(booking)
         )
-        transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
-        surcharges.waive_open(booking, actor=actor)  # nobody pays a difference for a cancelled ride
-        booking.cancellation_fee_cents = now.fee_cents
-        booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
-        if now.refund_cents:
-            refunds.refund(
-                booking,
-                now.refund_cents,
-                reason=CANCELLATION_REFUND,
-                actor=actor,
-                requested_by=requested_by,
-            )
-        tasks.send_cancellation.enqueue(booking.pk)
+        # An unpaid return trip is cancelled as a whole: its rides share one payment page.
+        unpaid = booking.status == BookingStatus.PENDING_PAYMENT
+        for ride in trips.locked_legs(booking) if unpaid else [booking]:
+            if ride.pk == booking.pk:
+                _cancel(ride, now, actor, requested_by)
+            elif transitions.can_move(ride, BookingStatus.CANCELLED):
+                _cancel(ride, terms(ride, by_staff=True), actor, requested_by)
         if checkout_open:
             payment_tasks.close_checkout.enqueue(booking.pk)
     return booking
+
+
+def _cancel(booking: Booking, now: CancellationTerms, actor: str, requested_by) -> None:
+    """Cancel a locked booking at these terms: keep the fee, refund the rest."""
+    transitions.apply(booking, BookingStatus.CANCELLED, actor=actor)
+    surcharges.waive_open(booking, actor=actor)  # nobody pays a difference for a cancelled ride
+    booking.cancellation_fee_cents = now.fee_cents
+    booking.save(update_fields=["cancellation_fee_cents", "updated_at"])
+    if now.refund_cents:
+        refunds.refund(
+            booking,
+            now.refund_cents,
+            reason=CANCELLATION_REFUND,
+            actor=actor,
+            requested_by=requested_by,
+        )
+    tasks.send_cancellation.enqueue(booking.pk)

@@ -9,15 +9,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from booking import presentation, selectors
+from booking import presentation, trips
 from booking.availability import lead_time_rules
 from booking.checkout import (
     BookingRequest,
     CheckoutResult,
     ensure_amount,
     ensure_bookable,
-    price_the_ride,
-    store_booking,
 )
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
@@ -46,12 +44,11 @@ def start_checkout(
     pages")."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
     ensure_bookable(ride.pickup)
-    priced = price_the_ride(ride)
-    ensure_amount(amount_cents, priced.quote)
+    trip = trips.price_the_trip(ride)
+    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
-    booking = store_booking(
-        ride,
-        priced,
+    booking = trips.store_trip(
+        trip,
         channel=channel,
         api_token_id=api_token_id,
         accepted_terms=legal.current(legal.Kind.TERMS),
@@ -61,17 +58,20 @@ def start_checkout(
 
 
 def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSession:
-    """The provider's hosted checkout page for a stored booking; from now on its payment waits in the ledger
-    with the provider's session. A provider failure leaves the booking stored (pending payment) and is
-    raised."""
+    """The provider's hosted checkout page for a stored booking (a return trip's way out: one page for both
+    rides); from now on its payment waits in the ledger with the provider's session. A provider failure
+    leaves the booking stored (pending payment) and is raised."""
+    rides = trips.legs(booking)
     try:
         session = provider.create_checkout_session(
             CheckoutRequest(
                 reference=booking.reference,
-                amount_cents=booking.amount_cents,
+                amount_cents=sum(ride.amount_cents for ride in rides),
                 currency=booking.currency.lower(),
-                description=f"{booking.reference}: {booking.origin} → {booking.destination or 'as directed'} "
-                f"({presentation.vehicle_name(booking.vehicle_class)})",
+                description=" + ".join(
+                    f"{ride.reference}: {ride.origin} → {ride.destination or 'as directed'}" for ride in rides
+                )
+                + f" ({presentation.vehicle_name(booking.vehicle_class)})",
                 customer_email=booking.email or None,
                 locale=booking.locale,
                 success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",
@@ -85,7 +85,7 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
         raise
     with transaction.atomic():
         ledger.checkout_opened(
-            selectors.locked_booking(booking.pk), provider=provider.name, session_id=session.session_id
+            trips.locked_legs(booking), provider=provider.name, session_id=session.session_id
         )
     return session
 

@@ -76,24 +76,27 @@ def _waiting(surcharge: Surcharge | None, session_id: str | None) -> Payment | N
     return None
 
 
-def checkout_opened(booking: Booking, *, provider: str, session_id: str) -> Payment:
-    """The booking's payment page was opened (booking row-locked): its payment waits for the money, with the
-    provider's session. The same page again (the provider's answer to a retry) is the same payment."""
+def checkout_opened(rides: list[Booking], *, provider: str, session_id: str) -> Payment:
+    """The payment page of a booking, or of a return trip's two rides, was opened (rides row-locked): its
+    payment waits for the money, with the provider's session and a share for each ride. The same page again
+    (the provider's answer to a retry) is the same payment."""
     return _page_opened(
-        booking,
+        [(ride, ride.amount_cents) for ride in rides],
         {"provider_session_id": session_id},
         kind=Payment.Kind.CHECKOUT,
         provider=provider,
-        amount_cents=booking.amount_cents,
-        currency=booking.currency,
+        amount_cents=sum(ride.amount_cents for ride in rides),
+        currency=rides[0].currency,
     )
 
 
-def _page_opened(booking: Booking, found_by: dict, **waiting) -> Payment:
+def _page_opened(shares: list[tuple[Booking, int]], found_by: dict, **waiting) -> Payment:
     waiting = {**found_by, **waiting, "state": Payment.State.PENDING}
     payment, made = Payment.objects.get_or_create(**found_by, defaults=waiting)
     if made:
-        PaymentShare.objects.create(payment=payment, booking=booking, amount_cents=payment.amount_cents)
+        PaymentShare.objects.bulk_create(
+            PaymentShare(payment=payment, booking=booking, amount_cents=cents) for booking, cents in shares
+        )
     return payment
 
 
@@ -128,7 +131,7 @@ def link_opened(booking: Booking, surcharge: Surcharge, *, provider: str, sessio
     """A price difference's payment page was opened (booking row-locked): its payment waits for the
     money. The same page opened again (a retry) is the same payment."""
     return _page_opened(
-        booking,
+        [(booking, surcharge.amount_cents)],
         {"surcharge": surcharge},
         kind=Payment.Kind.LINK,
         provider=provider,
@@ -272,6 +275,7 @@ def locked_booking_for_payment(payment_intent_id: str | None, reference: str | N
     if payment_intent_id and selectors.storable(payment_intent_id):
         booking_id = (
             PaymentShare.objects.filter(payment__payment_intent_id=payment_intent_id)
+            .order_by("booking_id")  # a return trip's way out (stored first) answers for its payment
             .values_list("booking_id", flat=True)
             .first()
         )

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from apikit.errors import DomainError
-from booking import history, selectors, transitions
+from booking import history, selectors, transitions, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from invoicing import invoices
@@ -172,9 +172,10 @@ def _may_ask_now(session_id: str) -> bool:
 
 
 def _settle(booking: Booking, target: str, session: SessionState) -> None:
-    """Move a locked booking; paid is never undone, and the confirmation is queued once, after commit.
-    Only the booking's own session, charging exactly its price, can move it; news that its page ended
-    without money ends that payment in the ledger, whatever the booking's state."""
+    """Move a locked booking (with a return trip's other ride: one page pays both); paid is never undone,
+    and the confirmation is queued once, after commit. Only the booking's own session, charging exactly its
+    price, can move it; news that its page ended without money ends that payment in the ledger, whatever
+    the booking's state."""
     page = ledger.checkout_of(booking)
     own = page is not None and session.session_id == page.provider_session_id
     if own and target in (BookingStatus.EXPIRED, BookingStatus.PAYMENT_FAILED):
@@ -192,36 +193,46 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
                 booking, session, f"checkout session {session.session_id} is not the booking's own"
             )
         return
-    if target == BookingStatus.PAID and (mismatch := _amount_mismatch(booking, session)):
+    rides = trips.locked_legs(booking)
+    if target == BookingStatus.PAID and (mismatch := _amount_mismatch(rides, session)):
         _foreign_payment(booking, session, mismatch)
         return
     if not transitions.can_move(booking, target):
         if target == BookingStatus.PAID and not booking.money_received:
-            _paid_too_late(booking, session)  # e.g. cancelled by staff while the checkout page was open
+            _paid_too_late(rides, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
     actor = provider_actor(booking)
     if target == BookingStatus.PAID:
-        move_to_paid(booking, actor=actor, session=session)
-    else:
-        transitions.apply(booking, target, actor=actor)
-
-
-def move_to_paid(booking: Booking, *, actor: str, session: SessionState | None = None, user=None) -> None:
-    """A locked booking is paid: its price received (through the provider's `session`, else taken by staff)
-    and its invoice, in the same transaction: no payment without its invoice, no invoice without it. A ride
-    on account has none of its own: its company's collective invoice lists it, and nothing is received."""
-    transitions.apply(booking, BookingStatus.PAID, actor=actor)
-    if booking.payment_method != PaymentMethod.ACCOUNT:
-        _received_price(booking, booking.amount_cents, session=session, user=user)
-        invoices.issue(booking)
-
-
-def _received_price(booking: Booking, amount_cents: int, *, session: SessionState | None, user) -> None:
-    if session is None:
-        ledger.record_received(
-            booking, amount_cents, kind=Payment.Kind.STAFF, recorded_by=user, at=booking.paid_at
-        )
+        move_to_paid(rides, actor=actor, session=session)
         return
+    for ride in rides:
+        if transitions.can_move(ride, target):
+            transitions.apply(ride, target, actor=actor)
+
+
+def move_to_paid(rides: list[Booking], *, actor: str, session: SessionState | None = None, user=None) -> None:
+    """Locked rides (a booking, or a return trip's two) are paid: their price received (through the
+    provider's `session`, else taken by staff) and each ride's invoice, in the same transaction: no payment
+    without its invoice, no invoice without it. A ride on account has none of its own: its company's
+    collective invoice lists it, and nothing is received."""
+    for ride in rides:
+        transitions.apply(ride, BookingStatus.PAID, actor=actor)
+    if rides[0].payment_method != PaymentMethod.ACCOUNT:
+        _received_price(rides, sum(ride.amount_cents for ride in rides), session=session, user=user)
+        for ride in rides:
+            invoices.issue(ride)
+
+
+def _received_price(rides: list[Booking], amount_cents: int, *, session: SessionState | None, user) -> None:
+    """Money received for the rides' prices: through their payment page (its shares say each ride's part),
+    or taken by staff, a payment for each ride."""
+    if session is None:
+        for ride in rides:
+            ledger.record_received(
+                ride, ride.amount_cents, kind=Payment.Kind.STAFF, recorded_by=user, at=ride.paid_at
+            )
+        return
+    booking = rides[0]
     page = ledger.checkout_of(booking)  # the session is its own (`_settle`)
     ledger.record_received(
         booking,
@@ -240,12 +251,16 @@ def mark_paid(pk: int, *, method: str, user, actor: str) -> Booking:
     waiting and is closed at the provider by a job, so it cannot take the money a second time."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
+        # An unpaid return trip is paid as a whole: its two rides share one payment page.
+        rides = trips.locked_legs(booking) if booking.status == BookingStatus.PENDING_PAYMENT else [booking]
         # The method first: a booking that waited on account (its link unused) is paid now like any other,
         # money received and invoiced, not left at nothing received for a collective invoice never listing it.
-        booking.payment_method = method
+        for ride in rides:
+            ride.payment_method = method
         page = ledger.checkout_of(booking)
-        move_to_paid(booking, actor=actor, user=user)
-        booking.save(update_fields=["payment_method", "updated_at"])
+        move_to_paid(rides, actor=actor, user=user)
+        for ride in rides:
+            ride.save(update_fields=["payment_method", "updated_at"])
         if page is not None and page.state == Payment.State.PENDING:
             ledger.checkout_closed(page.provider_session_id or "", failed=False)
             close_page_paid_by_staff.enqueue(booking.pk)
@@ -268,13 +283,15 @@ def provider_actor(booking: Booking) -> str:
     return f"payment provider ({page.provider if page else ''})"
 
 
-def _amount_mismatch(booking: Booking, session: SessionState) -> str | None:
-    """Why a payment does not pay this booking's price, or None when it does."""
+def _amount_mismatch(rides: list[Booking], session: SessionState) -> str | None:
+    """Why a payment does not pay the rides' price (a booking's, or a return trip's two), or None when it
+    does."""
+    price = sum(ride.amount_cents for ride in rides)
     charged = (session.amount_total, (session.currency or "").lower())
-    if charged != (booking.amount_cents, booking.currency.lower()):
+    if charged != (price, rides[0].currency.lower()):
         return (
             f"the session charged {session.amount_total} {session.currency}, the booking's price is "
-            f"{booking.amount_cents} {booking.currency.lower()} (cents)"
+            f"{price} {rides[0].currency.lower()} (cents)"
         )
     return None
 
@@ -287,32 +304,35 @@ def _foreign_payment(booking: Booking, session: SessionState, mismatch: str) -> 
     booking_tasks.alert_operator.enqueue(booking.pk, reason)
 
 
-def _paid_too_late(booking: Booking, session: SessionState) -> None:
-    """Money arrived for a booking that can no longer be paid: keep the fact; a cancelled booking's money
-    goes back through the provider by itself (a job), anything else the operator decides."""
-    booking.paid_at = timezone.now()
-    booking.save(update_fields=["paid_at", "updated_at"])
-    received = session.amount_total or booking.amount_cents
-    _received_price(booking, received, session=session, user=None)
-    if booking.status == BookingStatus.CANCELLED:
-        logger.warning("Payment received for cancelled booking %s: it goes back", booking.reference)
-        history.record(
-            booking,
-            history.Kind.PAYMENT,
-            history.said(
-                "Paid {amount} after it was cancelled: it goes back through the payment provider.",
-                amount=history.eur(received),
-            ),
-            actor=provider_actor(booking),
+def _paid_too_late(rides: list[Booking], session: SessionState) -> None:
+    """Money arrived for rides that can no longer be paid (a booking, or a return trip's two): keep the fact;
+    a cancelled ride's money goes back through the provider by itself (a job), anything else the operator
+    decides."""
+    for ride in rides:
+        ride.paid_at = timezone.now()
+        ride.save(update_fields=["paid_at", "updated_at"])
+    received = session.amount_total or sum(ride.amount_cents for ride in rides)
+    _received_price(rides, received, session=session, user=None)
+    for booking in rides:
+        if booking.status == BookingStatus.CANCELLED:
+            logger.warning("Payment received for cancelled booking %s: it goes back", booking.reference)
+            history.record(
+                booking,
+                history.Kind.PAYMENT,
+                history.said(
+                    "Paid {amount} after it was cancelled: it goes back through the payment provider.",
+                    amount=history.eur(ledger.received_cents(booking)),
+                ),
+                actor=provider_actor(booking),
+            )
+            give_back_late_payment.enqueue(booking.pk)
+            continue
+        logger.error(
+            "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
         )
-        give_back_late_payment.enqueue(booking.pk)
-        return
-    logger.error(
-        "Payment received for %s booking %s: refund or reinstate it", booking.status, booking.reference
-    )
-    booking_tasks.alert_operator.enqueue(
-        booking.pk, "the booking can no longer be paid: refund or reinstate it"
-    )
+        booking_tasks.alert_operator.enqueue(
+            booking.pk, "the booking can no longer be paid: refund or reinstate it"
+        )
 
 
 LATE_PAYMENT_REFUND = "Paid after the booking was cancelled: given back."

@@ -18,7 +18,8 @@ def _booking_id_for_session(session_id: str, provider: str | None = None) -> int
     pages = checkout_pages(provider_session_id=session_id)
     if provider:
         pages = pages.filter(provider=provider)
-    return pages.values_list("shares__booking_id", flat=True).first()
+    # a return trip's page carries both rides: its way out (stored first) answers for it
+    return pages.order_by("shares__booking_id").values_list("shares__booking_id", flat=True).first()
 
 
 def booking_for_session(session_id: str, *, provider: str | None = None) -> Booking | None:

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from apikit.declarations import Declaration
 from apikit.fields import FromFieldMixin, JsonIntegerField, LocalDateTimeField
 from booking.ride_quotes import CLASS_PROBLEMS
+from booking.serializers import optional_destination
 from pricing.models import VehicleClass
 from pricing.serializers import euros, luggage_field, passengers_field
 from quote_requests.models import MAX_DETAILS, QuoteRequestStatus
@@ -21,13 +22,8 @@ class QuoteRequestInput(FromFieldMixin, Declaration):
     and how to reach the traveller (the offer goes to `email`)."""
 
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
-    to = serializers.CharField(
-        max_length=500,
-        source="destination",
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="Destination; empty for a hire as directed or a roundtrip described in `details`.",
+    to = optional_destination(
+        "Destination; empty for a hire as directed or a roundtrip described in `details`."
     )
     pickupDatetime = LocalDateTimeField(
         source="pickup",

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from apikit.errors import DomainError
 from apikit.problems import Problem
-from booking import calendar, cancellation, lifecycle, on_account, presentation, selectors
+from booking import calendar, cancellation, lifecycle, on_account, presentation, selectors, trips
 from booking.links import (
     cancel_url,
     manage_url,
@@ -274,9 +274,13 @@ def page_language(request: HttpRequest, booking: Booking) -> str:
 
 def _page(request: HttpRequest, template: str, booking: Booking, status: int = 200, **extra) -> HttpResponse:
     language = page_language(request, booking)
+    other_ride = trips.other_leg(booking)  # a return trip's other ride: each has its own page
     with translation.override(language):
         context = {
             "booking": booking,
+            "other_ride": other_ride,
+            "other_ride_url": manage_url(other_ride.reference) if other_ride else "",
+            "trip_price": from_cents(booking.amount_cents + other_ride.amount_cents) if other_ride else None,
             "status": status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "service": presentation.service(booking),

@@ -14,7 +14,7 @@ from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, presentation, ride, transitions
+from booking import history, presentation, ride, transitions, trips
 from booking.models import Booking, BookingStatus
 from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
 from dispatch.admin import board as dispatch_views
@@ -487,6 +487,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "quote": booking.quote,
         "lines": presentation.price_lines(booking, detailed=True),
         "stops": presentation.stops_shown(booking),
+        "other_ride": trips.other_leg(booking),  # a return trip's: one payment, each ride its own
         "history": [
             (event, history.wording(event), history.actor_shown(event.actor))
             for event in booking.history.all()

@@ -52,7 +52,7 @@ def world(make_booking):  # noqa: F811
         api_token_id=api_token.pk,
     )
     with transaction.atomic():
-        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
+        payment_updates.move_to_paid([selectors.locked_booking(booking.pk)], actor="test")
     driver = Driver.objects.create(name="Karl Huber", phone="+436601112223", email="karl@chauffeur.test")
     _link, key = job_links.issue(booking, driver)
     waiting = make_booking(

@@ -233,7 +233,7 @@ def test_the_v1_billing_address_and_uid_reach_the_invoice_pdf(client, writer):
     booking = Booking.objects.get()
     assert (booking.billing_address, booking.billing_vat_id) == (ADDRESS, "ATU12345678")
     with transaction.atomic():  # as a payment moves it: paid, with its invoice
-        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
+        payment_updates.move_to_paid([selectors.locked_booking(booking.pk)], actor="test")
     text = pdf_text(Invoice.objects.get(booking=booking))
     assert "Kärntner Straße 1" in text and "1010 Wien" in text and "ATU12345678" in text
 
@@ -243,7 +243,7 @@ def test_the_agent_billing_address_reaches_the_invoice_pdf(client, agent):
     assert tool_result(call(client, agent, "booking.create_checkout", arguments))["isError"] is False
     booking = Booking.objects.get()
     with transaction.atomic():  # as a payment moves it: paid, with its invoice
-        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
+        payment_updates.move_to_paid([selectors.locked_booking(booking.pk)], actor="test")
     text = pdf_text(Invoice.objects.get(booking=booking))
     assert "Beispiel GmbH" in text and "Kärntner Straße 1" in text and "DE123456789" in text
 

@@ -168,7 +168,7 @@ def test_numbers_are_consecutive_within_a_year_and_restart_in_the_next_vienna_ye
 def test_a_failed_payment_transaction_leaves_no_invoice_and_no_number_used(pending):
     booking = pending()
     with pytest.raises(RuntimeError), transaction.atomic():
-        payment_updates.move_to_paid(Booking.objects.select_for_update().get(pk=booking.pk), actor="test")
+        payment_updates.move_to_paid([Booking.objects.select_for_update().get(pk=booking.pk)], actor="test")
         assert Invoice.objects.count() == 1  # issued inside the transaction …
         raise RuntimeError("the payment's transaction fails after the invoice")
     assert Invoice.objects.count() == 0 and Booking.objects.get().status == "pending_payment"

@@ -250,6 +250,58 @@ def test_a_ride_with_a_stop_and_child_seats_is_estimated_priced_and_booked(serve
     assert (state["passengers"], state["priceEur"]) == (3, price.structured_content["priceEur"])
 
 
+def test_a_return_trip_with_a_child_seat_is_priced_and_booked_as_two_rides(server):
+    way_back_pickup = PICKUP + timedelta(days=2)
+
+    async def scenario(client: Client):
+        prices = []
+        for ride in (
+            {"from": "Hotel Sacher Wien", "to": "Vienna Airport"},
+            {"from": "Vienna Airport", "to": "Hotel Sacher Wien"},
+        ):
+            route = await client.call_tool("booking.estimate_distance", ride)
+            price = await client.call_tool(
+                "booking.calculate_price",
+                {
+                    "distanceKm": route.structured_content["distance"],
+                    "vehicleClass": "executive",
+                    "passengers": 2,
+                    "extras": ["child-seat"],
+                },
+            )
+            assert price.is_error is False, price.structured_content
+            prices.append(round(price.structured_content["priceEur"] * 100))
+        booking_data = {
+            "from": "Hotel Sacher Wien",
+            "to": "Vienna Airport",
+            "pickupDatetime": PICKUP.isoformat(),
+            "vehicleClass": "executive",
+            "passengers": 2,
+            "extras": ["child-seat"],
+            "name": "Ada Traveller",
+            "email": "ada.return@example.com",
+            "wayBack": {"pickupDatetime": way_back_pickup.isoformat(), "flightNumber": "OS 88"},
+        }
+        checkout = await client.call_tool(
+            "booking.create_checkout", {"amount": sum(prices), "bookingData": booking_data}
+        )
+        assert checkout.is_error is False, checkout.structured_content
+        back = checkout.structured_content["wayBack"]
+        # the SDK checks each answer against the tool's outputSchema
+        return prices, back, await client.call_tool("booking.get_booking", {"reference": back["reference"]})
+
+    prices, back, looked_up = run(server, "auto", server.write_token, scenario)
+    assert back["amount"] == prices[1]
+    state = looked_up.structured_content
+    assert (state["from"], state["to"], state["pickupDatetime"]) == (
+        "Vienna Airport",
+        "Hotel Sacher Wien",
+        way_back_pickup.isoformat(),
+    )
+    assert [(extra["code"], extra["quantity"]) for extra in state["extras"]] == [("child-seat", 1)]
+    assert state["returnTrip"]["wayBack"] == back["reference"]
+
+
 @MODES
 def test_a_read_only_token_cannot_book(server, mode):
     checkout = {

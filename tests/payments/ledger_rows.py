@@ -22,7 +22,7 @@ def create_booking(**fields) -> Booking:
 def checkout_page(booking: Booking, session: str, *, provider: str = "sandbox") -> Payment:
     """The booking's payment page was opened: its payment waits for the money."""
     with transaction.atomic():
-        return ledger.checkout_opened(booking, provider=provider, session_id=session)
+        return ledger.checkout_opened([booking], provider=provider, session_id=session)
 
 
 def link_page(surcharge: Surcharge, session: str, *, provider: str = "sandbox") -> Payment:

@@ -226,7 +226,7 @@ def test_the_page_billing_address_reaches_the_invoice_pdf(client):
     assert response.status_code == 201, response.content
     booking = Booking.objects.get()
     with transaction.atomic():  # as a payment moves it: paid, with its invoice
-        payment_updates.move_to_paid(selectors.locked_booking(booking.pk), actor="test")
+        payment_updates.move_to_paid([selectors.locked_booking(booking.pk)], actor="test")
     invoice = Invoice.objects.get(booking=booking)
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(invoice_pdf.render(invoice))).pages)
     assert "Kärntner Straße 1" in text and "ATU12345678" in text

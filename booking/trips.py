@@ -1,0 +1,97 @@
+"""A return trip: the way out and the way back are two bookings, each a ride of its own (its chauffeur,
+job link, ride's day, reminders and cancellation terms), paid by one payment whose shares say what each ride
+cost. Until that payment arrives they move together (paid, expired, cancelled: one payment page); once paid,
+each ride is changed, cancelled and refunded on its own. Locks: the way out first, then the way back."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from apikit.errors import DomainError
+from booking.checkout import BookingRequest, PricedRide, ensure_bookable, price_the_ride, store_booking
+from booking.models import Booking
+from pricing.quote import BookingType
+from sitekit import l10n
+
+Trip = list[tuple[BookingRequest, PricedRide]]  # its rides as asked, each with the server's route and price
+
+
+def way_back_of(booking: Booking) -> Booking | None:
+    try:
+        return booking.way_back
+    except Booking.DoesNotExist:
+        return None
+
+
+def legs(booking: Booking) -> list[Booking]:
+    """The rides of the booking's trip, the way out first; the booking alone when it is no return trip."""
+    if booking.way_out is not None:  # fetched with the booking where a list selected it
+        return [booking.way_out, booking]
+    back = way_back_of(booking)
+    return [booking, back] if back is not None else [booking]
+
+
+def locked_legs(booking: Booking) -> list[Booking]:
+    """The trip's rides row-locked, the way out first (call inside transaction.atomic; the way out is stored
+    first, so the order of their keys is the lock order); `booking` itself among them, as the caller holds
+    it."""
+    way_out = booking.way_out_id or booking.pk
+    locked = Booking.objects.select_for_update().filter(Q(pk=way_out) | Q(way_out_id=way_out)).order_by("pk")
+    return [booking if ride.pk == booking.pk else ride for ride in locked]
+
+
+def other_leg(booking: Booking) -> Booking | None:
+    """The trip's other ride: the way back of a way out, the way out of a way back."""
+    return booking.way_out if booking.way_out is not None else way_back_of(booking)
+
+
+def price_the_trip(ride: BookingRequest) -> Trip:
+    """The ride with its route and price, and its way back's when it has one: the way back is checked
+    (a transfer's, picked up after the way out arrives, within the lead time) before anything is stored."""
+    way_out = price_the_ride(ride)
+    if ride.way_back is None:
+        return [(ride, way_out)]
+    if ride.booking_type != BookingType.DISTANCE or ride.tour_name:
+        raise DomainError(
+            _("A way back is booked with a transfer; book the way back of a hire or a tour on its own."),
+            field="way_back",
+        )
+    if ride.pickup is None:
+        raise DomainError(_("A return trip needs the way out's pickup time."), field="pickup")
+    back = ride.way_back
+    arrival = timezone.localtime(ride.pickup + timedelta(seconds=way_out.route.duration_s))
+    if back.pickup <= arrival:
+        raise DomainError(
+            "The way back's pickup must be after the way out arrives "
+            f"({arrival.isoformat(timespec='minutes')}).",
+            shown=format_lazy(
+                _("The way back's pickup must be after the way out arrives ({arrival})."),
+                arrival=l10n.day_time(arrival),
+            ),
+            field="way_back",
+        )
+    ensure_bookable(back.pickup)
+    back_ride = replace(
+        ride,
+        origin=back.origin or ride.destination,
+        destination=back.destination or ride.origin,
+        pickup=back.pickup,
+        flight_number=back.flight_number,
+        stops=back.stops,
+        way_back=None,
+    )
+    return [(ride, way_out), (back_ride, price_the_ride(back_ride))]
+
+
+def store_trip(trip: Trip, **origin) -> Booking:
+    """Store the trip's rides (origin: channel, api_token_id …); the way out, whose way back names it."""
+    with transaction.atomic():
+        first = store_booking(*trip[0], **origin)
+        for ride, priced in trip[1:]:
+            store_booking(ride, priced, way_out=first, **origin)
+    return first

@@ -1,0 +1,234 @@
+"""Return trips on /api/v1 and MCP: the way back is a second ride of its own, checked out and paid with the
+way out on one payment page; until paid the two move together, once paid each is cancelled and refunded on
+its own. Against a Stripe that keeps its own books (tests/payments/fake_stripe.py)."""
+
+from datetime import timedelta
+
+import pytest
+import responses
+from django.utils import timezone
+
+from booking.links import manage_url
+from booking.models import Booking
+from invoicing.models import CreditNote, Invoice
+from payments import payment_updates
+from payments.models import Payment, PaymentShare, Refund
+from payments.providers import payment_provider
+from tests.booking.test_checkout import post, ride, server_amount
+from tests.conftest import assert_problem
+from tests.payments.fake_stripe import FakeStripe
+from tests.payments.stripe_events import use_stripe
+
+pytestmark = pytest.mark.django_db
+
+V1 = "/api/v1/checkout"
+
+
+@pytest.fixture
+def stripe(settings):
+    use_stripe(settings)
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_passthru("http://localhost")
+        yield FakeStripe().install(mock)
+
+
+def way_back_at(days: int = 5) -> str:
+    return (
+        (timezone.localtime() + timedelta(days=days))
+        .replace(hour=18, minute=30, second=0, microsecond=0)
+        .isoformat()
+    )
+
+
+def trip(**way_back) -> dict:
+    return ride(wayBack={"pickupDatetime": way_back_at(), **way_back})
+
+
+def trip_amount(client, data: dict) -> int:
+    back = data["wayBack"]
+    reversed_ride = {**data, "from": back.get("from") or data["to"], "to": back.get("to") or data["from"]}
+    return server_amount(client, data) + server_amount(client, reversed_ride)
+
+
+def check_out(client, agent, data: dict):
+    return post(client, V1, {"amount": trip_amount(client, data), "bookingData": data}, **agent)
+
+
+def test_a_return_trip_is_two_rides_on_one_payment_page(client, agent, stripe):
+    data = trip(flightNumber="OS 88")
+    response = check_out(client, agent, data)
+
+    assert response.status_code == 201, response.content
+    answer = response.json()
+    way_out = Booking.objects.get(reference=answer["reference"])
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+    assert answer["wayBack"]["amount"] == way_back.amount_cents
+    assert (way_back.origin, way_back.destination, way_back.flight_number) == (
+        "Flughafen Wien",
+        "Hotel Sacher",
+        "OS 88",
+    )
+    assert (
+        way_back.way_out == way_out
+        and timezone.localtime(way_back.pickup_at).isoformat() == data["wayBack"]["pickupDatetime"]
+    )
+    assert (way_back.vehicle_class, way_back.email) == (way_out.vehicle_class, way_out.email)
+    (session,) = stripe.sessions.values()
+    assert session.amount == way_out.amount_cents + way_back.amount_cents
+    (page,) = Payment.objects.all()
+    assert sorted(page.shares.values_list("booking__reference", "amount_cents")) == sorted(
+        [(way_out.reference, way_out.amount_cents), (way_back.reference, way_back.amount_cents)]
+    )
+
+    stripe.pay(client, session.id)
+
+    for booking in (way_out, way_back):
+        booking.refresh_from_db()
+        assert booking.status == "paid"
+        assert Invoice.objects.filter(booking=booking, gross_cents=booking.amount_cents).exists()
+        shown = client.get(f"/api/v1/bookings/{booking.reference}", **agent).json()
+        assert shown["returnTrip"] == {"wayOut": way_out.reference, "wayBack": way_back.reference}
+        assert shown["paymentStatus"] == "paid"
+    assert Payment.objects.get().state == "received" and stripe.net() == session.amount
+
+
+def test_a_single_ride_answers_as_before(client, agent, stripe):
+    data = ride()
+    response = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **agent)
+    assert response.status_code == 201
+    assert "wayBack" not in response.json()
+    assert "returnTrip" not in client.get(f"/api/v1/bookings/{response.json()['reference']}", **agent).json()
+
+
+def test_cancelling_the_way_back_refunds_its_share_and_keeps_the_way_out(client, agent, stripe):
+    answer = check_out(client, agent, trip()).json()
+    (session,) = stripe.sessions.values()
+    stripe.pay(client, session.id)
+
+    cancelled = post(client, f"/api/v1/bookings/{answer['wayBack']['reference']}/cancel", {}, **agent)
+
+    assert cancelled.status_code == 200, cancelled.content
+    way_out = Booking.objects.get(reference=answer["reference"])
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+    assert (way_out.status, way_back.status) == ("paid", "cancelled")
+    assert stripe.refunded == {session.intent: way_back.amount_cents}  # free days ahead: all of its share
+    (refund,) = Refund.objects.all()
+    assert (refund.booking, refund.amount_cents, refund.payment.provider_session_id) == (
+        way_back,
+        way_back.amount_cents,
+        session.id,
+    )
+    (note,) = CreditNote.objects.all()
+    assert (note.booking, note.gross_cents) == (way_back, way_back.amount_cents)
+    assert note.invoice == Invoice.objects.get(booking=way_back)
+    # the way out's terms are its own: its whole price may still come back
+    terms = client.get(f"/api/v1/bookings/{way_out.reference}", **agent).json()["cancellation"]
+    assert terms["refundEur"] * 100 == way_out.amount_cents
+
+
+def test_an_unpaid_trip_is_cancelled_as_a_whole_and_its_page_closed(
+    client, agent, stripe, django_capture_on_commit_callbacks
+):
+    answer = check_out(client, agent, trip()).json()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        cancelled = post(client, f"/api/v1/bookings/{answer['wayBack']['reference']}/cancel", {}, **agent)
+
+    assert cancelled.status_code == 200
+    assert set(Booking.objects.values_list("status", flat=True)) == {"cancelled"}
+    assert stripe.open_sessions() == [] and stripe.net() == 0
+
+
+def test_an_expired_page_expires_both_rides(client, agent, stripe):
+    check_out(client, agent, trip())
+    (session,) = stripe.sessions.values()
+    session.status = "expired"
+    way_back = Booking.objects.get(way_out__isnull=False)
+
+    payment_updates.reconcile(way_back, payment_provider)
+
+    assert set(Booking.objects.values_list("status", flat=True)) == {"expired"}
+    assert Payment.objects.get().state == "cancelled"
+
+
+def test_staff_taking_the_money_pay_both_rides(
+    client, agent, stripe, admin_user, django_capture_on_commit_callbacks
+):
+    answer = check_out(client, agent, trip()).json()
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        payment_updates.mark_paid(way_back.pk, method="cash", user=admin_user, actor="staff")
+
+    assert set(Booking.objects.values_list("status", flat=True)) == {"paid"}
+    assert sorted(
+        PaymentShare.objects.filter(payment__kind="staff").values_list("amount_cents", flat=True)
+    ) == sorted(Booking.objects.values_list("amount_cents", flat=True))
+    assert stripe.open_sessions() == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"wayBack": {"pickupDatetime": ride()["pickupDatetime"]}}, "bookingData.wayBack"),
+        ({"wayBack": {"to": "Hotel Sacher"}}, "bookingData.wayBack.pickupDatetime"),
+        ({"bookingType": "hourly", "durationHours": 3, "wayBack": {"pickupDatetime": way_back_at()}}, None),
+        ({"wayBack": {"pickupDatetime": way_back_at(), "stops": [{"address": "a|b"}]}}, None),
+    ],
+    ids=["before the way out arrives", "no pickup time", "an hourly hire", "a bad stop"],
+)
+def test_a_bad_way_back_is_refused_and_nothing_stored(client, agent, stripe, changes, field):
+    data = ride(**changes)
+    body = post(client, V1, {"amount": 14800, "bookingData": data}, **agent)
+
+    problem = assert_problem(body, 400, "invalid_request")
+    assert "wayBack" in problem["detail"] or "way back" in problem["detail"].lower(), problem
+    assert not Booking.objects.exists() and not stripe.sessions
+
+
+def test_the_amount_of_one_ride_is_refused_with_the_trips(client, agent, stripe):
+    data = trip()
+    body = post(client, V1, {"amount": server_amount(client, data), "bookingData": data}, **agent)
+
+    problem = assert_problem(body, 400, "amount_mismatch")
+    assert problem["expectedAmount"] == trip_amount(client, data)
+    assert not Booking.objects.exists()
+
+
+def test_each_rides_page_and_confirmation_name_the_other(
+    client, agent, stripe, mailoutbox, django_capture_on_commit_callbacks
+):
+    answer = check_out(client, agent, trip()).json()
+    (session,) = stripe.sessions.values()
+    with django_capture_on_commit_callbacks(execute=True):
+        stripe.pay(client, session.id)
+    way_out = Booking.objects.get(reference=answer["reference"])
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+
+    out_page = client.get(manage_url(way_out.reference).removeprefix("https://chauffeur.test"))
+    back_page = client.get(manage_url(way_back.reference).removeprefix("https://chauffeur.test"))
+
+    said = {
+        way_out.reference: f"Die Rückfahrt, {way_back.reference}, beginnt am ",
+        way_back.reference: f"Das ist die Rückfahrt zu {way_out.reference} (",
+    }
+    for page, booking, other in ((out_page, way_out, way_back), (back_page, way_back, way_out)):
+        html = page.content.decode()
+        assert page.status_code == 200 and said[booking.reference] in html, html
+        assert manage_url(other.reference).replace("&", "&amp;") in html
+        (mail,) = [m for m in mailoutbox if m.to == ["anna@example.com"] and booking.reference in m.subject]
+        assert said[booking.reference] in mail.body
+    success = client.get("/booking/success", {"session_id": session.id}).content.decode()
+    assert "Ihre Hin- und Rückfahrt: zwei Fahrten, zusammen 148,00" in success, success
+
+
+def test_staff_see_each_rides_other_on_its_back_office_page(client, agent, stripe, admin_client):
+    answer = check_out(client, agent, trip()).json()
+    way_out = Booking.objects.get(reference=answer["reference"])
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+
+    for booking, other, said in ((way_out, way_back, "Way back:"), (way_back, way_out, "Way back of")):
+        page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE="en")
+        cell = page.content.decode().split('id="return-trip">', 1)[1].split("</td>", 1)[0]
+        assert said in cell and f'/admin/booking/booking/{other.pk}/change/">{other.reference}</a>' in cell
