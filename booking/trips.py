@@ -4,7 +4,7 @@ cost. Until that payment arrives they move together (paid, expired, cancelled: o
 each ride is changed, cancelled and refunded on its own. Locks: the way out first, then the way back."""
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking.checkout import BookingRequest, PricedRide, ensure_bookable, price_the_ride, store_booking
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
 from pricing.quote import BookingType
 from sitekit import l10n
 
@@ -64,18 +64,12 @@ def price_the_trip(ride: BookingRequest) -> Trip:
     if ride.pickup is None:
         raise DomainError(_("A return trip needs the way out's pickup time."), field="pickup")
     back = ride.way_back
-    arrival = timezone.localtime(ride.pickup + timedelta(seconds=way_out.route.duration_s))
-    if back.pickup <= arrival:
-        raise DomainError(
-            "The way back's pickup must be after the way out arrives "
-            f"({arrival.isoformat(timespec='minutes')}).",
-            shown=format_lazy(
-                _("The way back's pickup must be after the way out arrives ({arrival})."),
-                arrival=l10n.day_time(arrival),
-            ),
-            field="way_back",
-        )
-    ensure_bookable(back.pickup)
+    _ensure_after(ride.pickup + timedelta(seconds=way_out.route.duration_s), back.pickup, field="way_back")
+    try:
+        ensure_bookable(back.pickup)
+    except DomainError as refusal:  # the way back's own pickup, not the way out's
+        refusal.field = "way_back"
+        raise
     back_ride = replace(
         ride,
         origin=back.origin or ride.destination,
@@ -95,3 +89,29 @@ def store_trip(trip: Trip, **origin) -> Booking:
         for ride, priced in trip[1:]:
             store_booking(ride, priced, way_out=first, **origin)
     return first
+
+
+def ensure_in_order(booking: Booking, pickup: datetime) -> None:
+    """A return trip's ride moved to `pickup` by staff: its way back still after its way out arrives (a
+    cancelled other ride binds nothing)."""
+    other = other_leg(booking)
+    if other is None or other.status == BookingStatus.CANCELLED or other.pickup_at is None:
+        return
+    way_out, out_pickup, back_pickup = (
+        (other, other.pickup_at, pickup) if booking.way_out_id else (booking, pickup, other.pickup_at)
+    )
+    _ensure_after(out_pickup + timedelta(seconds=way_out.duration_s or 0), back_pickup, field="pickup")
+
+
+def _ensure_after(arrival: datetime, back_pickup: datetime, *, field: str) -> None:
+    arrival = timezone.localtime(arrival)
+    if back_pickup <= arrival:
+        raise DomainError(
+            "The way back's pickup must be after the way out arrives "
+            f"({arrival.isoformat(timespec='minutes')}).",
+            shown=format_lazy(
+                _("The way back's pickup must be after the way out arrives ({arrival})."),
+                arrival=l10n.day_time(arrival),
+            ),
+            field=field,
+        )

@@ -13,7 +13,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, ride_stops, selectors
+from booking import history, ride_stops, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, papers, staff_pickups, windows
@@ -150,6 +150,7 @@ def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -
             format_lazy(_("{reference} has no stored route to price again."), reference=booking.reference),
             code="not_changeable",
         )
+    trips.ensure_in_order(booking, pickup)
     if booking.vehicle_id and vehicle_class != booking.vehicle_class:
         raise DomainError(
             format_lazy(

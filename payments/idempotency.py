@@ -121,10 +121,14 @@ def _claim(whose: dict, digest: str, keep_for: timedelta) -> tuple[IdempotentChe
 
 
 def _spent(record: IdempotentCheckout) -> Booking | None:
-    """The booking of a stored answer when it can no longer be paid; None while it can (or it made none)."""
+    """The booking of a stored answer when it can no longer be paid (a return trip: neither ride); None
+    while it can (or it made none)."""
     if record.booking_id is None:
         return None
-    return Booking.objects.filter(pk=record.booking_id, status__in=NO_LONGER_PAYABLE).first()
+    rides = Booking.objects.filter(Q(pk=record.booking_id) | Q(way_out=record.booking_id))
+    if rides.exclude(status__in=NO_LONGER_PAYABLE).exists():
+        return None
+    return Booking.objects.filter(pk=record.booking_id).first()
 
 
 def _first(record: IdempotentCheckout, run: Callable[[], Made]) -> Answer:

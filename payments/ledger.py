@@ -267,19 +267,24 @@ def payment_of_intent(booking: Booking, intent: str | None) -> Payment | None:
 
 
 def locked_booking_for_payment(payment_intent_id: str | None, reference: str | None) -> Booking | None:
-    """The booking a provider payment belongs to, row-locked: by the ledger's payment intent, else by the
-    reference the provider carried in its metadata. Only the booking's row is locked: its money rows are
-    locked after it, as everywhere."""
-    query = Booking.objects.select_for_update(of=("self",))
-    found = None
+    """The booking a provider payment belongs to, row-locked: by the ledger's payment intent (of a return
+    trip's payment, the ride the provider's metadata names, else its way out), else by the reference the
+    provider carried in its metadata. Only the booking's row is locked: its money rows are locked after it,
+    as everywhere."""
+    named = reference if reference and selectors.storable(reference) else None
+    booking_id = None
     if payment_intent_id and selectors.storable(payment_intent_id):
-        booking_id = (
+        carried = list(
             PaymentShare.objects.filter(payment__payment_intent_id=payment_intent_id)
             .order_by("booking_id")  # a return trip's way out (stored first) answers for its payment
-            .values_list("booking_id", flat=True)
-            .first()
+            .values_list("booking_id", "booking__reference")
         )
-        found = query.filter(pk=booking_id).first() if booking_id else None
-    if found is None and reference and selectors.storable(reference):
-        found = query.filter(reference=reference).first()
-    return found
+        booking_id = next((pk for pk, ride in carried if ride == named), carried[0][0] if carried else None)
+    if booking_id is None and named:
+        booking_id = Booking.objects.filter(reference=named).values_list("pk", flat=True).first()
+    return selectors.locked_booking(booking_id) if booking_id else None
+
+
+def rides_paid_by(payment_intent_id: str) -> int:
+    """How many bookings a provider payment pays (two for a return trip's)."""
+    return PaymentShare.objects.filter(payment__payment_intent_id=payment_intent_id).count()

@@ -197,7 +197,9 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
     if target == BookingStatus.PAID and (mismatch := _amount_mismatch(rides, session)):
         _foreign_payment(booking, session, mismatch)
         return
-    if not transitions.can_move(booking, target):
+    # a return trip is paid as a whole: one ride staff cancelled meanwhile makes it money paid too late
+    stuck = target == BookingStatus.PAID and not all(transitions.can_move(ride, target) for ride in rides)
+    if stuck or not transitions.can_move(booking, target):
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(rides, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
 from apikit.errors import DomainError
-from booking import history, selectors
+from booking import history, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking
 from invoicing import credit_notes
@@ -398,7 +398,7 @@ def apply_charge_news(
         return None
     for state in charge.refunds:
         _merge(booking, state, actor=actor)
-    known = _total(booking, COMMITTED)
+    known = sum(_total(ride, COMMITTED) for ride in trips.legs(booking))  # a return trip's: both rides
     if charge.amount_refunded > known and charge.payment_intent_id:
         for state in provider().list_refunds(charge.payment_intent_id):
             _merge(booking, state, actor=actor)
@@ -410,8 +410,18 @@ def _merge(booking: Booking, state: RefundState, *, actor: str) -> None:
         logger.warning("Refund %s in an unknown state %r: ignored", state.refund_id, state.status)
         return
     known = Refund.objects.select_for_update().filter(provider_refund_id=state.refund_id).first()
+    if known is not None and known.booking_id != booking.pk:  # the other ride of a return trip's payment
+        booking = selectors.locked_booking(known.booking_id)
     if known is None:  # a refund we asked for and sent, made at the provider's dashboard meanwhile
         known = _adopted(booking, state)
+    if known is None and not state.reference and ledger.rides_paid_by(state.payment_intent_id or "") > 1:
+        logger.error("Refund %s of a return trip's payment names no ride: not recorded", state.refund_id)
+        reason = (
+            f"a refund of {_eur(state.amount_cents)} made at the provider on the payment of a return trip "
+            f"names neither ride ({state.refund_id}): record it on the ride it is for"
+        )
+        booking_tasks.alert_operator.enqueue(booking.pk, reason, topic="Refund")
+        return
     if known is None and (mismatch := _not_ours(booking, state)):
         logger.error("Refund %s for %s not recorded: %s", state.refund_id, booking.reference, mismatch)
         reason = f"a refund reported by the provider was not recorded, as {mismatch} ({state.refund_id})"

@@ -48,7 +48,8 @@ def removable_bookings(now: datetime, years: int) -> QuerySet:
         Refund.objects.filter(booking=booking, updated_at__gte=since),
         Surcharge.objects.filter(booking=booking, created_at__gte=since),
     ]
-    bookings = ridden_before(since).filter(created_at__lt=since)
+    # a return trip's way out goes after its way back (the way back names it)
+    bookings = ridden_before(since).filter(created_at__lt=since, way_back__isnull=True)
     for rows in later:
         bookings = bookings.exclude(Exists(rows))
     return not_held(bookings, now)

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt, AccessLog
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -63,13 +63,21 @@ def _rides_past(now: datetime, months: int) -> list[QuerySet]:
     return [records.not_held(rides.filter(anonymised_at__isnull=True), now)]
 
 
+def _locked(model, pk: int):
+    """The row's key, row-locked; a return trip's way back after its way out (booking/trips.py)."""
+    if model is Booking:
+        rides = Booking.objects.select_for_update(of=("self",)).filter(Q(pk=pk) | Q(way_back=pk))
+        return [ride for ride in rides.order_by("pk").values_list("pk", flat=True) if ride == pk]
+    return model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True)
+
+
 def _each_still_due(rows: QuerySet, act: Callable[[int], object]) -> int:
     """Each row locked (a booking first, as every change to it) and asked again: a hold placed or a document
     issued since the query keeps it."""
     done = 0
     for pk in list(rows.values_list("pk", flat=True)):
         with transaction.atomic():
-            locked = list(rows.model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
+            locked = list(_locked(rows.model, pk))
             if locked and rows.filter(pk=pk).exists():
                 act(pk)
                 done += 1

@@ -12,7 +12,7 @@ from django.db.models import Max, QuerySet
 from django.http import JsonResponse
 from django.utils import timezone
 
-from booking import personal_data
+from booking import personal_data, selectors
 from booking.models import Booking, BookingEvent, BookingStatus
 from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
@@ -244,7 +244,8 @@ def erase(
 def _anonymised_unless_held(reference: str, now: datetime) -> bool | None:
     """The booking locked first, then asked again: a hold placed since the plan keeps it (None)."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(reference=reference)
+        pk = Booking.objects.values_list("pk", flat=True).get(reference=reference)
+        booking = selectors.locked_booking(pk)
         if not records.not_held(Booking.objects.filter(pk=booking.pk), now).exists():
             return None
         return personal_data.anonymise(booking.pk, now)

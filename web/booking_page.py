@@ -17,7 +17,7 @@ from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_safe
 
 from apikit import page_sessions
-from booking import presentation, ride_stops, selectors
+from booking import presentation, ride_stops, selectors, trips
 from booking.availability import check_availability, lead_time_rules
 from booking.cancellation import cancellation_rules
 from booking.links import reference_from_cancel_token
@@ -43,6 +43,8 @@ TEXTS = {
         "email": _("Enter your e-mail address: your confirmation goes there."),
         "phone": _("Enter a phone number your chauffeur can reach you on."),
         "terms": _("Tick the box to accept the terms and conditions."),
+        "back-date": _("Choose the day of the way back."),
+        "back-time": _("Choose the time of the way back."),
     },
     "emailInvalid": _("This e-mail address looks incomplete, e.g. anna@example.com."),
     "phoneInvalid": _(
@@ -130,6 +132,14 @@ TEXTS = {
     "minutes": _("{minutes} min"),
     "stop": _("Stop {number}: {address}"),
     "stopWaiting": _("{stop}, waiting {minutes} min"),
+    # A return trip: the way back is a ride of its own, priced and shown beside the way out.
+    "wayOut": _("Way out"),
+    "wayBack": _("Way back"),
+    "wayOutOn": _("Way out: {when}"),
+    "wayBackOn": _("Way back: {when}"),
+    "tripTotal": _("Total for both rides"),
+    "wayBackTooEarly": _("The way back's pickup must be after the way out arrives ({arrival})."),
+    "wayBackRefused": _("We cannot book this way back. Choose another time for it, or call us."),
     "extrasRefused": _(
         "No vehicle takes these extras: choose fewer, and count each child in a child seat among the "
         "passengers."
@@ -225,7 +235,23 @@ def rounded_up(moment: datetime, minutes: int = 5) -> datetime:
 
 
 def resume_choices(booking: Booking) -> dict:
-    """The choices a booking was made with, to fill the form again after a cancelled payment."""
+    """The choices a booking was made with, to fill the form again after a cancelled payment; a return
+    trip's from its way out, with the way back's time and flight."""
+    booking, *way_back = trips.legs(booking)
+    return {**_ride_choices(booking), **(_way_back_choices(way_back[0]) if way_back else {})}
+
+
+def _way_back_choices(way_back: Booking) -> dict:
+    pickup = timezone.localtime(way_back.pickup_at)
+    return {
+        "return": True,
+        "back-date": pickup.date().isoformat(),
+        "back-time": pickup.strftime("%H:%M"),
+        "back-flight": way_back.flight_number,
+    }
+
+
+def _ride_choices(booking: Booking) -> dict:
     pickup = timezone.localtime(booking.pickup_at) if booking.pickup_at else None
     kind = "tour" if booking.tour_slug else "hourly" if booking.booking_type == "hourly" else "transfer"
     return {

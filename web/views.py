@@ -24,7 +24,7 @@ from booking.links import (
 )
 from booking.models import Booking
 from invoicing import documents, invoices
-from payments import booking_state, payment_updates
+from payments import booking_state, ledger, payment_updates
 from payments import cancellation as cancelling
 from payments import selectors as payment_selectors
 from payments.models import Surcharge
@@ -218,7 +218,8 @@ def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
         booking = surcharge.booking
     if booking is None:
         raise Http404("The sandbox knows no such checkout session.")
-    amount_cents = surcharge.amount_cents if surcharge else booking.amount_cents
+    page = surcharge or ledger.checkout_of(booking)  # a return trip's page pays both rides
+    amount_cents = page.amount_cents if page else booking.amount_cents
     # Like Stripe's, a withdrawn or paid link's page takes no payment.
     open_ = surcharge.status == Surcharge.Status.PENDING if surcharge else selectors.payable(booking)
     if request.method == "POST":

@@ -90,7 +90,7 @@ class SandboxProvider:
             reference=booking.reference,
             status=status,
             payment_status="paid" if paid else "unpaid",
-            amount_total=booking.amount_cents,
+            amount_total=_page_amount(session_id, booking),
             currency=booking.currency.lower(),
         )
 
@@ -149,3 +149,9 @@ class SandboxProvider:
                 currency=currency.lower(),
             ),
         )
+
+
+def _page_amount(session_id: str, booking: Booking) -> int:
+    """What the booking's payment page asks: a return trip's pays both rides."""
+    page = Payment.objects.filter(provider_session_id=session_id).values_list("amount_cents", flat=True)
+    return page.first() or booking.amount_cents

@@ -8,16 +8,19 @@ import pytest
 import responses
 from django.utils import timezone
 
+from apikit.errors import DomainError
 from booking.links import manage_url
 from booking.models import Booking
+from dispatch import changes
 from invoicing.models import CreditNote, Invoice
 from payments import payment_updates
-from payments.models import Payment, PaymentShare, Refund
+from payments.models import Payment, PaymentShare, ProcessedPaymentEvent, Refund
 from payments.providers import payment_provider
+from privacy import records
 from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem
-from tests.payments.fake_stripe import FakeStripe
-from tests.payments.stripe_events import use_stripe
+from tests.payments.fake_stripe import FakeSession, FakeStripe
+from tests.payments.stripe_events import deliver, event_payload, use_stripe
 
 pytestmark = pytest.mark.django_db
 
@@ -232,3 +235,111 @@ def test_staff_see_each_rides_other_on_its_back_office_page(client, agent, strip
         page = admin_client.get(f"/admin/booking/booking/{booking.pk}/change/", HTTP_ACCEPT_LANGUAGE="en")
         cell = page.content.decode().split('id="return-trip">', 1)[1].split("</td>", 1)[0]
         assert said in cell and f'/admin/booking/booking/{other.pk}/change/">{other.reference}</a>' in cell
+
+
+def paid_trip(client, agent, stripe) -> tuple[Booking, Booking, FakeSession]:
+    answer = check_out(client, agent, trip()).json()
+    (session,) = stripe.sessions.values()
+    stripe.pay(client, session.id)
+    return (
+        Booking.objects.get(reference=answer["reference"]),
+        Booking.objects.get(reference=answer["wayBack"]["reference"]),
+        session,
+    )
+
+
+def refund_news(refund_id: str, amount: int, intent: str, reference: str | None, event: str) -> bytes:
+    item = {
+        "id": refund_id,
+        "object": "refund",
+        "amount": amount,
+        "currency": "eur",
+        "payment_intent": intent,
+        "status": "succeeded",
+        "metadata": {"reference": reference} if reference else {},
+    }
+    return event_payload("refund.updated", item, event)
+
+
+def test_the_providers_news_of_a_rides_refund_lands_on_that_ride(client, agent, stripe):
+    way_out, way_back, session = paid_trip(client, agent, stripe)
+    post(client, f"/api/v1/bookings/{way_back.reference}/cancel", {}, **agent)
+    refund = Refund.objects.get()
+
+    news = refund_news(
+        refund.provider_refund_id, refund.amount_cents, session.intent, way_back.reference, "e1"
+    )
+    assert deliver(client, news).status_code == 200
+
+    assert ProcessedPaymentEvent.objects.get(event_id="e1").booking == way_back
+    assert not way_out.history.filter(kind="refund").exists()
+
+
+def test_a_refund_made_at_stripe_on_the_trips_payment_is_left_to_staff(
+    client, agent, stripe, mailoutbox, django_capture_on_commit_callbacks
+):
+    _way_out, _way_back, session = paid_trip(client, agent, stripe)
+    mailoutbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deliver(client, refund_news("re_dash", 5000, session.intent, None, "e2")).status_code == 200
+
+    assert not Refund.objects.exists()
+    (alert,) = [mail for mail in mailoutbox if mail.to == ["dispatch@chauffeur.test"]]
+    assert "names neither ride" in alert.body
+
+
+def test_money_for_a_trip_one_of_whose_rides_was_cancelled_meanwhile_goes_back(
+    client, agent, stripe, django_capture_on_commit_callbacks
+):
+    answer = check_out(client, agent, trip()).json()
+    (session,) = stripe.sessions.values()
+    Booking.objects.update(status="expired")  # the page expired, its news lost, then reopened at Stripe
+    way_back = Booking.objects.get(reference=answer["wayBack"]["reference"])
+    post(client, f"/api/v1/bookings/{way_back.reference}/cancel", {}, **agent)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        stripe.pay(client, session.id)
+
+    way_out = Booking.objects.get(reference=answer["reference"])
+    way_back.refresh_from_db()
+    assert (way_out.status, way_back.status) == ("expired", "cancelled")
+    assert stripe.refunded == {session.intent: way_back.amount_cents}  # its share went back by itself
+    assert Payment.objects.get().state == "received"
+
+
+def test_staff_cannot_move_a_ride_out_of_the_trips_order(client, agent, stripe):
+    way_out, way_back, _session = paid_trip(client, agent, stripe)
+
+    with pytest.raises(DomainError, match="after the way out arrives"):
+        changes.change_ride(
+            way_out.pk, pickup=way_back.pickup_at, vehicle_class="executive", through_provider=True, actor="s"
+        )
+    with pytest.raises(DomainError, match="after the way out arrives"):
+        changes.change_ride(
+            way_back.pk, pickup=way_out.pickup_at, vehicle_class="executive", through_provider=True, actor="s"
+        )
+    assert [b.pickup_at for b in Booking.objects.order_by("pk")] == [way_out.pickup_at, way_back.pickup_at]
+
+
+def test_the_sandbox_page_asks_and_takes_both_rides_price(client, agent, sandbox):
+    answer = check_out(client, agent, trip()).json()
+    way_out = Booking.objects.get(reference=answer["reference"])
+    path = answer["url"].removeprefix("https://chauffeur.test")
+
+    assert "148,00" in client.get(path).content.decode()
+    client.post(path, {"action": "pay"})
+
+    assert set(Booking.objects.values_list("status", flat=True)) == {"paid"}
+    assert Payment.objects.get().amount_cents == way_out.amount_cents + answer["wayBack"]["amount"]
+
+
+def test_a_way_out_waits_for_its_way_back_to_leave_the_records(client, agent, stripe):
+    way_out, way_back, _session = paid_trip(client, agent, stripe)
+    later = timezone.now() + timedelta(days=365 * 12)
+
+    assert list(records.removable_bookings(later, 7)) == [way_back]
+    way_back_id = way_back.pk
+    records.remove_booking(way_back_id)
+    assert not Booking.objects.filter(pk=way_back_id).exists()
+    assert list(records.removable_bookings(later, 7)) == [Booking.objects.get(pk=way_out.pk)]

@@ -6,11 +6,11 @@ import textwrap
 from tests.processes import ROOT, project_env, run_python
 
 ASSETS = ROOT / "web" / "static" / "booking"  # served as /static/booking/…, as before the move
-BUDGET = 60 * 1024  # bytes of JS and CSS together, uncompressed
+BUDGET = 72 * 1024  # bytes of JS and CSS together, uncompressed (about a quarter of it gzipped)
 SECRET_KEY = "static-assets-test-secret-key-" + "s" * 30  # long enough for production mode
 
 
-def test_the_pages_javascript_and_css_stay_under_60_kb():
+def test_the_pages_javascript_and_css_stay_under_72_kb():
     sizes = {path.name: path.stat().st_size for path in ASSETS.iterdir() if path.suffix in {".js", ".css"}}
     assert set(sizes) == {"booking.js", "booking.css", "embed.js", "manage.js", "ride.js"}
     print(f"\nJS + CSS: {sum(sizes.values())} bytes ({sizes})")

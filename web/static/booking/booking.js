@@ -4,14 +4,15 @@
    carries the page session the form was served with (its own rate-limit budget, README "Rate limits");
    suggestions wait for a pause in typing, and suggestions and quotes are kept per query, so going back to
    an hour value or a class asks nothing again. A 429 is said in words and retried by itself when the
-   window frees (Retry-After). Mounted on the service's own page, or inside the shadow root embed.js makes on the operator's
+   window frees (Retry-After). A transfer's return trip is quoted as a second ride (the way out reversed, at
+   the way back's time, in the same class) and booked with it (`wayBack`, both prices as `amount`). Mounted on the service's own page, or inside the shadow root embed.js makes on the operator's
    website (then `api` is this service's address). Plain JavaScript, no build step. */
 (function () {
   "use strict";
 
   var STORE = "chauffeur-booking";
   var FIELDS = ["from", "to", "date", "time", "hours", "tour", "name", "email", "phone", "flight", "notes",
-                "billing", "vatid", "passengers", "luggage"];
+                "billing", "vatid", "passengers", "luggage", "back-date", "back-time", "back-flight"];
   var ADDRESS_HINT_ABOVE_EUR = 400; // an Austrian invoice above this names the customer's address
   var WIRE = { // the checkout's field names (problem+json `errors`) → the form's
     "bookingData.from": "from", "bookingData.to": "to", "bookingData.pickupDatetime": "time",
@@ -20,7 +21,8 @@
     "bookingData.flightNumber": "flight", "bookingData.notes": "notes", "bookingData.textMessages": "sms",
     "bookingData.billingAddress": "billing", "bookingData.billingVatId": "vatid", termsAccepted: "terms",
     "bookingData.passengers": "passengers", "bookingData.luggage": "luggage", "bookingData.extras": "extras",
-    "bookingData.stops": "stops"
+    "bookingData.stops": "stops", "bookingData.wayBack": "back-time", "bookingData.wayBack.pickupDatetime": "back-time",
+    "bookingData.wayBack.flightNumber": "back-flight"
   };
   // A class that cannot take the trip asked for: it is listed, but not offered.
   var NOT_FOR_THIS_TRIP = ["unknown_tour", "vehicle_too_small", "unknown_extra", "too_many_extras", "too_many_stops"];
@@ -45,7 +47,10 @@
     var euro = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" });
     var decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     var plural = new Intl.PluralRules(locale);
-    var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0 };
+    var state = { route: null, routeKey: "", prices: {}, earliest: config.earliest, attempt: null, seq: 0,
+                  pending: false,
+                  // a return trip's way back: the way out reversed, quoted as a ride of its own
+                  back: { route: null, key: "", prices: {}, seq: 0, pending: false, trouble: "", early: false } };
     var timers = {}, inflight = 0;
     var answers = { places: {}, quotes: {} }; // kept per query for as long as the page is open
     var pausedUntil = 0; // after a 429: no call leaves before this (ms), then the waiting ones go
@@ -66,6 +71,8 @@
     // An hourly hire or a tour may go "as directed": without a destination it is routed from its pickup to
     // itself, as the checkout does, so the price is the hours' or the tour's alone.
     function directed() { return kind() !== "transfer"; }
+    function returning() { return kind() === "transfer" && Boolean(field("return") && field("return").checked); }
+    function backPickup() { return value("back-date") && value("back-time") ? value("back-date") + "T" + value("back-time") : ""; }
     function destination() { return value("to") || (directed() ? value("from") : ""); }
     function plurals(forms, count) { return fill(forms[plural.select(count)] || forms.other, { count: count }); }
     function later(name, wait, run) {
@@ -403,19 +410,25 @@
     function updatePrices() {
       // "Flu" is no place: wait for a choice or a blur, in any place field
       if (Object.keys(typing).some(function (name) { return typing[name]; })) return Promise.resolve();
+      return Promise.all([updateWayBack(), updateWayOut()]);
+    }
+
+    function updateWayOut() {
       var query = quoteQuery(), key = JSON.stringify(query);
       if (query.from.length < 2 || query.to.length < 2) {
-        state.route = null; state.prices = {}; state.routeKey = ""; renderPrices(); showFlight(false);
+        state.route = null; state.prices = {}; state.routeKey = ""; state.pending = false; renderPrices(); showFlight(false);
         return Promise.resolve();
       }
       if (key === state.routeKey) return Promise.resolve();
       state.routeKey = key;
       var mine = ++state.seq, known = answers.quotes[key];
-      if (!known) renderPrices(T.calculating);
+      state.pending = !known;
+      if (!known) renderPrices();
       return tracked((known ? Promise.resolve(known) : call("/api/page/quote", query, null, null, function () {
         return mine === state.seq;
       })).then(function (response) {
         if (mine !== state.seq) return;
+        state.pending = false;
         state.prices = {};
         state.route = response.ok ? response.data.route : null;
         if (response.ok) {
@@ -433,22 +446,136 @@
           state.routeKey = ""; status(trouble(response));
         }
         renderPrices();
-      }).catch(function () { state.routeKey = ""; status(T.offline); renderPrices(); }));
+        wayBackOrder(); // the way out's arrival moved with its route
+      }).catch(function () {
+        if (mine === state.seq) state.pending = false;
+        state.routeKey = ""; status(T.offline); renderPrices();
+      }));
+    }
+
+    // --- a return trip: the way back is the way out reversed, at its own time, in the same class ----------
+    function backQuery() {
+      var query = { from: value("to"), to: value("from") };
+      if (backPickup()) query.pickupDatetime = backPickup();
+      if (value("passengers")) query.passengers = value("passengers");
+      if (value("luggage")) query.luggage = value("luggage");
+      if (chosenExtras().length) query.extras = chosenExtras();
+      return query;
+    }
+    function updateWayBack() {
+      var back = state.back;
+      if (!returning() || value("from").length < 2 || value("to").length < 2) {
+        showBackFlight(false);
+        if (back.key || back.route || back.pending || back.trouble) {
+          back.seq++; back.route = null; back.prices = {}; back.key = ""; back.pending = false; back.trouble = "";
+          renderPrices();
+        }
+        return Promise.resolve();
+      }
+      var query = backQuery(), key = JSON.stringify(query);
+      if (key === back.key) return Promise.resolve();
+      back.key = key;
+      var mine = ++back.seq, known = answers.quotes[key];
+      back.pending = !known; back.trouble = "";
+      if (!known) renderPrices();
+      return tracked((known ? Promise.resolve(known) : call("/api/page/quote", query, null, null, function () {
+        return mine === back.seq;
+      })).then(function (response) {
+        if (mine !== back.seq) return;
+        back.pending = false; back.prices = {};
+        back.route = response.ok ? response.data.route : null;
+        if (response.ok) {
+          answers.quotes[key] = response;
+          showBackFlight(response.data.pickupIsAirport === true);
+          response.data.classes.forEach(function (item) {
+            back.prices[item.vehicleClass] = item.price || { problem: item.problem };
+          });
+        } else if (response.status === 422) {
+          answers.quotes[key] = response;
+          back.trouble = T.noRoute;
+        } else {
+          back.key = ""; back.trouble = trouble(response);
+        }
+        renderPrices();
+      }).catch(function () {
+        if (mine !== back.seq) return;
+        back.key = ""; back.pending = false; back.trouble = T.offline; renderPrices();
+      }));
+    }
+    // The flight number of the way back only when it starts at an airport, as the way out's.
+    function showBackFlight(airport) { el("back-flight-field").hidden = !airport; }
+    function showReturn() {
+      var on = returning();
+      el("way-back").hidden = !on;
+      field("back-date").required = on;
+      field("back-time").required = on;
+      field("back-date").min = value("date") || config.earliest.slice(0, 10);
+      if (!on) ["back-date", "back-time", "back-flight"].forEach(function (name) { showError(name, ""); });
+    }
+    // When the way out arrives: its pickup and the drive, on Vienna's wall clock ("2026-12-01T10:25:30").
+    function arrival() {
+      var at = pickup(), moment = Date.UTC(+at.slice(0, 4), +at.slice(5, 7) - 1, +at.slice(8, 10),
+                                           +at.slice(11, 13), +at.slice(14, 16));
+      return new Date(moment + state.route.duration * 1000).toISOString().slice(0, 19);
+    }
+    // A way back picked up before the way out arrives is said at once (the checkout refuses it too); false then.
+    function wayBackOrder() {
+      var back = state.back;
+      if (!returning() || !pickup() || !backPickup() || !state.route) return true;
+      var arrives = arrival();
+      if (backPickup() + ":00" <= arrives) {
+        showError("back-time", fill(T.wayBackTooEarly, { arrival: when(arrives) }));
+        back.early = true;
+        return false;
+      }
+      if (back.early) { showError("back-time", ""); back.early = false; }
+      return true;
+    }
+    function checkBackPickup() {
+      var asked = backPickup();
+      if (!returning() || !asked) return;
+      call("/api/v1/availability", { pickupDatetime: asked }).then(function (response) {
+        if (asked !== backPickup()) return;
+        if (response.status === 400) return showError("back-time", T.noSuchTime);
+        if (!response.ok || response.data.available) return; // the checkout checks it again
+        var answer = response.data;
+        if (answer.reason === "too_far_ahead") return showError("back-date", fill(T.tooFar, { days: config.maxDaysAhead }));
+        showError("back-time", fill(answer.reason === "in_past" ? T.inPast : T.tooEarly,
+                                    { when: when(roundedUp(answer.earliestPickup)) }));
+      }).catch(function () { /* the checkout checks it again */ });
+    }
+    // Both rides' price in cents, or null while the way back has none.
+    function priceCents(quote) { return quote && quote.priceEur !== undefined ? Math.round(quote.priceEur * 100) : null; }
+    function tripCents(code) {
+      var out = priceCents(state.prices[code]);
+      if (out === null || !returning()) return out;
+      var back = priceCents(state.back.prices[code]);
+      return back === null ? null : out + back;
     }
 
     // The flight number only for a pickup at an airport (the quote says so): it is met at arrivals.
     function showFlight(airport) { el("flight-field").hidden = !airport; }
 
+    // Why a class cannot take the trip (the way out, or a return trip's way back), if it cannot.
+    function problemOf(code) {
+      return (state.prices[code] || {}).problem || (returning() && (state.back.prices[code] || {}).problem) || undefined;
+    }
+
     function renderPrices(placeholder) {
+      placeholder = placeholder || (state.pending ? T.calculating : "");
+      var backPending = returning() && state.back.pending;
       config.classes.forEach(function (code) {
-        var price = state.prices[code], slot = root.querySelector('[data-price-for="' + code + '"]');
+        var price = state.prices[code], problem = problemOf(code), cents = tripCents(code);
+        var slot = root.querySelector('[data-price-for="' + code + '"]');
         var radio = root.querySelector('input[name=vehicle][value="' + code + '"]');
-        radio.disabled = Boolean(price && NOT_FOR_THIS_TRIP.indexOf(price.problem) >= 0);
-        slot.textContent = price && price.priceEur !== undefined ? euro.format(price.priceEur)
-          : price && price.problem === "unknown_tour" ? T.notForTour
-          : price && price.problem ? T.notFit : placeholder || "–";
+        radio.disabled = Boolean(problem && NOT_FOR_THIS_TRIP.indexOf(problem) >= 0);
+        // a return trip's class carries both rides: their price together, once the way back's is known
+        slot.textContent = problem === "unknown_tour" ? T.notForTour : problem ? T.notFit
+          : cents !== null ? euro.format(cents / 100)
+          : price && price.priceEur !== undefined && backPending ? T.calculating
+          : price && price.priceEur !== undefined ? euro.format(price.priceEur) : placeholder || "–";
       });
-      var fits = config.classes.filter(function (code) { return !(state.prices[code] || {}).problem; });
+      var fits = config.classes.filter(function (code) { return !problemOf(code); });
       var unfit = state.route && !fits.length ? tripProblem() : "";
       showError("passengers", unfit === T.tooSmall ? unfit : "", unfit === T.tooSmall ? quoteButton() : null);
       showError("stops", unfit === T.tooManyStops ? unfit : "");
@@ -467,28 +594,58 @@
         payButton.textContent = T.payNoPrice;
         return;
       }
-      box.appendChild(linesTable(quote));
-      payButton.textContent = onAccount() ? T.bookOnAccount : fill(T.pay, { price: euro.format(quote.priceEur) });
+      if (!returning()) {
+        box.appendChild(linesTable(quote, { route: state.route, stops: stops(), total: T.total }));
+        payButton.textContent = onAccount() ? T.bookOnAccount : fill(T.pay, { price: euro.format(quote.priceEur) });
+        billingHint();
+        return;
+      }
+      // A return trip: each ride's price, then both together (what Pay charges).
+      box.appendChild(linesTable(quote, { route: state.route, stops: stops(), total: T.wayOut, id: "cb-lines-out",
+                                          caption: pickup() ? fill(T.wayOutOn, { when: when(pickup()) }) : T.wayOut }));
+      var cents = tripCents(vehicle());
+      if (cents === null) {
+        var waiting = document.createElement("p");
+        waiting.className = "cb-hint";
+        waiting.textContent = backPending ? T.calculating : state.back.trouble || unfit;
+        if (waiting.textContent) box.appendChild(waiting);
+        payButton.textContent = T.payNoPrice;
+        return;
+      }
+      box.appendChild(linesTable(state.back.prices[vehicle()], {
+        route: state.back.route, stops: [], total: T.wayBack, id: "cb-lines-back",
+        caption: backPickup() ? fill(T.wayBackOn, { when: when(backPickup()) }) : T.wayBack }));
+      var total = document.createElement("table"), foot = document.createElement("tfoot");
+      total.className = "cb-lines cb-trip-total";
+      total.id = "cb-trip-total";
+      foot.appendChild(row(T.tripTotal, euro.format(cents / 100)));
+      total.appendChild(foot);
+      box.appendChild(total);
+      payButton.textContent = onAccount() ? T.bookOnAccount : fill(T.pay, { price: euro.format(cents / 100) });
       billingHint();
     }
 
     // Why no class takes the trip, in words (the quote's `problem` of each class): the passengers and
     // luggage, or the extras (a child seat is for a passenger).
     function tripProblem() {
-      var problems = config.classes.map(function (code) { return (state.prices[code] || {}).problem; });
+      var problems = config.classes.map(problemOf);
       if (problems.indexOf("vehicle_too_small") >= 0) return T.tooSmall;
       if (problems.indexOf("unknown_tour") >= 0) return "";
       if (problems.indexOf("too_many_stops") >= 0) return T.tooManyStops;
       return T.extrasRefused;
     }
 
-    function linesTable(quote) {
+    // One ride's price lines (`ride`: its route, stops, the total's label, and a caption and id for a
+    // return trip's two rides).
+    function linesTable(quote, ride) {
       var table = document.createElement("table"), body = document.createElement("tbody"), foot = document.createElement("tfoot");
       var tour = field("tour") && field("tour").selectedOptions[0];
-      var values = { km: decimal.format(state.route.distance), hours: decimal.format(+value("hours") || 0),
+      var values = { km: decimal.format(ride.route.distance), hours: decimal.format(+value("hours") || 0),
                      tour: tour ? tour.textContent : "" };
-      var extras = extraLabels(), on = stops(), stopNumber = 0;
+      var extras = extraLabels(), on = ride.stops, stopNumber = 0;
       table.className = "cb-lines";
+      if (ride.id) table.id = ride.id;
+      if (ride.caption) table.createCaption().textContent = ride.caption;
       quote.lines.forEach(function (line) {
         if (line.code === "rounding" && !line.amountEur) return;
         var label = line.code === "extra" ? extras.shift() || line.label
@@ -496,7 +653,7 @@
           : fill(T.lines[line.code] || line.label, values);
         body.appendChild(row(label, euro.format(line.amountEur)));
       });
-      foot.appendChild(row(T.total, euro.format(quote.priceEur)));
+      foot.appendChild(row(ride.total, euro.format(quote.priceEur)));
       var vat = document.createElement("tr"), cell = document.createElement("td");
       cell.colSpan = 2; cell.className = "cb-vat";
       cell.textContent = fill(T.vat, { rate: decimal.format(quote.vatRate * 100), vat: euro.format(quote.vatEur),
@@ -541,6 +698,7 @@
       var saved = { kind: kind(), vehicle: vehicle() };
       fields.forEach(function (name) { if (field(name)) saved[name] = field(name).value; });
       if (field("sms")) saved.sms = field("sms").checked;
+      if (field("return")) saved.return = field("return").checked;
       try { localStorage.setItem(STORE, JSON.stringify(saved)); } catch (e) { /* private mode: not kept */ }
     }
     function restore() {
@@ -560,6 +718,7 @@
         if (input.tagName === "SELECT" && input.selectedIndex < 0) input.selectedIndex = 0; // no longer offered
       });
       if (field("sms")) field("sms").checked = saved.sms === true;
+      if (field("return")) field("return").checked = saved.return === true;
       slots.forEach(function (n) { if (saved["stop-" + n]) stopRow(n).hidden = false; });
       showAddStop();
       [["kind", saved.kind], ["vehicle", saved.vehicle]].forEach(function (pair) {
@@ -572,6 +731,8 @@
       el("hours-field").hidden = kind() !== "hourly";
       if (el("tour-field")) el("tour-field").hidden = kind() !== "tour";
       el("to-hint").hidden = !directed();
+      el("return-field").hidden = kind() !== "transfer"; // an hourly hire or a tour books its way back on its own
+      showReturn();
       field("to").required = !directed();
       Array.prototype.forEach.call(root.querySelectorAll("[data-tour-about]"), function (about) {
         about.hidden = about.getAttribute("data-tour-about") !== value("tour");
@@ -581,10 +742,12 @@
     // --- booking ---------------------------------------------------------------------------------------
     function validate() {
       var wrong = [];
-      ["from", "to", "date", "time", "name", "email", "phone"].forEach(function (name) {
+      ["from", "to", "date", "time", "back-date", "back-time", "name", "email", "phone"].forEach(function (name) {
         if (name === "to" && directed()) return; // as directed
+        if (/^back-/.test(name) && !returning()) return;
         if (!value(name)) { showError(name, T.required[name]); wrong.push(name); }
       });
+      if (!wayBackOrder()) wrong.push("back-time");
       if (value("email") && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value("email"))) {
         showError("email", T.emailInvalid); wrong.push("email");
       }
@@ -601,6 +764,8 @@
       var message = wrong.length ? T.checkFields : "";
       if (!wrong.length && !(state.prices[vehicle()] || {}).priceEur) {
         message = state.waiting ? retryText() : state.route ? T.failed : enterHint();
+      } else if (!wrong.length && tripCents(vehicle()) === null) { // the way back's price is missing
+        message = state.waiting ? retryText() : state.back.trouble || T.failed;
       }
       return { fields: wrong, message: message };
     }
@@ -622,7 +787,11 @@
       if (stops().length) {
         data.stops = stops().map(function (stop) { return { address: stop.address, waitMinutes: stop.wait }; });
       }
-      return { amount: Math.round(state.prices[vehicle()].priceEur * 100), bookingData: data,
+      if (returning()) { // the way out reversed: its addresses are the server's to turn round
+        data.wayBack = { pickupDatetime: backPickup() };
+        if (!el("back-flight-field").hidden && value("back-flight")) data.wayBack.flightNumber = value("back-flight");
+      }
+      return { amount: tripCents(vehicle()), bookingData: data,
                paymentMethod: onAccount() ? "account" : "checkout", termsAccepted: field("terms").checked };
     }
 
@@ -691,6 +860,7 @@
       if (on.length) lines.push(T.stopsHeading + ": " + on.join("; "));
       if (extraLabels().length) lines.push(fill(T.quoteExtras, { extras: extraLabels().join(", ") }));
       if (!el("flight-field").hidden && value("flight")) lines.push(fill(T.quoteFlight, { flight: value("flight") }));
+      if (returning()) lines.push(backPickup() ? fill(T.wayBackOn, { when: when(backPickup()) }) : T.wayBack);
       return lines.filter(Boolean);
     }
     function quoteAsked(reference) {
@@ -714,12 +884,19 @@
 
     function refused(response) {
       var problem = response.data || {}, errors = problem.errors || {}, named = false;
-      if (problem.code === "lead_time") return tooEarly(problem.earliestPickup);
+      if (problem.code === "lead_time") {
+        // The way out can be booked, so the later way back is what lies too far ahead.
+        if (returning() && pickup() >= problem.earliestPickup.slice(0, 16)) {
+          showError("back-date", fill(T.tooFar, { days: config.maxDaysAhead }));
+          return formError(T.checkFields);
+        }
+        return tooEarly(problem.earliestPickup);
+      }
       if (problem.code === "amount_mismatch") {
-        answers.quotes = {}; state.routeKey = ""; // the tariff changed: what the page kept is stale
+        answers.quotes = {}; state.routeKey = ""; state.back.key = ""; // the tariff changed: what the page kept is stale
         return updatePrices().then(function () {
-          var quote = state.prices[vehicle()];
-          formError(quote && quote.priceEur !== undefined ? fill(T.priceChanged, { price: euro.format(quote.priceEur) }) : T.failed);
+          var cents = tripCents(vehicle());
+          formError(cents !== null ? fill(T.priceChanged, { price: euro.format(cents / 100) }) : T.failed);
         });
       }
       if (problem.code === "route_not_found") return showError("to", T.noRoute);
@@ -742,11 +919,19 @@
         if (!name) return;
         named = true;
         showError(name, problem.code === "outside_tour_area" ? T.outsideTourArea
+          : wire === "bookingData.wayBack" ? wayBackRefusal(errors[wire][0])
           : name === "stops" ? T.stopInvalid
           : name === "email" ? T.emailInvalid : name === "vatid" ? T.vatIdInvalid
           : T.required[name] || errors[wire][0]);
       });
       formError(named ? T.checkFields : trouble(response));
+    }
+
+    // The server's refusal of the way back as a whole: picked up before the way out arrives (its message
+    // names the arrival, ISO), or another the page cannot word more closely.
+    function wayBackRefusal(message) {
+      var arrives = /\d{4}-\d\d-\d\dT\d\d:\d\d/.exec(message || "");
+      return arrives ? fill(T.wayBackTooEarly, { arrival: when(arrives[0]) }) : T.wayBackRefused;
     }
 
     form.addEventListener("submit", function (event) {
@@ -796,7 +981,13 @@
       if (name === "vehicle" || name === "payment") { showError("vehicle", ""); renderPrices(); }
       if (name === "date" || name === "time") {
         showError("date", ""); showError("time", "");
+        field("back-date").min = value("date") || config.earliest.slice(0, 10);
         checkPickup(); updateRoute(300);
+      }
+      if (name === "return") { showReturn(); updatePrices(); }
+      if (name === "back-date" || name === "back-time") {
+        showError("back-date", ""); showError("back-time", ""); state.back.early = false;
+        checkBackPickup(); wayBackOrder(); updateRoute(300);
       }
     });
 
@@ -812,6 +1003,7 @@
     showKind();
     updateRoute(0);
     if (pickup()) checkPickup();
+    checkBackPickup();
   }
 
   window.ChauffeurBooking = { mount: mount };
