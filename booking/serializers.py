@@ -275,7 +275,8 @@ class TripInput(StopsInput):
         source="way_back",
         help_text="A return trip: the way back, booked with this ride as a second ride of its own (its own "
         "reference, chauffeur and cancellation terms) and paid with it: `amount` is both rides' prices "
-        "together. The class, passengers, luggage and extras are this ride's. Transfers only.",
+        "together. The class, passengers, luggage and extras are this ride's. Transfers with a "
+        "`pickupDatetime` only; absent: a single ride.",
     )
 
 
@@ -394,7 +395,7 @@ class CheckoutOutput(Declaration):
 class CheckedOutWayBackOutput(Declaration):
     reference = serializers.CharField(help_text="The way back's own reference.")
     amount = serializers.IntegerField(
-        source="amount_cents", help_text="The way back's part of `amount`, in EUR cents."
+        source="amount_cents", help_text="The way back's part of the checkout's `amount`, in EUR cents."
     )
 
 

@@ -64,16 +64,23 @@ def price_the_trip(ride: BookingRequest) -> Trip:
     if ride.pickup is None:
         raise DomainError(_("A return trip needs the way out's pickup time."), field="pickup")
     back = ride.way_back
-    _ensure_after(ride.pickup + timedelta(seconds=way_out.route.duration_s), back.pickup, field="way_back")
+    arrival = way_out.route.estimated_arrival or ride.pickup + timedelta(seconds=way_out.route.duration_s)
+    _ensure_after(arrival, back.pickup, field="way_back")  # the way out's stops and their waits counted
     try:
         ensure_bookable(back.pickup)
     except DomainError as refusal:  # the way back's own pickup, not the way out's
         refusal.field = "way_back"
         raise
+    origin, destination = back.origin or ride.destination, back.destination or ride.origin
+    if origin.strip().casefold() == destination.strip().casefold():
+        raise DomainError(
+            _("The way back would start where it ends: name where it goes, or leave its addresses out."),
+            field="way_back",
+        )
     back_ride = replace(
         ride,
-        origin=back.origin or ride.destination,
-        destination=back.destination or ride.origin,
+        origin=origin,
+        destination=destination,
         pickup=back.pickup,
         flight_number=back.flight_number,
         stops=back.stops,
@@ -100,7 +107,14 @@ def ensure_in_order(booking: Booking, pickup: datetime) -> None:
     way_out, out_pickup, back_pickup = (
         (other, other.pickup_at, pickup) if booking.way_out_id else (booking, pickup, other.pickup_at)
     )
-    _ensure_after(out_pickup + timedelta(seconds=way_out.duration_s or 0), back_pickup, field="pickup")
+    _ensure_after(out_pickup + _underway(way_out), back_pickup, field="pickup")
+
+
+def _underway(way_out: Booking) -> timedelta:
+    """How long the way out takes from its pickup, its stops' waits counted (its stored arrival)."""
+    if way_out.estimated_arrival and way_out.pickup_at:
+        return way_out.estimated_arrival - way_out.pickup_at
+    return timedelta(seconds=way_out.duration_s or 0)
 
 
 def _ensure_after(arrival: datetime, back_pickup: datetime, *, field: str) -> None:

@@ -89,8 +89,8 @@ def without_nulls(schema: dict, arguments: dict) -> dict:
             kept[name] = value  # unknown: argument_errors names it
         elif value is None and name not in required and not declared.get("nullable"):
             continue
-        elif declared.get("type") == "object" and isinstance(value, dict):
-            kept[name] = without_nulls(declared, value)
+        elif (nested := _object_schema(declared)) is not None and isinstance(value, dict):
+            kept[name] = without_nulls(nested, value)
         else:
             kept[name] = value
     return kept
@@ -107,6 +107,7 @@ def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str
             if schema.get("additionalProperties") is False:
                 errors[prefix + name] = [UNKNOWN_ARGUMENT]
             continue
+        declared = _object_schema(declared) or declared
         expected = declared.get("type")
         if value is None and declared.get("nullable"):
             continue
@@ -115,6 +116,16 @@ def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str
         elif expected == "object" and isinstance(value, dict):
             errors.update(argument_errors(declared, value, f"{prefix}{name}."))
     return errors
+
+
+def _object_schema(declared: dict) -> dict | None:
+    """The object a property declares, also when a description wraps it (`{"allOf": [object], …}`)."""
+    if declared.get("type") == "object":
+        return declared
+    wrapped = declared.get("allOf")
+    if isinstance(wrapped, list) and len(wrapped) == 1 and wrapped[0].get("type") == "object":
+        return wrapped[0]
+    return None
 
 
 def _is_json_type(value: object, expected: str) -> bool:

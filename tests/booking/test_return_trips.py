@@ -44,6 +44,10 @@ def way_back_at(days: int = 5) -> str:
     )
 
 
+def in_hours(moment: str, hours: int) -> str:
+    return (timezone.datetime.fromisoformat(moment) + timedelta(hours=hours)).isoformat()
+
+
 def trip(**way_back) -> dict:
     return ride(wayBack={"pickupDatetime": way_back_at(), **way_back})
 
@@ -178,15 +182,31 @@ def test_staff_taking_the_money_pay_both_rides(
         ({"wayBack": {"to": "Hotel Sacher"}}, "bookingData.wayBack.pickupDatetime"),
         ({"bookingType": "hourly", "durationHours": 3, "wayBack": {"pickupDatetime": way_back_at()}}, None),
         ({"wayBack": {"pickupDatetime": way_back_at(), "stops": [{"address": "a|b"}]}}, None),
+        # the way out waits 3 hours at a stop: a way back 2 hours after its pickup is before it arrives
+        (
+            {
+                "stops": [{"address": "Stephansdom", "waitMinutes": 180}],
+                "wayBack": {"pickupDatetime": in_hours(ride()["pickupDatetime"], 2)},
+            },
+            "bookingData.wayBack",
+        ),
+        ({"wayBack": {"pickupDatetime": way_back_at(), "from": "Hotel Sacher"}}, "bookingData.wayBack"),
     ],
-    ids=["before the way out arrives", "no pickup time", "an hourly hire", "a bad stop"],
+    ids=[
+        "before the way out arrives",
+        "no pickup time",
+        "an hourly hire",
+        "a bad stop",
+        "before the way out's stop is over",
+        "a way back to where it starts",
+    ],
 )
 def test_a_bad_way_back_is_refused_and_nothing_stored(client, agent, stripe, changes, field):
     data = ride(**changes)
     body = post(client, V1, {"amount": 14800, "bookingData": data}, **agent)
 
-    problem = assert_problem(body, 400, "invalid_request")
-    assert "wayBack" in problem["detail"] or "way back" in problem["detail"].lower(), problem
+    problem = assert_problem(body, 400, "invalid_request", field)
+    assert "wayBack" in problem["detail"], problem
     assert not Booking.objects.exists() and not stripe.sessions
 
 

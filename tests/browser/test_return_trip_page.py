@@ -157,7 +157,11 @@ def test_the_servers_refusal_of_an_early_way_back_is_said_beside_it_in_german(op
         if "from=Hotel+Sacher" not in route.request.url:
             return route.fulfill(response=answer)
         data = answer.json()
-        data["route"]["duration"] = 60
+        arrival = data["route"]["estimatedArrival"]  # the pickup's day, at 10:01
+        data["route"]["duration"], data["route"]["estimatedArrival"] = (
+            60,
+            f"{arrival[:11]}10:01:00{arrival[19:]}",
+        )
         route.fulfill(response=answer, json=data)
 
     page.route(re.compile(r"/api/page/quote\?"), quicker_way_out)

@@ -160,3 +160,29 @@ def test_without_a_payment_provider_the_checkout_tool_says_so(client, agent, set
     rest = client.post("/api/v1/checkout", arguments, content_type="application/json", **agent)
     assert problem == rest.json()
     assert Booking.objects.count() == 0
+
+
+def test_a_way_back_with_its_optional_members_as_null_is_a_return_trip_and_a_misspelt_one_is_named(
+    client, agent
+):
+    arguments = checkout_arguments(client, agent)
+    out = timezone.datetime.fromisoformat(arguments["bookingData"]["pickupDatetime"])
+    arguments["amount"] *= 2  # the way back is the same drive reversed: the same price
+    way_back = {"pickupDatetime": (out + timedelta(days=2)).isoformat(), "from": None, "flightNumber": None}
+
+    misspelt = {
+        **arguments,
+        "bookingData": {**arguments["bookingData"], "wayBack": {**way_back, "flight": "OS 1"}},
+    }
+    problem = tool_problem(call(client, agent, "booking.create_checkout", misspelt))
+    assert set(problem["errors"]) == {"bookingData.wayBack.flight"} and not Booking.objects.exists()
+
+    arguments["bookingData"]["wayBack"] = way_back
+    result = tool_result(call(client, agent, "booking.create_checkout", arguments))
+    assert result["isError"] is False, result
+    back = Booking.objects.get(reference=result["structuredContent"]["wayBack"]["reference"])
+    assert (back.origin, back.destination, back.way_out.reference) == (
+        "Flughafen Wien",
+        "Hotel Sacher",
+        result["structuredContent"]["reference"],
+    )

@@ -512,16 +512,13 @@
       field("back-date").min = value("date") || config.earliest.slice(0, 10);
       if (!on) ["back-date", "back-time", "back-flight"].forEach(function (name) { showError(name, ""); });
     }
-    // When the way out arrives: its pickup and the drive, on Vienna's wall clock ("2026-12-01T10:25:30").
-    function arrival() {
-      var at = pickup(), moment = Date.UTC(+at.slice(0, 4), +at.slice(5, 7) - 1, +at.slice(8, 10),
-                                           +at.slice(11, 13), +at.slice(14, 16));
-      return new Date(moment + state.route.duration * 1000).toISOString().slice(0, 19);
-    }
+    // When the way out arrives, its stops' waits counted, on Vienna's wall clock ("2026-12-01T10:25:30"):
+    // the quote's own arrival for the pickup asked.
+    function arrival() { return (state.route.estimatedArrival || "").slice(0, 19); }
     // A way back picked up before the way out arrives is said at once (the checkout refuses it too); false then.
     function wayBackOrder() {
       var back = state.back;
-      if (!returning() || !pickup() || !backPickup() || !state.route) return true;
+      if (!returning() || !pickup() || !backPickup() || !state.route || !state.route.estimatedArrival) return true;
       var arrives = arrival();
       if (backPickup() + ":00" <= arrives) {
         showError("back-time", fill(T.wayBackTooEarly, { arrival: when(arrives) }));
@@ -547,6 +544,7 @@
     // Both rides' price in cents, or null while the way back has none.
     function priceCents(quote) { return quote && quote.priceEur !== undefined ? Math.round(quote.priceEur * 100) : null; }
     function tripCents(code) {
+      if (state.pending || (returning() && state.back.pending)) return null; // never a total of stale prices
       var out = priceCents(state.prices[code]);
       if (out === null || !returning()) return out;
       var back = priceCents(state.back.prices[code]);
@@ -885,8 +883,7 @@
     function refused(response) {
       var problem = response.data || {}, errors = problem.errors || {}, named = false;
       if (problem.code === "lead_time") {
-        // The way out can be booked, so the later way back is what lies too far ahead.
-        if (returning() && pickup() >= problem.earliestPickup.slice(0, 16)) {
+        if (errors["bookingData.wayBack"]) { // the way back's own pickup, as the server names it
           showError("back-date", fill(T.tooFar, { days: config.maxDaysAhead }));
           return formError(T.checkFields);
         }
