@@ -32,10 +32,11 @@ def locked_booking(pk: int) -> Booking:
     """The booking, row-locked until the caller's transaction ends (call inside transaction.atomic). A
     return trip's way back is locked after its way out (booking/trips.py), so a path that moves both rides
     never waits on one holding the other."""
+    locking = Booking.objects.select_for_update(of=("self",))  # the booking's row alone, whatever is joined
     way_out = Booking.objects.filter(pk=pk).values_list("way_out_id", flat=True).first()
     if way_out is not None:
-        list(Booking.objects.select_for_update().filter(pk=way_out).values_list("pk"))
-    return Booking.objects.select_for_update().get(pk=pk)
+        list(locking.filter(pk=way_out).values_list("pk"))
+    return locking.get(pk=pk)
 
 
 def awaiting_confirmation() -> QuerySet[Booking]:

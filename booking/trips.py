@@ -41,7 +41,8 @@ def locked_legs(booking: Booking) -> list[Booking]:
     first, so the order of their keys is the lock order); `booking` itself among them, as the caller holds
     it."""
     way_out = booking.way_out_id or booking.pk
-    locked = Booking.objects.select_for_update().filter(Q(pk=way_out) | Q(way_out_id=way_out)).order_by("pk")
+    rides = Booking.objects.select_for_update(of=("self",)).filter(Q(pk=way_out) | Q(way_out_id=way_out))
+    locked = rides.order_by("pk")
     return [booking if ride.pk == booking.pk else ride for ride in locked]
 
 
