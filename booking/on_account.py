@@ -15,12 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking import links, selectors, tasks, transitions, trips
-from booking.checkout import (
-    BookingRequest,
-    CheckoutResult,
-    ensure_amount,
-    ensure_bookable,
-)
+from booking.checkout import BookingRequest, CheckoutResult
 from booking.models import Booking, BookingChannel, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
 from operator_profile import legal
@@ -63,9 +58,7 @@ def checkout_on_account(
     """REST v1 and MCP: a token tied to a company account books for one of its bookers; the booking is paid
     on account at once. Refused before anything is stored."""
     account = account_for(account, ride.email)
-    ensure_bookable(ride.pickup)
-    trip = trips.price_the_trip(ride)
-    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
+    trip = trips.priced_trip(ride, amount_cents)
     actor = f"token {api_token_id}" if api_token_id else "api"
     with transaction.atomic():
         booking = _store(trip, account, channel=channel, api_token_id=api_token_id)
@@ -86,9 +79,7 @@ def request_on_account(*, amount_cents: int, ride: BookingRequest) -> LinkReques
     one-time link goes to it (at most ANONYMOUS_MAILS_PER_RECIPIENT an hour: sitekit/mail_budget.py). For
     any other address nothing is stored and nothing is sent, so strangers cannot make us mail anyone;
     the answer is the same for every address (no enumeration of a company's bookers)."""
-    ensure_bookable(ride.pickup)
-    trip = trips.price_the_trip(ride)
-    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
+    trip = trips.priced_trip(ride, amount_cents)
     if accounts_allowing(ride.email) is None or not mail_budget.may_mail(ride.email):
         logger.info("Booking on account asked for an address no account allows, or over its mails: none sent")
         return LinkRequested()

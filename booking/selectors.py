@@ -4,7 +4,7 @@ One lock order everywhere (docs/operations/payments.md): the booking row first, 
 and refunds. A look-up that joins other tables locks the booking's row alone (`of=("self",)`), and a
 price difference is locked only by a caller that already holds its booking."""
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from booking.models import Booking, BookingStatus
 
@@ -29,14 +29,19 @@ def booking_for_reference(reference: str) -> Booking | None:
 
 
 def locked_booking(pk: int) -> Booking:
-    """The booking, row-locked until the caller's transaction ends (call inside transaction.atomic). A
-    return trip's way back is locked after its way out (booking/trips.py), so a path that moves both rides
-    never waits on one holding the other."""
-    locking = Booking.objects.select_for_update(of=("self",))  # the booking's row alone, whatever is joined
-    way_out = Booking.objects.filter(pk=pk).values_list("way_out_id", flat=True).first()
-    if way_out is not None:
-        list(locking.filter(pk=way_out).values_list("pk"))
-    return locking.get(pk=pk)
+    """The booking, row-locked until the caller's transaction ends (call inside transaction.atomic)."""
+    found = next((booking for booking in locked_with_way_out(pk) if booking.pk == pk), None)
+    if found is None:
+        raise Booking.DoesNotExist(f"No booking {pk}.")
+    return found
+
+
+def locked_with_way_out(pk: int) -> list[Booking]:
+    """The booking row-locked, after its way out when it is a return trip's way back (booking/trips.py), so
+    a path that moves both rides never waits on one holding the other: the way out is stored first, so the
+    order of their keys is the lock order. One statement; only the bookings' own rows are locked."""
+    rides = Booking.objects.select_for_update(of=("self",)).filter(Q(pk=pk) | Q(way_back=pk))
+    return list(rides.order_by("pk"))
 
 
 def awaiting_confirmation() -> QuerySet[Booking]:

@@ -13,7 +13,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking.checkout import BookingRequest, PricedRide, ensure_bookable, price_the_ride, store_booking
+from booking.checkout import (
+    BookingRequest,
+    PricedRide,
+    ensure_amount,
+    ensure_bookable,
+    price_the_ride,
+    store_booking,
+)
 from booking.models import Booking, BookingStatus
 from pricing.quote import BookingType
 from sitekit import l10n
@@ -88,6 +95,20 @@ def price_the_trip(ride: BookingRequest) -> Trip:
         way_back=None,
     )
     return [(ride, way_out), (back_ride, price_the_ride(back_ride))]
+
+
+def priced_trip(ride: BookingRequest, amount_cents: int) -> Trip:
+    """The trip as a checkout asks it: its pickup within the lead time, routed and priced by the server, and
+    `amount_cents` its price (both rides' together); refused before anything is stored."""
+    ensure_bookable(ride.pickup)
+    trip = price_the_trip(ride)
+    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
+    return trip
+
+
+def price_cents(rides: list[Booking]) -> int:
+    """What the rides cost together: a booking's price, or a return trip's two on its one payment page."""
+    return sum(ride.amount_cents for ride in rides)
 
 
 def store_trip(trip: Trip, **origin) -> Booking:

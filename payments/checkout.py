@@ -11,12 +11,7 @@ from django.utils import timezone
 
 from booking import presentation, trips
 from booking.availability import lead_time_rules
-from booking.checkout import (
-    BookingRequest,
-    CheckoutResult,
-    ensure_amount,
-    ensure_bookable,
-)
+from booking.checkout import BookingRequest, CheckoutResult
 from booking.links import cancel_url
 from booking.models import Booking, BookingChannel
 from operator_profile import legal
@@ -43,9 +38,7 @@ def start_checkout(
     its traveller tick them first; an API client or agent accepts them by checking out (README "Legal
     pages")."""
     provider = payment_provider()  # before anything is stored: no provider, no booking
-    ensure_bookable(ride.pickup)
-    trip = trips.price_the_trip(ride)
-    ensure_amount(amount_cents, *(priced.quote for _ride, priced in trip))
+    trip = trips.priced_trip(ride, amount_cents)
     # Stored (committed) before the provider is asked, so a provider failure loses nothing.
     booking = trips.store_trip(
         trip,
@@ -66,7 +59,7 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
         session = provider.create_checkout_session(
             CheckoutRequest(
                 reference=booking.reference,
-                amount_cents=sum(ride.amount_cents for ride in rides),
+                amount_cents=trips.price_cents(rides),
                 currency=booking.currency.lower(),
                 description=" + ".join(
                     f"{ride.reference}: {ride.origin} → {ride.destination or 'as directed'}" for ride in rides

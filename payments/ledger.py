@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db.models import OuterRef, Sum
 from django.utils import timezone
 
-from booking import selectors
+from booking import selectors, trips
 from booking.models import Booking
 from payments.models import Payment, PaymentShare, RefundStatus, Surcharge
 
@@ -85,7 +85,7 @@ def checkout_opened(rides: list[Booking], *, provider: str, session_id: str) -> 
         {"provider_session_id": session_id},
         kind=Payment.Kind.CHECKOUT,
         provider=provider,
-        amount_cents=sum(ride.amount_cents for ride in rides),
+        amount_cents=trips.price_cents(rides),
         currency=rides[0].currency,
     )
 

@@ -198,8 +198,8 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
         _foreign_payment(booking, session, mismatch)
         return
     # a return trip is paid as a whole: one ride staff cancelled meanwhile makes it money paid too late
-    stuck = target == BookingStatus.PAID and not all(transitions.can_move(ride, target) for ride in rides)
-    if stuck or not transitions.can_move(booking, target):
+    moving = rides if target == BookingStatus.PAID else [booking]
+    if not all(transitions.can_move(ride, target) for ride in moving):
         if target == BookingStatus.PAID and not booking.money_received:
             _paid_too_late(rides, session)  # e.g. cancelled by staff while the checkout page was open
         return  # news older than what we know: expired after paid does not unpay
@@ -220,7 +220,7 @@ def move_to_paid(rides: list[Booking], *, actor: str, session: SessionState | No
     for ride in rides:
         transitions.apply(ride, BookingStatus.PAID, actor=actor)
     if rides[0].payment_method != PaymentMethod.ACCOUNT:
-        _received_price(rides, sum(ride.amount_cents for ride in rides), session=session, user=user)
+        _received_price(rides, trips.price_cents(rides), session=session, user=user)
         for ride in rides:
             invoices.issue(ride)
 
@@ -288,7 +288,7 @@ def provider_actor(booking: Booking) -> str:
 def _amount_mismatch(rides: list[Booking], session: SessionState) -> str | None:
     """Why a payment does not pay the rides' price (a booking's, or a return trip's two), or None when it
     does."""
-    price = sum(ride.amount_cents for ride in rides)
+    price = trips.price_cents(rides)
     charged = (session.amount_total, (session.currency or "").lower())
     if charged != (price, rides[0].currency.lower()):
         return (
@@ -313,7 +313,7 @@ def _paid_too_late(rides: list[Booking], session: SessionState) -> None:
     for ride in rides:
         ride.paid_at = timezone.now()
         ride.save(update_fields=["paid_at", "updated_at"])
-    received = session.amount_total or sum(ride.amount_cents for ride in rides)
+    received = session.amount_total or trips.price_cents(rides)
     _received_price(rides, received, session=session, user=None)
     for booking in rides:
         if booking.status == BookingStatus.CANCELLED:

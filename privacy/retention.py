@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt, AccessLog
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
-from booking import personal_data
+from booking import personal_data, selectors
 from booking.models import Booking
 from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
@@ -66,8 +66,7 @@ def _rides_past(now: datetime, months: int) -> list[QuerySet]:
 def _locked(model, pk: int):
     """The row's key, row-locked; a return trip's way back after its way out (booking/trips.py)."""
     if model is Booking:
-        rides = Booking.objects.select_for_update(of=("self",)).filter(Q(pk=pk) | Q(way_back=pk))
-        return [ride for ride in rides.order_by("pk").values_list("pk", flat=True) if ride == pk]
+        return [ride.pk for ride in selectors.locked_with_way_out(pk) if ride.pk == pk]
     return model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True)
 
 

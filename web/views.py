@@ -281,7 +281,7 @@ def _page(request: HttpRequest, template: str, booking: Booking, status: int = 2
             "booking": booking,
             "other_ride": other_ride,
             "other_ride_url": manage_url(other_ride.reference) if other_ride else "",
-            "trip_price": from_cents(booking.amount_cents + other_ride.amount_cents) if other_ride else None,
+            "trip_price": from_cents(trips.price_cents([booking, other_ride])) if other_ride else None,
             "status": status_words(booking),
             "vehicle": presentation.vehicle_name(booking.vehicle_class),
             "service": presentation.service(booking),
