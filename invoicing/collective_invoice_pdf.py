@@ -51,15 +51,6 @@ class _CollectiveDocument(_Document):
         super().__init__(content, archival=archival)
         self.set_title(self.printable(f"{_('Collective invoice')} {content['number']}"))
 
-    def draw(self) -> None:
-        self.add_page()
-        self._seller()
-        self._heading()
-        self._buyer()
-        self._rides()
-        self._totals()
-        self._closing()
-
     def _heading(self) -> None:
         content = self.content
         self.write_line(_("Collective invoice {number}").format(number=content["number"]), bold=True, size=16)

@@ -78,9 +78,10 @@ def issue_for(credit: Credit) -> CreditNote | None:
     sequence = numbering.next_number(CreditNoteYear, year)
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
     reason = reason_of(credit, booking)
-    rate = Decimal(corrected.content["vat_rate"])
+    invoiced = invoices.part_of(corrected, booking)  # a trip invoice's part for this ride
+    rate = Decimal(invoiced["vat_rate"])
     border, net_cents, vat_cents = cross_border.portion(
-        corrected.content.get("cross_border"), credit.amount_cents, rate
+        invoiced.get("cross_border"), credit.amount_cents, rate
     )
     language = corrected.language
     note = CreditNote.objects.create(
@@ -160,26 +161,20 @@ def _snapshot(
     vat_cents: int,
     border: dict | None,
 ) -> dict:
-    """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language."""
-    base = corrected.content
-    line = credit_line(credit, reason, corrected)
+    """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language: the
+    ride as the corrected invoice prints it."""
+    base = invoices.part_of(corrected, booking)
+    line = credit_line(credit, reason, base)
     with translation.override(corrected.language):
         label = str(CREDIT_LABELS[CreditNote.Reason(line.code)])
         if reason == CreditNote.Reason.PRICE_CHANGE:
             label = invoices.with_reason_by_hand(label, booking, credit.reason_by_hand)
         reason_shown = str(CreditNote.Reason(reason).label)
-    content = {
-        key: base.get(key)
-        for key in (
-            "buyer",
-            "reference",
-            "service",
-            "vehicle",
-            "origin",
-            "destination",
-            "pickup_at",
-        )
-    }
+    content = {"buyer": corrected.content.get("buyer")}
+    content.update(
+        (key, base.get(key))
+        for key in ("reference", "service", "vehicle", "origin", "destination", "pickup_at")
+    )
     with translation.override(corrected.language):  # the seller as it is now, its details complete
         content["seller"] = invoices.seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
     fee = booking.cancellation_fee_cents if reason == CreditNote.Reason.CANCELLATION else None
@@ -188,7 +183,7 @@ def _snapshot(
         number=number,
         issued_at=issued_at.isoformat(),
         language=corrected.language,
-        corrects={"number": corrected.number, "issued_at": base["issued_at"]},
+        corrects={"number": corrected.number, "issued_at": corrected.content["issued_at"]},
         reason=reason,
         reason_shown=reason_shown,
         fee_kept=str(from_cents(fee)) if fee else None,
@@ -203,8 +198,8 @@ def _snapshot(
     return content
 
 
-def credit_line(credit: Credit, reason: str, corrected: Invoice) -> PricedLine:
+def credit_line(credit: Credit, reason: str, invoiced: dict) -> PricedLine:
     """What a credit note gives back, as a positive line of the kind it gives back (the charge of the
-    supplementary invoice it corrects, else the ride's fare), at the corrected invoice's VAT rate."""
-    rate = Decimal(corrected.content["vat_rate"])
+    supplementary invoice it corrects, else the ride's fare), at the VAT rate the ride was `invoiced` at."""
+    rate = Decimal(invoiced["vat_rate"])
     return PricedLine(credit.kind, CreditNote.Reason(reason).value, from_cents(credit.amount_cents), rate)

@@ -1,20 +1,26 @@
 """A booking's issued documents (its ride invoice, supplementary invoices, credit notes): which, in what
 order, one by its number, and any as PDF."""
 
-from itertools import chain
-
 from booking.models import Booking
-from invoicing import collective_invoice_pdf, invoice_pdf
+from invoicing import collective_invoice_pdf, invoice_pdf, invoices
 from invoicing.models import CreditNote, Invoice
 
 MEDIA_TYPE = invoice_pdf.MEDIA_TYPE
 
 
 def of_booking(booking: Booking) -> list[Invoice | CreditNote]:
-    """The booking's invoices (ride first, then supplementary) and credit notes, each in issue order."""
-    invoices = Invoice.objects.filter(booking=booking).exclude(kind=Invoice.Kind.COLLECTIVE)
+    """The booking's invoices (`invoices_of`) and credit notes, each in issue order."""
     credit_notes = CreditNote.objects.filter(booking=booking)
-    return list(chain(invoices.order_by("issued_at", "pk"), credit_notes.order_by("issued_at", "pk")))
+    return [*invoices_of(booking), *credit_notes.order_by("issued_at", "pk")]
+
+
+def invoices_of(booking: Booking) -> list[Invoice]:
+    """The booking's invoices in issue order: its ride's first (a way back's is its trip's), then its
+    supplementary ones; not a company's collective invoice."""
+    own = Invoice.objects.filter(booking=booking).exclude(kind=Invoice.Kind.COLLECTIVE)
+    ride = invoices.for_booking(booking)
+    listed = [ride] if ride is not None and ride.booking_id != booking.pk else []
+    return [*listed, *own.select_related("surcharge").order_by("issued_at", "pk")]
 
 
 def pdf(document: Invoice | CreditNote, *, archival: bool = False) -> bytes:

@@ -36,7 +36,13 @@ def render(document: Invoice | CreditNote, *, archival: bool = False) -> bytes:
     """The document's PDF; `archival`: as PDF/A-3 with its font embedded."""
     content = document.content
     with translation.override(content["language"]):
-        kind = _CreditNote if isinstance(document, CreditNote) else _Document
+        kind = (
+            _CreditNote
+            if isinstance(document, CreditNote)
+            else _TripInvoice
+            if "rides" in content
+            else _Document
+        )
         pdf = kind(content, archival=archival)
         pdf.draw()
         return bytes(pdf.output())
@@ -78,11 +84,18 @@ class _Document(FPDF):
         self._seller()
         self._heading()
         self._buyer()
-        self._service()
-        self._route_share()
-        self._lines()
+        self._rides()
         self._totals()
         self._closing()
+
+    def _rides(self) -> None:
+        self._ride(self.content)
+
+    def _ride(self, part: dict) -> None:
+        """What the document prints of one ride: its service, its share in Austria, its lines."""
+        self._service(part)
+        self._route_share(part)
+        self._lines(part)
 
     def write_line(self, text: str, *, bold: bool = False, size: int = 10) -> None:
         self.set_font(self.font_name, "B" if bold else "", size)
@@ -128,7 +141,7 @@ class _Document(FPDF):
         self.write_line(
             _("Invoice date: {date}").format(date=day(datetime.fromisoformat(content["issued_at"])))
         )
-        self.write_line(_("Booking reference: {reference}").format(reference=content["reference"]))
+        self._references()
         if content.get("supplements"):  # a supplementary invoice (ride invoices have no such key)
             ride = content["supplements"]
             self.write_line(
@@ -150,9 +163,11 @@ class _Document(FPDF):
             self.write_line(_("VAT id (UID): {vat_id}").format(vat_id=buyer["vat_id"]))
         self.gap()
 
-    def _service(self) -> None:
-        content = self.content
-        self.write_line(_("Service"), bold=True)
+    def _references(self) -> None:
+        self.write_line(_("Booking reference: {reference}").format(reference=self.content["reference"]))
+
+    def _service(self, content: dict) -> None:
+        self.write_line(self.service_heading(content), bold=True)
         self.write_line(f"{content['service']}, {content['vehicle']}")
         self.write_line(
             _("From {origin} to {destination}").format(
@@ -166,10 +181,13 @@ class _Document(FPDF):
             self.write_line(_("Date of service: {date}").format(date=pickup))
         self.gap()
 
-    def _lines(self) -> None:
+    def service_heading(self, part: dict) -> str:
+        return _("Service")
+
+    def _lines(self, part: dict) -> None:
         self.pair(str(self.lines_heading), _("Amount incl. VAT"), bold=True)
         self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
-        for line in self.content["lines"]:
+        for line in part["lines"]:
             self.pair(line["label"], money(Decimal(line["amount"]), self.content["currency"]))
         self.line(self.l_margin, self.get_y(), self.l_margin + self.epw, self.get_y())
         self.gap(2)
@@ -187,8 +205,8 @@ class _Document(FPDF):
 
     # --- rides across the border (invoicing/cross_border.py) -----------------------------------------------
 
-    def _route_share(self) -> None:
-        border = self.content.get("cross_border")
+    def _route_share(self, part: dict) -> None:
+        border = part.get("cross_border")
         if not border:
             return
         percent = number(Decimal(border["share"]) * 100)
@@ -252,6 +270,50 @@ class _CreditNote(_Document):
             fee = money(Decimal(self.content["fee_kept"]), self.content["currency"])
             self.write_line(_("The cancellation fee of {fee} is kept and stays invoiced.").format(fee=fee))
         self.write_line(_("The amount credited is paid back to you."))
+
+
+class _TripInvoice(_Document):
+    """A return trip's invoice: each ride under its own heading with its lines and its total, then the
+    totals of both by VAT rate (a share driven abroad at 0 %, not taxable in Austria)."""
+
+    def _references(self) -> None:
+        references = ", ".join(part["reference"] for part in self.content["rides"])
+        self.write_line(_("Booking references: {references}").format(references=references))
+
+    def _rides(self) -> None:
+        for part in self.content["rides"]:
+            self._ride(part)
+            self.pair(_("Total of this ride"), money(Decimal(part["gross"]), self.content["currency"]))
+            self.gap()
+
+    def service_heading(self, part: dict) -> str:
+        way = _("Way out") if part is self.content["rides"][0] else _("Way back")
+        return _("{way}: booking {reference}").format(way=way, reference=part["reference"])
+
+    def _totals(self) -> None:
+        content = self.content
+        currency = content["currency"]
+        taxed = [rate for rate in content["vat_rates"] if Decimal(rate["rate"])]
+        abroad = [rate for rate in content["vat_rates"] if not Decimal(rate["rate"])]
+        if len(taxed) == 1 and not abroad:
+            percent = amounts_percent(Decimal(taxed[0]["rate"]))
+            self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+            self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(content["vat"]), currency))
+        else:
+            for rate in [*taxed, *abroad]:
+                percent = amounts_percent(Decimal(rate["rate"]))
+                self.pair(
+                    _("Net amount at {rate} % VAT").format(rate=percent),
+                    money(Decimal(rate["net"]), currency),
+                )
+                if Decimal(rate["rate"]):
+                    self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(rate["vat"]), currency))
+                else:
+                    self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
+            self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+            self.pair(_("Total VAT"), money(Decimal(content["vat"]), currency))
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
 
 
 def amounts_percent(rate: Decimal) -> str:

@@ -1,6 +1,7 @@
 """Invoices (UStG §11; docs/operations/invoices.md): issued when a booking becomes paid, in the same
-transaction as the payment (booking.transitions.apply calls `issue`), so a payment never lacks its
-invoice and a rolled-back payment leaves neither an invoice nor a used number.
+transaction as the payment (payments' `move_to_paid` calls `issue`), so a payment never lacks its
+invoice and a rolled-back payment leaves neither an invoice nor a used number. A return trip's two rides,
+paid together, are on one invoice (on the way out), which keeps each ride's part (`part_of`).
 
 Numbers are "YYYY-NNNNNN": the calendar year in Vienna, then the year's consecutive number, gapless. The
 year's counter row is locked for the rest of the payment's transaction, so no two workers draw the same
@@ -59,8 +60,13 @@ class Charge:
 
 def waits(booking: Booking) -> bool:
     """Whether the booking's next document must wait: the seller's legal details are missing, or documents
-    of the booking issued before it still wait (they are issued in order)."""
-    return booking.documents_waiting_since is not None or not seller.complete()
+    of the booking issued before it still wait (they are issued in order), a way back's trip invoice too."""
+    if booking.documents_waiting_since is not None or not seller.complete():
+        return True
+    return (
+        booking.way_out_id is not None
+        and Booking.objects.filter(pk=booking.way_out_id, invoice_draft__isnull=False).exists()
+    )
 
 
 def hold(booking: Booking, *, since: datetime | None = None) -> None:
@@ -73,22 +79,27 @@ def hold(booking: Booking, *, since: datetime | None = None) -> None:
     booking.documents_waiting_since = booking.documents_waiting_since or since
 
 
-def issue(booking: Booking) -> Invoice | None:
-    """The booking's invoice: issued now if it has none, else the one it has (a replayed payment gets no
-    second invoice). Call inside the transaction that makes the booking paid, holding its row lock. None
-    while it must wait: its content is kept as it is now, and issued unchanged but for the number, the date
-    and the seller when the seller's details are complete."""
+def issue(*rides: Booking) -> Invoice | None:
+    """The invoice of rides paid together: a booking's, or a return trip's (its way out, then its way back:
+    one payment, one invoice listing each ride). Issued now if the first ride has none, else the one it has
+    (a replayed payment gets no second invoice). Call inside the transaction that makes them paid, holding
+    their row locks. None while it must wait: its content is kept on the first ride as it is now (the others
+    wait with it), and issued unchanged but for the number, the date and the seller when the seller's
+    details are complete."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
-    existing = Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
+    booking = rides[0]
+    existing = for_booking(booking)
     if existing is not None:
         return existing
     language = "de" if booking.locale == "de" else "en"
-    if waits(booking):
+    if any(waits(ride) for ride in rides):
         if booking.invoice_draft is None:
-            booking.invoice_draft = snapshot(booking, number="", issued_at=timezone.now(), language=language)
+            booking.invoice_draft = _content(rides, number="", issued_at=timezone.now(), language=language)
             Booking.objects.filter(pk=booking.pk).update(invoice_draft=booking.invoice_draft)
-        hold(booking)
+        since = timezone.now()
+        for ride in rides:
+            hold(ride, since=since)
         logger.debug("%s: its invoice waits for the seller's legal details", booking.reference)
         return None
     issued_at = timezone.now()
@@ -103,7 +114,7 @@ def issue(booking: Booking) -> Invoice | None:
         booking.invoice_draft = None
         Booking.objects.filter(pk=booking.pk).update(invoice_draft=None)
     else:
-        content = snapshot(booking, number=number, issued_at=issued_at, language=language)
+        content = _content(rides, number=number, issued_at=issued_at, language=language)
     invoice = Invoice.objects.create(
         number=number,
         year=year,
@@ -148,11 +159,12 @@ def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
     year = timezone.localtime(issued_at).year
     sequence = _next_number(year)
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
-    rate = Decimal(ride.content["vat_rate"])
+    invoiced = part_of(ride, booking)
+    rate = Decimal(invoiced["vat_rate"])
     content = snapshot(booking, number=number, issued_at=issued_at, language=ride.language)
     # taxed as the ride was: a ride across the border under "austria_only" splits its supplement too
     content["cross_border"], net_cents, vat_cents = cross_border.portion(
-        ride.content.get("cross_border"), charge.amount_cents, rate
+        invoiced.get("cross_border"), charge.amount_cents, rate
     )
     line = PricedLine(charge.kind, charge.code, from_cents(charge.amount_cents), rate)
     with translation.override(ride.language):
@@ -217,8 +229,73 @@ next_number = _next_number  # the collective invoices (invoicing/collective_invo
 
 
 def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict:
-    """Everything the invoice prints, fixed at issue: texts worded in the invoice's language now (a tariff
-    or a profile changed later does not change an issued invoice), amounts as exact text, moments in ISO."""
+    """Everything the invoice of one ride prints, fixed at issue: texts worded in the invoice's language now
+    (a tariff or a profile changed later does not change an issued invoice), amounts as exact text, moments
+    in ISO."""
+    return {
+        **_heading(booking, number=number, issued_at=issued_at, language=language),
+        **ride_part(booking, language),
+        "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
+    }
+
+
+def _content(rides: tuple[Booking, ...], *, number: str, issued_at, language: str) -> dict:
+    """The ride invoice's snapshot: one ride's, or a trip's with each ride's part ("rides") and the totals
+    by VAT rate ("vat_rates", the part of a ride driven abroad at rate 0 under "austria_only")."""
+    if len(rides) == 1:
+        return snapshot(rides[0], number=number, issued_at=issued_at, language=language)
+    way_out = rides[0]
+    parts = [ride_part(ride, language) for ride in rides]
+    rates: dict[Decimal, dict[str, Decimal]] = {}
+    for part in parts:
+        for rate, net, vat in _taxed(part):
+            total = rates.setdefault(rate, {"net": Decimal("0.00"), "vat": Decimal("0.00")})
+            total["net"] += net
+            total["vat"] += vat
+    vat_rates = [
+        {"rate": str(rate), "net": str(t["net"]), "vat": str(t["vat"]), "gross": str(t["net"] + t["vat"])}
+        for rate, t in sorted(rates.items(), reverse=True)
+    ]
+    return {
+        **_heading(way_out, number=number, issued_at=issued_at, language=language),
+        "reference": way_out.reference,
+        "rides": parts,
+        "paid_at": way_out.paid_at.isoformat() if way_out.paid_at else issued_at.isoformat(),
+        "vat_rates": vat_rates,
+        "net": str(sum((Decimal(part["net"]) for part in parts), Decimal("0.00"))),
+        "vat": str(sum((Decimal(part["vat"]) for part in parts), Decimal("0.00"))),
+        "gross": str(sum((Decimal(part["gross"]) for part in parts), Decimal("0.00"))),
+        "currency": way_out.quote.currency,
+    }
+
+
+def _taxed(part: dict) -> list[tuple[Decimal, Decimal, Decimal]]:
+    """A ride's part by VAT rate: (rate, net, VAT); under "austria_only" its share abroad at rate 0."""
+    border = part.get("cross_border") or {}
+    rate = Decimal(part["vat_rate"])
+    if border.get("vat_setting") != cross_border.AUSTRIA_ONLY:
+        return [(rate, Decimal(part["net"]), Decimal(part["vat"]))]
+    abroad = Decimal(border["abroad"])
+    return [
+        (rate, Decimal(border["austria_net"]), Decimal(part["vat"])),
+        (Decimal("0"), abroad, Decimal("0.00")),
+    ]
+
+
+def _heading(booking: Booking, *, number: str, issued_at, language: str) -> dict:
+    with translation.override(language):
+        seller = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
+    return {
+        "number": number,
+        "issued_at": issued_at.isoformat(),
+        "language": language,
+        "seller": seller,
+        "buyer": buyer_details(booking),
+    }
+
+
+def ride_part(booking: Booking, language: str) -> dict:
+    """What an invoice prints of one ride: its service, route, day, priced lines and their taxes."""
     quote = booking.quote
     with translation.override(language):
         lines = [
@@ -228,15 +305,9 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         vehicle = presentation.vehicle_name(booking.vehicle_class)
         destination = booking.destination_shown
         stops = presentation.stops_shown(booking)
-        seller = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
     border = cross_border.section(booking, quote)
     net, vat = cross_border.net_and_vat(border, quote)
     return {
-        "number": number,
-        "issued_at": issued_at.isoformat(),
-        "language": language,
-        "seller": seller,
-        "buyer": buyer_details(booking),
         "reference": booking.reference,
         "service": service,
         "vehicle": vehicle,
@@ -244,7 +315,6 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
         "destination": destination,
         **({"stops": stops} if stops else {}),  # on the way, worded; a ride without has the content it had
         "pickup_at": booking.pickup_at.isoformat() if booking.pickup_at else None,
-        "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
         "lines": lines,
         "net": str(net),
         "vat": str(vat),
@@ -296,4 +366,40 @@ def seller_details(profile: OperatorProfile | None) -> dict[str, str]:
 
 
 def for_booking(booking: Booking) -> Invoice | None:
-    return Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
+    """The invoice that lists the booking's ride: its own, or a way back's trip invoice (its way out's)."""
+    invoice = Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
+    if invoice is None and booking.way_out_id is not None:
+        trip = Invoice.objects.filter(booking_id=booking.way_out_id, kind=Invoice.Kind.RIDE).first()
+        invoice = trip if trip is not None and _listed(trip, booking) is not None else None
+    return invoice
+
+
+def part_of(invoice: Invoice, booking: Booking) -> dict:
+    """What the invoice prints of the booking's ride (service, route, lines, VAT rate, share in Austria): a
+    trip invoice's part for that ride, else the whole content."""
+    return _listed(invoice, booking) or invoice.content
+
+
+def _listed(invoice: Invoice, booking: Booking) -> dict | None:
+    parts = invoice.content.get("rides")
+    if not parts:
+        return invoice.content if invoice.booking_id == booking.pk else None
+    return next((part for part in parts if part["reference"] == booking.reference), None)
+
+
+def invoiced_cents(booking: Booking) -> int:
+    """What the booking's invoices ask for its ride: its own invoices' (not a collective invoice's), and its
+    part of a trip invoice."""
+    own = Invoice.objects.filter(booking=booking).exclude(kind=Invoice.Kind.COLLECTIVE)
+    total = sum(invoice.gross_cents for invoice in own if not invoice.content.get("rides"))
+    trip = for_booking(booking)
+    if trip is not None and trip.content.get("rides"):
+        total += to_cents(Decimal(part_of(trip, booking)["gross"]))
+    return total
+
+
+def printed_lines_of(content: dict) -> list[dict]:
+    """Every priced line a document prints: its own, or each ride's of a trip invoice."""
+    if "rides" in content:
+        return [line for part in content["rides"] for line in part["lines"]]
+    return content.get("lines") or []

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from django.db.models import Sum
 
 from booking.models import Booking
-from invoicing.models import CreditNote, Invoice
+from invoicing import invoices
+from invoicing.models import CreditNote
 from payments import ledger, refunds
 
 
@@ -32,18 +33,14 @@ class Balance:
 
 
 def balance(booking: Booking) -> Balance:
-    """Sum of the invoices' gross − sum of the credit notes' gross against money received − money
-    refunded. It adds up for every booking whose payment was invoiced; one paid before invoices existed,
-    or on a company account (invoiced collectively), shows what it lacks. The collective invoice and the
-    company's payments on account are left out on both sides: they settle its month, not the ride."""
-    invoiced = (
-        Invoice.objects.filter(booking=booking)
-        .exclude(kind=Invoice.Kind.COLLECTIVE)
-        .aggregate(total=Sum("gross_cents"))["total"]
-    )
+    """Sum of the invoices' gross (of a return trip's invoice, the ride's part) − sum of the credit notes'
+    gross against money received − money refunded. It adds up for every booking whose payment was invoiced;
+    one paid before invoices existed, or on a company account (invoiced collectively), shows what it lacks.
+    The collective invoice and the company's payments on account are left out on both sides: they settle its
+    month, not the ride."""
     credited = CreditNote.objects.filter(booking=booking).aggregate(total=Sum("gross_cents"))["total"]
     return Balance(
-        invoiced_cents=invoiced or 0,
+        invoiced_cents=invoices.invoiced_cents(booking),
         credited_cents=credited or 0,
         received_cents=ledger.received_cents(booking, on_account=False),
         refunded_cents=refunds.refunded_cents(booking),

@@ -214,15 +214,14 @@ def _settle(booking: Booking, target: str, session: SessionState) -> None:
 
 def move_to_paid(rides: list[Booking], *, actor: str, session: SessionState | None = None, user=None) -> None:
     """Locked rides (a booking, or a return trip's two) are paid: their price received (through the
-    provider's `session`, else taken by staff) and each ride's invoice, in the same transaction: no payment
+    provider's `session`, else taken by staff) and their invoice, in the same transaction: no payment
     without its invoice, no invoice without it. A ride on account has none of its own: its company's
     collective invoice lists it, and nothing is received."""
     for ride in rides:
         transitions.apply(ride, BookingStatus.PAID, actor=actor)
     if rides[0].payment_method != PaymentMethod.ACCOUNT:
         _received_price(rides, trips.price_cents(rides), session=session, user=user)
-        for ride in rides:
-            invoices.issue(ride)
+        invoices.issue(*rides)  # a return trip's one invoice lists both rides
 
 
 def _received_price(rides: list[Booking], amount_cents: int, *, session: SessionState | None, user) -> None:

@@ -20,7 +20,7 @@ from dispatch import assignment, changes, job_links, phone, planning, ride_day, 
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
-from invoicing.models import Invoice
+from invoicing import documents
 from payments import cancellation, document_balance, ledger, payment_updates, refunds, surcharges
 from payments.admin.forms import MarkPaidForm, RefundForm
 from payments.admin.refund import refund_view
@@ -495,7 +495,7 @@ def page_context(booking: Booking, *, may: dict[str, bool]) -> dict:
         "vat_percent": booking.quote.vat_rate * 100,
         "refunds": booking.refunds.select_related("requested_by"),
         "surcharges": booking.surcharges.all(),
-        "invoices": booking.invoices.exclude(kind=Invoice.Kind.COLLECTIVE).select_related("surcharge"),
+        "invoices": documents.invoices_of(booking),  # a way back's ride is on its trip's invoice
         "credit_notes": booking.credit_notes.select_related("invoice"),
         "balance": balance,
         "documented": from_cents(balance.documented_cents),

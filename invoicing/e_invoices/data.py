@@ -8,7 +8,7 @@ abroad under "austria_only" VAT has each line split into its Austrian share (VAT
 taxable in Austria: category E with the PDF's reason)."""
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -115,38 +115,29 @@ def complete(content: dict) -> bool:
 
 
 def _ride_document(content: dict, credit_note: bool, account: CompanyAccount, paid_by: str) -> EInvoice:
-    """A ride's invoice, a supplementary invoice or a credit note: paid (or refunded) when issued, the way
-    the booking paid."""
-    rate = Decimal(content["vat_rate"])
-    border = content.get("cross_border") or {}
-    printed = [(line["label"], Decimal(line["amount"])) for line in content["lines"]]
-    route = _("From {origin} to {destination}").format(
-        origin=content["origin"], destination=content["destination"]
-    )
-    note = f"{content['service']}, {content['vehicle']}. {route}"
-    if border.get("vat_setting") == AUSTRIA_ONLY:
-        austria = Category(STANDARD, rate, Decimal(border["austria_net"]), Decimal(content["vat"]))
-        abroad = Category(
-            EXEMPT, ZERO, Decimal(border["abroad"]), ZERO, _("not taxable in Austria (UStG §3a (10))")
-        )
-        share = (
-            Decimal(border["austria_gross"]) / Decimal(content["gross"]) if Decimal(content["gross"]) else 0
-        )
-        split = []
-        for label, amount in printed:
-            home = to_cent(amount * share)
-            split += [
-                (f"{label} ({_('Austria')})", home, austria, note),
-                (f"{label} ({_('abroad')})", amount - home, abroad, note),
-            ]
-        lines, categories = _lines(split), [austria, abroad]
-    else:
-        category = Category(STANDARD, rate, Decimal(content["net"]), Decimal(content["vat"]))
-        lines = _lines([(label, amount, category, note) for label, amount in printed])
-        categories = [category]
-    pickup = content.get("pickup_at")
+    """A ride's invoice (a return trip's: each ride's lines, its VAT categories summed), a supplementary
+    invoice or a credit note: paid (or refunded) when issued, the way the booking paid."""
+    parts = content.get("rides") or [content]
+    lines: list[Line] = []
+    categories: dict[tuple[str, Decimal, str], Category] = {}
+    for part in parts:
+        part_lines, part_categories = _ride_lines(part)
+        lines += part_lines
+        for category in part_categories:  # the rides' categories summed
+            key = (category.code, category.rate, category.reason)
+            summed = categories.get(key)
+            categories[key] = (
+                replace(summed, net=summed.net + category.net, vat=summed.vat + category.vat)
+                if summed is not None
+                else category
+            )
+    lines = [
+        replace(line, category=categories[(line.category.code, line.category.rate, line.category.reason)])
+        for line in lines
+    ]
+    pickups = [_day(part["pickup_at"]) for part in parts if part.get("pickup_at")]
     preceding = content.get("corrects") or content.get("supplements")
-    notes = [_("Booking reference: {reference}").format(reference=content["reference"])]
+    notes = [_("Booking reference: {reference}").format(reference=part["reference"]) for part in parts]
     if credit_note:
         notes.append(_("Reason: {reason}").format(reason=content["reason_shown"]))
     gross = Decimal(content["gross"])
@@ -160,16 +151,43 @@ def _ride_document(content: dict, credit_note: bool, account: CompanyAccount, pa
         buyer=_ride_buyer(content["buyer"], account),
         buyer_reference=account.buyer_reference or content["reference"],
         lines=lines,
-        categories=categories,
+        categories=list(categories.values()),
         net=Decimal(content["net"]),
         vat=Decimal(content["vat"]),
         gross=gross,
         paid=gross,
         payment_means=PAID_BY.get(paid_by, UNDEFINED),
-        service_on=_day(pickup) if pickup else None,
+        service_on=pickups[0] if len(pickups) == 1 else None,
+        period=(min(pickups), max(pickups)) if len(pickups) > 1 else None,  # a return trip's days
         preceding=(preceding["number"], _day(preceding["issued_at"])) if preceding else None,
         notes=notes,
     )
+
+
+def _ride_lines(part: dict) -> tuple[list[Line], list[Category]]:
+    """One ride's printed lines with their VAT categories; under "austria_only" each line split into its
+    Austrian share and its share abroad."""
+    rate = Decimal(part["vat_rate"])
+    border = part.get("cross_border") or {}
+    printed = [(line["label"], Decimal(line["amount"])) for line in part["lines"]]
+    route = _("From {origin} to {destination}").format(origin=part["origin"], destination=part["destination"])
+    note = f"{part['service']}, {part['vehicle']}. {route}"
+    if border.get("vat_setting") != AUSTRIA_ONLY:
+        category = Category(STANDARD, rate, Decimal(part["net"]), Decimal(part["vat"]))
+        return _lines([(label, amount, category, note) for label, amount in printed]), [category]
+    austria = Category(STANDARD, rate, Decimal(border["austria_net"]), Decimal(part["vat"]))
+    abroad = Category(
+        EXEMPT, ZERO, Decimal(border["abroad"]), ZERO, _("not taxable in Austria (UStG §3a (10))")
+    )
+    share = Decimal(border["austria_gross"]) / Decimal(part["gross"]) if Decimal(part["gross"]) else 0
+    split = []
+    for label, amount in printed:
+        home = to_cent(amount * share)
+        split += [
+            (f"{label} ({_('Austria')})", home, austria, note),
+            (f"{label} ({_('abroad')})", amount - home, abroad, note),
+        ]
+    return _lines(split), [austria, abroad]
 
 
 def _collective(content: dict, account: CompanyAccount) -> EInvoice:

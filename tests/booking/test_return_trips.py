@@ -3,6 +3,7 @@ way out on one payment page; until paid the two move together, once paid each is
 its own. Against a Stripe that keeps its own books (tests/payments/fake_stripe.py)."""
 
 from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import responses
@@ -12,6 +13,7 @@ from apikit.errors import DomainError
 from booking.links import manage_url
 from booking.models import Booking
 from dispatch import changes
+from invoicing import invoice_pdf
 from invoicing.models import CreditNote, Invoice
 from payments import payment_updates
 from payments.models import Payment, PaymentShare, ProcessedPaymentEvent, Refund
@@ -90,10 +92,11 @@ def test_a_return_trip_is_two_rides_on_one_payment_page(client, agent, stripe):
 
     stripe.pay(client, session.id)
 
+    (invoice,) = Invoice.objects.all()  # one payment, one invoice listing both rides
+    assert (invoice.booking, invoice.gross_cents) == (way_out, session.amount)
     for booking in (way_out, way_back):
         booking.refresh_from_db()
         assert booking.status == "paid"
-        assert Invoice.objects.filter(booking=booking, gross_cents=booking.amount_cents).exists()
         shown = client.get(f"/api/v1/bookings/{booking.reference}", **agent).json()
         assert shown["returnTrip"] == {"wayOut": way_out.reference, "wayBack": way_back.reference}
         assert shown["paymentStatus"] == "paid"
@@ -128,7 +131,8 @@ def test_cancelling_the_way_back_refunds_its_share_and_keeps_the_way_out(client,
     )
     (note,) = CreditNote.objects.all()
     assert (note.booking, note.gross_cents) == (way_back, way_back.amount_cents)
-    assert note.invoice == Invoice.objects.get(booking=way_back)
+    assert note.invoice == Invoice.objects.get(booking=way_out)  # its part of the trip's invoice
+    assert note.content["reference"] == way_back.reference
     # the way out's terms are its own: its whole price may still come back
     terms = client.get(f"/api/v1/bookings/{way_out.reference}", **agent).json()["cancellation"]
     assert terms["refundEur"] * 100 == way_out.amount_cents
@@ -244,6 +248,17 @@ def test_each_rides_page_and_confirmation_name_the_other(
         assert said[booking.reference] in mail.body
     success = client.get("/booking/success", {"session_id": session.id}).content.decode()
     assert "Ihre Hin- und Rückfahrt: zwei Fahrten, zusammen 148,00" in success, success
+    # either ride's page downloads the one invoice of both; each confirmation carries it
+    (invoice,) = Invoice.objects.all()
+    downloads = []
+    for booking in (way_out, way_back):
+        token = parse_qs(urlsplit(manage_url(booking.reference)).query)["booking"][0]
+        answer = client.get("/booking/manage/invoice.pdf", {"booking": token})
+        assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
+        downloads.append(answer.content)
+        (mail,) = [m for m in mailoutbox if m.to == ["anna@example.com"] and booking.reference in m.subject]
+        assert [name for name, *_ in mail.attachments if name.endswith(".pdf")] == [invoice.file_name]
+    assert downloads[0] == downloads[1] == invoice_pdf.render(invoice)
 
 
 def test_staff_see_each_rides_other_on_its_back_office_page(client, agent, stripe, admin_client):

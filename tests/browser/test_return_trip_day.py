@@ -278,12 +278,13 @@ def test_the_whole_day_of_a_return_trip_at_human_speed(open_tab, service, fleet,
             trip,
         ).fetchall()
         notes = database.execute(
-            "SELECT booking_id, refund_id, reason, gross_cents FROM payments_creditnote "
+            "SELECT booking_id, refund_id, reason, gross_cents, invoice_id FROM payments_creditnote "
             "WHERE booking_id IN (?, ?)",
             trip,
         ).fetchall()
         invoices = database.execute(
-            "SELECT booking_id, kind, gross_cents FROM payments_invoice WHERE booking_id IN (?, ?) ORDER BY id",
+            "SELECT id, booking_id, kind, gross_cents FROM payments_invoice WHERE booking_id IN (?, ?) "
+            "ORDER BY id",
             trip,
         ).fetchall()
         shares = database.execute(
@@ -298,8 +299,10 @@ def test_the_whole_day_of_a_return_trip_at_human_speed(open_tab, service, fleet,
         ).fetchall()
     ((refund, refunded, refund_cents, refund_state),) = refunds  # the way back's alone: its whole share
     assert (refunded, refund_cents, refund_state) == (back["id"], back["amount_cents"], "succeeded")
-    assert notes == [(back["id"], refund, "cancellation", back["amount_cents"])]
-    assert invoices == [(out["id"], "ride", out["amount_cents"]), (back["id"], "ride", back["amount_cents"])]
+    # one invoice lists both rides; the way back's credit note corrects its part of it
+    ((invoice, *invoiced),) = invoices
+    assert invoiced == [out["id"], "ride", out["amount_cents"] + back["amount_cents"]]
+    assert notes == [(back["id"], refund, "cancellation", back["amount_cents"], invoice)]
     ((payment, kind, state, paid),) = payments
     assert (kind, state, paid) == ("checkout", "received", out["amount_cents"] + back["amount_cents"])
     assert shares == [(payment, out["id"], out["amount_cents"]), (payment, back["id"], back["amount_cents"])]

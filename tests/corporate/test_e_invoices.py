@@ -194,6 +194,19 @@ def test_the_rules_catch_a_total_that_does_not_add_up_and_a_missing_buyer_refere
 # --- a ride's invoice and credit note on a company account ----------------------------------------------------
 
 
+def paid_on(acme) -> dict:
+    """A booking a company's booker paid by invoice payment on the company's name."""
+    return {
+        "status": "paid",
+        "paid_at": timezone.now(),
+        "payment_method": PaymentMethod.INVOICE,
+        "payment_provider": "none",
+        "company_account": acme,
+        "email": "anna@acme.example",
+        "name": "Anna Berger",
+    }
+
+
 @pytest.fixture
 def card_ride(acme, make_booking):
     """A ride a company's booker paid by invoice payment on Acme's name (its own ride invoice)."""
@@ -202,13 +215,7 @@ def card_ride(acme, make_booking):
         acme.e_invoice_format = chosen
         acme.save()
         values = {
-            "status": "paid",
-            "paid_at": timezone.now(),
-            "payment_method": PaymentMethod.INVOICE,
-            "payment_provider": "none",
-            "company_account": acme,
-            "email": "anna@acme.example",
-            "name": "Anna Berger",
+            **paid_on(acme),
             "distance_km": Decimal("21.8"),
             "pickup_at": timezone.now() + timedelta(days=4),
         }
@@ -258,13 +265,7 @@ def test_a_ride_invoice_and_its_credit_note_on_a_company_booking_pass_the_rules(
         assert tree.findtext("cac:PaymentMeans/cbc:PaymentMeansCode", namespaces=UBL) == "1"  # by invoice
 
 
-@pytest.mark.parametrize("chosen", ["factur-x", "xrechnung", "ebinterface"])
-def test_a_ride_with_stops_has_their_lines_in_its_e_invoice_and_passes_the_rules(card_ride, chosen):
-    stops = [{"address": "Stephansdom", "wait_minutes": 20}, {"address": "Belvedere", "wait_minutes": 0}]
-    booking = card_ride(chosen, stops=stops)  # no stop fee in the seeded tariff: the second line is 0.00
-    invoice = Invoice.objects.get(booking=booking)
-    labels = [line["label"] for line in invoice.content["lines"]]
-    assert labels[2:4] == ["Stop 1, waiting 20 min", "Stop 2"]  # the stops are named above the lines
+def assert_valid_invoice(invoice: Invoice, chosen: str) -> None:
     e_invoice = files.e_invoice(invoice)
     if chosen == "factur-x":
         assert_valid(cii_of(e_invoice.content), CII_SCHEMA, CII_RULES)
@@ -272,6 +273,51 @@ def test_a_ride_with_stops_has_their_lines_in_its_e_invoice_and_passes_the_rules
         assert_valid(e_invoice.content, UBL_SCHEMAS["Invoice"], UBL_RULES, XRECHNUNG_RULES)
     elif EBINTERFACE_SCHEMA.exists():
         assert_valid(e_invoice.content, EBINTERFACE_SCHEMA)
+
+
+@pytest.mark.parametrize("chosen", ["factur-x", "xrechnung", "ebinterface"])
+def test_a_ride_with_stops_has_their_lines_in_its_e_invoice_and_passes_the_rules(card_ride, chosen):
+    stops = [{"address": "Stephansdom", "wait_minutes": 20}, {"address": "Belvedere", "wait_minutes": 0}]
+    booking = card_ride(chosen, stops=stops)  # no stop fee in the seeded tariff: the second line is 0.00
+    invoice = Invoice.objects.get(booking=booking)
+    labels = [line["label"] for line in invoice.content["lines"]]
+    assert labels[2:4] == ["Stop 1, waiting 20 min", "Stop 2"]  # the stops are named above the lines
+    assert_valid_invoice(invoice, chosen)
+
+
+@pytest.mark.parametrize("chosen", ["factur-x", "xrechnung", "ebinterface"])
+def test_a_return_trips_one_invoice_lists_both_rides_and_passes_the_rules(acme, make_booking, chosen):
+    OperatorProfile.objects.filter(id=1).update(foreign_route_vat=cross_border.AUSTRIA_ONLY)
+    acme.e_invoice_format = chosen
+    acme.save()
+    on_acme = paid_on(acme)
+    way_out = make_booking(
+        **on_acme, distance_km=Decimal("21.8"), pickup_at=timezone.now() + timedelta(days=4)
+    )
+    way_back = make_booking(
+        **on_acme,
+        way_out=way_out,
+        origin="Bratislava Airport (BTS)",
+        destination="Hotel Sacher",
+        distance_km=Decimal("61.0"),
+        austria_share=Decimal("0.620"),
+        pickup_at=way_out.pickup_at + timedelta(days=3),
+    )
+    with transaction.atomic():
+        invoice = invoices.issue(way_out, way_back)
+    reading = data.reading(invoice, acme)
+    assert reading.period == (timezone.localdate(way_out.pickup_at), timezone.localdate(way_back.pickup_at))
+    assert reading.notes == [
+        f"Booking reference: {way_out.reference}",
+        f"Booking reference: {way_back.reference}",
+    ]
+    # the way out's 10 % and the way back's Austrian share summed into one category, its share abroad exempt
+    assert [(c.code, c.net, c.vat) for c in reading.categories] == [
+        ("S", Decimal("108.98"), Decimal("10.90")),
+        ("E", Decimal("28.12"), Decimal("0.00")),
+    ]
+    assert sum(line.net for line in reading.lines) == reading.net == Decimal(invoice.content["net"])
+    assert_valid_invoice(invoice, chosen)
 
 
 def test_a_travellers_own_documents_and_a_company_that_chose_none_get_no_e_invoice(card_ride, make_booking):
