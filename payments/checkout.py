@@ -55,6 +55,11 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
     rides); from now on its payment waits in the ledger with the provider's session. A provider failure
     leaves the booking stored (pending payment) and is raised."""
     rides = trips.legs(booking)
+    deadline = checkout_deadline(booking.pickup_at)
+    # A page opened again (its first answer lost) closes later: the provider refuses a key it saw with
+    # other parameters, so the key names the deadline too. A page whose answer never came has a link nobody
+    # was given, and closes on its own.
+    key = f"checkout-{booking.reference}" + (f"-{int(deadline.timestamp())}" if deadline else "")
     try:
         session = provider.create_checkout_session(
             CheckoutRequest(
@@ -69,8 +74,8 @@ def open_payment_page(provider: PaymentProvider, booking: Booking) -> CheckoutSe
                 locale=booking.locale,
                 success_url=f"{settings.PUBLIC_BASE_URL}/booking/success?session_id={{CHECKOUT_SESSION_ID}}",
                 cancel_url=cancel_url(booking.reference),
-                idempotency_key=f"checkout-{booking.reference}",
-                expires_at=checkout_deadline(booking.pickup_at),
+                idempotency_key=key,
+                expires_at=deadline,
             )
         )
     except PaymentError:

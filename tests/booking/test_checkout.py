@@ -3,6 +3,7 @@ stored before the provider is called, tokens and scopes, and every refusal leavi
 
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from urllib.parse import parse_qsl
 
 import pytest
 import responses
@@ -409,7 +410,9 @@ def test_provider_down_keeps_the_booking_and_says_so(client, writer, stripe_down
         0,
     )
     assert len(stripe_down.calls) == 1
-    assert stripe_down.calls[0].request.headers["Idempotency-Key"] == f"checkout-{booking.reference}"
+    key = stripe_down.calls[0].request.headers["Idempotency-Key"]
+    expires_at = dict(parse_qsl(stripe_down.calls[0].request.body))["expires_at"]
+    assert key == f"checkout-{booking.reference}-{expires_at}"  # a page opened again closes later
 
 
 # --- the legacy card flow ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
+import requests
 import responses
 
 from tests.payments.stripe_events import API, deliver, event_payload
@@ -28,7 +29,10 @@ class FakeStripe:
     charged: dict[str, int] = field(default_factory=dict)  # payment intent -> cents
     refunded: dict[str, int] = field(default_factory=dict)  # payment intent -> cents
     refusing_refunds: bool = False
+    answers_lost: int = 0  # the next requests are done, but their answers never arrive (a timeout)
     ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    # as Stripe's: a key used again with the same parameters replays the first answer, with others is refused
+    idempotent: dict[str, tuple[str, tuple]] = field(default_factory=dict)
 
     def install(self, mock: responses.RequestsMock) -> "FakeStripe":
         mock.add_callback(responses.POST, f"{API}/v1/checkout/sessions", self._create_session)
@@ -82,6 +86,13 @@ class FakeStripe:
         }
 
     def _create_session(self, request):
+        key = request.headers.get("Idempotency-Key")
+        if key in self.idempotent:
+            body, answer = self.idempotent[key]
+            if body != request.body:
+                message = "Keys for idempotent requests can only be used with the same parameters"
+                return 400, {}, json.dumps({"error": {"type": "idempotency_error", "message": message}})
+            return answer
         form = dict(parse_qsl(request.body))
         session = FakeSession(
             f"cs_{next(self.ids)}",
@@ -89,7 +100,13 @@ class FakeStripe:
             form["metadata[reference]"],
         )
         self.sessions[session.id] = session
-        return 200, {}, json.dumps(self._session_json(session))
+        answer = (200, {}, json.dumps(self._session_json(session)))
+        if key:
+            self.idempotent[key] = (request.body, answer)
+        if self.answers_lost:
+            self.answers_lost -= 1
+            raise requests.exceptions.ReadTimeout("the answer never came")
+        return answer
 
     def _expire_session(self, request):
         session = self.sessions[request.url.split("/")[-2]]

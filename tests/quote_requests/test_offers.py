@@ -9,6 +9,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+import responses
 import time_machine
 from django.core import mail
 from django.utils import timezone
@@ -19,10 +20,13 @@ from booking.models import Booking, BookingStatus
 from dispatch import changes
 from invoicing.models import Invoice
 from payments import cancellation as cancelling
+from payments import ledger
 from privacy import traveller_data
 from quote_requests.models import QuoteRequest
 from tests.booking.test_on_account import pdf_text
 from tests.mcp_endpoint.mcp import call, output_validator, tool_result
+from tests.payments.fake_stripe import FakeStripe
+from tests.payments.stripe_events import use_stripe
 from tests.queued import run_pending_jobs
 from tests.quote_requests.test_quote_requests import asked, post
 
@@ -291,3 +295,22 @@ def test_a_payment_page_that_has_closed_by_now_is_not_given_again(client, admin_
     assert second != first
     old, new = Booking.objects.order_by("pk")
     assert (old.status, new.status) == (BookingStatus.EXPIRED, BookingStatus.PENDING_PAYMENT)
+
+
+def test_a_payment_page_whose_answer_was_lost_opens_anew_when_the_button_is_pressed_again(
+    client, admin_client, request_asked, settings
+):
+    path, form = sent_and_opened(client, admin_client, request_asked)
+    use_stripe(settings)
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        stripe = FakeStripe(answers_lost=1).install(mock)  # Stripe made the first page; its answer was lost
+        lost = client.post(path, form)
+        assert lost.status_code == 503 and Booking.objects.get().status == BookingStatus.PENDING_PAYMENT
+        with time_machine.travel(timezone.now() + timedelta(minutes=2)):  # a later page closes later
+            again = client.post(path, form)
+
+    assert again.status_code == 302, again.content.decode()[-2000:]
+    booking = Booking.objects.get()  # the same booking, on the page the traveller was given
+    first, second = stripe.sessions.values()
+    assert again["Location"] == f"https://checkout.stripe.test/{second.id}"
+    assert ledger.checkout_session(booking) == second.id and first.reference == second.reference
