@@ -7,6 +7,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django_tasks import task
@@ -398,7 +399,16 @@ def apply_charge_news(
         return None
     for state in charge.refunds:
         _merge(booking, state, actor=actor)
-    known = sum(_total(ride, COMMITTED) for ride in trips.legs(booking))  # a return trip's: both rides
+    # what we know went back to this charge (a return trip's: for both rides), not money paid back by hand
+    known = (
+        Refund.objects.filter(
+            booking__in=trips.legs(booking),
+            method=Refund.Method.PROVIDER,
+            status__in=COMMITTED,
+            payment__payment_intent_id=charge.payment_intent_id,
+        ).aggregate(total=Sum("amount_cents"))["total"]
+        or 0
+    )
     if charge.amount_refunded > known and charge.payment_intent_id:
         for state in provider().list_refunds(charge.payment_intent_id):
             _merge(booking, state, actor=actor)

@@ -235,3 +235,20 @@ def test_a_malformed_refund_event_is_refused(client, booking):
     broken = refund_object(amount="37.00")
     assert deliver(client, event_payload("refund.created", broken)).status_code == 400
     assert states() == [] and Booking.objects.get().status == "paid"
+
+
+@responses.activate
+def test_a_refunded_charge_asks_stripe_whatever_staff_paid_back_by_hand(client, booking):
+    """Money staff paid back by bank transfer is not the charge's: a dashboard refund is still found."""
+    refund_booking(booking.pk, 2000, reason="Goodwill.", actor="staff", manual=True)
+    responses.get(
+        REFUNDS,
+        json={"object": "list", "data": [refund_object("re_9", 1000, "succeeded")], "has_more": False},
+    )
+    deliver(client, event_payload("charge.refunded", charge_object(1000)))
+    assert len(responses.calls) == 1
+    assert sorted(Refund.objects.values_list("method", "amount_cents")) == [
+        ("manual", 2000),
+        ("provider", 1000),
+    ]
+    assert refunds.refundable_cents(booking) == 4400
