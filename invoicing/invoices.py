@@ -63,10 +63,10 @@ def waits(booking: Booking) -> bool:
     of the booking issued before it still wait (they are issued in order), a way back's trip invoice too."""
     if booking.documents_waiting_since is not None or not seller.complete():
         return True
-    return (
-        booking.way_out_id is not None
-        and Booking.objects.filter(pk=booking.way_out_id, invoice_draft__isnull=False).exists()
-    )
+    if booking.way_out_id is None:
+        return False
+    draft = Booking.objects.filter(pk=booking.way_out_id).values_list("invoice_draft", flat=True).first()
+    return any(part["reference"] == booking.reference for part in (draft or {}).get("rides", ()))
 
 
 def hold(booking: Booking, *, since: datetime | None = None) -> None:

@@ -38,6 +38,8 @@ def removable_bookings(now: datetime, years: int) -> QuerySet:
     since, booking = kept_since(now, years), OuterRef("pk")
     documents = [
         Invoice.objects.filter(Q(booking=booking) | Q(lines__booking=booking)),
+        # a way back's ride is on its trip's invoice, kept with the way out
+        Invoice.objects.filter(booking=OuterRef("way_out"), kind=Invoice.Kind.RIDE),
         CreditNote.objects.filter(
             Q(booking=booking) | Q(invoice__booking=booking) | Q(invoice__lines__booking=booking)
         ),

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from booking import personal_data, selectors
 from booking.models import Booking, BookingEvent, BookingStatus
+from invoicing import documents as invoicing_documents
 from invoicing.models import CreditNote, Invoice
 from jobqueue import delivery
 from oauth import grants
@@ -105,10 +106,7 @@ def _when(moment: datetime | None) -> str | None:
 
 
 def _booking(booking: Booking) -> dict:
-    documents = [
-        *Invoice.objects.filter(booking=booking).order_by("issued_at"),
-        *CreditNote.objects.filter(booking=booking).order_by("issued_at"),
-    ]
+    documents = invoicing_documents.of_booking(booking)  # a way back's: its trip's invoice too
     return {
         "reference": booking.reference,
         "status": booking.status,

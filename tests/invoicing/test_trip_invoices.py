@@ -16,6 +16,7 @@ from invoicing.models import CreditNote, Invoice
 from operator_profile.models import OperatorProfile
 from payments import document_balance, surcharges, waiting_documents
 from payments.models import Surcharge
+from privacy import records
 from tests.invoicing.test_invoices import VIENNA, operator, pay, pdf_text  # noqa: F401
 from tests.payments.conftest import refund_booking
 
@@ -218,3 +219,33 @@ def test_a_way_back_partly_abroad_is_taxed_on_its_austrian_share_and_the_trip_to
     ]
     by_account = {entry.contra: (entry.gross_cents, entry.vat_cents, entry.percent) for entry in booked}
     assert by_account == {"4000": (11988, -1090, "10"), "4100": (2812, 0, "")}
+
+
+def test_a_way_back_waits_only_for_a_trip_draft_that_lists_it(trip):
+    way_out, way_back = trip()
+    assert not invoices.waits(way_back)
+    Booking.objects.filter(pk=way_out.pk).update(invoice_draft={"reference": way_out.reference, "lines": []})
+    assert not invoices.waits(way_back)  # the way out's own invoice waits, not one of both rides
+    Booking.objects.filter(pk=way_out.pk).update(
+        invoice_draft={"rides": [{"reference": way_out.reference}, {"reference": way_back.reference}]}
+    )
+    assert invoices.waits(way_back)
+
+
+def test_a_way_back_stays_in_the_records_while_its_trips_invoice_is_kept(trip):
+    OperatorProfile.objects.filter(id=1).update(vat_id="")
+    with time_machine.travel(datetime(2018, 12, 31, 12, 0, tzinfo=VIENNA), tick=False):
+        way_out, way_back = trip()
+        Booking.objects.filter(pk__in=(way_out.pk, way_back.pk)).update(
+            pickup_at=datetime(2018, 12, 31, 14, 0, tzinfo=VIENNA)
+        )
+        paid(way_out, way_back)  # paid in 2018, its invoice waits for the seller's details
+    OperatorProfile.objects.filter(id=1).update(vat_id="ATU12345678")
+    with time_machine.travel(datetime(2019, 1, 2, 9, 0, tzinfo=VIENNA), tick=False):
+        waiting_documents.issue_waiting()  # issued in 2019: kept to the end of 2026
+    assert Invoice.objects.get().issued_at.year == 2019
+
+    seven_years_on = datetime(2026, 3, 1, tzinfo=VIENNA)
+    assert not records.removable_bookings(seven_years_on, 7).exists()
+    eight_years_on = datetime(2027, 3, 1, tzinfo=VIENNA)
+    assert set(records.removable_bookings(eight_years_on, 7)) == {way_back}  # its way out after it
