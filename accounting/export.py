@@ -28,7 +28,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from booking.models import Booking, PaymentMethod
-from invoicing import invoices
+from invoicing import documents
 from invoicing.cross_border import AUSTRIA_ONLY
 from invoicing.models import CreditNote, Invoice
 from payments import ledger
@@ -250,7 +250,7 @@ def kinds_of(document) -> list[tuple[LineKind, int]]:
     lines do not say their kind (a collective invoice's rides, a document issued before its lines kept it)
     or do not add up to the document's gross; the document is then booked by its parts alone."""
     totals: dict[LineKind, Decimal] = {}
-    for line in invoices.printed_lines_of(document.content or {}):
+    for line in documents.printed_lines_of(document.content or {}):
         try:
             kind = LineKind(line.get("kind", ""))
         except ValueError:

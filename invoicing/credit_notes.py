@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from booking.models import Booking, BookingStatus, PaymentMethod
-from invoicing import cross_border, invoices, mails, numbering, printed_lines
+from invoicing import cross_border, documents, invoices, mails, numbering, printed_lines
 from invoicing.models import CreditNote, CreditNoteYear, Invoice
 from operator_profile.models import PROFILE_ID, OperatorProfile
 from pricing.lines import LineKind, PricedLine
@@ -78,7 +78,7 @@ def issue_for(credit: Credit) -> CreditNote | None:
     sequence = numbering.next_number(CreditNoteYear, year)
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
     reason = reason_of(credit, booking)
-    invoiced = invoices.part_of(corrected, booking)  # a trip invoice's part for this ride
+    invoiced = documents.part_of(corrected, booking)  # a trip invoice's part for this ride
     rate = Decimal(invoiced["vat_rate"])
     border, net_cents, vat_cents = cross_border.portion(
         invoiced.get("cross_border"), credit.amount_cents, rate
@@ -131,7 +131,7 @@ def corrected_invoice(credit: Credit) -> Invoice | None:
                 booking.reference,
             )
         return invoice
-    invoice = invoices.for_booking(booking)
+    invoice = documents.for_booking(booking)
     if invoice is None:
         logger.warning(
             "Refund %s of %s: the booking has no invoice (paid before invoices): no credit note",
@@ -163,7 +163,7 @@ def _snapshot(
 ) -> dict:
     """Everything the credit note prints, fixed at issue, worded in the corrected invoice's language: the
     ride as the corrected invoice prints it."""
-    base = invoices.part_of(corrected, booking)
+    base = documents.part_of(corrected, booking)
     line = credit_line(credit, reason, base)
     with translation.override(corrected.language):
         label = str(CREDIT_LABELS[CreditNote.Reason(line.code)])

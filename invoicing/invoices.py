@@ -1,7 +1,7 @@
 """Invoices (UStG §11; docs/operations/invoices.md): issued when a booking becomes paid, in the same
 transaction as the payment (payments' `move_to_paid` calls `issue`), so a payment never lacks its
 invoice and a rolled-back payment leaves neither an invoice nor a used number. A return trip's two rides,
-paid together, are on one invoice (on the way out), which keeps each ride's part (`part_of`).
+paid together, are on one invoice (on the way out), which keeps each ride's part (documents.part_of).
 
 Numbers are "YYYY-NNNNNN": the calendar year in Vienna, then the year's consecutive number, gapless. The
 year's counter row is locked for the rest of the payment's transaction, so no two workers draw the same
@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from booking import presentation
 from booking.models import Booking, PaymentMethod
-from invoicing import cross_border, mails, numbering, printed_lines
+from invoicing import cross_border, documents, mails, numbering, printed_lines
 from invoicing.models import Invoice, InvoiceYear
 from operator_profile import seller
 from operator_profile.models import COUNTRIES, PROFILE_ID, OperatorProfile
@@ -89,7 +89,7 @@ def issue(*rides: Booking) -> Invoice | None:
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("an invoice is issued in the payment's transaction")
     booking = rides[0]
-    existing = for_booking(booking)
+    existing = documents.for_booking(booking)
     if existing is not None:
         return existing
     language = "de" if booking.locale == "de" else "en"
@@ -149,7 +149,7 @@ def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
         hold(booking)
         logger.debug("%s: its supplementary invoice waits for the seller's legal details", booking.reference)
         return None
-    ride = for_booking(booking)
+    ride = documents.for_booking(booking)
     if ride is None:
         logger.warning(
             "%s has no invoice (paid before invoices): no supplementary invoice", booking.reference
@@ -159,7 +159,7 @@ def issue_supplementary(booking: Booking, charge: Charge) -> Invoice | None:
     year = timezone.localtime(issued_at).year
     sequence = _next_number(year)
     number = NUMBER_FORMAT.format(year=year, sequence=sequence)
-    invoiced = part_of(ride, booking)
+    invoiced = documents.part_of(ride, booking)
     rate = Decimal(invoiced["vat_rate"])
     content = snapshot(booking, number=number, issued_at=issued_at, language=ride.language)
     # taxed as the ride was: a ride across the border under "austria_only" splits its supplement too
@@ -363,43 +363,3 @@ def seller_details(profile: OperatorProfile | None) -> dict[str, str]:
         "email": profile.email,
         "website": profile.website,
     }
-
-
-def for_booking(booking: Booking) -> Invoice | None:
-    """The invoice that lists the booking's ride: its own, or a way back's trip invoice (its way out's)."""
-    invoice = Invoice.objects.filter(booking=booking, kind=Invoice.Kind.RIDE).first()
-    if invoice is None and booking.way_out_id is not None:
-        trip = Invoice.objects.filter(booking_id=booking.way_out_id, kind=Invoice.Kind.RIDE).first()
-        invoice = trip if trip is not None and _listed(trip, booking) is not None else None
-    return invoice
-
-
-def part_of(invoice: Invoice, booking: Booking) -> dict:
-    """What the invoice prints of the booking's ride (service, route, lines, VAT rate, share in Austria): a
-    trip invoice's part for that ride, else the whole content."""
-    return _listed(invoice, booking) or invoice.content
-
-
-def _listed(invoice: Invoice, booking: Booking) -> dict | None:
-    parts = invoice.content.get("rides")
-    if not parts:
-        return invoice.content if invoice.booking_id == booking.pk else None
-    return next((part for part in parts if part["reference"] == booking.reference), None)
-
-
-def invoiced_cents(booking: Booking) -> int:
-    """What the booking's invoices ask for its ride: its own invoices' (not a collective invoice's), and its
-    part of a trip invoice."""
-    own = Invoice.objects.filter(booking=booking).exclude(kind=Invoice.Kind.COLLECTIVE)
-    total = sum(invoice.gross_cents for invoice in own if not invoice.content.get("rides"))
-    trip = for_booking(booking)
-    if trip is not None and trip.content.get("rides"):
-        total += to_cents(Decimal(part_of(trip, booking)["gross"]))
-    return total
-
-
-def printed_lines_of(content: dict) -> list[dict]:
-    """Every priced line a document prints: its own, or each ride's of a trip invoice."""
-    if "rides" in content:
-        return [line for part in content["rides"] for line in part["lines"]]
-    return content.get("lines") or []

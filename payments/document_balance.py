@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Sum
 
 from booking.models import Booking
-from invoicing import invoices
+from invoicing import documents
 from invoicing.models import CreditNote
 from payments import ledger, refunds
 
@@ -40,7 +40,7 @@ def balance(booking: Booking) -> Balance:
     month, not the ride."""
     credited = CreditNote.objects.filter(booking=booking).aggregate(total=Sum("gross_cents"))["total"]
     return Balance(
-        invoiced_cents=invoices.invoiced_cents(booking),
+        invoiced_cents=documents.invoiced_cents(booking),
         credited_cents=credited or 0,
         received_cents=ledger.received_cents(booking, on_account=False),
         refunded_cents=refunds.refunded_cents(booking),

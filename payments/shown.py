@@ -5,7 +5,7 @@ as mails carry them, what was given back, why an amount is owed."""
 from booking import selectors
 from booking.models import Booking
 from booking.money_shown import Document
-from invoicing import invoices, mails
+from invoicing import documents, mails
 from invoicing.models import CreditNote, Invoice
 from payments import owed
 from payments.models import CANCELLATION_REFUND, RefundStatus, Surcharge
@@ -23,7 +23,7 @@ class PaymentsShown:
         return str(Surcharge.Reason(code).label)
 
     def invoice(self, booking: Booking) -> Document | None:
-        invoice = invoices.for_booking(booking)
+        invoice = documents.for_booking(booking)
         return mailed(invoice) if invoice is not None else None
 
     def cancellation_credit_notes(self, booking: Booking) -> list[Document]:

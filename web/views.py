@@ -23,7 +23,7 @@ from booking.links import (
     resume_path,
 )
 from booking.models import Booking
-from invoicing import documents, invoices
+from invoicing import documents
 from payments import booking_state, ledger, payment_updates
 from payments import cancellation as cancelling
 from payments import selectors as payment_selectors
@@ -133,7 +133,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
         text_messages_offered=booking.status in lifecycle.TEXT_MESSAGES_STATES,
         no_phone=lifecycle.NO_PHONE,
         sms_refusal=sms_refusal,
-        invoice=invoices.for_booking(booking),
+        invoice=documents.for_booking(booking),
         invoice_url=_manage_path(INVOICE_PATH, token, language),
         documents=[
             (document, _document_path(token, language, document.number))
@@ -180,7 +180,7 @@ def manage_invoice(request: HttpRequest) -> HttpResponse:
     or a bad link is 404."""
     booking = _managed(request)
     number = request.GET.get("number")
-    document = documents.by_number(booking, number) if number else invoices.for_booking(booking)
+    document = documents.by_number(booking, number) if number else documents.for_booking(booking)
     if document is None:
         raise Http404("This booking has no such document.")
     response = HttpResponse(documents.pdf(document), content_type=documents.MEDIA_TYPE)

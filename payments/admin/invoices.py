@@ -32,7 +32,14 @@ class InvoiceAdmin(IssuedDocumentAdmin):
         "files_shown",
     )
     list_select_related = ("booking__company_account", "company_account")
-    search_fields = ("number", "booking__reference", "booking__name", "company_account__name")
+    # a way back's reference finds its trip's invoice, kept with the way out
+    search_fields = (
+        "number",
+        "booking__reference",
+        "booking__way_back__reference",
+        "booking__name",
+        "company_account__name",
+    )
     list_filter = ("year", "kind", StandingFilter)
     fields = (
         "number",

@@ -71,7 +71,7 @@ def test_a_paid_return_trip_gets_one_invoice_listing_both_rides(trip):
     assert invoice.content["vat_rates"] == [
         {"rate": "0.100", "net": "134.54", "vat": "13.46", "gross": "148.00"}
     ]
-    assert invoices.for_booking(way_back) == invoice == invoices.for_booking(way_out)
+    assert documents.for_booking(way_back) == invoice == documents.for_booking(way_out)
     assert documents.of_booking(way_back) == [invoice] == documents.of_booking(way_out)
     text = pdf_text(invoice)
     for printed in (
@@ -249,3 +249,15 @@ def test_a_way_back_stays_in_the_records_while_its_trips_invoice_is_kept(trip):
     assert not records.removable_bookings(seven_years_on, 7).exists()
     eight_years_on = datetime(2027, 3, 1, tzinfo=VIENNA)
     assert set(records.removable_bookings(eight_years_on, 7)) == {way_back}  # its way out after it
+
+
+def test_staff_find_the_trips_invoice_by_either_rides_reference(trip, admin_client):
+    paid(*trip())
+    number = Invoice.objects.get().number
+    for reference in ("CB-TRIPOUT", "CB-TRIPBCK"):
+        found = admin_client.get("/admin/invoicing/invoice/", {"q": reference}).content.decode()
+        assert f">{number}</a>" in found, reference
+    assert (
+        f">{number}</a>"
+        not in admin_client.get("/admin/invoicing/invoice/", {"q": "CB-NOSUCH"}).content.decode()
+    )
