@@ -19,7 +19,7 @@ from booking import calendar, personal_data, presentation, ride
 from booking.models import Booking, RideState
 from dispatch import changes, job_page, ride_day
 from invoicing import invoice_pdf
-from invoicing.invoices import for_booking
+from invoicing.documents import for_booking
 from pricing.models import Tariff
 from pricing.services import TARIFFS
 from tests.booking.test_checkout import post

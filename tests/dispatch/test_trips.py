@@ -15,7 +15,7 @@ from booking.models import Booking
 from dispatch import changes
 from dispatch.admin.forms import AssignForm
 from fleet.models import VehicleEquipment
-from invoicing.invoices import for_booking
+from invoicing.documents import for_booking
 from pricing.models import Extra
 from pricing.services import TARIFFS
 from tests.booking.test_checkout import post
