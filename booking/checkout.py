@@ -2,14 +2,12 @@
 stores the booking; payments/checkout.py then asks the payment provider for a hosted checkout page. The
 amount charged is always the server's own price."""
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Protocol
 
 from django.conf import settings
-from django.db import IntegrityError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -24,10 +22,8 @@ from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
 from pricing.money import from_cents, round_up, to_cents
 from pricing.quote import HOURLY_BLOCK, BookingType, ExtraChoice, Quote
-from sitekit import l10n, phones
+from sitekit import l10n, phones, references
 
-REFERENCE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read out over a phone
-REFERENCE_LENGTH = 6
 MAX_NOTES_LENGTH = 1000  # characters of the customer's notes for the driver, on every door
 
 
@@ -273,46 +269,44 @@ def store_booking(
     **origin,  # channel, api_token_id …: where the booking came from
 ) -> Booking:
     route, quote, tour_slug = priced.route, priced.quote, priced.tour_slug
-    for _attempt in range(5):
-        try:
-            return Booking.objects.create(
-                reference=new_reference(),
-                origin=ride.origin,
-                destination=ride.destination.strip(),
-                pickup_at=ride.pickup,
-                vehicle_class=ride.vehicle_class,
-                booking_type=ride.booking_type,
-                duration_hours=ride.duration_hours,
-                tour_slug=tour_slug or "",
-                passengers=ride.passengers,
-                luggage=ride.luggage,
-                stops=ride_stops.records(ride.stops),
-                distance_km=route.distance_km,
-                duration_s=route.duration_s,
-                estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,
-                in_zone_a=route.in_zone_a,
-                austria_share=austria_share(priced),
-                quote_record=quote.as_record(),
-                amount_cents=to_cents(quote.price),
-                currency=quote.currency,
-                name=ride.name,
-                email=ride.email,
-                phone=phones.e164(ride.phone) if ride.phone.strip() else "",
-                text_messages=ride.text_messages,
-                locale=ride.locale,
-                notes=ride.notes,
-                flight_number=ride.flight_number,
-                water_choice=ride.water_choice,
-                tour_name=ride.tour_name,
-                flight_data=ride.flight_data,
-                billing_address=ride.billing_address.strip(),
-                billing_vat_id=ride.billing_vat_id,
-                booking_data=ride.submitted,
-                **origin,
-            )
-        except IntegrityError:  # the same reference twice: one in 300 million; draw again
-            continue
-    raise RuntimeError("Could not draw a free booking reference")
+    return references.stored_under_a_free_one(
+        lambda reference: Booking.objects.create(
+            reference=reference,
+            origin=ride.origin,
+            destination=ride.destination.strip(),
+            pickup_at=ride.pickup,
+            vehicle_class=ride.vehicle_class,
+            booking_type=ride.booking_type,
+            duration_hours=ride.duration_hours,
+            tour_slug=tour_slug or "",
+            passengers=ride.passengers,
+            luggage=ride.luggage,
+            stops=ride_stops.records(ride.stops),
+            distance_km=route.distance_km,
+            duration_s=route.duration_s,
+            estimated_arrival=route.estimated_arrival if ride.destination.strip() else None,
+            in_zone_a=route.in_zone_a,
+            austria_share=austria_share(priced),
+            quote_record=quote.as_record(),
+            amount_cents=to_cents(quote.price),
+            currency=quote.currency,
+            name=ride.name,
+            email=ride.email,
+            phone=phones.e164(ride.phone) if ride.phone.strip() else "",
+            text_messages=ride.text_messages,
+            locale=ride.locale,
+            notes=ride.notes,
+            flight_number=ride.flight_number,
+            water_choice=ride.water_choice,
+            tour_name=ride.tour_name,
+            flight_data=ride.flight_data,
+            billing_address=ride.billing_address.strip(),
+            billing_vat_id=ride.billing_vat_id,
+            booking_data=ride.submitted,
+            **origin,
+        ),
+        "CB-",
+    )
 
 
 def austria_share(priced: PricedRide) -> Decimal | None:
@@ -326,4 +320,4 @@ def austria_share(priced: PricedRide) -> Decimal | None:
 
 
 def new_reference() -> str:
-    return "CB-" + "".join(secrets.choice(REFERENCE_ALPHABET) for _ in range(REFERENCE_LENGTH))
+    return references.drawn("CB-")

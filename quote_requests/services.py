@@ -2,11 +2,9 @@
 stored under a reference of its own, and the traveller and the operator are told by e-mail (queued jobs);
 staff answer it from the back office."""
 
-import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -14,12 +12,11 @@ from django.utils.translation import gettext_lazy as _
 from access.models import ApiToken
 from apikit.errors import DomainError
 from booking import availability, ownership
-from booking.checkout import REFERENCE_ALPHABET, REFERENCE_LENGTH
 from booking.lead_time import Reason
 from pricing import services as pricing
 from quote_requests import tasks
 from quote_requests.models import QuoteRequest, QuoteRequestStatus
-from sitekit import phones
+from sitekit import phones, references
 
 NOT_FOUND = "No quote request {reference} of yours."  # the API's words
 EMAIL_NOT_YOURS = "This token asks for {email} only: send that e-mail address."
@@ -73,31 +70,29 @@ def request_quote(asked: QuoteAsked, *, channel: str, api_token_id: int | None =
             field="vehicle_class",
         )
     phone = phones.e164(asked.phone) if asked.phone.strip() else ""
-    for _attempt in range(5):
-        try:
-            with transaction.atomic():
-                request = QuoteRequest.objects.create(
-                    reference=new_reference(),
-                    origin=asked.origin.strip(),
-                    destination=asked.destination.strip(),
-                    pickup_at=asked.pickup,
-                    passengers=asked.passengers,
-                    luggage=asked.luggage,
-                    vehicle_class=asked.vehicle_class,
-                    details=asked.details.strip(),
-                    reason=asked.reason,
-                    name=asked.name.strip(),
-                    email=asked.email.strip(),
-                    phone=phone,
-                    locale=asked.locale,
-                    channel=channel,
-                    api_token_id=api_token_id,
-                )
-                tasks.send_quote_request_received.enqueue(request.pk, acknowledge=api_token_id is not None)
-                return request
-        except IntegrityError:  # the same reference twice: draw again
-            continue
-    raise RuntimeError("Could not draw a free quote request reference")
+
+    def create(reference: str) -> QuoteRequest:
+        request = QuoteRequest.objects.create(
+            reference=reference,
+            origin=asked.origin.strip(),
+            destination=asked.destination.strip(),
+            pickup_at=asked.pickup,
+            passengers=asked.passengers,
+            luggage=asked.luggage,
+            vehicle_class=asked.vehicle_class,
+            details=asked.details.strip(),
+            reason=asked.reason,
+            name=asked.name.strip(),
+            email=asked.email.strip(),
+            phone=phone,
+            locale=asked.locale,
+            channel=channel,
+            api_token_id=api_token_id,
+        )
+        tasks.send_quote_request_received.enqueue(request.pk, acknowledge=api_token_id is not None)
+        return request
+
+    return references.stored_under_a_free_one(create, PREFIX)
 
 
 def in_their_name(asked: QuoteAsked, token: ApiToken | None) -> QuoteAsked:
@@ -120,7 +115,7 @@ def find(reference: str, *, token: ApiToken) -> QuoteRequest:
 
 
 def new_reference() -> str:
-    return PREFIX + "".join(secrets.choice(REFERENCE_ALPHABET) for _ in range(REFERENCE_LENGTH))
+    return references.drawn(PREFIX)
 
 
 def open_requests() -> int:
