@@ -125,6 +125,18 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Booking cannot be cancelled",
         "Its state or the pickup time no longer allows it; contact the operator about this booking.",
     ),
+    "not_changeable": ProblemKind(
+        409,
+        "Booking cannot be changed",
+        "Its state, its assigned car or its chauffeur having set off no longer allows this change; contact "
+        "the operator about this booking.",
+    ),
+    "stale_change_quote": ProblemKind(
+        409,
+        "Change quote no longer valid",
+        "Ask for a new change quote (POST /api/v1/bookings/{reference}/change-quotes) and make it within "
+        "10 minutes.",
+    ),
     "account_not_allowed": ProblemKind(
         403,
         "Not bookable on account",

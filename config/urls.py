@@ -10,6 +10,7 @@ from apikit.catalog import CatalogApi
 from booking.api import AvailabilityApi
 from config import views
 from dispatch import job_page
+from dispatch.api import ChangeQuotesApi, ChangesApi
 from jobqueue import views as jobs_views
 from mcp_endpoint.urls import urlpatterns as agent_endpoint
 from operator_profile import legal
@@ -51,6 +52,8 @@ v1 = [
     path("api/v1/bookings", BookingListApi.as_view(), name="v1-bookings"),
     path("api/v1/bookings/<str:reference>", BookingApi.as_view(), name="v1-booking"),
     path("api/v1/bookings/<str:reference>/cancel", CancelBookingApi.as_view(), name="v1-cancel-booking"),
+    path("api/v1/bookings/<str:reference>/change-quotes", ChangeQuotesApi.as_view(), name="v1-change-quotes"),
+    path("api/v1/bookings/<str:reference>/changes", ChangesApi.as_view(), name="v1-changes"),
     path("api/v1/quote-requests", QuoteRequestsApi.as_view(), name="v1-quote-requests"),
     path("api/v1/quote-requests/<str:reference>", QuoteRequestApi.as_view(), name="v1-quote-request"),
 ]

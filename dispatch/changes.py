@@ -59,51 +59,13 @@ def change_ride(
     """`price_by_hand` sets the price staff agreed (with its reason); `tariff_price` removes one set before;
     neither keeps the booking's price set by hand, if it has one, on the new ride."""
     with transaction.atomic():
-        driver_id = Booking.objects.filter(pk=pk).values_list("driver_id", flat=True).first()
-        if driver_id:  # the driver first, in the order assignments lock them
-            Driver.objects.select_for_update().get(pk=driver_id)
-        booking = selectors.locked_booking(pk)
-        if booking.driver_id != driver_id:
-            raise DomainError(
-                format_lazy(
-                    _("{reference} was reassigned meanwhile: look again and retry."),
-                    reference=booking.reference,
-                )
-            )
-        _ensure_changeable(booking, pickup, vehicle_class)
-        if pickup != booking.pickup_at:
-            on_account = booking.company_account if booking.payment_method == PaymentMethod.ACCOUNT else None
-            staff_pickups.ensure_pickup(
-                pickup, short_notice=short_notice, past_ride=past_ride, account=on_account
-            )
+        booking = locked_for_change(pk)
+        ensure_changeable(booking, pickup, vehicle_class)
+        ensure_new_pickup(booking, pickup, short_notice=short_notice, past_ride=past_ride)
         kept = price_by_hand_of(booking.quote)
-        chosen = price_by_hand or (None if tariff_price else kept)
-        if is_offered(booking.quote):  # staff's offer priced it, not the tariff: the price stays
-            if vehicle_class != booking.vehicle_class:
-                raise DomainError(
-                    _("The offer the traveller accepted priced this ride in its class: keep the class."),
-                    field="vehicle_class",
-                )
-            quote = without_price_by_hand(booking.quote)
-        else:
-            quote = _tariff_quote(booking, vehicle_class)
-        if chosen is not None:
-            quote = with_price_by_hand(quote, chosen)
+        quote = repriced(booking, vehicle_class, price_by_hand=price_by_hand, tariff_price=tariff_price)
         difference = to_cents(quote.price) - booking.amount_cents
-        if (
-            difference
-            and booking.status == BookingStatus.PENDING_PAYMENT
-            and ledger.checkout_session(booking)
-        ):
-            raise DomainError(
-                format_lazy(
-                    _(
-                        "The customer's payment page for {reference} is open at the old price: wait for the "
-                        "payment, or cancel the booking and book it anew."
-                    ),
-                    reference=booking.reference,
-                )
-            )
+        ensure_no_page_at_the_old_price(booking, difference)
         summary = _describe(booking, pickup, vehicle_class, quote.price)
         summary = _with_staff_choices(summary, booking, pickup, quote, kept, short_notice, past_ride)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
@@ -119,9 +81,70 @@ def change_ride(
     return Change(booking, summary, difference, settlement)
 
 
+def locked_for_change(pk: int) -> Booking:
+    """The booking row-locked for a change (inside the caller's transaction), its driver's row first, in
+    the order assignments lock them."""
+    driver_id = Booking.objects.filter(pk=pk).values_list("driver_id", flat=True).first()
+    if driver_id:
+        Driver.objects.select_for_update().get(pk=driver_id)
+    booking = selectors.locked_booking(pk)
+    if booking.driver_id != driver_id:
+        raise DomainError(
+            format_lazy(
+                _("{reference} was reassigned meanwhile: look again and retry."), reference=booking.reference
+            )
+        )
+    return booking
+
+
+def ensure_new_pickup(booking: Booking, pickup: datetime, *, short_notice: bool, past_ride: bool) -> None:
+    """A moved pickup keeps the lead time (and a company account's rules) unless staff chose otherwise."""
+    if pickup != booking.pickup_at:
+        on_account = booking.company_account if booking.payment_method == PaymentMethod.ACCOUNT else None
+        staff_pickups.ensure_pickup(
+            pickup, short_notice=short_notice, past_ride=past_ride, account=on_account
+        )
+
+
+def repriced(
+    booking: Booking,
+    vehicle_class: str,
+    *,
+    price_by_hand: PriceByHand | None = None,
+    tariff_price: bool = False,
+) -> Quote:
+    """The ride's new price in `vehicle_class`: the tariff's of today, or staff's offer's (its class kept),
+    with the price set by hand it keeps (`price_by_hand`: a new one; `tariff_price`: none)."""
+    chosen = price_by_hand or (None if tariff_price else price_by_hand_of(booking.quote))
+    if is_offered(booking.quote):  # staff's offer priced it, not the tariff: the price stays
+        if vehicle_class != booking.vehicle_class:
+            raise DomainError(
+                _("The offer the traveller accepted priced this ride in its class: keep the class."),
+                field="vehicle_class",
+            )
+        quote = without_price_by_hand(booking.quote)
+    else:
+        quote = _tariff_quote(booking, vehicle_class)
+    return with_price_by_hand(quote, chosen) if chosen is not None else quote
+
+
+def ensure_no_page_at_the_old_price(booking: Booking, difference: int) -> None:
+    if difference and booking.status == BookingStatus.PENDING_PAYMENT and ledger.checkout_session(booking):
+        raise DomainError(
+            format_lazy(
+                _(
+                    "The customer's payment page for {reference} is open at the old price: wait for the "
+                    "payment, or cancel the booking and book it anew."
+                ),
+                reference=booking.reference,
+            ),
+            code="not_changeable",
+        )
+
+
 def _tariff_quote(booking: Booking, vehicle_class: str) -> Quote:
     """The ride's price from the tariff of the class, as booked: its route, extras and stops."""
-    assert booking.distance_km is not None  # noqa: S101  (_ensure_changeable refused a ride without one)
+    assert booking.distance_km is not None  # noqa: S101  (ensure_changeable refused a ride without one)
     return pricing.quote_price(
         vehicle_class=vehicle_class,
         distance_km=booking.distance_km,
@@ -137,7 +160,7 @@ def _tariff_quote(booking: Booking, vehicle_class: str) -> Quote:
     )
 
 
-def _ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
+def ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
     if billed := collective_invoices.billed_refusal(booking):  # the issued invoice would bill the old ride
         raise DomainError(billed, code="not_changeable")
     if booking.status not in CHANGEABLE:
@@ -208,6 +231,20 @@ def _with_staff_choices(
     elif chosen != kept:
         parts.append(history.said("the price set by hand is removed: the tariff's price applies"))
     return history.said(summary.message, changes=parts)
+
+
+def settlement_of(booking: Booking, difference: int) -> tuple[str, int]:
+    """What `_settle` will do with a difference, nothing moved yet: ("none" | "invoiced" | "refund" |
+    "pay", cents); links still open count as owed anew with it."""
+    if not booking.money_received or difference == 0:
+        return "none", 0
+    if booking.payment_method == PaymentMethod.ACCOUNT:
+        return "invoiced", 0
+    balance = difference + surcharges.open_cents(booking)
+    if balance < 0:
+        amount = min(-balance, refunds.refundable_cents(booking))
+        return ("refund", amount) if amount else ("none", 0)
+    return ("pay", balance) if balance else ("none", 0)
 
 
 def _settle(

@@ -124,3 +124,26 @@ class Reminder(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class ChangeQuote(models.Model):
+    """A change of a booking asked for through the API or MCP, priced and not yet made: what it would be,
+    for a few minutes, as long as the booking stays as it was (`booking_version`). Applied once."""
+
+    public_id = models.CharField(max_length=40, unique=True, editable=False)
+    booking = models.ForeignKey(
+        "booking.Booking", on_delete=models.CASCADE, related_name="change_quotes", verbose_name=_("booking")
+    )
+    pickup_at = models.DateTimeField(_("pickup"))
+    vehicle_class = models.CharField(_("vehicle class"), max_length=20)
+    price_cents = models.PositiveIntegerField(_("new price (cents)"))
+    booking_version = models.CharField(max_length=200, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("change quote"), _("change quotes")
+
+    def __str__(self) -> str:
+        return self.public_id

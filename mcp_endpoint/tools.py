@@ -29,6 +29,15 @@ from booking.serializers import (
     BookingStateOutput,
     V1CheckoutOutput,
 )
+from dispatch import change_quotes
+from dispatch.serializers import (
+    AgentChangeToMakeInput,
+    AgentChangeWantedInput,
+    ChangeMadeOutput,
+    ChangeQuoteOutput,
+    change_shown,
+    quote_shown,
+)
 from mcp_endpoint.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
 from payments import booking_state, idempotency
 from payments.checkout import start_checkout
@@ -150,6 +159,26 @@ def _list_bookings(valid: BookingListInput, token: ApiToken):
 def _cancel_booking(valid: BookingAccessInput, token: ApiToken):
     booking = lifecycle.find(token=token, **valid.validated_data)
     return booking_state.cancel(booking, actor=lifecycle.actor(token, booking))
+
+
+def _changed_booking(valid: serializers.Serializer, token: ApiToken):
+    data = valid.validated_data
+    return lifecycle.find(token=token, reference=data["reference"], email=data.get("email", ""))
+
+
+def _quote_change(valid: AgentChangeWantedInput, token: ApiToken):
+    booking = _changed_booking(valid, token)
+    wanted = valid.validated_data
+    quoted = change_quotes.quote_change(
+        booking, pickup=wanted.get("pickup"), vehicle_class=wanted.get("vehicle_class")
+    )
+    return quote_shown(quoted)
+
+
+def _change_booking(valid: AgentChangeToMakeInput, token: ApiToken):
+    booking = _changed_booking(valid, token)
+    actor = f"{lifecycle.actor(token, booking)} (MCP)"  # the history's words: who, through which door
+    return change_shown(change_quotes.make_change(booking, valid.validated_data["quote_id"], actor=actor))
 
 
 # Read when the tools are listed: the address of the terms a checkout accepts (README "Legal pages").
@@ -361,6 +390,46 @@ TOOLS: tuple[Tool, ...] = (
         scope=Scope.READ.value,
         run=_get_quote,
         v1_operation="GET /api/v1/quote-requests/{reference}",
+    ),
+    Tool(
+        name="booking.quote_change",
+        title="Price a change of a booking",
+        description=(
+            "Price moving a booking's pickup (`pickupDatetime`) or changing its `vehicleClass`, or both, "
+            "without changing anything: the ride's new `price` line by line, `differenceEur` (above 0: more "
+            "to pay) and `settlement` (`refund`: `settledEur` goes back to the traveller's payment; `pay`: "
+            "they pay `settledEur` through a link; `none`; `invoiced`: on the company's monthly invoice). "
+            "Show this to the traveller and, once they agree, pass its `id` to booking.change_booking within "
+            "10 minutes. Same `reference` and `email` as booking.get_booking. The lead time applies "
+            "(`lead_time`); `not_changeable` once the chauffeur has set off, the booking is cancelled or "
+            "completed, or its car is assigned and the class would change."
+        ),
+        input=AgentChangeWantedInput,
+        output=ChangeQuoteOutput,
+        scope=Scope.WRITE.value,
+        run=_quote_change,
+        v1_operation="POST /api/v1/bookings/{reference}/change-quotes",
+        read_only=False,
+        idempotent=False,
+    ),
+    Tool(
+        name="booking.change_booking",
+        title="Make a priced change of a booking",
+        description=(
+            "Make the change booking.quote_change priced: pass its `id` as `changeQuoteId` with the same "
+            "`reference` (and `email`). Refunds a lower price to the traveller's payment; a higher one "
+            "answers `paymentUrl` (also e-mailed to the traveller): give it to them. The chauffeur and the "
+            "traveller are told. Each quote is made once, while the booking is as quoted: "
+            "`stale_change_quote` means ask booking.quote_change again (after a lost answer, "
+            "booking.get_booking shows whether the change was made)."
+        ),
+        input=AgentChangeToMakeInput,
+        output=ChangeMadeOutput,
+        scope=Scope.WRITE.value,
+        run=_change_booking,
+        v1_operation="POST /api/v1/bookings/{reference}/changes",
+        read_only=False,
+        destructive=True,
     ),
 )
 

@@ -277,6 +277,13 @@ def record_paid(booking: Booking, amount_cents: int, *, actor: str, user=None) -
     return surcharge
 
 
+def open_cents(booking: Booking) -> int:
+    """What the booking's unpaid payment links ask (`waive_open` would withdraw them)."""
+    return sum(
+        booking.surcharges.filter(status=Surcharge.Status.PENDING).values_list("amount_cents", flat=True)
+    )
+
+
 def waive_open(booking: Booking, *, actor: str) -> int:
     """Void the booking's unpaid payment links (booking row-locked): a later change or a cancellation
     settles from what was really received, so no old link may still be paid. Their pages are closed at the

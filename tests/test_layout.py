@@ -50,7 +50,8 @@ FORBIDDEN = {
     # the authorization server: its access tokens are access's API tokens; it mails a traveller's sign-in
     # code in the operator's name (operator_profile) through the queue
     "oauth": {"pricing", "places", "fleet", *DOMAIN_BELOW_BOOKING},
-    "mcp_endpoint": {"web", "dispatch"},
+    # agents change a ride through dispatch's change quotes (dispatch/change_quotes.py), under staff's rules
+    "mcp_endpoint": {"web"},
     "operator_profile": {"pricing", "places", "fleet", "access", "oauth", *DOMAIN_BELOW_BOOKING},
     # the queue's plumbing: it knows its tasks only by name
     "jobqueue": set(APPS) - {"apikit", "sitekit", "jobqueue"},

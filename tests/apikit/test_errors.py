@@ -105,6 +105,8 @@ OUR_CODES = {
     "too_many_stops",  # more stops on the way than the class makes
     "unknown_extra",
     "too_many_extras",  # more than the class allows, or more child seats than passengers
+    "not_changeable",  # a booking's state, car or chauffeur under way no longer allows a change
+    "stale_change_quote",  # a change quote used, expired, or the booking changed since
 }
 
 

@@ -185,6 +185,8 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1/bookings"),
             ("GET", "/api/v1/bookings/{reference}"),
             ("POST", "/api/v1/bookings/{reference}/cancel"),
+            ("POST", "/api/v1/bookings/{reference}/change-quotes"),
+            ("POST", "/api/v1/bookings/{reference}/changes"),
             ("POST", "/api/v1/quote-requests"),
             ("GET", "/api/v1/quote-requests/{reference}"),
         }

@@ -22,6 +22,8 @@ TOOL_NAMES = [
     "booking.list_extras",
     "booking.request_quote",
     "booking.get_quote",
+    "booking.quote_change",
+    "booking.change_booking",
 ]
 QUOTE_TOOLS = TOOL_NAMES[:4]  # read tools that need no booking: VALID_ARGUMENTS holds their arguments
 READ_TOOLS = [
@@ -31,7 +33,13 @@ READ_TOOLS = [
     "booking.list_extras",
     "booking.get_quote",
 ]
-WRITE_TOOLS = ["booking.create_checkout", "booking.cancel_booking", "booking.request_quote"]
+WRITE_TOOLS = [
+    "booking.create_checkout",
+    "booking.cancel_booking",
+    "booking.request_quote",
+    "booking.quote_change",
+    "booking.change_booking",
+]
 
 # A pickup weeks ahead: within the 365 days bookings (and quote requests) are taken for.
 AHEAD = (timezone.localtime() + timedelta(days=60)).replace(hour=10, minute=0, second=0, microsecond=0)

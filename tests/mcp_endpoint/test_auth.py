@@ -80,14 +80,30 @@ def test_any_valid_token_may_list_the_tools(client):
     assert len(result_of(rpc(client, bearer("booking.write"), "tools/list"))["tools"]) == len(TOOL_NAMES)
 
 
+BOOKING_TOOLS = (
+    "booking.get_booking",
+    "booking.cancel_booking",
+    "booking.quote_change",
+    "booking.change_booking",
+)
+
+
 @pytest.mark.parametrize("scopes", [("booking.read",), ("booking.write",), ("booking.read", "booking.write")])
 @pytest.mark.parametrize("tool", TOOL_NAMES)
 def test_the_scope_matrix(client, agent, tool, scopes):
-    if tool in ("booking.get_booking", "booking.cancel_booking"):  # a booking the traveller's e-mail opens
+    if tool in BOOKING_TOOLS:  # a booking the traveller's e-mail opens
         checkout = tool_result(
             call(client, agent, "booking.create_checkout", checkout_arguments(client, agent))
         )
         arguments = {"reference": checkout["structuredContent"]["reference"], "email": "anna@example.com"}
+        if tool in ("booking.quote_change", "booking.change_booking"):  # an hour later: the same price
+            booked = Booking.objects.get(reference=arguments["reference"])
+            moved = {"pickupDatetime": (booked.pickup_at + timedelta(hours=1)).isoformat()}
+            if tool == "booking.quote_change":
+                arguments |= moved
+            else:
+                quoted = tool_result(call(client, agent, "booking.quote_change", arguments | moved))
+                arguments |= {"changeQuoteId": quoted["structuredContent"]["id"]}
     elif tool == "booking.create_checkout":
         arguments = checkout_arguments(client, agent)
     else:

@@ -37,6 +37,8 @@ REQUIRED_ARGUMENTS = {
     "booking.list_extras": [],
     "booking.request_quote": ["from", "pickupDatetime", "name"],  # `email` too, unless the token acts for one
     "booking.get_quote": ["reference"],
+    "booking.quote_change": ["reference"],
+    "booking.change_booking": ["reference", "changeQuoteId"],
 }
 UNAUTHORIZED, INSUFFICIENT_SCOPE = -32010, -32011  # agents.jsonrpc's own codes
 

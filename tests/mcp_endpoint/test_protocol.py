@@ -285,9 +285,10 @@ def test_tools_list_describes_every_tool(client, agent):
         Draft202012Validator.check_schema(tool["outputSchema"])
         assert tool["inputSchema"]["additionalProperties"] is False
         read_only, cancels = tool["name"] in READ_TOOLS, tool["name"] == "booking.cancel_booking"
+        changes = tool["name"] == "booking.change_booking"
         assert tool["annotations"]["readOnlyHint"] is read_only
         assert tool["annotations"]["idempotentHint"] is (read_only or cancels)  # each checkout books anew
-        assert tool["annotations"]["destructiveHint"] is cancels
+        assert tool["annotations"]["destructiveHint"] is (cancels or changes)
         assert tool["_meta"]["requiredScope"] == ("booking.read" if read_only else "booking.write")
 
 

@@ -1,0 +1,82 @@
+"""/api/v1's door to a booking's changes: a change quote first, then the change made under its id
+(dispatch/change_quotes.py)."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+
+from access.models import Scope
+from apikit.renderers import Answer
+from dispatch import change_quotes
+from dispatch.serializers import (
+    ChangeMadeOutput,
+    ChangeQuoteOutput,
+    ChangeToMakeInput,
+    ChangeWantedInput,
+    change_shown,
+    quote_shown,
+)
+from payments.api import LIFECYCLE_PROBLEMS, REFERENCE_PATH, BookingOperation
+
+DOOR = "REST API"
+CHANGE_PROBLEMS = ["lead_time", "not_changeable", "stale_change_quote"]
+
+
+def change_schema(**kwargs):
+    return extend_schema(
+        tags=["booking"],
+        auth=[{"bearerAuth": [Scope.WRITE.value]}, {}],  # security requirements
+        parameters=[OpenApiParameter("reference", str, OpenApiParameter.PATH, description=REFERENCE_PATH)],
+        extensions={"x-error-statuses": [*LIFECYCLE_PROBLEMS, *CHANGE_PROBLEMS]},
+        **kwargs,
+    )
+
+
+class ChangeQuotesApi(BookingOperation):
+    scope = Scope.WRITE.value
+    input_serializer = ChangeWantedInput
+
+    @change_schema(
+        operation_id="quoteBookingChange",
+        summary="Price a change of a booking's pickup time or class, changing nothing",
+        description=(
+            "Send the bearer token that booked it (scope booking.write), or the customer's `email` (a token "
+            "that acts for a traveller: their bookings only). Answers the ride's new price line by line, "
+            "the difference and what happens to it (`settlement`), under an `id` valid for 10 minutes: "
+            "POST /api/v1/bookings/{reference}/changes makes the change. The lead time applies; 409 "
+            "`not_changeable` when the booking's state, its car or its chauffeur having set off no longer "
+            "allows it. Nothing changes."
+        ),
+        request=ChangeWantedInput,
+        responses={201: OpenApiResponse(ChangeQuoteOutput, description="The change, priced.")},
+    )
+    def post(self, request: Request, reference: str) -> Answer:
+        booking, _ = self.booking(request, reference)
+        wanted = self.validated(request).validated_data
+        quoted = change_quotes.quote_change(
+            booking, pickup=wanted.get("pickup"), vehicle_class=wanted.get("vehicle_class")
+        )
+        return Answer(ChangeQuoteOutput.write(quote_shown(quoted)), status=201)
+
+
+class ChangesApi(BookingOperation):
+    scope = Scope.WRITE.value
+    input_serializer = ChangeToMakeInput
+
+    @change_schema(
+        operation_id="changeBooking",
+        summary="Make a change quoted before",
+        description=(
+            "Makes the change of a change quote of this booking (`changeQuoteId`), once, while the booking "
+            "and its price are as quoted (409 `stale_change_quote` otherwise: ask for a new quote). A lower "
+            "price is refunded to the payment it came from; a higher one is paid through `paymentUrl`, also "
+            "e-mailed to the customer. The chauffeur and the customer are told; the booking's history names "
+            "the token and the door."
+        ),
+        request=ChangeToMakeInput,
+        responses={200: OpenApiResponse(ChangeMadeOutput, description="The booking, changed.")},
+    )
+    def post(self, request: Request, reference: str) -> Answer:
+        booking, who = self.booking(request, reference)
+        quote_id = self.validated(request).validated_data["quote_id"]
+        made = change_quotes.make_change(booking, quote_id, actor=f"{who} ({DOOR})")  # the history's words
+        return Answer(ChangeMadeOutput.write(change_shown(made)))

@@ -1,0 +1,109 @@
+"""What a booking's change through the API and MCP reads and answers (dispatch/change_quotes.py)."""
+
+from rest_framework import serializers
+
+from apikit.declarations import Declaration
+from apikit.fields import LocalDateTimeField
+from booking.serializers import BookingAccessInput, BookingEmailInput, BookingStateOutput
+from dispatch import change_quotes
+from payments import booking_state
+from pricing.models import VehicleClass
+from pricing.money import from_cents
+from pricing.serializers import PriceOutput, euros
+
+SETTLEMENTS = {
+    "none": "nothing to pay or refund",
+    "refund": "`settledEur` goes back to the payment it came from",
+    "pay": "`settledEur` is paid through the link the change answers with (`paymentUrl`)",
+    "invoiced": "the company's collective invoice bills the new price",
+}
+SETTLEMENT_HELP = "What happens to the difference: " + "; ".join(
+    f"`{code}`: {words}" for code, words in SETTLEMENTS.items()
+)
+
+
+class ChangeWantedInput(BookingEmailInput):
+    """The change wanted: a new pickup time, a new vehicle class, or both; what is left out stays."""
+
+    pickupDatetime = LocalDateTimeField(
+        source="pickup",
+        required=False,
+        help_text="The new pickup, ISO 8601 (without offset: Vienna local time); within the lead time "
+        "(400 `lead_time`).",
+    )
+    vehicleClass = serializers.ChoiceField(
+        choices=VehicleClass.Code.choices,
+        source="vehicle_class",
+        required=False,
+        help_text="The new class; not while a car is assigned (409 `not_changeable`).",
+    )
+
+
+class ChangeToMakeInput(BookingEmailInput):
+    changeQuoteId = serializers.CharField(
+        source="quote_id",
+        max_length=40,
+        help_text="The `id` of a change quote of this booking, unused, "
+        "within its `expiresAt` (409 `stale_change_quote` otherwise).",
+    )
+
+
+class AgentChangeWantedInput(ChangeWantedInput, BookingAccessInput):
+    """Which booking (its reference, and unless your token made it the customer's e-mail) and the change."""
+
+
+class AgentChangeToMakeInput(ChangeToMakeInput, BookingAccessInput):
+    """Which booking and the change quote to make."""
+
+
+class ChangeQuoteOutput(Declaration):
+    id = serializers.CharField(help_text="Send it as `changeQuoteId` to make the change; single use.")
+    expiresAt = LocalDateTimeField(source="expires_at", help_text="The quote holds until then.")
+    reference = serializers.CharField(source="booking.reference")
+    pickupDatetime = LocalDateTimeField(source="pickup", help_text="The pickup after the change.")
+    vehicleClass = serializers.CharField(source="vehicle_class", help_text="The class after the change.")
+    price = PriceOutput(source="quote", help_text="The ride's price after the change, line by line.")
+    previousPriceEur = euros(source="previous", help_text="The booking's price now.")
+    differenceEur = euros(source="difference", help_text="The new price less the old: above 0, more to pay.")
+    settlement = serializers.ChoiceField(choices=list(SETTLEMENTS), help_text=SETTLEMENT_HELP)
+    settledEur = euros(source="settled", help_text="What is refunded or to pay (0 for none).")
+
+
+class ChangeMadeOutput(Declaration):
+    booking = BookingStateOutput(help_text="The booking as it is now, changed.")
+    differenceEur = euros(source="difference", help_text="The new price less the old.")
+    settlement = serializers.ChoiceField(choices=list(SETTLEMENTS), help_text=SETTLEMENT_HELP)
+    settledEur = euros(source="settled")
+    paymentUrl = serializers.URLField(
+        source="payment_url",
+        allow_null=True,
+        help_text="The payment page of the difference when `settlement` is `pay` (also e-mailed to the "
+        "customer); null otherwise.",
+    )
+
+
+def quote_shown(quoted: change_quotes.Quoted) -> dict:
+    """What ChangeQuoteOutput writes of a priced change."""
+    return {
+        "id": quoted.id,
+        "expires_at": quoted.expires_at,
+        "booking": quoted.booking,
+        "pickup": quoted.pickup,
+        "vehicle_class": quoted.vehicle_class,
+        "quote": quoted.quote,
+        "previous": from_cents(quoted.previous_cents),
+        "difference": from_cents(quoted.difference_cents),
+        "settlement": quoted.settlement,
+        "settled": from_cents(quoted.settled_cents),
+    }
+
+
+def change_shown(made: change_quotes.Made) -> dict:
+    """What ChangeMadeOutput writes of a change made."""
+    return {
+        "booking": booking_state.state_of(made.booking),
+        "difference": from_cents(made.difference_cents),
+        "settlement": made.settlement,
+        "settled": from_cents(made.settled_cents),
+        "payment_url": made.payment_url,
+    }
