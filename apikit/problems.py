@@ -128,8 +128,8 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "not_changeable": ProblemKind(
         409,
         "Booking cannot be changed",
-        "Its state, its assigned car or its chauffeur having set off no longer allows this change; contact "
-        "the operator about this booking.",
+        "Its state, its pickup being near or past, its assigned car or its chauffeur having set off no "
+        "longer allows this change; contact the operator about this booking.",
     ),
     "stale_change_quote": ProblemKind(
         409,

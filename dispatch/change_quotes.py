@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from apikit.problems import PROBLEM_KINDS
 from booking import ride, selectors
+from booking.checkout import ensure_bookable
 from booking.models import Booking, RideState
 from dispatch import changes
 from dispatch.models import ChangeQuote
@@ -66,7 +67,7 @@ def quote_change(booking: Booking, *, pickup: datetime | None, vehicle_class: st
     with transaction.atomic():
         locked = selectors.locked_booking(booking.pk)
         new_pickup, vehicle_class = pickup or locked.pickup_at, vehicle_class or locked.vehicle_class
-        if new_pickup is None:
+        if new_pickup is None or locked.pickup_at is None:
             raise DomainError(_("This booking has no pickup time to change."), code="not_changeable")
         if new_pickup == locked.pickup_at and vehicle_class == locked.vehicle_class:
             raise DomainError(
@@ -157,16 +158,25 @@ def version(booking: Booking) -> str:
 
 
 def _allowed(booking: Booking, pickup: datetime, vehicle_class: str) -> Quote:
-    """The change's new price, once staff's rules allow it here: the lead time kept, the chauffeur not yet
-    set off, a payment page not open at the old price."""
+    """The change's new price, once staff's rules allow it here: the ride and its new pickup both outside
+    the lead time, the chauffeur not yet set off, a payment page not open at the old price."""
     if ride.progress(booking).state in UNDER_WAY:
         raise DomainError(
             _("The chauffeur has set off for this ride: call the operator to change it."),
             code="not_changeable",
         )
+    assert booking.pickup_at is not None  # noqa: S101  (quote_change refused a booking without one)
+    try:  # the ride itself still outside the lead time: a ride about to start, or driven, stays as it is
+        ensure_bookable(booking.pickup_at)
+    except DomainError as too_close:
+        raise DomainError(
+            _("The ride is too close to its pickup, or past it, to change here: call the operator."),
+            code="not_changeable",
+        ) from too_close
+    if pickup != booking.pickup_at:
+        ensure_bookable(pickup)  # the new pickup within the lead time, as a checkout's (400 lead_time)
     with _as_api_refusal():
         changes.ensure_changeable(booking, pickup, vehicle_class)
-        changes.ensure_new_pickup(booking, pickup, short_notice=False, past_ride=False)
         quote = changes.repriced(booking, vehicle_class)
         changes.ensure_no_page_at_the_old_price(booking, to_cents(quote.price) - booking.amount_cents)
     return quote

@@ -401,8 +401,8 @@ TOOLS: tuple[Tool, ...] = (
             "they pay `settledEur` through a link; `none`; `invoiced`: on the company's monthly invoice). "
             "Show this to the traveller and, once they agree, pass its `id` to booking.change_booking within "
             "10 minutes. Same `reference` and `email` as booking.get_booking. The lead time applies "
-            "(`lead_time`); `not_changeable` once the chauffeur has set off, the booking is cancelled or "
-            "completed, or its car is assigned and the class would change."
+            "(`lead_time`); `not_changeable` once the ride is within the lead time or the chauffeur has set "
+            "off, the booking is cancelled or completed, or its car is assigned and the class would change."
         ),
         input=AgentChangeWantedInput,
         output=ChangeQuoteOutput,

@@ -218,3 +218,20 @@ def test_the_class_stays_while_a_car_is_assigned_and_the_refusal_is_the_apis(cli
     assert (
         quote(client, paid, {"pickupDatetime": later(paid, 1)}, **agent).status_code == 201
     )  # its pickup may move
+
+
+@pytest.mark.parametrize("hours", [-3, 1], ids=["driven three hours ago", "an hour before its pickup"])
+def test_a_ride_past_or_about_to_start_keeps_its_class_and_its_money(client, agent, paid, stripe, hours):
+    Booking.objects.filter(pk=paid.pk).update(pickup_at=timezone.now() + timedelta(hours=hours))
+
+    refused = quote(client, paid, {"vehicleClass": "executive"}, **agent)
+
+    assert_problem(refused, 409, "not_changeable")
+    assert not ChangeQuote.objects.exists() and not Refund.objects.exists() and stripe.refunded == {}
+
+
+def test_a_new_pickup_in_the_past_is_the_lead_times_refusal(client, agent, paid):
+    refused = quote(client, paid, {"pickupDatetime": "2000-01-01T00:00:00-12:00"}, **agent)
+
+    body = assert_problem(refused, 400, "lead_time", "pickupDatetime")
+    assert "earliestPickup" in body and not ChangeQuote.objects.exists()
