@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from fpdf.enums import XPos, YPos
 
-from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document, amounts_percent
+from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document
 from invoicing.models import Invoice
 from sitekit.l10n import day, money
 
@@ -149,18 +149,7 @@ class _CollectiveDocument(_Document):
         return text + "…"
 
     def _totals(self) -> None:
-        content = self.content
-        currency = content["currency"]
-        for rate in content["vat_rates"]:
-            percent = amounts_percent(Decimal(rate["rate"]))
-            self.pair(
-                _("Net amount at {rate} % VAT").format(rate=percent), money(Decimal(rate["net"]), currency)
-            )
-            self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(rate["vat"]), currency))
-        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-        self.pair(_("Total VAT"), money(Decimal(content["vat"]), currency))
-        self.pair(_("Total amount"), money(Decimal(content["gross"]), currency), bold=True)
-        self.gap()
+        self._rate_totals()
 
     def _closing(self) -> None:
         content = self.content

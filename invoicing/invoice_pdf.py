@@ -196,10 +196,32 @@ class _Document(FPDF):
         content = self.content
         if (content.get("cross_border") or {}).get("vat_setting") == AUSTRIA_ONLY:
             return self._split_totals()
-        currency = content["currency"]
-        rate = amounts_percent(Decimal(content["vat_rate"]))
+        self._one_rate_totals(Decimal(content["vat_rate"]))
+
+    def _one_rate_totals(self, rate: Decimal) -> None:
+        content, currency = self.content, self.content["currency"]
         self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-        self.pair(_("VAT {rate} %").format(rate=rate), money(Decimal(content["vat"]), currency))
+        self.pair(
+            _("VAT {rate} %").format(rate=amounts_percent(rate)), money(Decimal(content["vat"]), currency)
+        )
+        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
+        self.gap()
+
+    def _rate_totals(self, *, abroad_at_zero: bool = False) -> None:
+        """Net and VAT at each of the snapshot's `vat_rates`, then the net, the VAT and the total;
+        `abroad_at_zero`: rate 0 is a share driven abroad, not taxable in Austria."""
+        content, currency = self.content, self.content["currency"]
+        for rate in content["vat_rates"]:
+            percent = amounts_percent(Decimal(rate["rate"]))
+            self.pair(
+                _("Net amount at {rate} % VAT").format(rate=percent), money(Decimal(rate["net"]), currency)
+            )
+            if abroad_at_zero and not Decimal(rate["rate"]):
+                self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
+            else:
+                self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(rate["vat"]), currency))
+        self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
+        self.pair(_("Total VAT"), money(Decimal(content["vat"]), currency))
         self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
         self.gap()
 
@@ -291,29 +313,11 @@ class _TripInvoice(_Document):
         return _("{way}: booking {reference}").format(way=way, reference=part["reference"])
 
     def _totals(self) -> None:
-        content = self.content
-        currency = content["currency"]
-        taxed = [rate for rate in content["vat_rates"] if Decimal(rate["rate"])]
-        abroad = [rate for rate in content["vat_rates"] if not Decimal(rate["rate"])]
-        if len(taxed) == 1 and not abroad:
-            percent = amounts_percent(Decimal(taxed[0]["rate"]))
-            self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-            self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(content["vat"]), currency))
+        rates = self.content["vat_rates"]  # by rate, highest first: a share abroad (rate 0) last
+        if len(rates) == 1 and Decimal(rates[0]["rate"]):
+            self._one_rate_totals(Decimal(rates[0]["rate"]))
         else:
-            for rate in [*taxed, *abroad]:
-                percent = amounts_percent(Decimal(rate["rate"]))
-                self.pair(
-                    _("Net amount at {rate} % VAT").format(rate=percent),
-                    money(Decimal(rate["net"]), currency),
-                )
-                if Decimal(rate["rate"]):
-                    self.pair(_("VAT {rate} %").format(rate=percent), money(Decimal(rate["vat"]), currency))
-                else:
-                    self.write_line(_("not taxable in Austria (UStG §3a (10))"), size=8)
-            self.pair(_("Net amount"), money(Decimal(content["net"]), currency))
-            self.pair(_("Total VAT"), money(Decimal(content["vat"]), currency))
-        self.pair(str(self.total_label), money(Decimal(content["gross"]), currency), bold=True)
-        self.gap()
+            self._rate_totals(abroad_at_zero=True)
 
 
 def amounts_percent(rate: Decimal) -> str:
