@@ -6,7 +6,6 @@ from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import responses
 from django.utils import timezone
 
 from apikit.errors import DomainError
@@ -21,8 +20,9 @@ from payments.providers import payment_provider
 from privacy import records
 from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem
-from tests.payments.fake_stripe import FakeSession, FakeStripe
-from tests.payments.stripe_events import deliver, event_payload, use_stripe
+from tests.payments import fake_stripe
+from tests.payments.fake_stripe import FakeSession
+from tests.payments.stripe_events import deliver, event_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -31,11 +31,8 @@ V1 = "/api/v1/checkout"
 
 @pytest.fixture
 def stripe(settings):
-    use_stripe(settings)
-    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add_passthru("http://localhost")
-        yield FakeStripe().install(mock)
+    with fake_stripe.installed(settings) as books:
+        yield books
 
 
 def way_back_at(days: int = 5) -> str:

@@ -5,7 +5,6 @@ customer, and names the token and the door in the history. Refusals change nothi
 from datetime import timedelta
 
 import pytest
-import responses
 import time_machine
 from django.utils import timezone
 
@@ -19,19 +18,15 @@ from pricing.models import VehicleClass
 from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.mcp_endpoint.mcp import call, output_validator, tool_problem, tool_result
-from tests.payments.fake_stripe import FakeStripe
-from tests.payments.stripe_events import use_stripe
+from tests.payments import fake_stripe
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def stripe(settings):
-    use_stripe(settings)
-    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add_passthru("http://localhost")
-        yield FakeStripe().install(mock)
+    with fake_stripe.installed(settings) as books:
+        yield books
 
 
 @pytest.fixture

@@ -5,13 +5,15 @@ yet refund. Tests of money flows ask it what really moved, instead of trusting o
 import itertools
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 import requests
 import responses
 
-from tests.payments.stripe_events import API, deliver, event_payload
+from tests.payments.stripe_events import API, deliver, event_payload, use_stripe
 
 
 @dataclass
@@ -136,3 +138,14 @@ class FakeStripe:
             "metadata": {"reference": form["metadata[reference]"]},
         }
         return 200, {}, json.dumps(refund)
+
+
+@contextmanager
+def installed(settings) -> Iterator[FakeStripe]:
+    """A test's payments through this Stripe, with links on a public address; the live server's own
+    address passes through."""
+    use_stripe(settings)
+    settings.PUBLIC_BASE_URL = "https://chauffeur.test"
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_passthru("http://localhost")
+        yield FakeStripe().install(mock)
