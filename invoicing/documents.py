@@ -56,10 +56,15 @@ def part_of(invoice: Invoice, booking: Booking) -> dict:
 
 
 def _listed(invoice: Invoice, booking: Booking) -> dict | None:
-    parts = invoice.content.get("rides")
-    if not parts:
+    if not invoice.content.get("rides"):
         return invoice.content if invoice.booking_id == booking.pk else None
-    return next((part for part in parts if part["reference"] == booking.reference), None)
+    return listed_part(invoice.content, booking)
+
+
+def listed_part(content: dict, booking: Booking) -> dict | None:
+    """The booking's ride's part of a trip invoice's content (or its draft); None when it lists no such
+    ride."""
+    return next((part for part in content.get("rides", ()) if part["reference"] == booking.reference), None)
 
 
 def invoiced_cents(booking: Booking) -> int:

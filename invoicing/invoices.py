@@ -66,7 +66,7 @@ def waits(booking: Booking) -> bool:
     if booking.way_out_id is None:
         return False
     draft = Booking.objects.filter(pk=booking.way_out_id).values_list("invoice_draft", flat=True).first()
-    return any(part["reference"] == booking.reference for part in (draft or {}).get("rides", ()))
+    return documents.listed_part(draft or {}, booking) is not None
 
 
 def hold(booking: Booking, *, since: datetime | None = None) -> None:
@@ -235,7 +235,6 @@ def snapshot(booking: Booking, *, number: str, issued_at, language: str) -> dict
     return {
         **_heading(booking, number=number, issued_at=issued_at, language=language),
         **ride_part(booking, language),
-        "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
     }
 
 
@@ -260,7 +259,6 @@ def _content(rides: tuple[Booking, ...], *, number: str, issued_at, language: st
         **_heading(way_out, number=number, issued_at=issued_at, language=language),
         "reference": way_out.reference,
         "rides": parts,
-        "paid_at": way_out.paid_at.isoformat() if way_out.paid_at else issued_at.isoformat(),
         "vat_rates": vat_rates,
         "net": str(sum((Decimal(part["net"]) for part in parts), Decimal("0.00"))),
         "vat": str(sum((Decimal(part["vat"]) for part in parts), Decimal("0.00"))),
@@ -283,6 +281,7 @@ def _taxed(part: dict) -> list[tuple[Decimal, Decimal, Decimal]]:
 
 
 def _heading(booking: Booking, *, number: str, issued_at, language: str) -> dict:
+    """The invoice's number, date, parties and payment day: the booking's (a trip's way out's)."""
     with translation.override(language):
         seller = seller_details(OperatorProfile.objects.filter(id=PROFILE_ID).first())
     return {
@@ -291,6 +290,7 @@ def _heading(booking: Booking, *, number: str, issued_at, language: str) -> dict
         "language": language,
         "seller": seller,
         "buyer": buyer_details(booking),
+        "paid_at": booking.paid_at.isoformat() if booking.paid_at else issued_at.isoformat(),
     }
 
 
