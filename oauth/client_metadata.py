@@ -4,28 +4,24 @@ JSON document at that URL. It is fetched here — 5 s at most, 64 KiB at most, n
 checked, and kept as an OAuthClient until its cache time runs out (the document's Cache-Control max-age,
 at most OAUTH_CLIENT_METADATA_SECONDS).
 
-Server-side request forgery: outside DEBUG the URL must be https and every address its host resolves to
-must be a global one (no private, loopback, link-local, shared or reserved range), so a client ID cannot
-make the server call its own network. The request then goes to the address that was checked (TLS still
-verifies the certificate for the host name), so a second DNS answer (rebinding) cannot redirect it."""
+Server-side request forgery: outside DEBUG the URL must be https and its host resolve to public addresses
+only, and the request goes to the address checked (sitekit/public_addresses.py)."""
 
-import ipaddress
 import json
 import logging
 import re
-import socket
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from requests.adapters import HTTPAdapter
 
 from oauth import metadata_rules
 from oauth.metadata_rules import MetadataError
 from oauth.models import OAuthClient
+from sitekit import public_addresses
 
 TIMEOUT_SECONDS = 5
 MAX_BYTES = 64 * 1024
@@ -101,52 +97,21 @@ def check_url(url: str) -> str | None:
     if settings.DEBUG:  # development and tests: local documents, and no resolver needed
         return None
     try:
-        port = parts.port or 443
-        addresses = {
-            str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-        }
-    except (OSError, ValueError, UnicodeError):
+        return public_addresses.checked_address(parts.hostname, parts.port or 443)
+    except ValueError as refusal:  # NotPublic, or a malformed port
+        if isinstance(refusal, public_addresses.NotPublic) and not refusal.unresolved:
+            raise ClientMetadataError("The client ID URL's host is not a public address.") from None
         raise ClientMetadataError("The client ID URL's host cannot be resolved.") from None
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        mapped = getattr(ip, "ipv4_mapped", None)
-        if not ip.is_global or (mapped is not None and not mapped.is_global):
-            raise ClientMetadataError("The client ID URL's host is not a public address.")
-    return sorted(addresses)[0]
-
-
-class _PinnedAddress(HTTPAdapter):
-    """Connects to the address in the URL while TLS (SNI, certificate check) speaks to the host name."""
-
-    def __init__(self, hostname: str):
-        self.hostname = hostname
-        super().__init__(max_retries=0)
-
-    def init_poolmanager(self, *args, **kwargs):
-        super().init_poolmanager(
-            *args, **kwargs, server_hostname=self.hostname, assert_hostname=self.hostname
-        )
-
-    def proxy_manager_for(self, proxy, **proxy_kwargs):
-        proxy_kwargs.update(server_hostname=self.hostname, assert_hostname=self.hostname)
-        return super().proxy_manager_for(proxy, **proxy_kwargs)
 
 
 def fetch(url: str, *, address: str | None = None) -> tuple[object, int | None]:
     """The document (parsed JSON) and the max-age its Cache-Control allows (0 for no-store/no-cache);
     fetched from `address` when given (the one check_url checked), else wherever the host name resolves."""
-    headers = {"Accept": "application/json"}
-    session = requests.Session()
-    if address is not None:
-        parts = urlsplit(url)
-        if not parts.hostname:  # check_url, which gave the address, refused such a URL already
-            raise ClientMetadataError("The client ID URL must name a host and carry no credentials.")
-        host = f"[{address}]" if ":" in address else address
-        headers["Host"] = parts.netloc
-        session.mount("https://", _PinnedAddress(parts.hostname))
-        url = urlunsplit(
-            (parts.scheme, f"{host}:{parts.port}" if parts.port else host, parts.path, parts.query, "")
-        )
+    if address is not None and not urlsplit(url).hostname:
+        # check_url, which gave the address, refused such a URL already
+        raise ClientMetadataError("The client ID URL must name a host and carry no credentials.")
+    session, url, headers = public_addresses.pinned(url, address)
+    headers["Accept"] = "application/json"
     try:
         with (
             session,
