@@ -8,7 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, selectors, tasks
+from booking import announcements, history, selectors, tasks
 from booking.models import Booking
 from booking.models import BookingStatus as Status
 
@@ -21,6 +21,13 @@ ALLOWED = {
     Status.PAYMENT_FAILED: {Status.PAID, Status.CANCELLED},
     Status.COMPLETED: set(),
     Status.CANCELLED: set(),
+}
+
+# The moves agents and partners hear of; a completed ride is the ride's day's news (dispatch/ride_day.py).
+ANNOUNCED: dict[str, str] = {
+    Status.PAID: "booking.paid",
+    Status.CONFIRMED: "booking.confirmed",
+    Status.CANCELLED: "booking.cancelled",
 }
 
 
@@ -63,6 +70,8 @@ def apply(booking: Booking, target: str, *, actor: str) -> None:
     history.record(booking, history.Kind.STATUS, change, actor=actor)
     if target == Status.PAID:
         tasks.send_confirmation.enqueue(booking.pk)
+    if target in ANNOUNCED:
+        announcements.announce(booking, ANNOUNCED[target])
 
 
 def move(pk: int, target: str, *, actor: str) -> Booking:
@@ -100,4 +109,5 @@ def complete_by_staff(pk: int, *, actor: str) -> Booking:
                 )
             )
         apply(booking, Status.COMPLETED, actor=actor)
+        announcements.announce(booking, "ride.completed")
     return booking

@@ -67,8 +67,16 @@ ROLES: dict[str, list[str]] = {
     "Viewer": VIEW_ALL,
     "Dispatcher": [*VIEW_ALL, *DISPATCH],
     "Accountant": ACCOUNTS,
-    # Issue, edit and revoke API tokens (and tie them to a company account).
-    "Token manager": ["access.view_apitoken", "access.add_apitoken", "access.change_apitoken"],
+    # Issue, edit and revoke API tokens (and tie them to a company account); the webhook endpoints, theirs
+    # and staff's, and their deliveries sent again.
+    "Token manager": [
+        "access.view_apitoken",
+        "access.add_apitoken",
+        "access.change_apitoken",
+        *(f"webhooks.{action}_endpoint" for action in ("view", "add", "change", "delete")),
+        "webhooks.view_delivery",
+        "webhooks.change_delivery",
+    ],
 }
 
 

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "sms",
     "corporate",
     "quote_requests",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -303,6 +304,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # Named by what they are, not by the field ("state" is a word other answers may use too).
     "ENUM_NAME_OVERRIDES": {"RideStateEnum": "booking.models.RideState"},
+    "WEBHOOKS": ["webhooks.openapi.BOOKING_EVENT"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         # before the shared responses, which add rate-limit headers
@@ -383,6 +385,20 @@ if not all(len(code) == 2 and code.isalpha() and code.isascii() for code in SMS_
 ANONYMOUS_MAILS_PER_RECIPIENT = int(os.environ.get("ANONYMOUS_MAILS_PER_RECIPIENT") or 5)
 
 OPERATOR_EMAIL = os.environ.get("OPERATOR_EMAIL", "")
+
+# Webhooks (docs/api/webhooks.md): a failed delivery is tried again after each of these waits (Standard
+# Webhooks' schedule: about a day and a half in all), then kept as failed and its endpoint paused.
+WEBHOOKS_RETRY_SECONDS = tuple(
+    int(seconds)
+    for seconds in (os.environ.get("WEBHOOKS_RETRY_SECONDS") or "5,300,1800,7200,18000,36000,36000").split(
+        ","
+    )
+)
+WEBHOOKS_TIMEOUT_SECONDS = 10
+WEBHOOKS_KEEP_DAYS = int(os.environ.get("WEBHOOKS_KEEP_DAYS") or 30)  # delivered events, then removed
+# Endpoints on private addresses (a receiver on this machine) only in development: elsewhere a URL could make
+# the server call its own network.
+WEBHOOKS_PRIVATE_ADDRESSES = DEBUG
 # E-mail: printed to the console unless an SMTP server is configured (Django's own variable names).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = (
@@ -421,6 +437,7 @@ JOBS_SCHEDULES = {
     "payments.tasks.issue_waiting_documents": int(os.environ.get("JOBS_WAITING_DOCUMENTS_SECONDS") or 900),
     # what the retention policy keeps no longer (privacy/retention.py)
     "privacy.retention.remove_expired": int(os.environ.get("JOBS_RETENTION_SECONDS") or 86400),
+    "webhooks.tasks.remove_old_events": 86400,
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).

@@ -39,6 +39,7 @@ from web import booking_page, my_data, offer_page
 from web import views as booking_pages
 from web.api import PageCheckoutApi, PageQuoteApi, PageQuoteRequestApi
 from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH, PAGE_QUOTE_REQUEST_PATH
+from webhooks.api import EndpointApi, EndpointResumeApi, EndpointsApi
 
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
@@ -56,6 +57,13 @@ v1 = [
     path("api/v1/bookings/<str:reference>/changes", ChangesApi.as_view(), name="v1-changes"),
     path("api/v1/quote-requests", QuoteRequestsApi.as_view(), name="v1-quote-requests"),
     path("api/v1/quote-requests/<str:reference>", QuoteRequestApi.as_view(), name="v1-quote-request"),
+    path("api/v1/webhook-endpoints", EndpointsApi.as_view(), name="v1-webhook-endpoints"),
+    path("api/v1/webhook-endpoints/<str:endpoint_id>", EndpointApi.as_view(), name="v1-webhook-endpoint"),
+    path(
+        "api/v1/webhook-endpoints/<str:endpoint_id>/resume",
+        EndpointResumeApi.as_view(),
+        name="v1-webhook-endpoint-resume",
+    ),
 ]
 
 legacy = [

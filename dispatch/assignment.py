@@ -11,7 +11,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, presentation, selectors, transitions
+from booking import announcements, history, presentation, selectors, transitions
 from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from dispatch import job_links, papers
@@ -112,6 +112,9 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
             else history.said("{driver} with {vehicle}", **who)
         )
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
+        # what the traveller's messages say of them: the chauffeur's name, the car and its plate
+        chauffeur = {"name": driver.name, "vehicle": vehicle.model, "plate": vehicle.plate}
+        announcements.announce(booking, "chauffeur.assigned", chauffeur=chauffeur)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
         # The job's link goes out in its message (its key is never stored); another chauffeur's stops opening.

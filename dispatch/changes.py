@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, ride_stops, selectors, trips
+from booking import announcements, history, ride_stops, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import assignment, job_links, papers, staff_pickups, windows
@@ -22,7 +23,7 @@ from invoicing import collective_invoices, invoices
 from payments import ledger, refunds, surcharges
 from payments.models import PRICE_CHANGE_REFUND, Refund
 from pricing import services as pricing
-from pricing.money import to_cents
+from pricing.money import CURRENCY, from_cents, to_cents
 from pricing.quote import (
     PriceByHand,
     Quote,
@@ -68,6 +69,7 @@ def change_ride(
         ensure_no_page_at_the_old_price(booking, difference)
         summary = _describe(booking, pickup, vehicle_class, quote.price)
         summary = _with_staff_choices(summary, booking, pickup, quote, kept, short_notice, past_ride)
+        before = _announced(booking)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
         if booking.duration_s:
             stopping = ride_stops.stopping(ride_stops.of(booking))
@@ -76,9 +78,31 @@ def change_ride(
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)
         settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
+        _announce(booking, before)
         job_links.follow_change(booking)  # the job's link lasts until after the moved ride
         booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
+
+
+def _announced(booking: Booking) -> dict:
+    """What booking.changed tells of a ride: its pickup, class and price (as the API writes them)."""
+    return {
+        "pickupDatetime": timezone.localtime(booking.pickup_at).isoformat() if booking.pickup_at else None,
+        "vehicleClass": booking.vehicle_class,
+        "price": str(from_cents(booking.amount_cents)),
+    }
+
+
+def _announce(booking: Booking, before: dict) -> None:
+    after = _announced(booking)
+    changed = {
+        name: {"before": before[name], "after": after[name]} for name in after if before[name] != after[name]
+    }
+    announcements.announce(booking, "booking.changed", changes=changed, currency=CURRENCY)
+    if "pickupDatetime" in changed:
+        announcements.announce(
+            booking, "booking.pickup_moved", previousPickupDatetime=before["pickupDatetime"]
+        )
 
 
 def locked_for_change(pk: int) -> Booking:

@@ -19,7 +19,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import history, ride, selectors, transitions
+from booking import announcements, history, ride, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
 from dispatch import ride_billing
@@ -123,6 +123,8 @@ def advance(
         if target in ride.FINAL:
             transitions.apply(booking, BookingStatus.COMPLETED, actor=actor)
         ride_billing.settle(booking, actor=actor)  # waiting time or the no-show fee, once the ride ended
+        if target != RideState.ACCEPTED:  # the chauffeur's own acknowledgement is nobody else's news
+            announcements.announce(booking, f"ride.{target}", rideState=target)
     return booking
 
 
@@ -145,6 +147,8 @@ def undo_last(pk: int, *, actor: str) -> Booking:
             booking.status = BookingStatus.CONFIRMED  # the ride goes on: not a move a customer can make
             booking.save(update_fields=["status", "updated_at"])
         ride_billing.void(booking, last, actor=actor)  # what the undone end of the ride charged
+        if last.state != RideState.ACCEPTED:
+            announcements.announce(booking, "ride.step_undone", undoneRideState=last.state)
     return booking
 
 

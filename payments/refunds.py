@@ -13,11 +13,12 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
 from apikit.errors import DomainError
-from booking import history, selectors, trips
+from booking import announcements, history, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking
 from invoicing import credit_notes
 from invoicing.models import CreditNote
+from jobqueue import delivery
 from payments import ledger, priced_lines
 from payments.ledger import COMMITTED
 from payments.models import Payment, Refund, RefundStatus, Surcharge
@@ -342,8 +343,17 @@ def _tell_staff_once(refund_id: int, error: DomainError) -> None:
 
 def _recorded(refund: Refund, *, just_made: bool = False) -> Refund:
     """Every refund recorded or moved forward passes here: one that is done gets its credit note, in the
-    same transaction. `just_made`: asked for by us just now."""
+    same transaction, and agents and partners hear of it once. `just_made`: asked for by us just now."""
     credit_note(refund, just_made=just_made)
+    if refund.status == RefundStatus.SUCCEEDED:
+        delivery.once(
+            f"announced:refund:{refund.pk}",
+            lambda: announcements.announce(
+                refund.booking,
+                "booking.refunded",
+                refund={"amount": str(from_cents(refund.amount_cents)), "currency": refund.currency},
+            ),
+        )
     return refund
 
 

@@ -23,6 +23,7 @@ from payments.models import Refund
 from privacy import records
 from privacy.models import DataRequest, retention_policy
 from quote_requests.models import QuoteRequest
+from webhooks import subscriptions
 
 # A ride's day is over a day after its pickup: the wait, the billing after the ride and money still on its
 # way need the traveller's details until then. Before that it is theirs to cancel, not data to erase; a
@@ -233,6 +234,7 @@ def erase(
     ended = OAuthGrant.objects.filter(traveller_email__iexact=email.strip())
     for grant_pk in ended.values_list("pk", flat=True):
         grants.forget_traveller(grant_pk)  # ended now or before: none keeps the address
+    subscriptions.forget_traveller(email)  # their assistants' webhook endpoints, named by their address
     if not done.ahead and not done.held:  # their records keep a ride's messages from going out twice
         for address in (email, *phones):
             delivery.forget_recipient(address)

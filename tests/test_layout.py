@@ -58,6 +58,8 @@ FORBIDDEN = {
     # company accounts: their admin shows bookings and collective invoices (payments holds the money)
     "corporate": {"accounting", "dispatch", "fleet", "privacy", *DOORS},
     "sms": set(APPS) - {"sms"},
+    # webhooks send what booking, dispatch and payments publish: they know no booking, only API tokens
+    "webhooks": set(APPS) - {"webhooks", "access", "jobqueue", "apikit", "sitekit"},
     # what travellers ask staff to quote: the board counts them; they know nothing of the rides' day
     "quote_requests": {
         "accounting",

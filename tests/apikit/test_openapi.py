@@ -92,7 +92,7 @@ def test_every_error_is_in_its_surface_format_and_every_response_has_rate_limit_
         for method, operation in item.items():
             responses = operation["responses"]
             assert {"429", "500"} <= set(responses), (method, path)
-            assert {"200", "201"} & set(responses), (method, path)
+            assert {"200", "201", "204"} & set(responses), (method, path)
             assert "Retry-After" in responses["429"]["headers"]
             for status, response in responses.items():
                 assert {"RateLimit", "RateLimit-Policy"} <= set(response["headers"]), (path, status)
@@ -189,6 +189,11 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("POST", "/api/v1/bookings/{reference}/changes"),
             ("POST", "/api/v1/quote-requests"),
             ("GET", "/api/v1/quote-requests/{reference}"),
+            ("GET", "/api/v1/webhook-endpoints"),
+            ("POST", "/api/v1/webhook-endpoints"),
+            ("GET", "/api/v1/webhook-endpoints/{endpoint_id}"),
+            ("DELETE", "/api/v1/webhook-endpoints/{endpoint_id}"),
+            ("POST", "/api/v1/webhook-endpoints/{endpoint_id}/resume"),
         }
     )
     assert catalog["version"] == "1.1.0"

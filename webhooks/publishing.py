@@ -1,0 +1,29 @@
+"""An event published: stored with one delivery per endpoint that hears of it, and its sending job queued,
+in the caller's transaction (nothing goes out for a change rolled back). When no endpoint hears of it,
+nothing is stored."""
+
+from django.db.models import Q
+from django.utils import timezone
+
+from webhooks import owners, sending
+from webhooks.events import EVENT_TYPES
+from webhooks.models import Delivery, Endpoint, Event
+
+
+def publish(event_type: str, *, subject: str, data: dict, audience: list[str]) -> Event | None:
+    """`subject` is the booking's reference, `audience` the owner keys that open it (webhooks/owners.py)."""
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"Unknown webhook event {event_type!r}.")
+    hearing = Q(owner=owners.EVERY_BOOKING) | (Q(owner__in=audience) & owners.STILL_ALLOWED)
+    endpoints = [endpoint for endpoint in Endpoint.objects.filter(hearing) if endpoint.wants(event_type)]
+    if not endpoints:
+        return None
+    now = timezone.now()
+    event = Event(type=event_type, subject=subject, payload={})
+    event.payload = {"type": event_type, "timestamp": now.isoformat(), "data": data}
+    event.save()
+    Delivery.objects.bulk_create(Delivery(endpoint=endpoint, event=event) for endpoint in endpoints)
+    for endpoint in endpoints:
+        if endpoint.paused_at is None:
+            sending.send_deliveries.enqueue(endpoint.pk, subject)  # written with the event: runs after commit
+    return event
