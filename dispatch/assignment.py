@@ -103,6 +103,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
         papers.ensure_valid(window, driver, vehicle)
         ensure_free(booking, window, driver, vehicle)
         replaced = booking.driver if booking.driver_id not in (None, driver.pk) else None
+        unchanged = (booking.driver_id, booking.vehicle_id) == (driver.pk, vehicle.pk)
         booking.driver, booking.vehicle = driver, vehicle
         booking.save(update_fields=["driver", "vehicle", "updated_at"])
         who = {"driver": str(driver), "vehicle": str(vehicle)}
@@ -112,9 +113,11 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
             else history.said("{driver} with {vehicle}", **who)
         )
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
-        # what the traveller's messages say of them: the chauffeur's name, the car and its plate
-        chauffeur = {"name": driver.name, "vehicle": vehicle.model, "plate": vehicle.plate}
-        announcements.announce(booking, "chauffeur.assigned", chauffeur=chauffeur)
+        if (
+            not unchanged
+        ):  # what the traveller's messages say of them: the chauffeur's name, the car, its plate
+            chauffeur = {"name": driver.name, "vehicle": vehicle.model, "plate": vehicle.plate}
+            announcements.announce(booking, "chauffeur.assigned", chauffeur=chauffeur)
         if booking.status == BookingStatus.PAID:
             transitions.apply(booking, BookingStatus.CONFIRMED, actor=actor)
         # The job's link goes out in its message (its key is never stored); another chauffeur's stops opening.

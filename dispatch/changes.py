@@ -77,8 +77,8 @@ def change_ride(
         booking.quote_record, booking.amount_cents = quote.as_record(), to_cents(quote.price)
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)
+        _announce(booking, before)  # before its settlement's news (a refund)
         settlement = _settle(booking, difference, through_provider=through_provider, actor=actor, user=user)
-        _announce(booking, before)
         job_links.follow_change(booking)  # the job's link lasts until after the moved ride
         booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
@@ -98,6 +98,8 @@ def _announce(booking: Booking, before: dict) -> None:
     changed = {
         name: {"before": before[name], "after": after[name]} for name in after if before[name] != after[name]
     }
+    if not changed:  # a price set by hand to what it was, say: nothing a receiver could act on
+        return
     announcements.announce(booking, "booking.changed", changes=changed, currency=CURRENCY)
     if "pickupDatetime" in changed:
         announcements.announce(

@@ -27,6 +27,7 @@ from oauth.models import AuthorizationCode, RefreshToken, SignInCode
 from privacy import records
 from privacy.models import RetentionPolicy, months_on, retention_policy
 from quote_requests.models import QuoteRequest
+from webhooks import subscriptions
 
 
 def _deleted(rows: QuerySet, now: datetime) -> int:
@@ -83,6 +84,12 @@ def _each_still_due(rows: QuerySet, act: Callable[[int], object]) -> int:
     return done
 
 
+def _forget_consents_traveller(grant_pk: int) -> None:
+    """The address leaves the consent and its tokens, and the webhook endpoints its assistant added go."""
+    grants.forget_traveller(grant_pk)
+    subscriptions.forget_grant(grant_pk)
+
+
 def _anonymised(rows: QuerySet, now: datetime) -> int:
     return _each_still_due(rows, lambda pk: personal_data.anonymise(pk, now))
 
@@ -128,7 +135,7 @@ CATEGORIES = [
         "ended_consents_days",
         _in_days,
         _days(lambda cutoff: [grants.ended_before(cutoff)]),
-        lambda rows, now: _each_still_due(rows, grants.forget_traveller),
+        lambda rows, now: _each_still_due(rows, _forget_consents_traveller),
     ),
     Category(
         "job_links",

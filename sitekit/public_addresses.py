@@ -25,12 +25,29 @@ def checked_address(host: str, port: int) -> str:
         addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
     except (OSError, ValueError, UnicodeError):
         raise NotPublic(unresolved=True) from None
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        mapped = getattr(ip, "ipv4_mapped", None)
-        if not ip.is_global or (mapped is not None and not mapped.is_global):
-            raise NotPublic(unresolved=False)
+    if not all(is_public(ipaddress.ip_address(address.split("%")[0])) for address in addresses):
+        raise NotPublic(unresolved=False)
     return sorted(addresses)[0]
+
+
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+SITE_LOCAL = ipaddress.ip_network("fec0::/10")
+
+
+def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """A global address, and for an IPv6 one that carries an IPv4 address (mapped, NAT64, 6to4, Teredo,
+    IPv4-compatible), that one global too: a translating network would reach it."""
+    if not ip.is_global:
+        return False
+    if isinstance(ip, ipaddress.IPv4Address):
+        return True
+    if ip in SITE_LOCAL:
+        return False
+    carried = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    if ip in NAT64 or ip in IPV4_COMPATIBLE:
+        carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return all(inner.is_global for inner in carried if inner is not None)
 
 
 class _PinnedAddress(HTTPAdapter):

@@ -38,8 +38,10 @@ class Endpoint(models.Model):
         editable=False,
         help_text=_("The receiver checks each delivery's signature with it."),
     )
-    # Whose bookings it hears of (webhooks/owners.py); empty: every booking.
+    # Whose bookings it hears of, and who manages it through the API (webhooks/owners.py); empty: every
+    # booking, and staff.
     owner = models.CharField(_("bookings of"), max_length=300, blank=True, db_index=True, editable=False)
+    manager = models.CharField(max_length=40, blank=True, db_index=True, editable=False)
     api_token = models.ForeignKey(
         "access.ApiToken",
         verbose_name=_("API token"),
@@ -100,9 +102,11 @@ class Delivery(models.Model):
     last_status = models.PositiveSmallIntegerField(_("last answer's status"), null=True, blank=True)
     last_answer = models.TextField(_("last answer"), blank=True)
     delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+    # Set while a worker sends it (a lease: a worker that vanished mid-send leaves it to the next one).
+    sending_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
-        ordering = ["event__created_at", "event_id"]
+        ordering = ["event_id"]  # one booking's events are made under its lock: their ids keep its order
         constraints = [
             models.UniqueConstraint(fields=["endpoint", "event"], name="one_delivery_per_endpoint")
         ]

@@ -14,7 +14,7 @@ def publish(event_type: str, *, subject: str, data: dict, audience: list[str]) -
     """`subject` is the booking's reference, `audience` the owner keys that open it (webhooks/owners.py)."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"Unknown webhook event {event_type!r}.")
-    hearing = Q(owner=owners.EVERY_BOOKING) | (Q(owner__in=audience) & owners.STILL_ALLOWED)
+    hearing = Q(owner=owners.EVERY_BOOKING) | (Q(owner__in=audience) & owners.still_allowed())
     endpoints = [endpoint for endpoint in Endpoint.objects.filter(hearing) if endpoint.wants(event_type)]
     if not endpoints:
         return None
@@ -23,7 +23,6 @@ def publish(event_type: str, *, subject: str, data: dict, audience: list[str]) -
     event.payload = {"type": event_type, "timestamp": now.isoformat(), "data": data}
     event.save()
     Delivery.objects.bulk_create(Delivery(endpoint=endpoint, event=event) for endpoint in endpoints)
-    for endpoint in endpoints:
-        if endpoint.paused_at is None:
-            sending.send_deliveries.enqueue(endpoint.pk, subject)  # written with the event: runs after commit
+    for endpoint in endpoints:  # a paused one's too: it may be resumed before this commits
+        sending.send_deliveries.enqueue(endpoint.pk, subject)  # written with the event: runs after commit
     return event

@@ -3,17 +3,18 @@ one booking's events to an endpoint in their order, a failed one retried after W
 once those are spent, kept as failed with the endpoint paused and staff alerted. An attempt's answer (its
 status and the start of its body) is kept for the admin.
 
-Two workers never send one booking's stream at once: the stream's first pending delivery is row-locked
-while it is sent, and a worker that finds it locked leaves the stream to the one sending (which looks for
-the next delivery after each)."""
+A worker claims the stream's first pending delivery in a short transaction (a lease: `sending_until`),
+calls the endpoint outside any transaction, and records the answer in another: no row lock or database
+write is held while a stranger's server takes its time. Another worker that finds the lease taken comes
+back when it ends; one that vanished mid-send leaves the delivery to the next once its lease has run out."""
 
 import json
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 
-import requests
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -26,6 +27,7 @@ from webhooks.models import Delivery, Endpoint
 logger = logging.getLogger(__name__)
 
 ANSWER_KEPT = 1000  # characters of an answer's body kept for the admin
+CONNECT_SECONDS = 5
 USER_AGENT = "chauffeur-webhooks/1"
 
 
@@ -39,56 +41,75 @@ def send_stream(endpoint_id: int, subject: str) -> int:
     """Send the endpoint's pending deliveries of one booking, oldest first, until one fails or is not due
     yet; how many went out."""
     sent = 0
-    while True:
-        with transaction.atomic():
-            try:
-                head = (
-                    Delivery.objects.select_for_update(nowait=True, of=("self",))
-                    .select_related("endpoint", "event")
-                    .filter(endpoint_id=endpoint_id, event__subject=subject, state=Delivery.State.PENDING)
-                    .order_by("event__created_at", "event_id")
-                    .first()
-                )
-            except DatabaseError:  # another worker is sending this stream
-                return sent
-            if head is None or head.endpoint.paused_at is not None:
-                return sent
-            if head.next_attempt_at and head.next_attempt_at > timezone.now():
-                return sent  # its retry is queued for then
-            if not attempt(head):
-                return sent
+    while (claimed := _claim(endpoint_id, subject)) is not None:
+        status, answer = _post(claimed)
+        if not _record(claimed.pk, status, answer):
+            break
         sent += 1
+    return sent
 
 
-def attempt(delivery: Delivery) -> bool:
-    """One attempt, recorded on the delivery; whether it was delivered."""
+def _claim(endpoint_id: int, subject: str) -> Delivery | None:
+    """The stream's first pending delivery, leased to this worker; None when there is none to send now (a
+    retry, or another worker's lease, is then queued for its time)."""
     now = timezone.now()
-    status, answer = _post(delivery)
-    delivery.attempts += 1
-    delivery.last_attempt_at, delivery.last_status, delivery.last_answer = now, status, answer[:ANSWER_KEPT]
-    if status is not None and 200 <= status < 300:
-        delivery.state, delivery.delivered_at, delivery.next_attempt_at = Delivery.State.DELIVERED, now, None
-        delivery.save()
-        return True
-    waits = settings.WEBHOOKS_RETRY_SECONDS
-    if delivery.attempts <= len(waits):
-        delivery.next_attempt_at = now + timedelta(seconds=waits[delivery.attempts - 1])
-        delivery.save()
-        send_deliveries.using(run_after=delivery.next_attempt_at).enqueue(
-            delivery.endpoint_id, delivery.event.subject
+    with transaction.atomic():
+        head = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("endpoint", "event")
+            .filter(endpoint_id=endpoint_id, event__subject=subject, state=Delivery.State.PENDING)
+            .order_by("event_id")
+            .first()
         )
-        return False
-    delivery.state, delivery.next_attempt_at = Delivery.State.FAILED, None
-    delivery.save()
-    pause(
-        delivery.endpoint,
-        _("%(event)s failed %(attempts)d times; the last answer: %(answer)s")
-        % {
-            "event": delivery.event.public_id,
-            "attempts": delivery.attempts,
-            "answer": f"HTTP {status}" if status is not None else answer,
-        },
-    )
+        if head is None or head.endpoint.paused_at is not None:
+            return None
+        busy_until = max(filter(None, (head.next_attempt_at, head.sending_until)), default=None)
+        if busy_until is not None and busy_until > now:
+            if head.sending_until is not None and head.sending_until > now:  # another worker is at it
+                send_deliveries.using(run_after=head.sending_until).enqueue(endpoint_id, subject)
+            return None  # a retry is queued for next_attempt_at
+        head.sending_until = now + timedelta(seconds=CONNECT_SECONDS + settings.WEBHOOKS_TIMEOUT_SECONDS + 30)
+        head.save(update_fields=["sending_until"])
+    return head
+
+
+def _record(delivery_id: int, status: int | None, answer: str) -> bool:
+    """The attempt's outcome on its delivery; whether it was delivered."""
+    now = timezone.now()
+    with transaction.atomic():
+        delivery = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("endpoint", "event")
+            .get(pk=delivery_id)
+        )
+        delivery.sending_until = None
+        delivery.attempts += 1
+        delivery.last_attempt_at, delivery.last_status = now, status
+        delivery.last_answer = answer.replace("\x00", "")[:ANSWER_KEPT]  # PostgreSQL text takes no NUL
+        if status is not None and 200 <= status < 300:
+            delivery.state, delivery.delivered_at, delivery.next_attempt_at = (
+                Delivery.State.DELIVERED,
+                now,
+                None,
+            )
+            delivery.save()
+            return True
+        waits = settings.WEBHOOKS_RETRY_SECONDS
+        if delivery.attempts <= len(waits):
+            delivery.next_attempt_at = now + timedelta(seconds=waits[delivery.attempts - 1])
+            delivery.save()
+            send_deliveries.using(run_after=delivery.next_attempt_at).enqueue(
+                delivery.endpoint_id, delivery.event.subject
+            )
+            return False
+        delivery.state, delivery.next_attempt_at = Delivery.State.FAILED, None
+        delivery.save()
+        why = f"HTTP {status}" if status is not None else delivery.last_answer
+        pause(
+            delivery.endpoint,
+            _("%(event)s failed %(attempts)d times; the last answer: %(answer)s")
+            % {"event": delivery.event.public_id, "attempts": delivery.attempts, "answer": why},
+        )
     return False
 
 
@@ -117,10 +138,14 @@ def pause(endpoint: Endpoint, reason: str) -> None:
 
 
 def resume(endpoint: Endpoint) -> int:
-    """Send again what waited while the endpoint was paused; how many bookings' streams were queued."""
+    """Send what waited while the endpoint was paused, the events that failed every retry first (each
+    booking's in its order again); how many bookings' streams were queued."""
     with transaction.atomic():
         endpoint.paused_at, endpoint.pause_reason = None, ""
         endpoint.save(update_fields=["paused_at", "pause_reason"])
+        endpoint.deliveries.filter(state=Delivery.State.FAILED).update(
+            state=Delivery.State.PENDING, attempts=0
+        )
         waiting = endpoint.deliveries.filter(state=Delivery.State.PENDING)
         waiting.update(next_attempt_at=None)
         subjects = sorted(set(waiting.values_list("event__subject", flat=True)))
@@ -139,7 +164,9 @@ def replay(delivery: Delivery) -> None:
 
 
 def _post(delivery: Delivery) -> tuple[int | None, str]:
-    """The answer's status and the start of its body; None and why when no answer came."""
+    """The answer's status and the start of its body; None and why when no answer came. The answer is
+    read for WEBHOOKS_TIMEOUT_SECONDS at most; each wait for the server, connecting or reading, is bounded
+    too."""
     url = delivery.endpoint.url
     try:
         address = addresses.checked(url)
@@ -147,6 +174,7 @@ def _post(delivery: Delivery) -> tuple[int | None, str]:
         return None, str(refusal.reason)
     body, headers = signed(delivery, timezone.now())
     session, at, pinned_headers = public_addresses.pinned(url, address)
+    deadline = time.monotonic() + settings.WEBHOOKS_TIMEOUT_SECONDS
     try:
         with (
             session,
@@ -154,12 +182,16 @@ def _post(delivery: Delivery) -> tuple[int | None, str]:
                 at,
                 data=body.encode(),
                 headers={**headers, **pinned_headers},
-                timeout=settings.WEBHOOKS_TIMEOUT_SECONDS,
+                timeout=(CONNECT_SECONDS, settings.WEBHOOKS_TIMEOUT_SECONDS),
                 allow_redirects=False,
                 stream=True,
             ) as response,
         ):
-            start = next(response.iter_content(ANSWER_KEPT * 4), b"")
+            start = b""
+            for chunk in response.iter_content(256):
+                start += chunk
+                if len(start) >= ANSWER_KEPT or time.monotonic() > deadline:
+                    break
             return response.status_code, start.decode("utf-8", "replace")
-    except requests.RequestException as failure:
+    except Exception as failure:  # any failure to reach or read the endpoint is an attempt that failed
         return None, type(failure).__name__

@@ -23,6 +23,7 @@ class Receiver:
     def __init__(self):
         self.received: list[Received] = []
         self.status = 204
+        self.answer = b"ok"
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -31,9 +32,9 @@ class Receiver:
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 receiver.received.append(Received(headers, body, receiver.status))
                 self.send_response(receiver.status)
-                self.send_header("Content-Length", "2")
+                self.send_header("Content-Length", str(len(receiver.answer)))
                 self.end_headers()
-                self.wfile.write(b"ok")
+                self.wfile.write(receiver.answer)
 
             def log_message(self, *args):
                 pass

@@ -21,7 +21,7 @@ from tests.dispatch.conftest import assign
 from tests.payments import fake_stripe
 from tests.queued import run_pending_jobs
 from tests.webhooks.receiver import Receiver
-from webhooks import sending
+from webhooks import publishing, sending
 from webhooks.models import Delivery, Endpoint, Event
 
 pytestmark = pytest.mark.django_db
@@ -185,11 +185,13 @@ def test_a_receiver_down_for_good_is_paused_staff_are_told_once_and_resuming_sen
     resumed = post(client, f"/api/v1/webhook-endpoints/{endpoint['id']}/resume", {}, **agent)
     assert resumed.status_code == 200 and resumed.json()["pausedAt"] is None
     run_pending_jobs()
-    assert receiver.types(endpoint["secret"]) == ["chauffeur.assigned", "booking.confirmed"]
+    # the one that failed every retry first, then what waited behind it: each once, in order
+    assert receiver.types(endpoint["secret"]) == ["booking.paid", "chauffeur.assigned", "booking.confirmed"]
+    assert receiver.received[3].headers["webhook-id"] == failed.event.public_id
+    assert set(Delivery.objects.values_list("state", flat=True)) == {"delivered"}
 
-    sending.replay(failed)  # staff send the failed one again (the admin's action)
+    sending.replay(failed)  # staff send one again (the admin's action): the same id, for the receiver to skip
     run_pending_jobs()
-    assert receiver.types(endpoint["secret"])[-1] == "booking.paid"
     assert receiver.received[-1].headers["webhook-id"] == failed.event.public_id
     assert len([mail for mail in mailoutbox if "paused" in mail.subject]) == 1
 
@@ -238,3 +240,82 @@ def test_a_move_rolled_back_tells_nobody(client, agent, stripe, receivers):
     assert (Event.objects.count(), Job.objects.count()) == (events, jobs)
     run_pending_jobs()
     assert len(receiver.received) == 1
+
+
+def test_a_booking_being_sent_by_another_worker_waits_for_its_lease(receivers):
+    receiver = receivers()
+    endpoint = Endpoint.objects.create(url=receiver.url)
+    for event_type in ("booking.paid", "booking.confirmed"):
+        publishing.publish(event_type, subject="CB-LEASE1", data={}, audience=[])
+    leased_until = timezone.now() + timedelta(seconds=45)
+    Delivery.objects.filter(pk=Delivery.objects.order_by("event_id").first().pk).update(
+        sending_until=leased_until
+    )
+    Job.objects.all().delete()
+
+    assert sending.send_stream(endpoint.pk, "CB-LEASE1") == 0  # neither the leased one nor the one behind it
+    assert receiver.received == []
+    (comeback,) = Job.objects.filter(task_path="webhooks.sending.send_deliveries")
+    assert comeback.run_after == leased_until  # back when the lease ends, had its worker vanished
+
+    with time_machine.travel(leased_until + timedelta(seconds=1)):
+        run_pending_jobs()
+    assert receiver.types(endpoint.secret) == ["booking.paid", "booking.confirmed"]
+    assert not Delivery.objects.filter(sending_until__isnull=False).exists()
+
+
+def test_an_answer_with_a_nul_byte_is_kept_without_it(receivers):
+    receiver = receivers()
+    receiver.status, receiver.answer = 500, b"broken\x00answer"
+    endpoint = Endpoint.objects.create(url=receiver.url)
+    publishing.publish("booking.paid", subject="CB-NUL001", data={}, audience=[])
+    run_pending_jobs()
+
+    delivery = Delivery.objects.get(endpoint=endpoint)
+    assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, 500)
+    assert delivery.last_answer == "brokenanswer"
+    assert len(receiver.received) == 1
+
+
+def test_a_cheaper_change_is_told_before_its_refund_and_the_same_assignment_again_is_not_news(
+    client, agent, stripe, fleet, receivers
+):
+    receiver = receivers()
+    endpoint = add_endpoint(client, agent, receiver.url)
+    booking = book_and_pay(client, agent, stripe)
+    path = f"/api/v1/bookings/{booking.reference}"
+    quoted = post(client, f"{path}/change-quotes", {"vehicleClass": "executive"}, **agent).json()
+    assert quoted["settlement"] == "refund"
+    assert post(client, f"{path}/changes", {"changeQuoteId": quoted["id"]}, **agent).status_code == 200
+    assign(booking, fleet["karl"], fleet["sedan"])
+    assign(booking, fleet["karl"], fleet["sedan"])  # staff save the same choice again
+    run_pending_jobs()
+
+    assert receiver.types(endpoint["secret"]) == [
+        "booking.paid",
+        "booking.changed",
+        "booking.refunded",
+        "chauffeur.assigned",
+        "booking.confirmed",
+    ]
+    changed = receiver.events(endpoint["secret"])[1]["data"]["changes"]
+    assert changed["vehicleClass"] == {"before": "business-van", "after": "executive"}
+    assert set(changed) == {"vehicleClass", "price"}
+
+
+def test_events_every_endpoint_has_are_removed_after_their_days(receivers, settings):
+    from webhooks.tasks import remove_old_events
+
+    receiver = receivers()
+    Endpoint.objects.create(url=receiver.url)
+    delivered = publishing.publish("booking.paid", subject="CB-OLD001", data={}, audience=[])
+    run_pending_jobs()
+    receiver.status = 503
+    waiting = publishing.publish("booking.paid", subject="CB-OLD002", data={}, audience=[])
+    run_pending_jobs()
+
+    with time_machine.travel(timezone.now() + timedelta(days=settings.WEBHOOKS_KEEP_DAYS, hours=1)):
+        assert remove_old_events.call() == 1
+
+    assert list(Event.objects.values_list("pk", flat=True)) == [waiting.pk]
+    assert not Delivery.objects.filter(event_id=delivered.pk).exists()

@@ -2,6 +2,8 @@
 another token's are not found; the events chosen are the only ones sent; and a URL that is not https on a
 public address is refused, storing nothing (the server never calls its own network)."""
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -81,6 +83,10 @@ def test_a_token_needs_its_read_scope_and_a_caller_without_one_is_refused(client
         ("https://169.254.169.254/latest/meta-data", "public"),
         ("https://[::1]/hooks", "public"),
         ("https://[::ffff:192.168.0.1]/hooks", "public"),
+        ("https://[64:ff9b::a9fe:a9fe]/latest/meta-data", "public"),  # NAT64 of 169.254.169.254
+        ("https://[2002:a9fe:a9fe::1]/hooks", "public"),  # 6to4 of the same
+        ("https://[fec0::1]/hooks", "public"),
+        ("https://2130706433/hooks", "public"),  # 127.0.0.1 as one number
         ("https://user:secret@partner.example/hooks", "user name"),
         ("https://partner.example/hooks#part", "fragment"),
         ("not a url", "host"),
@@ -174,7 +180,32 @@ def test_a_revoked_token_or_a_withdrawn_consent_stops_its_endpoints_hearing(clie
     assert heard("booking.confirmed") == {"https://assistant.example/hooks"}
     grants.end_assistant(email="anna@example.com", client_pk=assistant.pk)
     assert heard("booking.cancelled") == set()
-    assert Endpoint.objects.count() == 2  # kept for the record; the token's owner may remove them
+
+    expired = bearer("booking.read", expires_at=timezone.now() + timedelta(days=1))
+    expiring = Endpoint.objects.get(public_id=add(client, expired, "https://partner.example/e").json()["id"])
+    annas_booking.append(expiring.owner)
+    assert heard("booking.refunded") == {"https://partner.example/e"}
+    ApiToken.objects.filter(pk=expiring.api_token_id).update(expires_at=timezone.now())
+    assert heard("booking.changed") == set()
+    ApiToken.objects.filter(pk=expiring.api_token_id).delete()  # its endpoint stays, owned by no one
+    assert heard("booking.pickup_moved") == set()
+    assert Endpoint.objects.count() == 3  # kept for the record; the token's owner may remove them
+
+
+def test_another_assistant_of_the_same_traveller_sees_none_of_its_endpoints(local):
+    annas = [
+        OAuthClient.objects.create(client_id=f"assistant-{n}", name=f"A{n}", redirect_uris=[]) for n in (1, 2)
+    ]
+    first, second = (token_of(grant_of(client)) for client in annas)
+    endpoint = subscriptions.add(first, url="https://assistant.example/hooks", event_types=[])
+
+    with pytest.raises(subscriptions.UnknownEndpoint):
+        subscriptions.find(second, endpoint.public_id)
+    with pytest.raises(subscriptions.UnknownEndpoint):
+        subscriptions.remove(second, endpoint.public_id)
+    assert list(subscriptions.of(second)) == [] and list(subscriptions.of(first)) == [endpoint]
+    renewed = token_of(first.grant)  # the same assistant an hour later
+    assert subscriptions.find(renewed, endpoint.public_id) == endpoint
 
 
 def test_a_travellers_erasure_removes_their_assistants_endpoints(client, local):
