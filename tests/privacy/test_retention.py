@@ -20,6 +20,8 @@ from privacy import retention
 from privacy.models import RetentionPolicy
 from tests.oauth.test_assistants_page import allow
 from tests.queued import run_pending_jobs
+from webhooks import owners
+from webhooks.models import Endpoint
 
 pytestmark = pytest.mark.django_db
 KINDS = {
@@ -134,6 +136,11 @@ def test_a_withdrawn_consent_forgets_its_traveller_after_its_period_and_one_stil
         client_id="c", registration="dynamic", name="C", redirect_uris=["https://c/"]
     )
     withdrawn, running = allow(client, "anna@example.com"), allow(client, "ben@example.com")
+    for grant in (withdrawn, running):  # each assistant hears of its traveller's bookings
+        token = ApiToken.objects.filter(grant=grant).first()
+        Endpoint.objects.create(
+            url="https://c/hooks", owner=owners.of_token(token), manager=owners.of_manager(token)
+        )
     grants.revoke_grant(withdrawn, actor="the traveller")
     start = timezone.now()
     assert "ended_consents" not in removed_at(start + timedelta(days=89))  # codes and refresh tokens went
@@ -145,5 +152,7 @@ def test_a_withdrawn_consent_forgets_its_traveller_after_its_period_and_one_stil
     assert (token.acts_for, token.name) == ("", "OAuth: C for a former traveller") and token.revoked_at
     assert ApiToken.objects.get(grant=running).acts_for == "ben@example.com"
     assert OAuthGrant.objects.get(pk=running.pk).traveller_email == "ben@example.com"
+    assert list(Endpoint.objects.values_list("owner", flat=True)) == ["traveller:ben@example.com"]
     assert removed_at(start + timedelta(days=120, hours=1)) == {"ended_consents": 1}
+    assert not Endpoint.objects.exists()
     assert not OAuthGrant.objects.exclude(traveller_email="").exists()
