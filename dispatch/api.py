@@ -13,12 +13,20 @@ from dispatch.serializers import (
     ChangeToMakeInput,
     ChangeWantedInput,
     change_shown,
+    change_wanted,
     quote_shown,
 )
 from payments.api import LIFECYCLE_PROBLEMS, REFERENCE_PATH, BookingOperation
 
 DOOR = "REST API"
-CHANGE_PROBLEMS = ["lead_time", "not_changeable", "stale_change_quote"]
+CHANGE_PROBLEMS = [
+    "lead_time",
+    "not_changeable",
+    "stale_change_quote",
+    "vehicle_too_small",
+    "route_not_found",
+    "upstream_unavailable",
+]
 
 
 def change_schema(**kwargs):
@@ -37,14 +45,16 @@ class ChangeQuotesApi(BookingOperation):
 
     @change_schema(
         operation_id="quoteBookingChange",
-        summary="Price a change of a booking's pickup time or class, changing nothing",
+        summary="Price a change of a booking's pickup, class, addresses or party, changing nothing",
         description=(
             "Send the bearer token that booked it (scope booking.write), or the customer's `email` (a token "
             "that acts for a traveller: their bookings only). Answers the ride's new price line by line, "
             "the difference and what happens to it (`settlement`), under an `id` valid for 10 minutes: "
             "POST /api/v1/bookings/{reference}/changes makes the change. The lead time applies; 409 "
             "`not_changeable` when the booking's state, its car or its chauffeur having set off no longer "
-            "allows it. Nothing changes."
+            "allows it, or for an hourly hire's or a tour's addresses. New addresses (`from`, `to`) are "
+            "routed again; `passengers` and `luggage` are checked against the class (400 "
+            "`vehicle_too_small`). Nothing changes."
         ),
         request=ChangeWantedInput,
         responses={201: OpenApiResponse(ChangeQuoteOutput, description="The change, priced.")},
@@ -52,9 +62,7 @@ class ChangeQuotesApi(BookingOperation):
     def post(self, request: Request, reference: str) -> Answer:
         booking, _ = self.booking(request, reference)
         wanted = self.validated(request).validated_data
-        quoted = change_quotes.quote_change(
-            booking, pickup=wanted.get("pickup"), vehicle_class=wanted.get("vehicle_class")
-        )
+        quoted = change_quotes.quote_change(booking, **change_wanted(wanted))
         return Answer(ChangeQuoteOutput.write(quote_shown(quoted)), status=201)
 
 

@@ -18,7 +18,7 @@ from apikit.problems import PROBLEM_KINDS
 from booking import ride, selectors
 from booking.checkout import ensure_bookable
 from booking.models import Booking, RideState
-from dispatch import changes
+from dispatch import changes, rerouting
 from dispatch.models import ChangeQuote
 from payments import refunds, surcharges
 from payments.models import Surcharge
@@ -46,6 +46,7 @@ class Quoted:
     booking: Booking
     pickup: datetime
     vehicle_class: str
+    ride: rerouting.Ride
     quote: Quote
     previous_cents: int
     difference_cents: int
@@ -62,19 +63,36 @@ class Made:
     payment_url: str | None  # the link that takes a difference to pay
 
 
-def quote_change(booking: Booking, *, pickup: datetime | None, vehicle_class: str | None) -> Quoted:
-    """The change priced and kept for VALID_FOR; nothing of the booking changes."""
+def quote_change(
+    booking: Booking,
+    *,
+    pickup: datetime | None,
+    vehicle_class: str | None,
+    origin: str | None = None,
+    destination: str | None = None,
+    passengers: int | None = None,
+    luggage: int | None = None,
+) -> Quoted:
+    """The change priced and kept for VALID_FOR; nothing of the booking changes. New addresses are routed
+    now, and the change is made on that route."""
     with transaction.atomic():
         locked = selectors.locked_booking(booking.pk)
         new_pickup, vehicle_class = pickup or locked.pickup_at, vehicle_class or locked.vehicle_class
         if new_pickup is None or locked.pickup_at is None:
             raise DomainError(_("This booking has no pickup time to change."), code="not_changeable")
-        if new_pickup == locked.pickup_at and vehicle_class == locked.vehicle_class:
+        new_ride = rerouting.wanted(
+            locked, new_pickup, origin=origin, destination=destination, passengers=passengers, luggage=luggage
+        )
+        if (new_pickup, vehicle_class, new_ride) == (
+            locked.pickup_at,
+            locked.vehicle_class,
+            rerouting.as_booked(locked),
+        ):
             raise DomainError(
-                _("Name a new pickupDatetime or vehicleClass: the booking already has these."),
+                _("Name what changes: the booking already has this pickup, class, addresses and party."),
                 code="invalid_request",
             )
-        quote = _allowed(locked, new_pickup, vehicle_class)
+        quote = _allowed(locked, new_pickup, vehicle_class, new_ride)
         difference = to_cents(quote.price) - locked.amount_cents
         settlement, settled = changes.settlement_of(locked, difference)
         row = ChangeQuote.objects.create(
@@ -82,6 +100,7 @@ def quote_change(booking: Booking, *, pickup: datetime | None, vehicle_class: st
             booking=locked,
             pickup_at=new_pickup,
             vehicle_class=vehicle_class,
+            ride=new_ride.as_record(),
             price_cents=to_cents(quote.price),
             booking_version=version(locked),
             expires_at=timezone.now() + VALID_FOR,
@@ -92,6 +111,7 @@ def quote_change(booking: Booking, *, pickup: datetime | None, vehicle_class: st
         booking=locked,
         pickup=new_pickup,
         vehicle_class=vehicle_class,
+        ride=new_ride,
         quote=quote,
         previous_cents=locked.amount_cents,
         difference_cents=difference,
@@ -112,7 +132,8 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
             raise _stale(_("This change quote is unknown, used or expired: ask for a new one."))
         if quoted.booking_version != version(locked):
             raise _stale(_("The booking changed since this quote: ask for a new one."))
-        quote = _allowed(locked, quoted.pickup_at, quoted.vehicle_class)
+        new_ride = rerouting.Ride.from_record(quoted.ride) if quoted.ride else rerouting.as_booked(locked)
+        quote = _allowed(locked, quoted.pickup_at, quoted.vehicle_class, new_ride)
         if to_cents(quote.price) != quoted.price_cents:
             raise _stale(_("The price changed since this quote: ask for a new one."))
         settlement, settled = changes.settlement_of(locked, quoted.price_cents - locked.amount_cents)
@@ -125,6 +146,7 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
                 vehicle_class=quoted.vehicle_class,
                 through_provider=True,
                 actor=actor,
+                ride=new_ride,
             )
         link = (
             made.booking.surcharges.filter(status=Surcharge.Status.PENDING).order_by("-pk").first()
@@ -157,7 +179,7 @@ def version(booking: Booking) -> str:
     )
 
 
-def _allowed(booking: Booking, pickup: datetime, vehicle_class: str) -> Quote:
+def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: rerouting.Ride) -> Quote:
     """The change's new price, once staff's rules allow it here: the ride and its new pickup both outside
     the lead time, the chauffeur not yet set off, a payment page not open at the old price."""
     if ride.progress(booking).state in UNDER_WAY:
@@ -177,7 +199,7 @@ def _allowed(booking: Booking, pickup: datetime, vehicle_class: str) -> Quote:
         ensure_bookable(pickup)  # the new pickup within the lead time, as a checkout's (400 lead_time)
     with _as_api_refusal():
         changes.ensure_changeable(booking, pickup, vehicle_class)
-        quote = changes.repriced(booking, vehicle_class)
+        quote = changes.repriced(booking, vehicle_class, ride=new_ride)
         changes.ensure_no_page_at_the_old_price(booking, to_cents(quote.price) - booking.amount_cents)
     return quote
 

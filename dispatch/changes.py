@@ -6,7 +6,7 @@ until staff with the permission change or remove it); a difference is refunded o
 payment provider, or settled by staff outside it and recorded as such."""
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,7 +17,7 @@ from apikit.errors import DomainError
 from booking import announcements, history, ride_stops, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, PaymentMethod
-from dispatch import assignment, job_links, papers, staff_pickups, windows
+from dispatch import assignment, job_links, papers, rerouting, staff_pickups, windows
 from fleet.models import Driver
 from invoicing import collective_invoices, invoices
 from payments import ledger, refunds, surcharges
@@ -56,24 +56,27 @@ def change_ride(
     past_ride: bool = False,
     price_by_hand: PriceByHand | None = None,
     tariff_price: bool = False,
+    ride: rerouting.Ride | None = None,
 ) -> Change:
     """`price_by_hand` sets the price staff agreed (with its reason); `tariff_price` removes one set before;
-    neither keeps the booking's price set by hand, if it has one, on the new ride."""
+    neither keeps the booking's price set by hand, if it has one, on the new ride. `ride`: its addresses,
+    route and passengers as they become (rerouting.wanted); None keeps them."""
     with transaction.atomic():
         booking = locked_for_change(pk)
         ensure_changeable(booking, pickup, vehicle_class)
         ensure_new_pickup(booking, pickup, short_notice=short_notice, past_ride=past_ride)
         kept = price_by_hand_of(booking.quote)
-        quote = repriced(booking, vehicle_class, price_by_hand=price_by_hand, tariff_price=tariff_price)
+        ride = ride or rerouting.as_booked(booking)
+        quote = repriced(
+            booking, vehicle_class, price_by_hand=price_by_hand, tariff_price=tariff_price, ride=ride
+        )
         difference = to_cents(quote.price) - booking.amount_cents
         ensure_no_page_at_the_old_price(booking, difference)
-        summary = _describe(booking, pickup, vehicle_class, quote.price)
+        summary = _describe(booking, pickup, vehicle_class, quote.price, ride)
         summary = _with_staff_choices(summary, booking, pickup, quote, kept, short_notice, past_ride)
         before = _announced(booking)
         booking.pickup_at, booking.vehicle_class = pickup, vehicle_class
-        if booking.duration_s:
-            stopping = ride_stops.stopping(ride_stops.of(booking))
-            booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s) + stopping
+        rerouting.apply(booking, ride, pickup)
         booking.quote_record, booking.amount_cents = quote.as_record(), to_cents(quote.price)
         booking.save()
         history.record(booking, history.Kind.CHANGE, summary, actor=actor)
@@ -85,9 +88,14 @@ def change_ride(
 
 
 def _announced(booking: Booking) -> dict:
-    """What booking.changed tells of a ride: its pickup, class and price (as the API writes them)."""
+    """What booking.changed tells of a ride: its pickup, addresses, party, class and price (as the API
+    writes them)."""
     return {
         "pickupDatetime": timezone.localtime(booking.pickup_at).isoformat() if booking.pickup_at else None,
+        "from": booking.origin,
+        "to": booking.destination,
+        "passengers": booking.passengers,
+        "luggage": booking.luggage,
         "vehicleClass": booking.vehicle_class,
         "price": str(from_cents(booking.amount_cents)),
     }
@@ -138,9 +146,11 @@ def repriced(
     *,
     price_by_hand: PriceByHand | None = None,
     tariff_price: bool = False,
+    ride: rerouting.Ride | None = None,
 ) -> Quote:
     """The ride's new price in `vehicle_class`: the tariff's of today, or staff's offer's (its class kept),
-    with the price set by hand it keeps (`price_by_hand`: a new one; `tariff_price`: none)."""
+    with the price set by hand it keeps (`price_by_hand`: a new one; `tariff_price`: none). `ride`: its
+    route and passengers as they become (None: as booked)."""
     chosen = price_by_hand or (None if tariff_price else price_by_hand_of(booking.quote))
     if is_offered(booking.quote):  # staff's offer priced it, not the tariff: the price stays
         if vehicle_class != booking.vehicle_class:
@@ -150,7 +160,7 @@ def repriced(
             )
         quote = without_price_by_hand(booking.quote)
     else:
-        quote = _tariff_quote(booking, vehicle_class)
+        quote = _tariff_quote(booking, vehicle_class, ride or rerouting.as_booked(booking))
     return with_price_by_hand(quote, chosen) if chosen is not None else quote
 
 
@@ -168,18 +178,19 @@ def ensure_no_page_at_the_old_price(booking: Booking, difference: int) -> None:
         )
 
 
-def _tariff_quote(booking: Booking, vehicle_class: str) -> Quote:
-    """The ride's price from the tariff of the class, as booked: its route, extras and stops."""
-    assert booking.distance_km is not None  # noqa: S101  (ensure_changeable refused a ride without one)
+def _tariff_quote(booking: Booking, vehicle_class: str, ride: rerouting.Ride) -> Quote:
+    """The ride's price from the tariff of the class: its route and passengers as `ride` has them, its
+    extras and stops as booked."""
+    assert ride.distance_km is not None  # noqa: S101  (ensure_changeable refused a ride without one)
     return pricing.quote_price(
         vehicle_class=vehicle_class,
-        distance_km=booking.distance_km,
+        distance_km=ride.distance_km,
         booking_type=booking.booking_type,
-        in_zone_a=booking.in_zone_a is not False,
+        in_zone_a=ride.in_zone_a is not False,
         duration_hours=booking.duration_hours,
         tour_slug=booking.tour_slug or None,
-        passengers=booking.passengers,
-        luggage=booking.luggage,
+        passengers=ride.passengers,
+        luggage=ride.luggage,
         extras=booking.quote.extras,  # what was asked for, at today's prices
         stop_waits=ride_stops.waits(ride_stops.of(booking)),
         booked=booking.quote,  # an extra withdrawn since stays, at its booked price
@@ -216,8 +227,24 @@ def ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) ->
         assignment.ensure_free(booking, moved, booking.driver, booking.vehicle)
 
 
-def _describe(booking: Booking, pickup: datetime, vehicle_class: str, price) -> history.Said:
+def _describe(
+    booking: Booking, pickup: datetime, vehicle_class: str, price, ride: rerouting.Ride
+) -> history.Said:
     parts = []
+    if ride.origin != booking.origin:
+        parts.append(
+            history.said("pickup address {before} → {after}", before=booking.origin, after=ride.origin)
+        )
+    if ride.destination != booking.destination:
+        parts.append(
+            history.said("destination {before} → {after}", before=booking.destination, after=ride.destination)
+        )
+    if ride.passengers != booking.passengers:
+        had = "—" if booking.passengers is None else booking.passengers
+        parts.append(history.said("passengers {before} → {after}", before=had, after=ride.passengers))
+    if ride.luggage != booking.luggage:
+        had = "—" if booking.luggage is None else booking.luggage
+        parts.append(history.said("luggage {before} → {after}", before=had, after=ride.luggage))
     if pickup != booking.pickup_at:
         before, after = history.moment(booking.pickup_at), history.moment(pickup)
         parts.append(history.said("pickup {before} → {after}", before=before, after=after))

@@ -137,6 +137,8 @@ class ChangeQuote(models.Model):
     pickup_at = models.DateTimeField(_("pickup"))
     vehicle_class = models.CharField(_("vehicle class"), max_length=20)
     price_cents = models.PositiveIntegerField(_("new price (cents)"))
+    # Its addresses, route and passengers as they become (dispatch/rerouting.py), routed when quoted.
+    ride = models.JSONField(_("ride"), default=dict, blank=True)
     booking_version = models.CharField(max_length=200, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     expires_at = models.DateTimeField(_("valid until"))

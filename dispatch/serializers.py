@@ -3,13 +3,13 @@
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import LocalDateTimeField
+from apikit.fields import FixedDecimalField, FromFieldMixin, JsonIntegerField, LocalDateTimeField
 from booking.serializers import BookingAccessInput, BookingEmailInput, BookingStateOutput
 from dispatch import change_quotes
 from payments import booking_state
 from pricing.models import VehicleClass
 from pricing.money import from_cents
-from pricing.serializers import PriceOutput, euros
+from pricing.serializers import PriceOutput, euros, luggage_field, passengers_field
 
 SETTLEMENTS = {
     "none": "nothing to pay or refund",
@@ -22,8 +22,25 @@ SETTLEMENT_HELP = "What happens to the difference: " + "; ".join(
 )
 
 
-class ChangeWantedInput(BookingEmailInput):
-    """The change wanted: a new pickup time, a new vehicle class, or both; what is left out stays."""
+class ChangeWantedInput(FromFieldMixin, BookingEmailInput):
+    """The change wanted: a new pickup time, class, pickup address, destination, passengers or luggage,
+    any of them together; what is left out stays."""
+
+    from_options = dict(
+        max_length=500,
+        source="origin",
+        required=False,
+        help_text="The new pickup address or place name; the ride is routed and priced again (a ride by "
+        "distance only: an hourly hire's or a tour's addresses are staff's, 409 `not_changeable`).",
+    )
+    to = serializers.CharField(
+        max_length=500,
+        source="destination",
+        required=False,
+        help_text="The new destination address or place name; routed and priced again as `from`.",
+    )
+    passengers = passengers_field(JsonIntegerField)
+    luggage = luggage_field(JsonIntegerField)
 
     pickupDatetime = LocalDateTimeField(
         source="pickup",
@@ -56,12 +73,30 @@ class AgentChangeToMakeInput(ChangeToMakeInput, BookingAccessInput):
     """Which booking and the change quote to make."""
 
 
-class ChangeQuoteOutput(Declaration):
+class ChangeQuoteOutput(FromFieldMixin, Declaration):
+    from_options = dict(source="ride.origin", help_text="The pickup address after the change.")
+
     id = serializers.CharField(help_text="Send it as `changeQuoteId` to make the change; single use.")
     expiresAt = LocalDateTimeField(source="expires_at", help_text="The quote holds until then.")
     reference = serializers.CharField(source="booking.reference")
     pickupDatetime = LocalDateTimeField(source="pickup", help_text="The pickup after the change.")
     vehicleClass = serializers.CharField(source="vehicle_class", help_text="The class after the change.")
+    to = serializers.CharField(source="ride.destination", help_text="The destination after the change.")
+    distanceKm = FixedDecimalField(
+        source="ride.distance_km",
+        max_digits=8,
+        decimal_places=1,
+        allow_null=True,
+        help_text="The route's length after the change, in km.",
+    )
+    passengers = serializers.IntegerField(
+        source="ride.passengers", allow_null=True, help_text="Passengers after the change (null: not said)."
+    )
+    luggage = serializers.IntegerField(
+        source="ride.luggage",
+        allow_null=True,
+        help_text="Pieces of luggage after the change (null: not said).",
+    )
     price = PriceOutput(source="quote", help_text="The ride's price after the change, line by line.")
     previousPriceEur = euros(source="previous", help_text="The booking's price now.")
     differenceEur = euros(source="difference", help_text="The new price less the old: above 0, more to pay.")
@@ -82,6 +117,14 @@ class ChangeMadeOutput(Declaration):
     )
 
 
+CHANGED = ("pickup", "vehicle_class", "origin", "destination", "passengers", "luggage")
+
+
+def change_wanted(validated: dict) -> dict:
+    """The keyword arguments of change_quotes.quote_change: what the change names, None for the rest."""
+    return {name: validated.get(name) for name in CHANGED}
+
+
 def quote_shown(quoted: change_quotes.Quoted) -> dict:
     """What ChangeQuoteOutput writes of a priced change."""
     return {
@@ -90,6 +133,7 @@ def quote_shown(quoted: change_quotes.Quoted) -> dict:
         "booking": quoted.booking,
         "pickup": quoted.pickup,
         "vehicle_class": quoted.vehicle_class,
+        "ride": quoted.ride,
         "quote": quoted.quote,
         "previous": from_cents(quoted.previous_cents),
         "difference": from_cents(quoted.difference_cents),

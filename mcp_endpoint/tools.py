@@ -36,6 +36,7 @@ from dispatch.serializers import (
     ChangeMadeOutput,
     ChangeQuoteOutput,
     change_shown,
+    change_wanted,
     quote_shown,
 )
 from mcp_endpoint.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
@@ -169,9 +170,7 @@ def _changed_booking(valid: serializers.Serializer, token: ApiToken):
 def _quote_change(valid: AgentChangeWantedInput, token: ApiToken):
     booking = _changed_booking(valid, token)
     wanted = valid.validated_data
-    quoted = change_quotes.quote_change(
-        booking, pickup=wanted.get("pickup"), vehicle_class=wanted.get("vehicle_class")
-    )
+    quoted = change_quotes.quote_change(booking, **change_wanted(wanted))
     return quote_shown(quoted)
 
 
@@ -395,14 +394,18 @@ TOOLS: tuple[Tool, ...] = (
         name="booking.quote_change",
         title="Price a change of a booking",
         description=(
-            "Price moving a booking's pickup (`pickupDatetime`) or changing its `vehicleClass`, or both, "
-            "without changing anything: the ride's new `price` line by line, `differenceEur` (above 0: more "
-            "to pay) and `settlement` (`refund`: `settledEur` goes back to the traveller's payment; `pay`: "
-            "they pay `settledEur` through a link; `none`; `invoiced`: on the company's monthly invoice). "
+            "Price a change of a booking's pickup time (`pickupDatetime`), `vehicleClass`, pickup address "
+            "(`from`), destination (`to`), `passengers` or `luggage`, any of them together, without changing "
+            "anything (new addresses are routed again): the ride's new `price` line by line, "
+            "`differenceEur` (above 0: more to pay) and `settlement` (`refund`: `settledEur` goes back to "
+            "the traveller's payment; `pay`: they pay `settledEur` through a link; `none`; `invoiced`: on "
+            "the company's monthly invoice). "
             "Show this to the traveller and, once they agree, pass its `id` to booking.change_booking within "
             "10 minutes. Same `reference` and `email` as booking.get_booking. The lead time applies "
             "(`lead_time`); `not_changeable` once the ride is within the lead time or the chauffeur has set "
-            "off, the booking is cancelled or completed, or its car is assigned and the class would change."
+            "off, the booking is cancelled or completed, its car is assigned and the class would change, or "
+            "it is an hourly hire or a tour whose addresses would change; `vehicle_too_small` names the "
+            "classes that fit more passengers or luggage."
         ),
         input=AgentChangeWantedInput,
         output=ChangeQuoteOutput,

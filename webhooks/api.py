@@ -27,8 +27,14 @@ WHOSE = (
 )
 
 
-def webhook_schema(**kwargs):
-    return extend_schema(tags=["webhooks"], auth=[{"bearerAuth": [Scope.READ.value]}], **kwargs)
+def webhook_schema(*, problems: tuple[str, ...] = (), **kwargs):
+    extensions = {"x-error-statuses": list(problems)} if problems else None
+    return extend_schema(
+        tags=["webhooks"],
+        auth=[{"bearerAuth": [Scope.READ.value]}],  # type: ignore[list-item]  # security requirements, not names
+        extensions=extensions,
+        **kwargs,
+    )
 
 
 class TokenOperation(Operation):
@@ -82,6 +88,7 @@ class EndpointsApi(TokenOperation):
 class EndpointApi(TokenOperation):
     @webhook_schema(
         operation_id="getWebhookEndpoint",
+        problems=("not_found",),
         summary="One of your webhook endpoints, with its signing secret",
         description="Another token's endpoint, or an unknown id: 404 `not_found`.",
         parameters=[ENDPOINT_PATH],
@@ -92,6 +99,7 @@ class EndpointApi(TokenOperation):
 
     @webhook_schema(
         operation_id="removeWebhookEndpoint",
+        problems=("not_found",),
         summary="Stop receiving events at an endpoint",
         description="Removes it with what it had still to receive.",
         parameters=[ENDPOINT_PATH],
@@ -105,6 +113,7 @@ class EndpointApi(TokenOperation):
 class EndpointResumeApi(TokenOperation):
     @webhook_schema(
         operation_id="resumeWebhookEndpoint",
+        problems=("not_found",),
         summary="Resume a paused endpoint",
         description=(
             "Its waiting events go out again, one booking's in their order; one that is not paused stays "

@@ -230,3 +230,71 @@ def test_a_new_pickup_in_the_past_is_the_lead_times_refusal(client, agent, paid)
 
     body = assert_problem(refused, 400, "lead_time", "pickupDatetime")
     assert "earliestPickup" in body and not ChangeQuote.objects.exists()
+
+
+def test_a_new_destination_is_routed_and_priced_again_and_made_on_the_route_quoted(
+    client, agent, paid, stripe
+):
+    before = (paid.destination, paid.distance_km, paid.amount_cents)
+    body = quote(client, paid, {"to": "Bratislava Airport"}, **agent).json()
+
+    assert body["to"] == "Bratislava Airport" and body["from"] == paid.origin
+    assert body["distanceKm"] > float(paid.distance_km) and body["settlement"] == "pay"
+    paid.refresh_from_db()
+    assert (paid.destination, paid.distance_km, paid.amount_cents) == before  # a quote changes nothing
+
+    made = make(client, paid, body["id"], **agent)
+
+    assert made.status_code == 200, made.content
+    moved = Booking.objects.get(pk=paid.pk)
+    assert (moved.destination, float(moved.distance_km)) == ("Bratislava Airport", body["distanceKm"])
+    assert moved.amount_cents == round(body["price"]["priceEur"] * 100)
+    assert moved.austria_share is not None and moved.austria_share < 1  # the ride now crosses the border
+    assert moved.estimated_arrival == moved.pickup_at + timedelta(seconds=moved.duration_s)
+    (changed,) = moved.history.filter(kind="change")
+    assert "destination Flughafen Wien → Bratislava Airport" in changed.text
+    assert made.json()["booking"]["to"] == "Bratislava Airport"
+
+
+def test_more_passengers_than_the_class_seats_are_refused_and_fewer_are_recorded(client, agent, paid):
+    too_many = quote(client, paid, {"passengers": 8}, **agent)
+    assert_problem(too_many, 400, "vehicle_too_small", "passengers")
+    assert not ChangeQuote.objects.exists()
+
+    body = quote(client, paid, {"passengers": 3, "luggage": 2}, **agent).json()
+    assert (body["passengers"], body["luggage"], body["settlement"]) == (3, 2, "none")
+    assert make(client, paid, body["id"], **agent).status_code == 200
+    moved = Booking.objects.get(pk=paid.pk)
+    assert (moved.passengers, moved.luggage, moved.amount_cents) == (3, 2, paid.amount_cents)
+
+
+def test_an_hourly_hires_addresses_are_staffs_to_change(client, agent, stripe):
+    data = ride(bookingType="hourly", durationHours=3, vehicleClass="business-van")
+    answer = post(
+        client, "/api/v1/checkout", {"amount": server_amount(client, data), "bookingData": data}, **agent
+    )
+    assert answer.status_code == 201, answer.content
+    hire = Booking.objects.get(reference=answer.json()["reference"])
+
+    refused = quote(client, hire, {"from": "Wien Hauptbahnhof"}, **agent)
+
+    assert_problem(refused, 409, "not_changeable")
+    assert not ChangeQuote.objects.exists() and Booking.objects.get(pk=hire.pk).origin == hire.origin
+
+
+def test_an_agent_changes_the_address_through_mcp(client, agent, paid, stripe):
+    change = {"reference": paid.reference, "from": "Wien Hauptbahnhof"}
+    quoted = tool_result(call(client, agent, "booking.quote_change", change))
+    assert not quoted["isError"], quoted
+    body = quoted["structuredContent"]
+    output_validator(client, agent, "booking.quote_change").validate(body)
+    made = tool_result(
+        call(
+            client,
+            agent,
+            "booking.change_booking",
+            {"reference": paid.reference, "changeQuoteId": body["id"]},
+        )
+    )
+    assert not made["isError"], made
+    assert Booking.objects.get(pk=paid.pk).origin == "Wien Hauptbahnhof"
