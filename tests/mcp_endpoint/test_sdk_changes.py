@@ -19,7 +19,7 @@ from payments import document_balance, ledger, refunds
 from tests.booking.test_checkout import ride, server_amount
 from tests.payments import fake_stripe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)  # seeded tariffs kept
 
 
 def books_agree(stripe: fake_stripe.FakeStripe, reference: str) -> Booking:
