@@ -24,6 +24,7 @@ CHANGE_PROBLEMS = [
     "not_changeable",
     "stale_change_quote",
     "vehicle_too_small",
+    "too_many_extras",
     "route_not_found",
     "upstream_unavailable",
 ]
@@ -52,9 +53,10 @@ class ChangeQuotesApi(BookingOperation):
             "the difference and what happens to it (`settlement`), under an `id` valid for 10 minutes: "
             "POST /api/v1/bookings/{reference}/changes makes the change. The lead time applies; 409 "
             "`not_changeable` when the booking's state, its car or its chauffeur having set off no longer "
-            "allows it, or for an hourly hire's or a tour's addresses. New addresses (`from`, `to`) are "
-            "routed again; `passengers` and `luggage` are checked against the class (400 "
-            "`vehicle_too_small`). Nothing changes."
+            "allows it, or for addresses staff agreed otherwise (an hourly hire's, a tour's, a return "
+            "trip's, a price set by hand, a flight pickup, a paid ride crossing the border differently). New "
+            "addresses (`from`, `to`) are routed again; `passengers` and `luggage` are checked against the "
+            "class (400 `vehicle_too_small`). Nothing changes."
         ),
         request=ChangeWantedInput,
         responses={201: OpenApiResponse(ChangeQuoteOutput, description="The change, priced.")},

@@ -80,6 +80,7 @@ def quote_change(
         new_pickup, vehicle_class = pickup or locked.pickup_at, vehicle_class or locked.vehicle_class
         if new_pickup is None or locked.pickup_at is None:
             raise DomainError(_("This booking has no pickup time to change."), code="not_changeable")
+        _ensure_open(locked)
         new_ride = rerouting.wanted(
             locked, new_pickup, origin=origin, destination=destination, passengers=passengers, luggage=luggage
         )
@@ -179,9 +180,11 @@ def version(booking: Booking) -> str:
     )
 
 
-def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: rerouting.Ride) -> Quote:
-    """The change's new price, once staff's rules allow it here: the ride and its new pickup both outside
-    the lead time, the chauffeur not yet set off, a payment page not open at the old price."""
+def _ensure_open(booking: Booking) -> None:
+    """The booking may change here at all: its state, the chauffeur not yet set off, the ride itself still
+    outside the lead time (asked first: before a new address costs a call to the routes' provider)."""
+    with _as_api_refusal():
+        changes.ensure_state(booking)
     if ride.progress(booking).state in UNDER_WAY:
         raise DomainError(
             _("The chauffeur has set off for this ride: call the operator to change it."),
@@ -195,10 +198,16 @@ def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: r
             _("The ride is too close to its pickup, or past it, to change here: call the operator."),
             code="not_changeable",
         ) from too_close
+
+
+def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: rerouting.Ride) -> Quote:
+    """The change's new price, once staff's rules allow it here: the ride and its new pickup both outside
+    the lead time, the chauffeur not yet set off, a payment page not open at the old price."""
+    _ensure_open(booking)
     if pickup != booking.pickup_at:
         ensure_bookable(pickup)  # the new pickup within the lead time, as a checkout's (400 lead_time)
     with _as_api_refusal():
-        changes.ensure_changeable(booking, pickup, vehicle_class)
+        changes.ensure_changeable(booking, pickup, vehicle_class, new_ride)
         quote = changes.repriced(booking, vehicle_class, ride=new_ride)
         changes.ensure_no_page_at_the_old_price(booking, to_cents(quote.price) - booking.amount_cents)
     return quote

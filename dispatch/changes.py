@@ -63,7 +63,7 @@ def change_ride(
     route and passengers as they become (rerouting.wanted); None keeps them."""
     with transaction.atomic():
         booking = locked_for_change(pk)
-        ensure_changeable(booking, pickup, vehicle_class)
+        ensure_changeable(booking, pickup, vehicle_class, ride)
         ensure_new_pickup(booking, pickup, short_notice=short_notice, past_ride=past_ride)
         kept = price_by_hand_of(booking.quote)
         ride = ride or rerouting.as_booked(booking)
@@ -197,7 +197,8 @@ def _tariff_quote(booking: Booking, vehicle_class: str, ride: rerouting.Ride) ->
     )
 
 
-def ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) -> None:
+def ensure_state(booking: Booking) -> None:
+    """The booking's state and its company's invoice allow a change at all."""
     if billed := collective_invoices.billed_refusal(booking):  # the issued invoice would bill the old ride
         raise DomainError(billed, code="not_changeable")
     if booking.status not in CHANGEABLE:
@@ -205,6 +206,13 @@ def ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) ->
             format_lazy(_("A {state} booking cannot be changed."), state=BookingStatus(booking.status).label),
             code="not_changeable",
         )
+
+
+def ensure_changeable(
+    booking: Booking, pickup: datetime, vehicle_class: str, ride: rerouting.Ride | None = None
+) -> None:
+    """`ride`: its route as it becomes (the chauffeur's and the car's time it takes); None: as booked."""
+    ensure_state(booking)
     if booking.distance_km is None:
         raise DomainError(
             format_lazy(_("{reference} has no stored route to price again."), reference=booking.reference),
@@ -222,7 +230,7 @@ def ensure_changeable(booking: Booking, pickup: datetime, vehicle_class: str) ->
             field="vehicle_class",
         )
     if booking.driver_id or booking.vehicle_id:
-        moved = windows.window_at(booking, pickup)
+        moved = windows.window_at(rerouting.as_ride(booking, ride) if ride else booking, pickup)
         papers.ensure_valid(moved, booking.driver, booking.vehicle)
         assignment.ensure_free(booking, moved, booking.driver, booking.vehicle)
 

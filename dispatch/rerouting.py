@@ -1,7 +1,11 @@
 """A ride's where and who as a change sets them: its addresses routed again (distance, driving time, Zone A,
-the share in Austria) through its stops, its passengers and luggage. Only a ride by distance is routed
-again here: an hourly hire's or a tour's hours and area were agreed for its addresses (staff change those)."""
+the share in Austria) through its stops, its passengers and luggage. Only a single ride by distance, at the
+tariff's price, is routed again here; staff change the addresses of the others: an hourly hire's or a
+tour's (agreed with its hours and area), a return trip's (its way back starts where the way out ends), one
+priced by hand or by staff's offer, one that meets a flight, and one paid for whose share of the route in
+Austria would change (its invoice's VAT split)."""
 
+import copy
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -9,10 +13,10 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
-from booking import ride_stops
+from booking import ride_stops, trips
 from booking.models import Booking
 from places.services import estimate_route
-from pricing.quote import BookingType, is_offered
+from pricing.quote import BookingType, is_offered, price_by_hand_of
 
 
 @dataclass(frozen=True)
@@ -66,15 +70,26 @@ def wanted(
 ) -> Ride:
     """The ride with what the change names (None: as booked); new addresses routed at the new pickup."""
     ride = as_booked(booking)
-    origin = ride.origin if origin is None else origin.strip()
-    destination = ride.destination if destination is None else destination.strip()
+    origin = _kept_unless_other(ride.origin, origin)
+    destination = _kept_unless_other(ride.destination, destination)
     if (origin, destination) != (ride.origin, ride.destination):
         ride = _rerouted(booking, ride, origin, destination, pickup)
+    if is_offered(booking.quote) and (passengers, luggage) != (None, None):
+        _refuse(_("Staff's offer was made for this party: call the operator to change it."), "passengers")
     return replace(
         ride,
         passengers=ride.passengers if passengers is None else passengers,
         luggage=ride.luggage if luggage is None else luggage,
     )
+
+
+def as_ride(booking: Booking, ride: Ride) -> Booking:
+    """An unsaved copy of the booking with the ride's route and party: what is computed from them (the
+    chauffeur's and the car's time it takes) before it changes."""
+    changed = copy.copy(booking)
+    for name, value in asdict(ride).items():
+        setattr(changed, name, value)
+    return changed
 
 
 def apply(booking: Booking, ride: Ride, pickup: datetime) -> None:
@@ -86,21 +101,40 @@ def apply(booking: Booking, ride: Ride, pickup: datetime) -> None:
         booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s) + stopping
 
 
+def _kept_unless_other(booked: str, named: str | None) -> str:
+    """The address named, or the booked one when none is named or it is the same but for case and spaces."""
+    if named is None or " ".join(named.split()).casefold() == " ".join(booked.split()).casefold():
+        return booked
+    return named.strip()
+
+
+def _refuse(reason, field: str) -> None:
+    raise DomainError(reason, code="not_changeable", field=field)
+
+
 def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, pickup: datetime) -> Ride:
+    field = "origin" if origin != ride.origin else "destination"
     if booking.booking_type != BookingType.DISTANCE or booking.tour_slug or is_offered(booking.quote):
-        raise DomainError(
+        _refuse(
             _(
                 "This ride's addresses were agreed with its hours, its tour or staff's offer: call the "
                 "operator to change them."
             ),
-            code="not_changeable",
-            field="origin" if origin != ride.origin else "destination",
+            field,
         )
+    if trips.other_leg(booking) is not None:
+        _refuse(_("This ride is part of a return trip: call the operator to change its addresses."), field)
+    if price_by_hand_of(booking.quote) is not None:
+        _refuse(_("Staff set this ride's price by hand: call the operator to change its addresses."), field)
+    if booking.flight_number and origin != ride.origin:
+        _refuse(_("This ride meets a flight: call the operator to change its pickup address."), "origin")
     if not origin or not destination:
         raise DomainError(
             _("A transfer needs its pickup address and its destination."),
             field="origin" if not origin else "destination",
         )
+    if " ".join(origin.split()).casefold() == " ".join(destination.split()).casefold():
+        raise DomainError(_("The pickup address and the destination must differ."), field="destination")
     stops = ride_stops.of(booking)
     route = estimate_route(
         origin=origin,
@@ -109,7 +143,16 @@ def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, picku
         stops=ride_stops.endpoints(stops),
         stopping=ride_stops.stopping(stops),
     )
-    share = route.austria_share().share
+    whole = route.austria_share().share
+    share = None if whole is None or whole >= 1 else whole
+    if booking.money_received and share != booking.austria_share:
+        _refuse(
+            _(
+                "The new route crosses the border differently from the one invoiced: call the operator to "
+                "change it."
+            ),
+            field,
+        )
     return replace(
         ride,
         origin=origin,
@@ -117,5 +160,5 @@ def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, picku
         distance_km=route.distance_km,
         duration_s=route.duration_s,
         in_zone_a=route.in_zone_a,
-        austria_share=None if share is None or share >= 1 else share,
+        austria_share=share,
     )

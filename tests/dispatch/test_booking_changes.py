@@ -3,6 +3,7 @@ made under its id refunds or asks the difference through Stripe (a fake that kee
 customer, and names the token and the door in the history. Refusals change nothing."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 import time_machine
@@ -15,8 +16,10 @@ from invoicing.models import CreditNote, Invoice
 from payments import document_balance
 from payments.models import Refund, Surcharge
 from pricing.models import VehicleClass
+from pricing.quote import PriceByHand, with_price_by_hand
 from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem, bearer
+from tests.dispatch.conftest import assign
 from tests.mcp_endpoint.mcp import call, output_validator, tool_problem, tool_result
 from tests.payments import fake_stripe
 
@@ -236,9 +239,9 @@ def test_a_new_destination_is_routed_and_priced_again_and_made_on_the_route_quot
     client, agent, paid, stripe
 ):
     before = (paid.destination, paid.distance_km, paid.amount_cents)
-    body = quote(client, paid, {"to": "Bratislava Airport"}, **agent).json()
+    body = quote(client, paid, {"to": "Linz Airport"}, **agent).json()
 
-    assert body["to"] == "Bratislava Airport" and body["from"] == paid.origin
+    assert body["to"] == "Linz Airport" and body["from"] == paid.origin
     assert body["distanceKm"] > float(paid.distance_km) and body["settlement"] == "pay"
     paid.refresh_from_db()
     assert (paid.destination, paid.distance_km, paid.amount_cents) == before  # a quote changes nothing
@@ -247,13 +250,78 @@ def test_a_new_destination_is_routed_and_priced_again_and_made_on_the_route_quot
 
     assert made.status_code == 200, made.content
     moved = Booking.objects.get(pk=paid.pk)
-    assert (moved.destination, float(moved.distance_km)) == ("Bratislava Airport", body["distanceKm"])
+    assert (moved.destination, float(moved.distance_km)) == ("Linz Airport", body["distanceKm"])
     assert moved.amount_cents == round(body["price"]["priceEur"] * 100)
-    assert moved.austria_share is not None and moved.austria_share < 1  # the ride now crosses the border
+    assert moved.duration_s > paid.duration_s and moved.austria_share is None  # all in Austria still
     assert moved.estimated_arrival == moved.pickup_at + timedelta(seconds=moved.duration_s)
     (changed,) = moved.history.filter(kind="change")
-    assert "destination Flughafen Wien → Bratislava Airport" in changed.text
-    assert made.json()["booking"]["to"] == "Bratislava Airport"
+    assert "destination Flughafen Wien → Linz Airport" in changed.text
+    assert made.json()["booking"]["to"] == "Linz Airport"
+
+
+def priced_by_hand(booking: Booking) -> None:
+    quote = with_price_by_hand(booking.quote, PriceByHand(Decimal("90.00"), "a regular customer"))
+    Booking.objects.filter(pk=booking.pk).update(quote_record=quote.as_record(), amount_cents=9000)
+
+
+@pytest.mark.parametrize(
+    ("prepare", "change", "field"),
+    [
+        # across the border: the paid ride's invoice splits its VAT by the share in Austria
+        (lambda booking: None, {"to": "Bratislava Airport"}, "to"),
+        (
+            lambda booking: Booking.objects.filter(pk=booking.pk).update(flight_number="OS 123"),
+            {"from": "Wien Hauptbahnhof"},
+            "from",
+        ),
+        (priced_by_hand, {"to": "Linz Airport"}, "to"),
+    ],
+    ids=["crossing the border", "meeting a flight", "priced by hand"],
+)
+def test_addresses_staff_agreed_otherwise_are_staffs_to_change(
+    client, agent, paid, stripe, prepare, change, field
+):
+    prepare(paid)
+    before = Booking.objects.get(pk=paid.pk)
+
+    refused = quote(client, paid, change, **agent)
+
+    assert_problem(refused, 409, "not_changeable", field)
+    after = Booking.objects.get(pk=paid.pk)
+    assert (after.origin, after.destination, after.amount_cents) == (
+        before.origin,
+        before.destination,
+        before.amount_cents,
+    )
+    assert not ChangeQuote.objects.exists()
+
+
+def test_the_same_address_is_no_change_and_a_ride_to_where_it_starts_is_refused(client, agent, paid):
+    same = quote(client, paid, {"to": "  flughafen   WIEN "}, **agent)
+    assert_problem(same, 400, "invalid_request")
+    nowhere = quote(client, paid, {"to": paid.origin.upper()}, **agent)
+    assert_problem(nowhere, 400, "invalid_request", "to")
+    assert not ChangeQuote.objects.exists()
+
+
+def test_a_longer_ride_that_would_run_into_the_chauffeurs_next_is_refused(
+    client, agent, paid, fleet, make_booking
+):
+    assign(paid, fleet["karl"], fleet["van"])
+    paid.refresh_from_db()
+    next_ride = make_booking(
+        status="paid",
+        paid_at=timezone.now(),
+        duration_s=1455,
+        pickup_at=paid.estimated_arrival + timedelta(minutes=45),
+    )
+    assign(next_ride, fleet["karl"], fleet["sedan"])
+
+    refused = quote(client, paid, {"to": "Linz Airport"}, **agent)
+
+    assert_problem(refused, 409, "not_changeable")
+    assert "Karl Huber" in refused.json()["detail"]
+    assert Booking.objects.get(pk=paid.pk).destination == paid.destination
 
 
 def test_more_passengers_than_the_class_seats_are_refused_and_fewer_are_recorded(client, agent, paid):
