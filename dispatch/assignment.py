@@ -113,9 +113,8 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
             else history.said("{driver} with {vehicle}", **who)
         )
         history.record(booking, history.Kind.ASSIGNMENT, assigned, actor=actor)
-        if (
-            not unchanged
-        ):  # what the traveller's messages say of them: the chauffeur's name, the car, its plate
+        # what the traveller's messages say of them: the chauffeur's name, the car, its plate
+        if not unchanged:
             chauffeur = {"name": driver.name, "vehicle": vehicle.model, "plate": vehicle.plate}
             announcements.announce(booking, "chauffeur.assigned", chauffeur=chauffeur)
         if booking.status == BookingStatus.PAID:

@@ -134,6 +134,7 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
         if quoted.booking_version != version(locked):
             raise _stale(_("The booking changed since this quote: ask for a new one."))
         new_ride = rerouting.Ride.from_record(quoted.ride) if quoted.ride else rerouting.as_booked(locked)
+        _ensure_open(locked)
         quote = _allowed(locked, quoted.pickup_at, quoted.vehicle_class, new_ride)
         if to_cents(quote.price) != quoted.price_cents:
             raise _stale(_("The price changed since this quote: ask for a new one."))
@@ -201,9 +202,9 @@ def _ensure_open(booking: Booking) -> None:
 
 
 def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: rerouting.Ride) -> Quote:
-    """The change's new price, once staff's rules allow it here: the ride and its new pickup both outside
-    the lead time, the chauffeur not yet set off, a payment page not open at the old price."""
-    _ensure_open(booking)
+    """The change's new price, once staff's rules allow it here (the booking itself open to a change: the
+    caller asked _ensure_open first): the new pickup outside the lead time, the chauffeur's and the car's
+    time free, a payment page not open at the old price."""
     if pickup != booking.pickup_at:
         ensure_bookable(pickup)  # the new pickup within the lead time, as a checkout's (400 lead_time)
     with _as_api_refusal():

@@ -87,23 +87,31 @@ def as_ride(booking: Booking, ride: Ride) -> Booking:
     """An unsaved copy of the booking with the ride's route and party: what is computed from them (the
     chauffeur's and the car's time it takes) before it changes."""
     changed = copy.copy(booking)
-    for name, value in asdict(ride).items():
-        setattr(changed, name, value)
+    _set(changed, ride)
     return changed
 
 
 def apply(booking: Booking, ride: Ride, pickup: datetime) -> None:
     """The booking's fields as the ride says (the caller saves it); its arrival follows the new pickup."""
-    for name, value in asdict(ride).items():
-        setattr(booking, name, value)
+    _set(booking, ride)
     if booking.duration_s:
         stopping = ride_stops.stopping(ride_stops.of(booking))
         booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s) + stopping
 
 
+def _set(booking: Booking, ride: Ride) -> None:
+    for name, value in asdict(ride).items():
+        setattr(booking, name, value)
+
+
+def _same_place(first: str, second: str) -> bool:
+    """Two addresses as people type them: letter case and spaces do not count."""
+    return " ".join(first.split()).casefold() == " ".join(second.split()).casefold()
+
+
 def _kept_unless_other(booked: str, named: str | None) -> str:
     """The address named, or the booked one when none is named or it is the same but for case and spaces."""
-    if named is None or " ".join(named.split()).casefold() == " ".join(booked.split()).casefold():
+    if named is None or _same_place(named, booked):
         return booked
     return named.strip()
 
@@ -133,7 +141,7 @@ def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, picku
             _("A transfer needs its pickup address and its destination."),
             field="origin" if not origin else "destination",
         )
-    if " ".join(origin.split()).casefold() == " ".join(destination.split()).casefold():
+    if _same_place(origin, destination):
         raise DomainError(_("The pickup address and the destination must differ."), field="destination")
     stops = ride_stops.of(booking)
     route = estimate_route(

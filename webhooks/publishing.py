@@ -18,10 +18,8 @@ def publish(event_type: str, *, subject: str, data: dict, audience: list[str]) -
     endpoints = [endpoint for endpoint in Endpoint.objects.filter(hearing) if endpoint.wants(event_type)]
     if not endpoints:
         return None
-    now = timezone.now()
-    event = Event(type=event_type, subject=subject, payload={})
-    event.payload = {"type": event_type, "timestamp": now.isoformat(), "data": data}
-    event.save()
+    payload = {"type": event_type, "timestamp": timezone.now().isoformat(), "data": data}
+    event = Event.objects.create(type=event_type, subject=subject, payload=payload)
     Delivery.objects.bulk_create(Delivery(endpoint=endpoint, event=event) for endpoint in endpoints)
     for endpoint in endpoints:  # a paused one's too: it may be resumed before this commits
         sending.send_deliveries.enqueue(endpoint.pk, subject)  # written with the event: runs after commit
