@@ -34,6 +34,31 @@ def later(pickup: str, hours: int) -> str:
     return (datetime.fromisoformat(pickup) + timedelta(hours=hours)).isoformat()
 
 
+def dearer_then_cheaper(client, stripe: fake_stripe.FakeStripe, reference: str, pickup: str, change) -> dict:
+    """The agent's two changes of a paid booking through `change(wanted) -> (quoted, made)`: a later pickup
+    from another address in a dearer class, paid through the link, then a cheaper class, refunded; the books
+    agreeing after each. Answers the first quote."""
+    first, made = change(
+        {"pickupDatetime": later(pickup, 1), "from": "Wien Hauptbahnhof", "vehicleClass": "first"}
+    )
+    assert first["settlement"] == "pay" and made["settlement"] == "pay" and first["differenceEur"] > 0
+    assert made["booking"]["from"] == "Wien Hauptbahnhof" and made["booking"]["vehicleClass"] == "first"
+    (link,) = stripe.open_sessions()
+    assert stripe.sessions[link].amount == round(first["settledEur"] * 100)
+    stripe.pay(client, link)  # the traveller pays the difference through the link
+    dearer = books_agree(stripe, reference)
+    assert dearer.amount_cents == sum(stripe.charged.values())
+
+    shown, made = change({"vehicleClass": "executive"})
+    assert shown["settlement"] == "refund" and made["settlement"] == "refund" and shown["differenceEur"] < 0
+    assert sum(stripe.refunded.values()) == round(shown["settledEur"] * 100)
+    cheaper = books_agree(stripe, reference)
+    assert cheaper.amount_cents == stripe.net()
+    assert (cheaper.origin, cheaper.vehicle_class) == ("Wien Hauptbahnhof", "executive")
+    assert timezone.localtime(cheaper.pickup_at).isoformat() == later(pickup, 1)
+    return first
+
+
 def test_an_agent_moves_the_pickup_changes_the_address_and_the_class_and_back(live_server, settings, client):
     with fake_stripe.installed(settings) as stripe:
         settings.ALLOWED_HOSTS = ["*"]
@@ -75,21 +100,4 @@ def test_an_agent_moves_the_pickup_changes_the_address_and_the_class_and_back(li
 
             return asyncio.run(agent(quote_then_confirm))
 
-        shown, made = change(
-            {"pickupDatetime": later(pickup, 1), "from": "Wien Hauptbahnhof", "vehicleClass": "first"}
-        )
-        assert shown["settlement"] == "pay" and made["settlement"] == "pay" and shown["differenceEur"] > 0
-        assert made["booking"]["from"] == "Wien Hauptbahnhof" and made["booking"]["vehicleClass"] == "first"
-        (link,) = stripe.open_sessions()
-        assert stripe.sessions[link].amount == round(shown["settledEur"] * 100)
-        stripe.pay(client, link)  # the traveller pays the difference through the link
-        dearer = books_agree(stripe, reference)
-        assert dearer.amount_cents == sum(stripe.charged.values())
-
-        shown, made = change({"vehicleClass": "executive"})
-        assert shown["settlement"] == "refund" and made["settlement"] == "refund"
-        assert sum(stripe.refunded.values()) == round(shown["settledEur"] * 100)
-        cheaper = books_agree(stripe, reference)
-        assert cheaper.amount_cents == stripe.net()
-        assert (cheaper.origin, cheaper.vehicle_class) == ("Wien Hauptbahnhof", "executive")
-        assert timezone.localtime(cheaper.pickup_at).isoformat() == later(pickup, 1)
+        dearer_then_cheaper(client, stripe, reference, pickup, change)
