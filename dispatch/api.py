@@ -46,17 +46,19 @@ class ChangeQuotesApi(BookingOperation):
 
     @change_schema(
         operation_id="quoteBookingChange",
-        summary="Price a change of a booking's pickup, class, addresses or party, changing nothing",
+        summary="Price a change of a booking's pickup, class, route, party or extras; changes nothing",
         description=(
             "Send the bearer token that booked it (scope booking.write), or the customer's `email` (a token "
             "that acts for a traveller: their bookings only). Answers the ride's new price line by line, "
             "the difference and what happens to it (`settlement`), under an `id` valid for 10 minutes: "
             "POST /api/v1/bookings/{reference}/changes makes the change. The lead time applies; 409 "
             "`not_changeable` when the booking's state, its car or its chauffeur having set off no longer "
-            "allows it, or for addresses staff agreed otherwise (an hourly hire's, a tour's, a return "
-            "trip's, a price set by hand, a flight pickup, a paid ride crossing the border differently). New "
-            "addresses (`from`, `to`) are routed again; `passengers` and `luggage` are checked against the "
-            "class (400 `vehicle_too_small`). Nothing changes."
+            "allows it, for addresses and stops staff agreed otherwise (an hourly hire's, a tour's, a return "
+            "trip's, a price set by hand, a flight pickup, a paid ride crossing the border differently), for "
+            "extras of a price agreed with staff or that the car assigned lacks. New addresses (`from`, "
+            "`to`) and `stops` are routed again; `passengers` and `luggage` are checked against the class "
+            "(400 `vehicle_too_small`); `extras` as a checkout's (400 `too_many_extras`). A return trip's "
+            "way back is a booking of its own: change it by its own reference. Nothing changes."
         ),
         request=ChangeWantedInput,
         responses={201: OpenApiResponse(ChangeQuoteOutput, description="The change, priced.")},

@@ -91,7 +91,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
                 code="class_mismatch",
                 field="vehicle",
             )
-        _ensure_equipped(booking, vehicle)
+        ensure_equipped(booking, vehicle)
         window = ride_window(booking)
         if window is None:
             raise DomainError(
@@ -127,7 +127,7 @@ def assign(pk: int, *, driver_id: int, vehicle_id: int, actor: str) -> Booking:
     return booking
 
 
-def _ensure_equipped(booking: Booking, vehicle: Vehicle) -> None:
+def ensure_equipped(booking: Booking, vehicle: Vehicle) -> None:
     """The vehicle seats the passengers, carries the luggage and every booked extra it must carry."""
     for wanted, room, said in (
         (

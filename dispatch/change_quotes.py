@@ -18,12 +18,13 @@ from apikit.problems import PROBLEM_KINDS
 from booking import ride, selectors
 from booking.checkout import ensure_bookable
 from booking.models import Booking, RideState
+from booking.ride_stops import Stop
 from dispatch import changes, rerouting
 from dispatch.models import ChangeQuote
 from payments import refunds, surcharges
 from payments.models import Surcharge
 from pricing.money import to_cents
-from pricing.quote import Quote
+from pricing.quote import ExtraChoice, Quote
 
 VALID_FOR = timedelta(minutes=10)
 UNDER_WAY = (
@@ -72,9 +73,11 @@ def quote_change(
     destination: str | None = None,
     passengers: int | None = None,
     luggage: int | None = None,
+    stops: tuple[Stop, ...] | None = None,
+    extras: tuple[ExtraChoice, ...] | None = None,
 ) -> Quoted:
-    """The change priced and kept for VALID_FOR; nothing of the booking changes. New addresses are routed
-    now, and the change is made on that route."""
+    """The change priced and kept for VALID_FOR; nothing of the booking changes. New addresses or stops are
+    routed now, and the change is made on that route."""
     with transaction.atomic():
         locked = selectors.locked_booking(booking.pk)
         new_pickup, vehicle_class = pickup or locked.pickup_at, vehicle_class or locked.vehicle_class
@@ -82,7 +85,14 @@ def quote_change(
             raise DomainError(_("This booking has no pickup time to change."), code="not_changeable")
         _ensure_open(locked)
         new_ride = rerouting.wanted(
-            locked, new_pickup, origin=origin, destination=destination, passengers=passengers, luggage=luggage
+            locked,
+            new_pickup,
+            origin=origin,
+            destination=destination,
+            passengers=passengers,
+            luggage=luggage,
+            stops=stops,
+            extras=extras,
         )
         if (new_pickup, vehicle_class, new_ride) == (
             locked.pickup_at,
@@ -90,7 +100,7 @@ def quote_change(
             rerouting.as_booked(locked),
         ):
             raise DomainError(
-                _("Name what changes: the booking already has this pickup, class, addresses and party."),
+                _("Name what changes: the booking already has this pickup, class, route, party and extras."),
                 code="invalid_request",
             )
         quote = _allowed(locked, new_pickup, vehicle_class, new_ride)
@@ -133,7 +143,8 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
             raise _stale(_("This change quote is unknown, used or expired: ask for a new one."))
         if quoted.booking_version != version(locked):
             raise _stale(_("The booking changed since this quote: ask for a new one."))
-        new_ride = rerouting.Ride.from_record(quoted.ride) if quoted.ride else rerouting.as_booked(locked)
+        # a quote's ride names what it changes; what it does not name stays as booked
+        new_ride = rerouting.Ride.from_record({**rerouting.as_booked(locked).as_record(), **quoted.ride})
         _ensure_open(locked)
         quote = _allowed(locked, quoted.pickup_at, quoted.vehicle_class, new_ride)
         if to_cents(quote.price) != quoted.price_cents:
@@ -204,12 +215,14 @@ def _ensure_open(booking: Booking) -> None:
 def _allowed(booking: Booking, pickup: datetime, vehicle_class: str, new_ride: rerouting.Ride) -> Quote:
     """The change's new price, once staff's rules allow it here (the booking itself open to a change: the
     caller asked _ensure_open first): the new pickup outside the lead time, the chauffeur's and the car's
-    time free, a payment page not open at the old price."""
+    time free, the car assigned equipped for the party and extras, a payment page not open at the old
+    price."""
     if pickup != booking.pickup_at:
         ensure_bookable(pickup)  # the new pickup within the lead time, as a checkout's (400 lead_time)
     with _as_api_refusal():
         changes.ensure_changeable(booking, pickup, vehicle_class, new_ride)
         quote = changes.repriced(booking, vehicle_class, ride=new_ride)
+        changes.ensure_fits_vehicle(booking, new_ride, quote)
         changes.ensure_no_page_at_the_old_price(booking, to_cents(quote.price) - booking.amount_cents)
     return quote
 

@@ -70,6 +70,7 @@ def change_ride(
         quote = repriced(
             booking, vehicle_class, price_by_hand=price_by_hand, tariff_price=tariff_price, ride=ride
         )
+        ensure_fits_vehicle(booking, ride, quote)
         difference = to_cents(quote.price) - booking.amount_cents
         ensure_no_page_at_the_old_price(booking, difference)
         summary = _describe(booking, pickup, vehicle_class, quote.price, ride)
@@ -88,14 +89,18 @@ def change_ride(
 
 
 def _announced(booking: Booking) -> dict:
-    """What booking.changed tells of a ride: its pickup, addresses, party, class and price (as the API
-    writes them)."""
+    """What booking.changed tells of a ride: its pickup, addresses, stops, party, extras, class and price
+    (as the API writes them)."""
     return {
         "pickupDatetime": timezone.localtime(booking.pickup_at).isoformat() if booking.pickup_at else None,
         "from": booking.origin,
         "to": booking.destination,
+        "stops": [
+            {"address": stop.address, "waitMinutes": stop.wait_minutes} for stop in ride_stops.of(booking)
+        ],
         "passengers": booking.passengers,
         "luggage": booking.luggage,
+        "extras": [{"code": extra.code, "quantity": extra.quantity} for extra in booking.quote.extras],
         "vehicleClass": booking.vehicle_class,
         "price": str(from_cents(booking.amount_cents)),
     }
@@ -164,6 +169,14 @@ def repriced(
     return with_price_by_hand(quote, chosen) if chosen is not None else quote
 
 
+def ensure_fits_vehicle(booking: Booking, ride: rerouting.Ride, quote: Quote) -> None:
+    """The car assigned still seats the party and carries the extras of the changed ride."""
+    if booking.vehicle is not None:
+        changed = rerouting.as_ride(booking, ride)
+        changed.quote_record = quote.as_record()
+        assignment.ensure_equipped(changed, booking.vehicle)
+
+
 def ensure_no_page_at_the_old_price(booking: Booking, difference: int) -> None:
     if difference and booking.status == BookingStatus.PENDING_PAYMENT and ledger.checkout_session(booking):
         raise DomainError(
@@ -179,8 +192,8 @@ def ensure_no_page_at_the_old_price(booking: Booking, difference: int) -> None:
 
 
 def _tariff_quote(booking: Booking, vehicle_class: str, ride: rerouting.Ride) -> Quote:
-    """The ride's price from the tariff of the class: its route and passengers as `ride` has them, its
-    extras and stops as booked."""
+    """The ride's price from the tariff of the class: its route, stops, passengers and extras as `ride` has
+    them (an extra withdrawn from the catalogue since stays, at its booked price)."""
     assert ride.distance_km is not None  # noqa: S101  (ensure_changeable refused a ride without one)
     return pricing.quote_price(
         vehicle_class=vehicle_class,
@@ -191,9 +204,9 @@ def _tariff_quote(booking: Booking, vehicle_class: str, ride: rerouting.Ride) ->
         tour_slug=booking.tour_slug or None,
         passengers=ride.passengers,
         luggage=ride.luggage,
-        extras=booking.quote.extras,  # what was asked for, at today's prices
-        stop_waits=ride_stops.waits(ride_stops.of(booking)),
-        booked=booking.quote,  # an extra withdrawn since stays, at its booked price
+        extras=ride.extras,  # at today's prices
+        stop_waits=ride_stops.waits(ride.stops),
+        booked=booking.quote,
     )
 
 
@@ -247,12 +260,28 @@ def _describe(
         parts.append(
             history.said("destination {before} → {after}", before=booking.destination, after=ride.destination)
         )
+    if ride.stops != ride_stops.of(booking):
+        parts.append(
+            history.said(
+                "stops {before} → {after}",
+                before=_stops_written(ride_stops.of(booking)),
+                after=_stops_written(ride.stops),
+            )
+        )
     if ride.passengers != booking.passengers:
         had = "—" if booking.passengers is None else booking.passengers
         parts.append(history.said("passengers {before} → {after}", before=had, after=ride.passengers))
     if ride.luggage != booking.luggage:
         had = "—" if booking.luggage is None else booking.luggage
         parts.append(history.said("luggage {before} → {after}", before=had, after=ride.luggage))
+    if ride.extras != booking.quote.extras:
+        parts.append(
+            history.said(
+                "extras {before} → {after}",
+                before=_extras_written(booking.quote.extras),
+                after=_extras_written(ride.extras),
+            )
+        )
     if pickup != booking.pickup_at:
         before, after = history.moment(booking.pickup_at), history.moment(pickup)
         parts.append(history.said("pickup {before} → {after}", before=before, after=after))
@@ -267,6 +296,27 @@ def _describe(
     before, after = history.eur(to_cents(booking.quote.price)), history.eur(to_cents(price))
     parts.append(history.said("price {before} → {after}", before=before, after=after))
     return history.said("Changed: {changes}", changes=parts)
+
+
+def _stops_written(stops: tuple[ride_stops.Stop, ...]) -> str:
+    """Stops as the history keeps them: "Hotel Sacher (15 min); Stephansplatz", or "—" for none."""
+    return (
+        "; ".join(
+            f"{stop.address} ({stop.wait_minutes} min)" if stop.wait_minutes else stop.address
+            for stop in stops
+        )
+        or "—"
+    )
+
+
+def _extras_written(extras) -> str:
+    """Extras by their codes, as staff name them in the admin: "child-seat × 2, name-sign", or "—"."""
+    return (
+        ", ".join(
+            f"{extra.code} × {extra.quantity}" if extra.quantity > 1 else extra.code for extra in extras
+        )
+        or "—"
+    )
 
 
 def _with_staff_choices(

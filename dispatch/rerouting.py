@@ -1,9 +1,10 @@
-"""A ride's where and who as a change sets them: its addresses routed again (distance, driving time, Zone A,
-the share in Austria) through its stops, its passengers and luggage. Only a single ride by distance, at the
-tariff's price, is routed again here; staff change the addresses of the others: an hourly hire's or a
-tour's (agreed with its hours and area), a return trip's (its way back starts where the way out ends), one
-priced by hand or by staff's offer, one that meets a flight, and one paid for whose share of the route in
-Austria would change (its invoice's VAT split)."""
+"""A ride's where, who and what as a change sets them: its addresses and stops routed again (distance,
+driving time, Zone A, the share in Austria), its passengers, luggage and extras. Only a single ride by
+distance, at the tariff's price, is routed again here; staff change the addresses and stops of the others:
+an hourly hire's or a tour's (agreed with its hours and area), a return trip's (its way back starts where
+the way out ends), one priced by hand or by staff's offer, one that meets a flight, and one paid for whose
+share of the route in Austria would change (its invoice's VAT split). The extras of a ride priced by hand
+or by staff's offer are staff's too."""
 
 import copy
 from dataclasses import asdict, dataclass, replace
@@ -15,8 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from booking import ride_stops, trips
 from booking.models import Booking
+from booking.ride_stops import Stop
 from places.services import estimate_route
-from pricing.quote import BookingType, is_offered, price_by_hand_of
+from pricing.quote import BookingType, ExtraChoice, is_offered, price_by_hand_of
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class Ride:
     austria_share: Decimal | None
     passengers: int | None
     luggage: int | None
+    stops: tuple[Stop, ...]
+    extras: tuple[ExtraChoice, ...]  # as asked for: the price's lines say what they cost
 
     def as_record(self) -> dict:
         return {
@@ -43,7 +47,11 @@ class Ride:
             key: None if record[key] is None else Decimal(record[key])
             for key in ("distance_km", "austria_share")
         }
-        return cls(**{**record, **decimal})
+        listed = {
+            "stops": tuple(Stop(**stop) for stop in record["stops"]),
+            "extras": tuple(ExtraChoice(**extra) for extra in record["extras"]),
+        }
+        return cls(**{**record, **decimal, **listed})
 
 
 def as_booked(booking: Booking) -> Ride:
@@ -56,6 +64,8 @@ def as_booked(booking: Booking) -> Ride:
         austria_share=booking.austria_share,
         passengers=booking.passengers,
         luggage=booking.luggage,
+        stops=ride_stops.of(booking),
+        extras=booking.quote.extras,
     )
 
 
@@ -67,15 +77,28 @@ def wanted(
     destination: str | None = None,
     passengers: int | None = None,
     luggage: int | None = None,
+    stops: tuple[Stop, ...] | None = None,
+    extras: tuple[ExtraChoice, ...] | None = None,
 ) -> Ride:
-    """The ride with what the change names (None: as booked); new addresses routed at the new pickup."""
+    """The ride with what the change names (None: as booked; no stops or extras: `()`); new addresses or
+    stops routed at the new pickup."""
     ride = as_booked(booking)
     origin = _kept_unless_other(ride.origin, origin)
     destination = _kept_unless_other(ride.destination, destination)
-    if (origin, destination) != (ride.origin, ride.destination):
-        ride = _rerouted(booking, ride, origin, destination, pickup)
+    stops = ride.stops if stops is None else _kept_stops(ride.stops, stops)
+    if (origin, destination, stops) != (ride.origin, ride.destination, ride.stops):
+        ride = _rerouted(booking, ride, origin, destination, stops, pickup)
     if is_offered(booking.quote) and (passengers, luggage) != (None, None):
         _refuse(_("Staff's offer was made for this party: call the operator to change it."), "passengers")
+    if extras is not None and _counted(extras) != _counted(ride.extras):
+        if is_offered(booking.quote) or price_by_hand_of(booking.quote) is not None:
+            _refuse(
+                _("This ride's price was agreed with staff: call the operator to change its extras."),
+                "extras",
+            )
+        ride = replace(
+            ride, extras=tuple(ExtraChoice(code, count) for code, count in _counted(extras).items())
+        )
     return replace(
         ride,
         passengers=ride.passengers if passengers is None else passengers,
@@ -84,7 +107,7 @@ def wanted(
 
 
 def as_ride(booking: Booking, ride: Ride) -> Booking:
-    """An unsaved copy of the booking with the ride's route and party: what is computed from them (the
+    """An unsaved copy of the booking with the ride's route, stops and party: what is computed from them (the
     chauffeur's and the car's time it takes) before it changes."""
     changed = copy.copy(booking)
     _set(changed, ride)
@@ -95,13 +118,15 @@ def apply(booking: Booking, ride: Ride, pickup: datetime) -> None:
     """The booking's fields as the ride says (the caller saves it); its arrival follows the new pickup."""
     _set(booking, ride)
     if booking.duration_s:
-        stopping = ride_stops.stopping(ride_stops.of(booking))
+        stopping = ride_stops.stopping(ride.stops)
         booking.estimated_arrival = pickup + timedelta(seconds=booking.duration_s) + stopping
 
 
 def _set(booking: Booking, ride: Ride) -> None:
+    """The ride's fields on the booking; its extras are its price's (the caller sets the new quote)."""
     for name, value in asdict(ride).items():
-        setattr(booking, name, value)
+        if name != "extras":
+            setattr(booking, name, value)  # stops as their records: asdict writes them so
 
 
 def _same_place(first: str, second: str) -> bool:
@@ -116,24 +141,54 @@ def _kept_unless_other(booked: str, named: str | None) -> str:
     return named.strip()
 
 
+def _kept_stops(booked: tuple[Stop, ...], named: tuple[Stop, ...]) -> tuple[Stop, ...]:
+    """The stops named, each address kept as booked at its place where it is the same but for case and
+    spaces."""
+    return tuple(
+        Stop(
+            _kept_unless_other(booked[i].address, stop.address) if i < len(booked) else stop.address.strip(),
+            stop.wait_minutes,
+        )
+        for i, stop in enumerate(named)
+    )
+
+
+def _counted(extras: tuple[ExtraChoice, ...]) -> dict[str, int]:
+    """Extras as the price counts them: a code named twice is one extra with its pieces together."""
+    counted: dict[str, int] = {}
+    for extra in extras:
+        counted[extra.code] = counted.get(extra.code, 0) + extra.quantity
+    return counted
+
+
 def _refuse(reason, field: str) -> None:
     raise DomainError(reason, code="not_changeable", field=field)
 
 
-def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, pickup: datetime) -> Ride:
-    field = "origin" if origin != ride.origin else "destination"
+def _rerouted(
+    booking: Booking, ride: Ride, origin: str, destination: str, stops: tuple[Stop, ...], pickup: datetime
+) -> Ride:
+    field = (
+        "origin" if origin != ride.origin else "destination" if destination != ride.destination else "stops"
+    )
     if booking.booking_type != BookingType.DISTANCE or booking.tour_slug or is_offered(booking.quote):
         _refuse(
             _(
-                "This ride's addresses were agreed with its hours, its tour or staff's offer: call the "
-                "operator to change them."
+                "This ride's route was agreed with its hours, its tour or staff's offer: call the operator "
+                "to change its addresses or stops."
             ),
             field,
         )
     if trips.other_leg(booking) is not None:
-        _refuse(_("This ride is part of a return trip: call the operator to change its addresses."), field)
+        _refuse(
+            _("This ride is part of a return trip: call the operator to change its addresses or stops."),
+            field,
+        )
     if price_by_hand_of(booking.quote) is not None:
-        _refuse(_("Staff set this ride's price by hand: call the operator to change its addresses."), field)
+        _refuse(
+            _("Staff set this ride's price by hand: call the operator to change its addresses or stops."),
+            field,
+        )
     if booking.flight_number and origin != ride.origin:
         _refuse(_("This ride meets a flight: call the operator to change its pickup address."), "origin")
     if not origin or not destination:
@@ -143,7 +198,6 @@ def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, picku
         )
     if _same_place(origin, destination):
         raise DomainError(_("The pickup address and the destination must differ."), field="destination")
-    stops = ride_stops.of(booking)
     route = estimate_route(
         origin=origin,
         destination=destination,
@@ -165,6 +219,7 @@ def _rerouted(booking: Booking, ride: Ride, origin: str, destination: str, picku
         ride,
         origin=origin,
         destination=destination,
+        stops=stops,
         distance_km=route.distance_km,
         duration_s=route.duration_s,
         in_zone_a=route.in_zone_a,

@@ -4,12 +4,20 @@ from rest_framework import serializers
 
 from apikit.declarations import Declaration
 from apikit.fields import FixedDecimalField, FromFieldMixin, JsonIntegerField, LocalDateTimeField
-from booking.serializers import BookingAccessInput, BookingEmailInput, BookingStateOutput
+from booking.serializers import (
+    BookedStopOutput,
+    BookingAccessInput,
+    BookingEmailInput,
+    BookingStateOutput,
+    StopInput,
+    StopsInput,
+)
 from dispatch import change_quotes
 from payments import booking_state
 from pricing.models import VehicleClass
 from pricing.money import from_cents
-from pricing.serializers import PriceOutput, euros, luggage_field, passengers_field
+from pricing.quote import MAX_STOPS
+from pricing.serializers import ExtrasField, PriceOutput, euros, luggage_field, passengers_field
 
 SETTLEMENTS = {
     "none": "nothing to pay or refund",
@@ -22,9 +30,9 @@ SETTLEMENT_HELP = "What happens to the difference: " + "; ".join(
 )
 
 
-class ChangeWantedInput(FromFieldMixin, BookingEmailInput):
-    """The change wanted: a new pickup time, class, pickup address, destination, passengers or luggage,
-    any of them together; what is left out stays."""
+class ChangeWantedInput(FromFieldMixin, BookingEmailInput, StopsInput):
+    """The change wanted: a new pickup time, class, pickup address, destination, stops, passengers, luggage
+    or extras, any of them together; what is left out stays."""
 
     from_options = dict(
         max_length=500,
@@ -39,8 +47,21 @@ class ChangeWantedInput(FromFieldMixin, BookingEmailInput):
         required=False,
         help_text="The new destination address or place name; routed and priced again as `from`.",
     )
+    stops = serializers.ListField(
+        child=StopInput(),
+        required=False,
+        max_length=MAX_STOPS,
+        help_text="The stops on the way as they become, in order, all of them (`[]`: none); the ride is "
+        "routed and priced again as with `from` (400 `too_many_stops` where the class allows fewer).",
+    )
     passengers = passengers_field(JsonIntegerField)
     luggage = luggage_field(JsonIntegerField)
+    extras = ExtrasField(
+        help_text="The extras as they become, all of them (`[]`: none), as the checkout takes them "
+        '(`["child-seat:2", "name-sign"]`; GET /api/v1/extras lists them); priced at today\'s prices. A car '
+        "assigned must carry them (409 `not_changeable`); a ride whose price was agreed with staff keeps "
+        "its extras (409 `not_changeable`)."
+    )
 
     pickupDatetime = LocalDateTimeField(
         source="pickup",
@@ -73,6 +94,11 @@ class AgentChangeToMakeInput(ChangeToMakeInput, BookingAccessInput):
     """Which booking and the change quote to make."""
 
 
+class ChangedExtraOutput(Declaration):
+    code = serializers.CharField(help_text="As GET /api/v1/extras names it.")
+    quantity = serializers.IntegerField()
+
+
 class ChangeQuoteOutput(FromFieldMixin, Declaration):
     from_options = dict(source="ride.origin", help_text="The pickup address after the change.")
 
@@ -97,6 +123,12 @@ class ChangeQuoteOutput(FromFieldMixin, Declaration):
         allow_null=True,
         help_text="Pieces of luggage after the change (null: not said).",
     )
+    stops = BookedStopOutput(
+        many=True, source="ride.stops", help_text="The stops after the change, in order."
+    )
+    extras = ChangedExtraOutput(
+        many=True, source="ride.extras", help_text="The extras after the change; `price` has their lines."
+    )
     price = PriceOutput(source="quote", help_text="The ride's price after the change, line by line.")
     previousPriceEur = euros(source="previous", help_text="The booking's price now.")
     differenceEur = euros(source="difference", help_text="The new price less the old: above 0, more to pay.")
@@ -117,7 +149,7 @@ class ChangeMadeOutput(Declaration):
     )
 
 
-CHANGED = ("pickup", "vehicle_class", "origin", "destination", "passengers", "luggage")
+CHANGED = ("pickup", "vehicle_class", "origin", "destination", "stops", "passengers", "luggage", "extras")
 
 
 def change_wanted(validated: dict) -> dict:

@@ -395,8 +395,9 @@ TOOLS: tuple[Tool, ...] = (
         title="Price a change of a booking",
         description=(
             "Price a change of a booking's pickup time (`pickupDatetime`), `vehicleClass`, pickup address "
-            "(`from`), destination (`to`), `passengers` or `luggage`, any of them together, without changing "
-            "anything (new addresses are routed again): the ride's new `price` line by line, "
+            "(`from`), destination (`to`), `stops`, `passengers`, `luggage` or `extras`, any of them "
+            "together, without changing anything (new addresses and stops are routed again; `stops` and "
+            "`extras` name all of them as they become): the ride's new `price` line by line, "
             "`differenceEur` (above 0: more to pay) and `settlement` (`refund`: `settledEur` goes back to "
             "the traveller's payment; `pay`: they pay `settledEur` through a link; `none`; `invoiced`: on "
             "the company's monthly invoice). "
@@ -404,8 +405,9 @@ TOOLS: tuple[Tool, ...] = (
             "10 minutes. Same `reference` and `email` as booking.get_booking. The lead time applies "
             "(`lead_time`); `not_changeable` once the ride is within the lead time or the chauffeur has set "
             "off, the booking is cancelled or completed, its car is assigned and the class would change, or "
-            "it is an hourly hire or a tour whose addresses would change; `vehicle_too_small` names the "
-            "classes that fit more passengers or luggage."
+            "it is an hourly hire, a tour or a return trip whose addresses or stops would change, or its "
+            "car lacks an extra; `vehicle_too_small` names the classes that fit more passengers or luggage. "
+            "A return trip's way back is a booking of its own: change it by its own `reference`."
         ),
         input=AgentChangeWantedInput,
         output=ChangeQuoteOutput,

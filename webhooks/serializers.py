@@ -81,8 +81,8 @@ class DeliveryData(serializers.Serializer):
     )
     changes = serializers.DictField(
         required=False,
-        help_text="booking.changed: each changed value (`pickupDatetime`, `vehicleClass`, `price`) with its "
-        "`before` and `after`.",
+        help_text="booking.changed: each changed value (`pickupDatetime`, `from`, `to`, `stops`, "
+        "`passengers`, `luggage`, `extras`, `vehicleClass`, `price`) with its `before` and `after`.",
     )
     currency = serializers.CharField(required=False, help_text="booking.changed: the prices' currency.")
     previousPickupDatetime = serializers.DateTimeField(

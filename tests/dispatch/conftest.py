@@ -1,5 +1,5 @@
-"""The booking fixture of tests/booking/conftest.py, and a small fleet with paid rides to assign, for the tests
-of this app."""
+"""The booking fixture of tests/booking/conftest.py, a small fleet with paid rides to assign, and a transfer an
+agent booked and paid at a fake Stripe, for the tests of this app."""
 
 from datetime import datetime, timedelta
 
@@ -11,6 +11,28 @@ from dispatch import assignment
 from fleet.models import Driver, Vehicle
 from pricing.models import VehicleClass
 from tests.booking.conftest import make_booking  # noqa: F401
+from tests.booking.test_checkout import post, server_amount
+from tests.booking.test_checkout import ride as ride_data
+from tests.payments import fake_stripe
+
+
+@pytest.fixture
+def stripe(settings):
+    with fake_stripe.installed(settings) as books:
+        yield books
+
+
+@pytest.fixture
+def paid(client, agent, stripe) -> Booking:
+    """A business-van transfer (93.00 EUR) booked by the agent's token and paid at Stripe."""
+    data = ride_data(vehicleClass="business-van")
+    answer = post(
+        client, "/api/v1/checkout", {"amount": server_amount(client, data), "bookingData": data}, **agent
+    )
+    assert answer.status_code == 201, answer.content
+    (session,) = stripe.sessions.values()
+    stripe.pay(client, session.id)
+    return Booking.objects.get(reference=answer.json()["reference"])
 
 
 @pytest.fixture

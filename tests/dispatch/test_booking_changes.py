@@ -21,28 +21,8 @@ from tests.booking.test_checkout import post, ride, server_amount
 from tests.conftest import assert_problem, bearer
 from tests.dispatch.conftest import assign
 from tests.mcp_endpoint.mcp import call, output_validator, tool_problem, tool_result
-from tests.payments import fake_stripe
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def stripe(settings):
-    with fake_stripe.installed(settings) as books:
-        yield books
-
-
-@pytest.fixture
-def paid(client, agent, stripe) -> Booking:
-    """A business-van transfer (93.00 EUR) booked by the agent's token and paid at Stripe."""
-    data = ride(vehicleClass="business-van")
-    answer = post(
-        client, "/api/v1/checkout", {"amount": server_amount(client, data), "bookingData": data}, **agent
-    )
-    assert answer.status_code == 201, answer.content
-    (session,) = stripe.sessions.values()
-    stripe.pay(client, session.id)
-    return Booking.objects.get(reference=answer.json()["reference"])
 
 
 def quote(client, booking: Booking, change: dict, **headers):
@@ -57,6 +37,28 @@ def make(client, booking: Booking, quote_id: str, **headers):
 
 def later(booking: Booking, hours: int) -> str:
     return timezone.localtime(booking.pickup_at + timedelta(hours=hours)).isoformat()
+
+
+def through_mcp(client, agent, booking: Booking, change: dict) -> tuple[dict, dict]:
+    """An agent's change through MCP, quote then change: both answers' structured content, each checked
+    against its tool's output schema."""
+    quoted = tool_result(
+        call(client, agent, "booking.quote_change", {"reference": booking.reference, **change})
+    )
+    assert not quoted["isError"], quoted
+    body = quoted["structuredContent"]
+    output_validator(client, agent, "booking.quote_change").validate(body)
+    made = tool_result(
+        call(
+            client,
+            agent,
+            "booking.change_booking",
+            {"reference": booking.reference, "changeQuoteId": body["id"]},
+        )
+    )
+    assert not made["isError"], made
+    output_validator(client, agent, "booking.change_booking").validate(made["structuredContent"])
+    return body, made["structuredContent"]
 
 
 def test_a_quote_prices_the_change_and_changes_nothing(client, agent, paid):
@@ -173,25 +175,12 @@ def test_another_token_or_traveller_cannot_change_the_booking(client, paid):
 
 
 def test_an_agent_changes_the_booking_through_mcp_as_through_rest(client, agent, paid, stripe):
-    change = {"reference": paid.reference, "vehicleClass": "executive", "pickupDatetime": later(paid, 1)}
-    quoted = tool_result(call(client, agent, "booking.quote_change", change))
-    assert not quoted["isError"], quoted
-    body = quoted["structuredContent"]
-    output_validator(client, agent, "booking.quote_change").validate(body)
-    assert (body["settlement"], body["vehicleClass"]) == ("refund", "executive")
-
-    made = tool_result(
-        call(
-            client,
-            agent,
-            "booking.change_booking",
-            {"reference": paid.reference, "changeQuoteId": body["id"]},
-        )
+    body, made = through_mcp(
+        client, agent, paid, {"vehicleClass": "executive", "pickupDatetime": later(paid, 1)}
     )
 
-    assert not made["isError"], made
-    output_validator(client, agent, "booking.change_booking").validate(made["structuredContent"])
-    assert made["structuredContent"]["booking"]["vehicleClass"] == "executive"
+    assert (body["settlement"], body["vehicleClass"]) == ("refund", "executive")
+    assert made["booking"]["vehicleClass"] == "executive"
     assert sum(stripe.refunded.values()) == round(body["settledEur"] * 100)
     (changed,) = paid.history.filter(kind="change")
     assert changed.actor.endswith("(MCP)")
@@ -351,18 +340,6 @@ def test_an_hourly_hires_addresses_are_staffs_to_change(client, agent, stripe):
 
 
 def test_an_agent_changes_the_address_through_mcp(client, agent, paid, stripe):
-    change = {"reference": paid.reference, "from": "Wien Hauptbahnhof"}
-    quoted = tool_result(call(client, agent, "booking.quote_change", change))
-    assert not quoted["isError"], quoted
-    body = quoted["structuredContent"]
-    output_validator(client, agent, "booking.quote_change").validate(body)
-    made = tool_result(
-        call(
-            client,
-            agent,
-            "booking.change_booking",
-            {"reference": paid.reference, "changeQuoteId": body["id"]},
-        )
-    )
-    assert not made["isError"], made
+    through_mcp(client, agent, paid, {"from": "Wien Hauptbahnhof"})
+
     assert Booking.objects.get(pk=paid.pk).origin == "Wien Hauptbahnhof"
