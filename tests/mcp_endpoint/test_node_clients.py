@@ -4,7 +4,8 @@ official TypeScript SDK 1.x (`@modelcontextprotocol/sdk`, inside most agent host
 official conformance suite under both revisions. They are installed from tests/mcp_endpoint/node/package-lock.json
 by `make test` when npm is on the PATH; the conformance suite needs Node 22 (the Inspector's command line runs
 on Node 20 too), which comes from the lockfile (the `node` package), so the machine's Node version does not
-matter."""
+matter. The SDK's change of a paid booking runs against Django's live server instead, whose Stripe is the
+in-process fake that keeps its own books."""
 
 import json
 import os
@@ -14,11 +15,16 @@ from pathlib import Path
 
 import pytest
 import requests
+from django.utils import timezone
 
+from access import tokens
+from tests.booking.test_checkout import ride, server_amount
 from tests.mcp_endpoint.live import LiveServer, booking_count
 from tests.mcp_endpoint.mcp import TOOL_NAMES
 from tests.mcp_endpoint.test_mcp_client import PICKUP, READ_CALLS
+from tests.mcp_endpoint.test_sdk_changes import books_agree, dearer_then_cheaper
 from tests.mcp_endpoint.token_proxy import token_proxy
+from tests.payments import fake_stripe
 
 NODE_TOOLS = Path(__file__).parent / "node"
 NODE = NODE_TOOLS / "node_modules" / ".bin" / "node"
@@ -277,3 +283,42 @@ def test_the_conformance_suite_passes_every_scenario_this_server_can_take(server
         outcomes[scenario] = {check["status"] for check in json.loads(checks.read_text())}
     for scenario in MUST_PASS[revision]:
         assert "SUCCESS" in outcomes[scenario] and not outcomes[scenario] & {"FAILURE", "WARNING"}, scenario
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # seeded tariffs kept
+def test_the_typescript_sdk_changes_a_paid_booking_as_the_python_sdk_does(live_server, settings, client):
+    """Quote, show the difference, confirm, through the official TypeScript SDK against the service with a
+    Stripe that keeps its own books: the steps and the books' checks of test_sdk_changes.py."""
+    with fake_stripe.installed(settings) as stripe:
+        settings.ALLOWED_HOSTS = ["*"]
+        _token, plain = tokens.issue_token(name="agent", scopes=["booking.read", "booking.write"])
+
+        def answer(name: str, arguments: dict) -> dict:
+            ran = node(
+                "session.mjs",
+                "v1",
+                "legacy",
+                f"{live_server.url}/api/mcp",
+                plain,
+                stdin=json.dumps({"calls": [{"name": name, "arguments": arguments}]}),
+            )
+            assert ran.returncode == 0, ran.stderr
+            (call,) = json.loads(ran.stdout)["calls"]
+            assert call["result"]["isError"] is False, call
+            return call["result"]["structuredContent"]
+
+        data = ride(vehicleClass="executive")
+        started = answer(
+            "booking.create_checkout", {"amount": server_amount(client, data), "bookingData": data}
+        )
+        reference = started["reference"]
+        stripe.pay(client, started["sessionId"])
+        pickup = timezone.localtime(books_agree(stripe, reference).pickup_at).isoformat()
+
+        def change(wanted: dict) -> tuple[dict, dict]:
+            quoted = answer("booking.quote_change", {"reference": reference, **wanted})
+            return quoted, answer(
+                "booking.change_booking", {"reference": reference, "changeQuoteId": quoted["id"]}
+            )
+
+        dearer_then_cheaper(client, stripe, reference, pickup, change)
