@@ -57,8 +57,26 @@ def _traces(booking: Booking) -> list[str]:
     values = [booking.name, booking.email, booking.phone, booking.origin, booking.destination]
     values += [booking.flight_number, booking.billing_address]
     values += [stop.get("address", "") for stop in booking.stops or ()]
+    for change in booking.history.filter(kind=BookingEvent.Kind.CHANGE):
+        values += _changed_texts(change.params)  # the addresses and stops a change replaced
     # The longest first: a name inside an e-mail address goes with the address.
     return sorted({value.strip() for value in values if len(value.strip()) >= 3}, key=len, reverse=True)
+
+
+def _changed_texts(params) -> list[str]:
+    """The texts a change's entry names before and after (addresses, stops one by one, extras)."""
+    if isinstance(params, list):
+        return [text for item in params for text in _changed_texts(item)]
+    if not isinstance(params, dict):
+        return []
+    texts = []
+    for key, value in params.items():
+        if key in ("before", "after") and isinstance(value, str):
+            stops = value.split("; ")  # a change writes stops "Hotel Sacher (15 min); Stephansplatz"
+            texts += [value, *stops, *(re.sub(r" \(\d+ min\)\Z", "", stop) for stop in stops)]
+        else:
+            texts += _changed_texts(value)
+    return texts
 
 
 def _without(value, traces: list[str]):

@@ -25,6 +25,8 @@ CHANGE_PROBLEMS = [
     "stale_change_quote",
     "vehicle_too_small",
     "too_many_extras",
+    "unknown_extra",
+    "too_many_stops",
     "route_not_found",
     "upstream_unavailable",
 ]
@@ -57,7 +59,8 @@ class ChangeQuotesApi(BookingOperation):
             "trip's, a price set by hand, a flight pickup, a paid ride crossing the border differently), for "
             "extras of a price agreed with staff or that the car assigned lacks. New addresses (`from`, "
             "`to`) and `stops` are routed again; `passengers` and `luggage` are checked against the class "
-            "(400 `vehicle_too_small`); `extras` as a checkout's (400 `too_many_extras`). A return trip's "
+            "(400 `vehicle_too_small`); `stops` and `extras` as a checkout's (400 `too_many_stops`, "
+            "`too_many_extras`, `unknown_extra`). A return trip's "
             "way back is a booking of its own: change it by its own reference. Nothing changes."
         ),
         request=ChangeWantedInput,

@@ -170,11 +170,21 @@ def repriced(
 
 
 def ensure_fits_vehicle(booking: Booking, ride: rerouting.Ride, quote: Quote) -> None:
-    """The car assigned still seats the party and carries the extras of the changed ride."""
-    if booking.vehicle is not None:
-        changed = rerouting.as_ride(booking, ride)
-        changed.quote_record = quote.as_record()
+    """The car assigned seats the party and carries the extras of a ride whose party or extras change. A car
+    that no longer fits a ride changed otherwise (its equipment or seats edited since) is staff's to
+    replace: it does not hold up a new pickup time."""
+    if booking.vehicle is None or (ride.passengers, ride.luggage, ride.extras) == (
+        booking.passengers,
+        booking.luggage,
+        booking.quote.extras,
+    ):
+        return
+    changed = rerouting.as_ride(booking, ride)
+    changed.quote_record = quote.as_record()
+    try:
         assignment.ensure_equipped(changed, booking.vehicle)
+    except DomainError as refused:  # the car's words, on no field the change names
+        raise DomainError(refused.words, code="not_changeable") from refused
 
 
 def ensure_no_page_at_the_old_price(booking: Booking, difference: int) -> None:

@@ -51,7 +51,8 @@ class Ride:
             "stops": tuple(Stop(**stop) for stop in record["stops"]),
             "extras": tuple(ExtraChoice(**extra) for extra in record["extras"]),
         }
-        return cls(**{**record, **decimal, **listed})
+        known = {name: value for name, value in record.items() if name in cls.__dataclass_fields__}
+        return cls(**{**known, **decimal, **listed})  # a key a later version adds is not this one's to read
 
 
 def as_booked(booking: Booking) -> Ride:
@@ -196,8 +197,14 @@ def _rerouted(
             _("A transfer needs its pickup address and its destination."),
             field="origin" if not origin else "destination",
         )
-    if _same_place(origin, destination):
+    if _same_place(origin, destination) and not stops:  # with stops, a round trip back to where it started
         raise DomainError(_("The pickup address and the destination must differ."), field="destination")
+    if (origin, destination, [stop.address for stop in stops]) == (
+        ride.origin,
+        ride.destination,
+        [stop.address for stop in ride.stops],
+    ):  # only the waits at the stops change: the same road, the car stands longer
+        return replace(ride, stops=stops)
     route = estimate_route(
         origin=origin,
         destination=destination,

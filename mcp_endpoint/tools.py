@@ -406,8 +406,9 @@ TOOLS: tuple[Tool, ...] = (
             "(`lead_time`); `not_changeable` once the ride is within the lead time or the chauffeur has set "
             "off, the booking is cancelled or completed, its car is assigned and the class would change, or "
             "it is an hourly hire, a tour or a return trip whose addresses or stops would change, or its "
-            "car lacks an extra; `vehicle_too_small` names the classes that fit more passengers or luggage. "
-            "A return trip's way back is a booking of its own: change it by its own `reference`."
+            "car cannot take the party or extras; `vehicle_too_small` names the classes that fit more "
+            "passengers or luggage. A return trip's way back is a booking of its own: change it by its own "
+            "`reference`."
         ),
         input=AgentChangeWantedInput,
         output=ChangeQuoteOutput,

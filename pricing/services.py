@@ -53,7 +53,10 @@ def quote_price(
         extras=tuple(extras),
         stop_waits=tuple(stop_waits),
         booked_extras=booked_offers(booked) if booked is not None else {},
-        booked_stops=sum(line.code == STOP for line in booked.lines) if booked is not None else 0,
+        # the stops booked stay within their class's limit of then; another class takes what it allows
+        booked_stops=sum(line.code == STOP for line in booked.lines)
+        if booked is not None and booked.vehicle_class == vehicle_class
+        else 0,
     )
     return compute_quote(current_snapshot(), request)
 

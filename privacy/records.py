@@ -11,8 +11,9 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from booking import selectors
+from booking import personal_data, selectors
 from booking.models import Booking
+from dispatch.models import ChangeQuote
 from invoicing.models import CollectiveInvoiceLine, CreditNote, Invoice
 from payments.models import AccountPayment, Payment, PaymentShare, Refund, Surcharge
 from privacy.models import Hold
@@ -68,6 +69,15 @@ def removable_collective_invoices(now: datetime, years: int) -> QuerySet:
         .exclude(Exists(AccountPayment.objects.filter(invoice=invoice, payment__created_at__gte=since)))
         .exclude(Exists(rides_staying))
     )
+
+
+def anonymise(booking_id: int, now: datetime) -> bool:
+    """The booking's personal data removed (booking/personal_data.py), and the changes quoted for it, which
+    name the addresses asked for; False when the data was already removed."""
+    with transaction.atomic():
+        selectors.locked_booking(booking_id)  # the booking first, as a change locks it before its quote
+        ChangeQuote.objects.filter(booking_id=booking_id).delete()
+        return personal_data.anonymise(booking_id, now)
 
 
 def remove_booking(booking_id: int) -> None:

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
-from booking import personal_data, selectors
+from booking import selectors
 from booking.models import Booking
 from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
@@ -91,7 +91,7 @@ def _forget_consents_traveller(grant_pk: int) -> None:
 
 
 def _anonymised(rows: QuerySet, now: datetime) -> int:
-    return _each_still_due(rows, lambda pk: personal_data.anonymise(pk, now))
+    return _each_still_due(rows, lambda pk: records.anonymise(pk, now))
 
 
 def _records_removed(rows: QuerySet, now: datetime) -> int:

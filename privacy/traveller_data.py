@@ -12,7 +12,7 @@ from django.db.models import Max, QuerySet
 from django.http import JsonResponse
 from django.utils import timezone
 
-from booking import personal_data, selectors
+from booking import selectors
 from booking.models import Booking, BookingEvent, BookingStatus
 from invoicing import documents as invoicing_documents
 from invoicing.models import CreditNote, Invoice
@@ -248,7 +248,7 @@ def _anonymised_unless_held(reference: str, now: datetime) -> bool | None:
         booking = selectors.locked_booking(pk)
         if not records.not_held(Booking.objects.filter(pk=booking.pk), now).exists():
             return None
-        return personal_data.anonymise(booking.pk, now)
+        return records.anonymise(booking.pk, now)
 
 
 def download(copy: dict, file_name: str) -> JsonResponse:

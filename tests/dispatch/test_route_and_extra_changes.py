@@ -6,18 +6,22 @@ nothing."""
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from booking.models import Booking
 from dispatch.models import ChangeQuote
 from fleet.models import VehicleEquipment
 from payments import document_balance
 from payments.models import Surcharge
-from pricing.models import Extra
+from pricing.models import Extra, Tariff
+from pricing.services import TARIFFS
+from privacy import records
 from tests.booking.test_checkout import post
 from tests.booking.test_return_trips import trip, trip_amount
 from tests.conftest import assert_problem
 from tests.dispatch.conftest import assign
 from tests.dispatch.test_booking_changes import later, make, priced_by_hand, quote, through_mcp
+from tests.queued import run_pending_jobs
 from webhooks.models import Endpoint, Event
 
 pytestmark = pytest.mark.django_db
@@ -126,13 +130,17 @@ def test_a_car_assigned_must_carry_the_extras_and_seat_the_party(client, agent, 
     crowded = quote(client, paid, {"passengers": 4}, **agent)
 
     assert "W-3000C" in assert_problem(lacking, 409, "not_changeable")["detail"]
-    assert "W-3000C" in assert_problem(crowded, 400, "vehicle_too_small")["detail"]
+    assert "W-3000C" in assert_problem(crowded, 409, "not_changeable")["detail"]
     assert kept(paid) == before and not ChangeQuote.objects.exists()
     child_seat = Extra.objects.get(code="child-seat")
-    VehicleEquipment.objects.create(vehicle=fleet["van"], extra=child_seat, quantity=1)
+    equipped = VehicleEquipment.objects.create(vehicle=fleet["van"], extra=child_seat, quantity=1)
     body = quote(client, paid, {"extras": ["child-seat"]}, **agent).json()
     assert make(client, paid, body["id"], **agent).status_code == 200
     assert Booking.objects.get(pk=paid.pk).quote.extras[0].code == "child-seat"
+
+    equipped.delete()  # the car lost its seat since: staff's to replace, a new pickup time still goes
+    moved = quote(client, paid, {"pickupDatetime": later(paid, 1)}, **agent)
+    assert moved.status_code == 201, moved.content
 
 
 def test_a_price_agreed_with_staff_keeps_its_extras_and_stops(client, agent, paid):
@@ -187,3 +195,62 @@ def test_an_agent_changes_stops_and_extras_through_mcp(client, agent, paid):
     assert made["booking"]["stops"] == [STOP] and made["booking"]["extras"][0]["code"] == "name-sign"
     moved = Booking.objects.get(pk=paid.pk)
     assert moved.stops[0]["address"] == "Wien Hauptbahnhof" and moved.quote.extras[0].code == "name-sign"
+
+
+def test_another_class_takes_only_the_stops_it_allows(client, agent, paid):
+    Tariff.objects.filter(vehicle_class__code="business-van").update(max_stops=3)
+    TARIFFS.bump()
+    with_stops = quote(client, paid, {"stops": [STOP, {"address": "Stephansplatz"}]}, **agent).json()
+    assert make(client, paid, with_stops["id"], **agent).status_code == 200
+    Tariff.objects.filter(vehicle_class__code="business-van").update(max_stops=1)  # lowered since
+    Tariff.objects.filter(vehicle_class__code="first").update(max_stops=1)
+    TARIFFS.bump()
+    booked = Booking.objects.get(pk=paid.pk)
+    before = kept(booked)
+
+    same_class = quote(client, booked, {"pickupDatetime": later(booked, 1)}, **agent)
+    other_class = quote(client, booked, {"vehicleClass": "first"}, **agent)
+
+    assert same_class.status_code == 201, same_class.content  # its booked stops stay in its class
+    assert_problem(other_class, 400, "too_many_stops")
+    assert kept(booked) == before
+
+
+def test_a_round_trip_with_stops_changes_its_waits_on_the_same_road(client, agent, paid):
+    Booking.objects.filter(pk=paid.pk).update(
+        destination=paid.origin, stops=[{"address": "Stephansplatz", "wait_minutes": 0}]
+    )
+    round_trip = Booking.objects.get(pk=paid.pk)
+
+    body = quote(
+        client, round_trip, {"stops": [{"address": "stephansplatz", "waitMinutes": 30}]}, **agent
+    ).json()
+
+    assert body["stops"] == [{"address": "Stephansplatz", "waitMinutes": 30}]  # named as booked
+    assert body["distanceKm"] == float(round_trip.distance_km)  # the same road: not routed again
+    assert make(client, round_trip, body["id"], **agent).status_code == 200
+    waited = Booking.objects.get(pk=paid.pk)
+    assert waited.estimated_arrival == waited.pickup_at + timedelta(seconds=waited.duration_s, minutes=30)
+    no_stops = quote(client, waited, {"stops": []}, **agent)
+    assert_problem(no_stops, 400, "invalid_request", "to")  # then it would go nowhere
+
+
+def test_the_change_mail_lists_the_stops_and_extras_and_removing_the_data_forgets_the_old_ones(
+    client, agent, paid, mailoutbox
+):
+    body = quote(client, paid, {"stops": [STOP], "extras": ["name-sign"]}, **agent).json()
+    make(client, paid, body["id"], **agent)
+    unused = quote(client, paid, {"stops": [{"address": "Schloss Schönbrunn"}]}, **agent).json()
+    run_pending_jobs()
+
+    (changed,) = [mail for mail in mailoutbox if "geändert" in mail.subject]
+    assert "  Halt 1: Wien Hauptbahnhof, 15 Min. Wartezeit: 15,00\xa0€\n" in changed.body  # why it costs more
+    assert "  Namensschild bei der Ankunft: 15,00\xa0€\n" in changed.body
+
+    assert records.anonymise(paid.pk, timezone.now())
+
+    history = " ".join(
+        event.text + str(event.params) for event in Booking.objects.get(pk=paid.pk).history.all()
+    )
+    assert "Hauptbahnhof" not in history and "Flughafen" not in history
+    assert not ChangeQuote.objects.filter(public_id=unused["id"]).exists()
