@@ -241,7 +241,7 @@ def ensure_changeable(
             format_lazy(_("{reference} has no stored route to price again."), reference=booking.reference),
             code="not_changeable",
         )
-    trips.ensure_in_order(booking, pickup)
+    trips.ensure_in_order(rerouting.moved(booking, ride, pickup) if ride else booking, pickup)
     if booking.vehicle_id and vehicle_class != booking.vehicle_class:
         raise DomainError(
             format_lazy(

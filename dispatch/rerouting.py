@@ -1,10 +1,10 @@
 """A ride's where, who and what as a change sets them: its addresses and stops routed again (distance,
-driving time, Zone A, the share in Austria), its passengers, luggage and extras. Only a single ride by
-distance, at the tariff's price, is routed again here; staff change the addresses and stops of the others:
-an hourly hire's or a tour's (agreed with its hours and area), a return trip's (its way back starts where
-the way out ends), one priced by hand or by staff's offer, one that meets a flight, and one paid for whose
-share of the route in Austria would change (its invoice's VAT split). The extras of a ride priced by hand
-or by staff's offer are staff's too."""
+driving time, Zone A, the share in Austria), its passengers, luggage and extras. Only a ride by distance is
+routed again: an hourly hire's or a tour's route is agreed with its hours and area. Agents change only a
+single ride at the tariff's price: staff change the addresses and stops of the others (a return trip's,
+whose way back starts where the way out ends; one priced by hand or by staff's offer; one that meets a
+flight), and the extras of a price agreed with staff. A paid ride whose share of the route in Austria (its
+invoice's VAT split) would change is booked anew."""
 
 import copy
 from dataclasses import asdict, dataclass, replace
@@ -80,19 +80,23 @@ def wanted(
     luggage: int | None = None,
     stops: tuple[Stop, ...] | None = None,
     extras: tuple[ExtraChoice, ...] | None = None,
+    by_staff: bool = False,
 ) -> Ride:
     """The ride with what the change names (None: as booked; no stops or extras: `()`); new addresses or
-    stops routed at the new pickup."""
+    stops routed at the new pickup. Staff (`by_staff`) also change what they agreed otherwise: a return
+    trip's ride, one priced by hand or by their offer, one that meets a flight."""
     ride = as_booked(booking)
     origin = _kept_unless_other(ride.origin, origin)
     destination = _kept_unless_other(ride.destination, destination)
     stops = ride.stops if stops is None else _kept_stops(ride.stops, stops)
     if (origin, destination, stops) != (ride.origin, ride.destination, ride.stops):
-        ride = _rerouted(booking, ride, origin, destination, stops, pickup)
-    if is_offered(booking.quote) and (passengers, luggage) != (None, None):
+        ride = _rerouted(booking, ride, origin, destination, stops, pickup, by_staff=by_staff)
+    changes_party = (passengers, luggage) != (None, None)
+    if is_offered(booking.quote) and changes_party and not by_staff:
         _refuse(_("Staff's offer was made for this party: call the operator to change it."), "passengers")
     if extras is not None and _counted(extras) != _counted(ride.extras):
-        if is_offered(booking.quote) or price_by_hand_of(booking.quote) is not None:
+        agreed = is_offered(booking.quote) or price_by_hand_of(booking.quote) is not None
+        if agreed and not by_staff:
             _refuse(
                 _("This ride's price was agreed with staff: call the operator to change its extras."),
                 "extras",
@@ -112,6 +116,14 @@ def as_ride(booking: Booking, ride: Ride) -> Booking:
     chauffeur's and the car's time it takes) before it changes."""
     changed = copy.copy(booking)
     _set(changed, ride)
+    return changed
+
+
+def moved(booking: Booking, ride: Ride, pickup: datetime) -> Booking:
+    """An unsaved copy of the booking as the change makes it: its route and party, its pickup and arrival."""
+    changed = copy.copy(booking)
+    apply(changed, ride, pickup)
+    changed.pickup_at = pickup
     return changed
 
 
@@ -167,31 +179,22 @@ def _refuse(reason, field: str) -> None:
 
 
 def _rerouted(
-    booking: Booking, ride: Ride, origin: str, destination: str, stops: tuple[Stop, ...], pickup: datetime
+    booking: Booking,
+    ride: Ride,
+    origin: str,
+    destination: str,
+    stops: tuple[Stop, ...],
+    pickup: datetime,
+    *,
+    by_staff: bool,
 ) -> Ride:
     field = (
         "origin" if origin != ride.origin else "destination" if destination != ride.destination else "stops"
     )
-    if booking.booking_type != BookingType.DISTANCE or booking.tour_slug or is_offered(booking.quote):
-        _refuse(
-            _(
-                "This ride's route was agreed with its hours, its tour or staff's offer: call the operator "
-                "to change its addresses or stops."
-            ),
-            field,
-        )
-    if trips.other_leg(booking) is not None:
-        _refuse(
-            _("This ride is part of a return trip: call the operator to change its addresses or stops."),
-            field,
-        )
-    if price_by_hand_of(booking.quote) is not None:
-        _refuse(
-            _("Staff set this ride's price by hand: call the operator to change its addresses or stops."),
-            field,
-        )
-    if booking.flight_number and origin != ride.origin:
-        _refuse(_("This ride meets a flight: call the operator to change its pickup address."), "origin")
+    if by_staff:
+        _ensure_staff_may_reroute(booking, field)
+    else:
+        _ensure_agent_may_reroute(booking, ride, origin, field)
     if not origin or not destination:
         raise DomainError(
             _("A transfer needs its pickup address and its destination."),
@@ -217,6 +220,11 @@ def _rerouted(
     if booking.money_received and share != booking.austria_share:
         _refuse(
             _(
+                "The new route crosses the border differently from the one invoiced: cancel the booking and "
+                "book the new route, so that its invoice splits the VAT anew."
+            )
+            if by_staff
+            else _(
                 "The new route crosses the border differently from the one invoiced: call the operator to "
                 "change it."
             ),
@@ -232,3 +240,37 @@ def _rerouted(
         in_zone_a=route.in_zone_a,
         austria_share=share,
     )
+
+
+def _ensure_staff_may_reroute(booking: Booking, field: str) -> None:
+    if booking.booking_type != BookingType.DISTANCE or booking.tour_slug:
+        _refuse(
+            _(
+                "An hourly hire's or a tour's route is agreed with its hours and area: cancel it and book "
+                "the new route."
+            ),
+            field,
+        )
+
+
+def _ensure_agent_may_reroute(booking: Booking, ride: Ride, origin: str, field: str) -> None:
+    if booking.booking_type != BookingType.DISTANCE or booking.tour_slug or is_offered(booking.quote):
+        _refuse(
+            _(
+                "This ride's route was agreed with its hours, its tour or staff's offer: call the operator "
+                "to change its addresses or stops."
+            ),
+            field,
+        )
+    if trips.other_leg(booking) is not None:
+        _refuse(
+            _("This ride is part of a return trip: call the operator to change its addresses or stops."),
+            field,
+        )
+    if price_by_hand_of(booking.quote) is not None:
+        _refuse(
+            _("Staff set this ride's price by hand: call the operator to change its addresses or stops."),
+            field,
+        )
+    if booking.flight_number and origin != ride.origin:
+        _refuse(_("This ride meets a flight: call the operator to change its pickup address."), "origin")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from booking import history, presentation, ride, transitions, trips
 from booking.models import Booking, BookingStatus
-from dispatch import assignment, changes, job_links, phone, planning, ride_day, windows
+from dispatch import assignment, changes, job_links, phone, planning, rerouting, ride_day, windows
 from dispatch.admin import board as dispatch_views
 from dispatch.admin.forms import AssignForm, ChangeForm, PhoneBookingForm
 from dispatch.phone import PhonePayment
@@ -396,10 +396,13 @@ def _change(request, booking: Booking) -> str:
     )
     data = valid(form)
     by_hand = form.price_by_hand() if may_set_price else None
+    # new addresses or stops are routed here, before the change locks the booking
+    ride = rerouting.wanted(booking, data["pickup"], **form.wanted(), by_staff=True)
     change = changes.change_ride(
         booking.pk,
         pickup=data["pickup"],
         vehicle_class=data["vehicle_class"],
+        ride=ride,
         through_provider=data["through_provider"],
         actor=history.staff(request.user),
         user=request.user,

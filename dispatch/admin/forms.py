@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from booking import presentation
+from booking import presentation, ride_stops
 from booking.billing import MAX_ADDRESS_LENGTH, normalised_vat_id, valid_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
@@ -148,6 +148,67 @@ def price_reason_field() -> forms.CharField:
     )
 
 
+def offer_extras(form: forms.Form, german: bool) -> list[str]:
+    """A count per extra offered, after the luggage; the quote checks it against the class. The codes."""
+    codes = []
+    for listed in pricing.offered_extras():
+        offer = listed.offer
+        form.fields[f"extra_{offer.code}"] = forms.IntegerField(
+            label=offer.name_de if german else offer.name_en,
+            help_text=presentation.extra_price(offer),
+            min_value=0,
+            max_value=max(listed.maxima.values()),
+            required=False,
+        )
+        codes.append(offer.code)
+    order = list(form.fields)
+    after = order.index("luggage") + 1
+    extras = [f"extra_{code}" for code in codes]
+    form.order_fields([*order[:after], *extras, *(name for name in order[after:] if name not in extras)])
+    return codes
+
+
+def stops_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Stops on the way"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        help_text=_("One per line, in order; the wait there in minutes after a bar: Stephansdom | 20"),
+    )
+
+
+def stops_written(text: str) -> tuple[Stop, ...]:
+    """Stops as staff type them, a line each: "Stephansdom | 20" (the wait in minutes after a bar)."""
+    stops = []
+    for line in text.splitlines():
+        address, _bar, wait = line.partition("|")
+        address, wait = " ".join(address.split()), wait.strip() or "0"
+        if not address and wait == "0":
+            continue  # an empty line
+        if not address or len(address) > MAX_STOP_ADDRESS:
+            raise forms.ValidationError(
+                _("Give each stop its address (at most {most} characters).").format(most=MAX_STOP_ADDRESS)
+            )
+        if not re.fullmatch(r"[0-9]{1,3}", wait) or int(wait) > MAX_STOP_WAIT_MINUTES:
+            raise forms.ValidationError(
+                _("The wait at {address} is whole minutes, 0 to {most}.").format(
+                    address=address, most=MAX_STOP_WAIT_MINUTES
+                )
+            )
+        stops.append(Stop(address, int(wait)))
+    if len(stops) > MAX_STOPS:
+        raise forms.ValidationError(_("At most {most} stops on the way.").format(most=MAX_STOPS))
+    return tuple(stops)
+
+
+def passengers_field() -> forms.IntegerField:
+    return forms.IntegerField(label=_("Passengers"), min_value=1, max_value=MAX_PASSENGERS, required=False)
+
+
+def luggage_field() -> forms.IntegerField:
+    return forms.IntegerField(label=_("Suitcases"), min_value=0, max_value=MAX_LUGGAGE, required=False)
+
+
 class StaffChoices(forms.Form):
     """The staff-choice fields, offered as a user's permissions allow (after the form's own), read back."""
 
@@ -176,8 +237,16 @@ class StaffChoices(forms.Form):
 
 
 class ChangeForm(StaffChoices):
+    """The ride's pickup and class, its addresses, stops, party and extras; a field not sent keeps what the
+    booking has (`wanted`)."""
+
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
+    origin = forms.CharField(label=_("From"), max_length=500, required=False, validators=[one_line])
+    destination = forms.CharField(label=_("To"), max_length=500, required=False, validators=[one_line])
+    stops = stops_field()
+    passengers = passengers_field()
+    luggage = luggage_field()
     through_provider = forms.TypedChoiceField(
         label=_("A price difference is"),
         choices=THROUGH_PROVIDER,
@@ -202,20 +271,56 @@ class ChangeForm(StaffChoices):
         ]
         if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
             field_of(self, "through_provider", forms.ChoiceField).choices = THROUGH_PROVIDER[:1]
+        self.booking = booking
+        self.extra_codes = offer_extras(self, get_language() == "de")
         self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
         by_hand = price_by_hand_of(booking.quote)  # kept until staff change or clear it
         self.initial = {
             "pickup": booking.pickup_at,
             "vehicle_class": booking.vehicle_class,
+            "origin": booking.origin,
+            "destination": booking.destination,
+            "stops": "\n".join(
+                f"{stop.address} | {stop.wait_minutes}" if stop.wait_minutes else stop.address
+                for stop in ride_stops.of(booking)
+            ),
+            "passengers": booking.passengers,
+            "luggage": booking.luggage,
+            **{f"extra_{extra.code}": extra.quantity for extra in booking.quote.extras},
             "through_provider": "1",
             "price": str(by_hand.amount) if by_hand else "",
             "price_reason": by_hand.reason if by_hand else "",
         }
 
+    @property
+    def extra_fields(self) -> list[forms.BoundField]:
+        return [self[f"extra_{code}"] for code in self.extra_codes]
+
+    def clean_stops(self) -> tuple[Stop, ...]:
+        return stops_written(self.cleaned_data["stops"])
+
     def clean(self):
         data = super().clean()
         self.clean_staff_choices(data)
         return data
+
+    def wanted(self) -> dict:
+        """rerouting.wanted's keywords: what the form sent, None for what it did not (an address left empty
+        stays too). An extra no longer offered, so without a field, stays as booked."""
+        data, sent = self.cleaned_data, self.data
+        kept = tuple(extra for extra in self.booking.quote.extras if extra.code not in self.extra_codes)
+        counted = tuple(
+            ExtraChoice(code, data[f"extra_{code}"]) for code in self.extra_codes if data.get(f"extra_{code}")
+        )
+        extras_sent = any(f"extra_{code}" in sent for code in self.extra_codes)
+        return {
+            "origin": data.get("origin") or None,
+            "destination": data.get("destination") or None,
+            "stops": data["stops"] if "stops" in sent else None,
+            "passengers": data.get("passengers"),
+            "luggage": data.get("luggage"),
+            "extras": (*kept, *counted) if extras_sent else None,
+        }
 
 
 class PhoneBookingForm(StaffChoices):
@@ -224,12 +329,7 @@ class PhoneBookingForm(StaffChoices):
     # Name and places are printed on the invoice, each on a line of its own.
     origin = forms.CharField(label=_("From"), max_length=500, validators=[one_line])
     destination = forms.CharField(label=_("To"), max_length=500, validators=[one_line])
-    stops = forms.CharField(
-        label=_("Stops on the way"),
-        widget=forms.Textarea(attrs={"rows": 2}),
-        required=False,
-        help_text=_("One per line, in order; the wait there in minutes after a bar: Stephansdom | 20"),
-    )
+    stops = stops_field()
     pickup = forms.SplitDateTimeField(label=_("Pickup (Vienna time)"), widget=STAFF_DATETIME)
     vehicle_class = forms.ChoiceField(label=_("Vehicle class"))
     booking_type = forms.ChoiceField(label=_("Booked"), choices=BOOKING_TYPES, initial="distance")
@@ -237,10 +337,8 @@ class PhoneBookingForm(StaffChoices):
         label=_("Hours (hourly hire)"), min_value=MIN_HOURLY_HOURS, max_value=MAX_HOURLY_HOURS, required=False
     )
     tour_name = forms.ChoiceField(label=_("Tour"), required=False)
-    passengers = forms.IntegerField(
-        label=_("Passengers"), min_value=1, max_value=MAX_PASSENGERS, required=False
-    )
-    luggage = forms.IntegerField(label=_("Suitcases"), min_value=0, max_value=MAX_LUGGAGE, required=False)
+    passengers = passengers_field()
+    luggage = luggage_field()
     name = forms.CharField(label=_("Customer's name"), max_length=200, validators=[one_line])
     phone = PhoneNumberField(label=_("Phone"))
     email = forms.EmailField(label=_("E-mail"), required=False)
@@ -290,48 +388,10 @@ class PhoneBookingForm(StaffChoices):
         field_of(self, "tour_name", forms.ChoiceField).choices = [("", _("no tour"))] + [
             (tour.slug, tour.name_de if german else tour.name_en) for tour in Tour.objects.filter(active=True)
         ]
-        self.extra_codes = self._offer_extras(german)
-
-    def _offer_extras(self, german: bool) -> list[str]:
-        """A count per extra offered, after the luggage; the quote checks it against the class."""
-        codes = []
-        for listed in pricing.offered_extras():
-            offer = listed.offer
-            self.fields[f"extra_{offer.code}"] = forms.IntegerField(
-                label=offer.name_de if german else offer.name_en,
-                help_text=presentation.extra_price(offer),
-                min_value=0,
-                max_value=max(listed.maxima.values()),
-                required=False,
-            )
-            codes.append(offer.code)
-        order = list(self.fields)
-        after = order.index("luggage") + 1
-        extras = [f"extra_{code}" for code in codes]
-        self.order_fields([*order[:after], *extras, *(name for name in order[after:] if name not in extras)])
-        return codes
+        self.extra_codes = offer_extras(self, german)
 
     def clean_stops(self) -> tuple[Stop, ...]:
-        stops = []
-        for line in self.cleaned_data["stops"].splitlines():
-            address, _bar, wait = line.partition("|")
-            address, wait = " ".join(address.split()), wait.strip() or "0"
-            if not address and wait == "0":
-                continue  # an empty line
-            if not address or len(address) > MAX_STOP_ADDRESS:
-                raise forms.ValidationError(
-                    _("Give each stop its address (at most {most} characters).").format(most=MAX_STOP_ADDRESS)
-                )
-            if not re.fullmatch(r"[0-9]{1,3}", wait) or int(wait) > MAX_STOP_WAIT_MINUTES:
-                raise forms.ValidationError(
-                    _("The wait at {address} is whole minutes, 0 to {most}.").format(
-                        address=address, most=MAX_STOP_WAIT_MINUTES
-                    )
-                )
-            stops.append(Stop(address, int(wait)))
-        if len(stops) > MAX_STOPS:
-            raise forms.ValidationError(_("At most {most} stops on the way.").format(most=MAX_STOPS))
-        return tuple(stops)
+        return stops_written(self.cleaned_data["stops"])
 
     def clean(self):
         data = super().clean()
