@@ -39,7 +39,7 @@ from web import booking_page, my_data, offer_page
 from web import views as booking_pages
 from web.api import PageCheckoutApi, PageQuoteApi, PageQuoteRequestApi
 from web.apps import PAGE_CHECKOUT_PATH, PAGE_QUOTE_PATH, PAGE_QUOTE_REQUEST_PATH
-from webhooks.api import EndpointApi, EndpointResumeApi, EndpointsApi
+from webhooks.api import EndpointApi, EndpointDeliveriesApi, EndpointResumeApi, EndpointsApi
 
 v1 = [
     path("api/v1", CatalogApi.as_view(), name="v1-catalog"),
@@ -63,6 +63,11 @@ v1 = [
         "api/v1/webhook-endpoints/<str:endpoint_id>/resume",
         EndpointResumeApi.as_view(),
         name="v1-webhook-endpoint-resume",
+    ),
+    path(
+        "api/v1/webhook-endpoints/<str:endpoint_id>/deliveries",
+        EndpointDeliveriesApi.as_view(),
+        name="v1-webhook-endpoint-deliveries",
     ),
 ]
 

@@ -11,6 +11,8 @@ from apikit.operations import Operation
 from apikit.renderers import Answer
 from webhooks import subscriptions
 from webhooks.serializers import (
+    DeliveryListInput,
+    DeliveryListOutput,
     EndpointInput,
     EndpointListOutput,
     EndpointOutput,
@@ -125,3 +127,25 @@ class EndpointResumeApi(TokenOperation):
     )
     def post(self, request: Request, endpoint_id: str) -> Answer:
         return Answer(EndpointOutput.write(subscriptions.resume(self.token(request), endpoint_id)))
+
+
+class EndpointDeliveriesApi(TokenOperation):
+    input_serializer = DeliveryListInput
+
+    @webhook_schema(
+        operation_id="listWebhookDeliveries",
+        problems=("not_found",),
+        summary="What an endpoint was sent and how it answered",
+        description=(
+            "Its latest deliveries, the newest event first (at most 100; events are kept 30 days): each "
+            "event's id (the `webhook-id` header), type and booking, its state, attempts, the status and "
+            "start of your endpoint's last answer, and when it is tried next. Another token's endpoint, or "
+            "an unknown id: 404 `not_found`."
+        ),
+        parameters=[ENDPOINT_PATH, DeliveryListInput],
+        responses={200: OpenApiResponse(DeliveryListOutput, description="The deliveries.")},
+    )
+    def get(self, request: Request, endpoint_id: str) -> Answer:
+        state = self.validated(request).validated_data.get("state")
+        listed = subscriptions.deliveries(self.token(request), endpoint_id, state=state)
+        return Answer(DeliveryListOutput.write({"deliveries": listed}))

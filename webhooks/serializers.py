@@ -66,6 +66,42 @@ class EndpointListOutput(Declaration):
     endpoints = EndpointOutput(many=True, help_text="Your endpoints, the oldest first (without secrets).")
 
 
+class DeliveryListInput(Declaration):
+    state = serializers.ChoiceField(
+        choices=["pending", "delivered", "failed"],
+        required=False,
+        help_text="Only deliveries in this state; absent: every one.",
+    )
+
+
+class DeliveryOutput(Declaration):
+    """One event's delivery to the endpoint (renders a webhooks.models.Delivery)."""
+
+    id = serializers.CharField(source="event.public_id", help_text="The event's id: its `webhook-id` header.")
+    type = serializers.CharField(source="event.type")
+    reference = serializers.CharField(source="event.subject", help_text="The booking it tells of.")
+    createdAt = LocalDateTimeField(source="event.created_at", help_text="When it happened.")
+    state = serializers.ChoiceField(
+        choices=["pending", "delivered", "failed"],
+        help_text="pending: waiting for its (next) attempt; delivered: answered 2xx; failed: every retry "
+        "spent (the endpoint is paused: resume it to send it again).",
+    )
+    attempts = serializers.IntegerField()
+    lastAttemptAt = LocalDateTimeField(source="last_attempt_at", allow_null=True)
+    lastStatus = serializers.IntegerField(
+        source="last_status", allow_null=True, help_text="The HTTP status your endpoint answered last."
+    )
+    lastAnswer = serializers.CharField(
+        source="last_answer", help_text="The start of your endpoint's last answer, or why it was not reached."
+    )
+    nextAttemptAt = LocalDateTimeField(source="next_attempt_at", allow_null=True)
+    deliveredAt = LocalDateTimeField(source="delivered_at", allow_null=True)
+
+
+class DeliveryListOutput(Declaration):
+    deliveries = DeliveryOutput(many=True, help_text="The newest first, at most 100.")
+
+
 class DeliveryData(serializers.Serializer):
     reference = serializers.CharField(help_text="The booking's reference, e.g. CB-7K3Q9X.")
     status = serializers.CharField(help_text="The booking's state after the event.")

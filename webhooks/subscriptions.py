@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from access.models import ApiToken
 from apikit.errors import DomainError
 from webhooks import addresses, owners, sending
-from webhooks.models import Endpoint
+from webhooks.models import Delivery, Endpoint
 
 MAX_PER_OWNER = 10
+MAX_LISTED = 100
 
 
 class UnknownEndpoint(DomainError):
@@ -53,6 +54,14 @@ def find(token: ApiToken, public_id: str) -> Endpoint:
     if endpoint is None:
         raise UnknownEndpoint(format_lazy(_("No webhook endpoint {id} of this token."), id=public_id[:40]))
     return endpoint
+
+
+def deliveries(token: ApiToken, public_id: str, *, state: str | None = None) -> list[Delivery]:
+    """The endpoint's latest deliveries (MAX_LISTED), the newest event first: what its owner debugs with."""
+    listed = find(token, public_id).deliveries.select_related("event").order_by("-event_id")
+    if state is not None:
+        listed = listed.filter(state=state)
+    return list(listed[:MAX_LISTED])
 
 
 def forget_traveller(email: str) -> int:

@@ -194,6 +194,7 @@ def test_the_catalog_lists_every_v1_operation_of_the_document(client, document):
             ("GET", "/api/v1/webhook-endpoints/{endpoint_id}"),
             ("DELETE", "/api/v1/webhook-endpoints/{endpoint_id}"),
             ("POST", "/api/v1/webhook-endpoints/{endpoint_id}/resume"),
+            ("GET", "/api/v1/webhook-endpoints/{endpoint_id}/deliveries"),
         }
     )
     assert catalog["version"] == "1.1.0"

@@ -218,3 +218,44 @@ def test_a_travellers_erasure_removes_their_assistants_endpoints(client, local):
     traveller_data.erase("Anna@example.com", channel="email")
 
     assert list(Endpoint.objects.values_list("public_id", flat=True)) == [kept["id"]]
+
+
+def test_a_token_reads_what_its_endpoint_was_sent_and_how_it_answered(client, agent, local):
+    receiver = Receiver()
+    try:
+        body = add(client, agent, receiver.url).json()
+        endpoint = Endpoint.objects.get(public_id=body["id"])
+        receiver.status, receiver.answer = 500, b"database down"
+        publishing.publish("booking.paid", subject="CB-TEST01", data={}, audience=[endpoint.owner])
+        run_pending_jobs()
+        receiver.status = 204
+        publishing.publish("booking.confirmed", subject="CB-TEST02", data={}, audience=[endpoint.owner])
+        run_pending_jobs()
+    finally:
+        receiver.stop()
+
+    listed = client.get(f"{PATH}/{body['id']}/deliveries", **agent)
+
+    assert listed.status_code == 200, listed.content
+    newest, oldest = listed.json()["deliveries"]
+    assert (newest["type"], newest["reference"], newest["state"], newest["lastStatus"]) == (
+        "booking.confirmed",
+        "CB-TEST02",
+        "delivered",
+        204,
+    )
+    assert (oldest["type"], oldest["state"], oldest["attempts"], oldest["lastStatus"]) == (
+        "booking.paid",
+        "pending",
+        1,
+        500,
+    )
+    assert oldest["lastAnswer"] == "database down" and oldest["nextAttemptAt"] is not None
+    assert oldest["id"] == receiver.received[0].headers["webhook-id"]
+    failing = client.get(f"{PATH}/{body['id']}/deliveries", {"state": "pending"}, **agent).json()
+    assert [item["id"] for item in failing["deliveries"]] == [oldest["id"]]
+    other = bearer("booking.read")
+    assert_problem(client.get(f"{PATH}/{body['id']}/deliveries", **other), 404, "not_found")
+    assert_problem(
+        client.get(f"{PATH}/{body['id']}/deliveries", {"state": "lost"}, **agent), 400, "invalid_request"
+    )
