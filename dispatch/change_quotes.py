@@ -21,7 +21,6 @@ from booking.models import Booking, RideState
 from booking.ride_stops import Stop
 from dispatch import changes, rerouting
 from dispatch.models import ChangeQuote
-from payments import refunds, surcharges
 from payments.models import Surcharge
 from pricing.money import to_cents
 from pricing.quote import ExtraChoice, Quote
@@ -113,7 +112,7 @@ def quote_change(
             vehicle_class=vehicle_class,
             ride=new_ride.as_record(),
             price_cents=to_cents(quote.price),
-            booking_version=version(locked),
+            booking_version=changes.version(locked),
             expires_at=timezone.now() + VALID_FOR,
         )
     return Quoted(
@@ -141,7 +140,7 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
         )
         if quoted is None or quoted.applied_at is not None or quoted.expires_at <= timezone.now():
             raise _stale(_("This change quote is unknown, used or expired: ask for a new one."))
-        if quoted.booking_version != version(locked):
+        if quoted.booking_version != changes.version(locked):
             raise _stale(_("The booking changed since this quote: ask for a new one."))
         # a quote's ride names what it changes; what it does not name stays as booked
         new_ride = rerouting.Ride.from_record({**rerouting.as_booked(locked).as_record(), **quoted.ride})
@@ -172,23 +171,6 @@ def make_change(booking: Booking, quote_id: str, *, actor: str) -> Made:
         settlement=settlement,
         settled_cents=settled,
         payment_url=link.payment_url if link else None,
-    )
-
-
-def version(booking: Booking) -> str:
-    """What a quote is bound to: a booking changed, paid, moved on its day or repriced since is another."""
-    return "|".join(
-        str(part)
-        for part in (
-            booking.status,
-            booking.amount_cents,
-            booking.pickup_at.isoformat() if booking.pickup_at else "",
-            booking.vehicle_class,
-            booking.updated_at.isoformat(),
-            booking.ride_steps.filter(undone_at__isnull=True).count(),
-            surcharges.open_cents(booking),
-            refunds.refundable_cents(booking),
-        )
     )
 
 

@@ -57,12 +57,21 @@ def change_ride(
     price_by_hand: PriceByHand | None = None,
     tariff_price: bool = False,
     ride: rerouting.Ride | None = None,
+    seen: str | None = None,
 ) -> Change:
     """`price_by_hand` sets the price staff agreed (with its reason); `tariff_price` removes one set before;
     neither keeps the booking's price set by hand, if it has one, on the new ride. `ride`: its addresses,
-    route and passengers as they become (rerouting.wanted); None keeps them."""
+    route and passengers as they become (rerouting.wanted); None keeps them. `seen`: the booking's version
+    the change was asked against (a page read before another change is refused)."""
     with transaction.atomic():
         booking = locked_for_change(pk)
+        if seen is not None and seen != version(booking):
+            raise DomainError(
+                format_lazy(
+                    _("{reference} changed meanwhile: look again and retry."), reference=booking.reference
+                ),
+                code="not_changeable",
+            )
         ensure_changeable(booking, pickup, vehicle_class, ride)
         ensure_new_pickup(booking, pickup, short_notice=short_notice, past_ride=past_ride)
         kept = price_by_hand_of(booking.quote)
@@ -86,6 +95,24 @@ def change_ride(
         job_links.follow_change(booking)  # the job's link lasts until after the moved ride
         booking_tasks.send_change.enqueue(booking.pk)
     return Change(booking, summary, difference, settlement)
+
+
+def version(booking: Booking) -> str:
+    """What a change is asked against (an agent's quote, staff's page): a booking changed, paid, moved on its
+    day or repriced since is another."""
+    return "|".join(
+        str(part)
+        for part in (
+            booking.status,
+            booking.amount_cents,
+            booking.pickup_at.isoformat() if booking.pickup_at else "",
+            booking.vehicle_class,
+            booking.updated_at.isoformat(),
+            booking.ride_steps.filter(undone_at__isnull=True).count(),
+            surcharges.open_cents(booking),
+            refunds.refundable_cents(booking),
+        )
+    )
 
 
 def _announced(booking: Booking) -> dict:

@@ -27,6 +27,7 @@ from payments.admin.refund import refund_view
 from payments.models import Refund, Surcharge
 from pricing.models import VehicleClass
 from pricing.money import from_cents
+from pricing.quote import is_offered, price_by_hand_of
 from sitekit import l10n
 
 
@@ -396,8 +397,17 @@ def _change(request, booking: Booking) -> str:
     )
     data = valid(form)
     by_hand = form.price_by_hand() if may_set_price else None
-    # new addresses or stops are routed here, before the change locks the booking
+    # new addresses or stops are routed here, before the change locks the booking (`seen` then refuses a
+    # booking changed meanwhile)
     ride = rerouting.wanted(booking, data["pickup"], **form.wanted(), by_staff=True)
+    agreed = price_by_hand_of(booking.quote) is not None or is_offered(booking.quote)
+    if agreed and not may_set_price and _ride_of(ride) != _ride_of(rerouting.as_booked(booking)):
+        raise DomainError(
+            _(
+                "This ride's price was agreed by hand or by an offer: changing its route, party or extras "
+                "needs the permission to set prices."
+            )
+        )
     change = changes.change_ride(
         booking.pk,
         pickup=data["pickup"],
@@ -410,9 +420,25 @@ def _change(request, booking: Booking) -> str:
         past_ride=data.get("past_ride", False),
         price_by_hand=by_hand,
         tariff_price=may_set_price and by_hand is None,  # the field cleared: the tariff's price again
+        seen=data["seen"] or None,
     )
     settled = f"; {change.settlement.shown()}" if change.settlement else ""
-    return f"{booking.reference}: {change.summary.shown()}{settled}."
+    said = f"{booking.reference}: {change.summary.shown()}{settled}."
+    other = trips.other_leg(booking)
+    if other is not None and (ride.origin, ride.destination) != (booking.origin, booking.destination):
+        return (
+            said
+            + " "
+            + str(
+                _("The return trip's other ride {reference} keeps its addresses: change it too if it should.")
+            ).format(reference=other.reference)
+        )
+    return said
+
+
+def _ride_of(ride: rerouting.Ride) -> tuple:
+    """What a price agreed by hand or by an offer was agreed for: the route, the party and the extras."""
+    return (ride.origin, ride.destination, ride.stops, ride.passengers, ride.luggage, ride.extras)
 
 
 def _refund_paid_back(request, booking: Booking) -> str:

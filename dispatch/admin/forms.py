@@ -2,7 +2,9 @@
 validates one action and calls one service."""
 
 import re
+from collections.abc import Mapping
 from datetime import date
+from types import MappingProxyType
 from typing import TypeVar
 
 from django import forms
@@ -17,7 +19,7 @@ from booking.checkout import MAX_NOTES_LENGTH, BookingRequest
 from booking.models import BOOKING_TYPES, Booking
 from booking.ride_stops import MAX_STOP_ADDRESS, Stop
 from corporate.models import CompanyAccount
-from dispatch import assignment
+from dispatch import assignment, changes
 from dispatch.phone import PhonePayment
 from dispatch.windows import ride_window
 from fleet.models import Driver, Vehicle
@@ -148,8 +150,11 @@ def price_reason_field() -> forms.CharField:
     )
 
 
-def offer_extras(form: forms.Form, german: bool) -> list[str]:
-    """A count per extra offered, after the luggage; the quote checks it against the class. The codes."""
+def offer_extras(
+    form: forms.Form, german: bool, booked: Mapping[str, int] = MappingProxyType({})
+) -> list[str]:
+    """A count per extra offered, after the luggage; the quote checks it against the class (a count `booked`
+    before a maximum was lowered stays possible). The codes."""
     codes = []
     for listed in pricing.offered_extras():
         offer = listed.offer
@@ -157,7 +162,7 @@ def offer_extras(form: forms.Form, german: bool) -> list[str]:
             label=offer.name_de if german else offer.name_en,
             help_text=presentation.extra_price(offer),
             min_value=0,
-            max_value=max(listed.maxima.values()),
+            max_value=max(*listed.maxima.values(), booked.get(offer.code, 0)),
             required=False,
         )
         codes.append(offer.code)
@@ -247,6 +252,8 @@ class ChangeForm(StaffChoices):
     stops = stops_field()
     passengers = passengers_field()
     luggage = luggage_field()
+    # the booking as the page showed it: a change made meanwhile (an agent's, another user's) is not undone
+    seen = forms.CharField(widget=forms.HiddenInput, required=False)
     through_provider = forms.TypedChoiceField(
         label=_("A price difference is"),
         choices=THROUGH_PROVIDER,
@@ -272,7 +279,8 @@ class ChangeForm(StaffChoices):
         if not may_settle:  # settling by staff records money taken or handed over: a permission of its own
             field_of(self, "through_provider", forms.ChoiceField).choices = THROUGH_PROVIDER[:1]
         self.booking = booking
-        self.extra_codes = offer_extras(self, get_language() == "de")
+        booked = {extra.code: extra.quantity for extra in booking.quote.extras}
+        self.extra_codes = offer_extras(self, get_language() == "de", booked=booked)
         self.offer(may_set_price=may_set_price, may_record_past=may_record_past)
         by_hand = price_by_hand_of(booking.quote)  # kept until staff change or clear it
         self.initial = {
@@ -287,6 +295,7 @@ class ChangeForm(StaffChoices):
             "passengers": booking.passengers,
             "luggage": booking.luggage,
             **{f"extra_{extra.code}": extra.quantity for extra in booking.quote.extras},
+            "seen": changes.version(booking),
             "through_provider": "1",
             "price": str(by_hand.amount) if by_hand else "",
             "price_reason": by_hand.reason if by_hand else "",

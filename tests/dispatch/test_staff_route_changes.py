@@ -9,6 +9,10 @@ from django.contrib.auth.models import Permission, User
 from django.utils import timezone
 
 from booking.models import Booking
+from dispatch.admin.forms import ChangeForm
+from pricing.models import Extra, ExtraLimit
+from pricing.quote import offered
+from pricing.services import TARIFFS
 from tests.booking.test_checkout import post, ride
 from tests.booking.test_return_trips import trip, trip_amount
 from tests.dispatch.test_booking_changes import priced_by_hand
@@ -26,22 +30,15 @@ def staff(client):
     return client
 
 
-def sent(booking: Booking, **fields) -> dict:
-    """The change form as the page fills it in for the booking, with `fields` typed over it."""
-    pickup = timezone.localtime(booking.pickup_at)
-    form = {
-        "pickup_0": pickup.strftime("%d.%m.%Y"),
-        "pickup_1": pickup.strftime("%H:%M"),
-        "vehicle_class": booking.vehicle_class,
-        "origin": booking.origin,
-        "destination": booking.destination,
-        "stops": "\n".join(f"{stop['address']} | {stop['wait_minutes']}" for stop in booking.stops),
-        "passengers": booking.passengers or "",
-        "luggage": "" if booking.luggage is None else booking.luggage,
-        "through_provider": "1",
-        **{f"extra_{extra.code}": extra.quantity for extra in booking.quote.extras},
-    }
-    return {**form, **fields}
+def sent(booking: Booking, *, may_set_price: bool = False, **fields) -> dict:
+    """The change form as the page fills it in for the booking (its initial values, the version it shows
+    included; the price set by hand for a user who may set prices), with `fields` typed over it."""
+    initial = ChangeForm(booking=Booking.objects.get(pk=booking.pk), may_set_price=may_set_price).initial
+    if not may_set_price:
+        del initial["price"], initial["price_reason"]
+    pickup = timezone.localtime(initial.pop("pickup"))
+    form = {name: "" if value is None else value for name, value in initial.items()}
+    return {**form, "pickup_0": pickup.strftime("%d.%m.%Y"), "pickup_1": pickup.strftime("%H:%M"), **fields}
 
 
 def change(client, booking: Booking, form: dict) -> str:
@@ -129,10 +126,13 @@ def test_staff_change_what_agents_leave_to_them_and_not_an_hourly_hires_route(
 ):
     priced_by_hand(paid)
     by_hand = Booking.objects.get(pk=paid.pk)
-    change(staff, by_hand, sent(by_hand, stops="Wien Hauptbahnhof"))
+    said = change(staff, by_hand, sent(by_hand, stops="Wien Hauptbahnhof"))
+    assert "needs the permission to set prices" in said and kept(by_hand) == kept(paid)  # 90 € for any ride
+    User.objects.get(username="eva").user_permissions.add(Permission.objects.get(codename="set_price"))
+    change(staff, by_hand, sent(by_hand, may_set_price=True, stops="Wien Hauptbahnhof"))
     with_stop = Booking.objects.get(pk=paid.pk)
     assert with_stop.stops[0]["address"] == "Wien Hauptbahnhof"
-    assert with_stop.amount_cents == by_hand.amount_cents  # the price set by hand stays
+    assert with_stop.amount_cents == by_hand.amount_cents  # the price set by hand stays, as the form showed
 
     data = trip()
     answer = post(
@@ -149,6 +149,9 @@ def test_staff_change_what_agents_leave_to_them_and_not_an_hourly_hires_route(
     assert kept(way_out) == before
     Booking.objects.filter(pk=way_back.pk).update(pickup_at=way_out.estimated_arrival + timedelta(hours=3))
     said = change(staff, way_out, sent(way_out, stops="Schloss Schönbrunn | 60"))
+    assert "keeps its addresses" not in said  # the way back still starts where the way out ends
+    said = change(staff, way_out, sent(way_out, destination="Wien Hauptbahnhof"))
+    assert f"The return trip's other ride {way_back.reference} keeps its addresses" in said
     assert Booking.objects.get(pk=way_out.pk).stops == [
         {"address": "Schloss Schönbrunn", "wait_minutes": 60}
     ], said
@@ -157,3 +160,45 @@ def test_staff_change_what_agents_leave_to_them_and_not_an_hourly_hires_route(
     before = kept(hire)
     said = change(staff, hire, sent(hire, destination="Linz Airport"))
     assert "hourly hire" in said and kept(hire) == before
+
+
+def test_a_page_read_before_another_change_undoes_nothing(staff, client, agent, paid):
+    page = sent(paid, pickup_1="11:00")  # the page as staff opened it
+    quoted = post(
+        client, f"/api/v1/bookings/{paid.reference}/change-quotes", {"passengers": 2}, **agent
+    ).json()
+    made = post(
+        client, f"/api/v1/bookings/{paid.reference}/changes", {"changeQuoteId": quoted["id"]}, **agent
+    )
+    assert made.status_code == 200, made.content
+    agents = kept(paid)
+
+    said = change(staff, paid, page)
+
+    assert "changed meanwhile: look again and retry" in said
+    assert kept(paid) == agents and Booking.objects.get(pk=paid.pk).passengers == 2
+
+
+def test_an_extra_booked_before_its_maximum_was_lowered_does_not_hold_up_a_change(
+    staff, client, agent, stripe
+):
+    booking = booked(client, agent, ride(vehicleClass="business-van", passengers=3, extras=["child-seat:3"]))
+    Extra.objects.filter(code="child-seat").update(maximum=1)
+    ExtraLimit.objects.filter(extra__code="child-seat").update(maximum=1)
+    TARIFFS.bump()
+
+    said = change(staff, booking, sent(booking, pickup_1="11:00"))
+
+    moved = Booking.objects.get(pk=booking.pk)
+    assert timezone.localtime(moved.pickup_at).hour == 11, said
+    assert [(extra.code, extra.quantity) for extra in moved.quote.extras] == [("child-seat", 3)]
+
+
+def test_an_offers_extras_are_its_own(staff, paid):
+    quote = offered("business-van", [("Transfer as offered", paid.quote.price)], paid.quote.vat_rate)
+    Booking.objects.filter(pk=paid.pk).update(quote_record=quote.as_record())
+    before = kept(paid)
+
+    said = change(staff, paid, sent(paid, **{"extra_name-sign": 1}))
+
+    assert "make a new offer" in said and kept(paid) == before
