@@ -95,13 +95,12 @@ def wanted(
     if is_offered(booking.quote) and changes_party and not by_staff:
         _refuse(_("Staff's offer was made for this party: call the operator to change it."), "passengers")
     if extras is not None and _counted(extras) != _counted(ride.extras):
-        if is_offered(booking.quote) and by_staff:  # the offer's price is its lines: none for a new extra
+        # an offer's price is its lines (none for a new extra); a price set by hand is staff's to keep
+        if is_offered(booking.quote) or (price_by_hand_of(booking.quote) is not None and not by_staff):
             _refuse(
-                _("The offer the traveller accepted priced this ride's extras: make a new offer."), "extras"
-            )
-        if (is_offered(booking.quote) or price_by_hand_of(booking.quote) is not None) and not by_staff:
-            _refuse(
-                _("This ride's price was agreed with staff: call the operator to change its extras."),
+                _("The offer the traveller accepted priced this ride's extras: make a new offer.")
+                if by_staff
+                else _("This ride's price was agreed with staff: call the operator to change its extras."),
                 "extras",
             )
         ride = replace(

@@ -426,13 +426,8 @@ def _change(request, booking: Booking) -> str:
     said = f"{booking.reference}: {change.summary.shown()}{settled}."
     other = trips.other_leg(booking)
     if other is not None and (ride.origin, ride.destination) != (booking.origin, booking.destination):
-        return (
-            said
-            + " "
-            + str(
-                _("The return trip's other ride {reference} keeps its addresses: change it too if it should.")
-            ).format(reference=other.reference)
-        )
+        kept = _("The return trip's other ride {reference} keeps its addresses: change it too if it should.")
+        return f"{said} {str(kept).format(reference=other.reference)}"
     return said
 
 

@@ -294,7 +294,7 @@ class ChangeForm(StaffChoices):
             ),
             "passengers": booking.passengers,
             "luggage": booking.luggage,
-            **{f"extra_{extra.code}": extra.quantity for extra in booking.quote.extras},
+            **{f"extra_{code}": quantity for code, quantity in booked.items()},
             "seen": changes.version(booking),
             "through_provider": "1",
             "price": str(by_hand.amount) if by_hand else "",
