@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -17,6 +18,8 @@ from booking.availability import check_availability
 from booking.links import manage_url
 from booking.models import Booking
 from booking.ride_stops import Stop
+from flights import services as flights
+from places import airports
 from places.geo import VIENNA_CENTER, great_circle_km
 from places.services import RouteEstimate, estimate_route
 from pricing import services as pricing
@@ -100,6 +103,7 @@ def price_the_ride(ride: BookingRequest) -> PricedRide:
     itself, so the pickup is still found and placed (Zone A, the tour's area) and nothing is charged for
     a drive."""
     ensure_reachable(ride)
+    ensure_flight(ride)
     tour_slug = tour_named(ride.tour_name)
     if not ride.destination.strip() and not (ride.booking_type == BookingType.HOURLY or tour_slug):
         raise DomainError(
@@ -125,6 +129,21 @@ def ensure_reachable(ride: BookingRequest) -> None:
         phones.e164(ride.phone)
     if ride.text_messages:
         phones.ensure_textable(ride.phone)
+
+
+def ensure_flight(ride: BookingRequest) -> None:
+    """A flight number is written as one; the flight an airport pickup meets lands there on the pickup's day
+    when the flight-data provider can tell (flights/services.py). Refused before anything is stored."""
+    if not ride.flight_number.strip():
+        return
+    meets_it = ride.pickup is not None and airports.is_airport(ride.origin)
+    if not meets_it:
+        refusal = flights.check_form(ride.flight_number)
+    else:
+        day = timezone.localdate(ride.pickup)
+        refusal = flights.check(ride.flight_number, day=day, airport=airports.code_of(ride.origin))
+    if refusal is not None:
+        raise DomainError(refusal.words, field="flight_number")
 
 
 def ensure_bookable(pickup: datetime | None) -> None:

@@ -87,6 +87,7 @@ ACTORS = (
     (re.compile(r"customer \(manage page\)"), gettext_lazy("customer (manage page)")),
     (re.compile(r"reconcile_payments \(no payment page\)"), gettext_lazy("payment check (no payment page)")),
     (re.compile(r"billing after the ride"), gettext_lazy("billing after the ride")),
+    (re.compile(r"flight data"), gettext_lazy("flight data")),
 )
 
 

@@ -4,6 +4,7 @@ Its money (what cancelling costs, what was refunded) and the cancel are payments
 (payments/booking_state.py)."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 
 from django.db import transaction
@@ -14,7 +15,8 @@ from apikit.errors import DomainError
 from booking import history, ownership, selectors, trips
 from booking.cancellation import CancellationTerms
 from booking.models import Booking, BookingStatus
-from booking.ride import RideProgress, progress
+from booking.ride import FollowedFlight, RideProgress, followed_flight, progress
+from booking.ride_position import shared_position
 from pricing.money import from_cents
 from sitekit import phones
 
@@ -44,6 +46,17 @@ class BookingState:
     @property
     def refunded(self):
         return from_cents(self.refunded_cents)
+
+    @property
+    def flight(self) -> FollowedFlight | None:
+        return followed_flight(self.booking)
+
+    @property
+    def chauffeur_arrival(self) -> datetime | None:
+        """When the chauffeur on the way is expected at the pickup, from the position they share (their
+        position itself is the traveller's to see, on the manage page)."""
+        shared = shared_position(self.booking)
+        return shared.eta if shared is not None else None
 
     @property
     def driver(self):

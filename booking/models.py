@@ -393,3 +393,72 @@ class RideStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.booking} {self.state}"
+
+
+class FlightStatus(models.TextChoices):
+    NOT_TRACKED = "not_tracked", _("not tracked")
+    UNKNOWN = "unknown", _("flight not found")
+    SCHEDULED = "scheduled", _("scheduled")
+    DEPARTED = "departed", _("in the air")
+    LANDED = "landed", _("landed")
+    CANCELLED = "cancelled", _("flight cancelled")
+    DIVERTED = "diverted", _("diverted")
+
+
+class FlightWatch(models.Model):
+    """What the flight an airport pickup meets last said (dispatch/arrivals.py polls it), and the pickup as
+    booked before the flight moved it."""
+
+    booking = models.OneToOneField(
+        "booking.Booking", on_delete=models.CASCADE, related_name="flight_watch", verbose_name=_("booking")
+    )
+    flight_number = models.CharField(_("flight"), max_length=20)
+    status = models.CharField(
+        _("status"), max_length=20, choices=FlightStatus.choices, default=FlightStatus.SCHEDULED
+    )
+    origin_airport = models.CharField(_("from airport"), max_length=4, blank=True)
+    arrival_airport = models.CharField(_("landing at"), max_length=4, blank=True)
+    from_schengen = models.BooleanField(_("from the Schengen area"), null=True, blank=True)
+    scheduled_landing = models.DateTimeField(_("scheduled landing"), null=True, blank=True)
+    estimated_landing = models.DateTimeField(_("estimated landing"), null=True, blank=True)
+    actual_landing = models.DateTimeField(_("landed at"), null=True, blank=True)
+    booked_pickup_at = models.DateTimeField(_("pickup as booked"))
+    checked_at = models.DateTimeField(_("last checked"), null=True, blank=True)
+    next_check_at = models.DateTimeField(_("next check"), null=True, blank=True)
+    unavailable_since = models.DateTimeField(_("flight data unavailable since"), null=True, blank=True)
+    alerted_status = models.CharField(max_length=20, blank=True)  # cancelled/diverted: staff alerted once
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("flight watch"), _("flight watches")
+
+    def __str__(self) -> str:
+        return f"{self.flight_number} → {self.booking}"
+
+
+class ChauffeurPosition(models.Model):
+    """Where the chauffeur's phone last was on the way to the pickup, shared with the ride's traveller
+    (dispatch/positions.py stores it, booking/ride_position.py reads it). The row is the chauffeur's
+    consent: made when they turn sharing on, gone when they turn it off, the passenger is on board or the
+    ride ends otherwise. Only the latest position is kept, written over by the next."""
+
+    booking = models.OneToOneField(
+        "booking.Booking",
+        on_delete=models.CASCADE,
+        related_name="chauffeur_position",
+        verbose_name=_("booking"),
+    )
+    driver = models.ForeignKey(
+        "fleet.Driver", on_delete=models.CASCADE, related_name="+", verbose_name=_("driver")
+    )
+    consented_at = models.DateTimeField(_("sharing turned on at"))
+    latitude = models.FloatField(_("latitude"), null=True, blank=True)  # none until the phone's first fix
+    longitude = models.FloatField(_("longitude"), null=True, blank=True)
+    accuracy_m = models.PositiveIntegerField(_("accuracy (metres)"), null=True, blank=True)
+    measured_at = models.DateTimeField(_("measured at"), null=True, blank=True)
+    received_at = models.DateTimeField(_("received at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("chauffeur's position"), _("chauffeurs' positions")
+
+    def __str__(self) -> str:
+        return f"{self.driver} → {self.booking}"

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db import transaction
 
 from booking import selectors
-from booking.models import Booking, BookingEvent
+from booking.models import Booking, BookingEvent, FlightWatch
 
 REMOVED = "—"  # where an address stood: the ride had one, it is no longer kept
 
@@ -44,6 +44,7 @@ def anonymise(booking_id: int, now: datetime) -> bool:
             cleared["invoice_draft"] = None  # an invoice still to be issued prints it; otherwise it goes
         Booking.objects.filter(pk=booking.pk).update(**cleared, anonymised_at=now)
         booking.history.filter(kind=BookingEvent.Kind.NOTE).delete()
+        FlightWatch.objects.filter(booking=booking).delete()  # it names the flight
         for event in booking.history.all():
             # "By" names staff, chauffeurs and tokens: only the traveller's address is theirs to lose there.
             text, params = _without(event.text, traces), _without(event.params, traces)

@@ -6,7 +6,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from booking import ride_stops
-from booking.models import Booking, RideState
+from booking.models import Booking, FlightStatus, FlightWatch, RideState
+from flights import services as flights
 from places import airports
 from pricing import services as pricing
 from pricing.quote import BookingType
@@ -63,6 +64,49 @@ def meets_a_flight(booking: Booking) -> bool:
     then do they wait at arrivals, with the flight's longer included wait; a flight number on any other
     ride (a departure from the hotel) is the chauffeur's information and changes nothing."""
     return bool(booking.flight_number) and airports.is_airport(booking.origin)
+
+
+@dataclass(frozen=True)
+class FollowedFlight:
+    """The flight a pickup meets as last heard (dispatch/arrivals.py follows it); times are None until
+    known. `status` is `not_tracked` without a flight-data provider."""
+
+    number: str
+    status: str
+    scheduled_landing: datetime | None = None
+    estimated_landing: datetime | None = None
+    actual_landing: datetime | None = None
+    pickup_as_booked: datetime | None = None
+    checked_at: datetime | None = None
+    unavailable_since: datetime | None = None
+
+
+def followed_flight(booking: Booking) -> FollowedFlight | None:
+    """None for a ride that meets no flight."""
+    if not meets_a_flight(booking):
+        return None
+    if not flights.tracking():
+        return FollowedFlight(
+            booking.flight_number, FlightStatus.NOT_TRACKED, pickup_as_booked=booking.pickup_at
+        )
+    try:
+        watch = booking.flight_watch  # selected with a list of bookings
+    except FlightWatch.DoesNotExist:
+        watch = None
+    if watch is None or watch.flight_number != booking.flight_number:  # not asked yet (from a day before)
+        return FollowedFlight(
+            booking.flight_number, FlightStatus.SCHEDULED, pickup_as_booked=booking.pickup_at
+        )
+    return FollowedFlight(
+        number=watch.flight_number,
+        status=watch.status,
+        scheduled_landing=watch.scheduled_landing,
+        estimated_landing=watch.estimated_landing,
+        actual_landing=watch.actual_landing,
+        pickup_as_booked=watch.booked_pickup_at,
+        checked_at=watch.checked_at,
+        unavailable_since=watch.unavailable_since,
+    )
 
 
 def duration(booking: Booking) -> timedelta:

@@ -31,6 +31,15 @@ REMINDER = notifications.Mail(
     "emails/ride_reminder",
     operator_copy=False,
 )
+PICKUP_FOLLOWS_FLIGHT = notifications.Mail(
+    {
+        "en": "Your flight moved your pickup ({reference})",
+        "de": "Ihr Flug verschiebt Ihre Abholung ({reference})",
+        notifications.OPERATOR: "Pickup moved by its flight ({reference})",
+    },
+    "emails/pickup_follows_flight",
+    operator_copy=False,
+)
 NEWS: dict[str, notifications.Mail] = {RideState.ON_THE_WAY: ON_THE_WAY, RideState.ARRIVED: ARRIVED}
 # Who is reminded: rides paid for or confirmed (not cancelled, not done).
 REMINDED = (BookingStatus.PAID, BookingStatus.CONFIRMED)
@@ -57,6 +66,35 @@ def send_traveller_reminder(booking_id: int, pickup_iso: str) -> bool:
         return False
     notifications.send(REMINDER, booking, vehicle_shown=vehicle_shown(booking))
     text_messages.send_text(booking, reminder_text(booking), topic="reminder")
+    return True
+
+
+def send_pickup_moved(
+    booking_id: int, pickup_iso: str, previous_iso: str, landing_iso: str, landed: bool
+) -> bool:
+    """The pickup its flight moved to `pickup_iso`, to the traveller (e-mail, and a text when they chose
+    texts) and to the chauffeur (their updated job); none when the pickup moved again since (that move
+    tells) or the ride was cancelled. Whether it was sent."""
+    booking = Booking.objects.select_related("driver", "vehicle__vehicle_class").get(pk=booking_id)
+    if booking.status not in REMINDED or booking.pickup_at != datetime.fromisoformat(pickup_iso):
+        return False
+    previous, landing = datetime.fromisoformat(previous_iso), datetime.fromisoformat(landing_iso)
+    notifications.send(PICKUP_FOLLOWS_FLIGHT, booking, previous=previous, landing=landing, landed=landed)
+    with translation.override(notifications.customer_locale(booking)):
+        text = gettext(
+            "{operator}: flight {flight} lands at {landing}; your chauffeur now meets you at {pickup} "
+            "(was {previous}). Booking {reference}."
+        ).format(
+            operator=operator_branding().name,
+            flight=notifications.unlinked(booking.flight_number),
+            landing=l10n.time_of_day(landing),
+            pickup=l10n.day_time(booking.pickup_at),
+            previous=l10n.time_of_day(previous),
+            reference=booking.reference,
+        )
+    text_messages.send_text(booking, text, topic="pickup_moved")
+    if booking.driver is not None:
+        notifications.to_driver(notifications.DRIVER_JOB, booking, booking.driver)
     return True
 
 

@@ -24,7 +24,7 @@ from booking import listing
 from booking.billing import MAX_ADDRESS_LENGTH, VAT_ID_PATTERN, normalised_vat_id
 from booking.checkout import MAX_NOTES_LENGTH, BookingRequest, WayBack
 from booking.lead_time import Reason
-from booking.models import BookingStatus, RideState
+from booking.models import BookingStatus, FlightStatus, RideState
 from booking.ride_stops import MAX_STOP_ADDRESS, SEPARATOR, Stop
 from places.serializers import DistanceOutput, V1DistanceInput
 from pricing.models import VehicleClass
@@ -573,6 +573,35 @@ class RideOutput(Declaration):
     noShowAt = RideTimeField(RideState.NO_SHOW, help_text="The chauffeur recorded that nobody came.")
 
 
+class FlightOutput(Declaration):
+    """The flight an airport pickup meets, as the flight-data provider last said (renders a
+    booking.ride.FollowedFlight)."""
+
+    number = serializers.CharField(help_text="As booked.")
+    status = serializers.ChoiceField(
+        choices=FlightStatus.choices,
+        help_text="scheduled → departed → landed, or cancelled, diverted; unknown: no such flight lands "
+        "there that day; not_tracked: the service follows no flights (the pickup stays as booked).",
+    )
+    scheduledLanding = LocalDateTimeField(source="scheduled_landing", allow_null=True)
+    estimatedLanding = LocalDateTimeField(
+        source="estimated_landing", allow_null=True, help_text="While in the air or before take-off."
+    )
+    actualLanding = LocalDateTimeField(source="actual_landing", allow_null=True)
+    pickupAsBooked = LocalDateTimeField(
+        source="pickup_as_booked",
+        allow_null=True,
+        help_text="The pickup before the flight moved it; `pickupDatetime` is the pickup now: the landing "
+        "plus the time to get out (longer from outside the Schengen area and with luggage).",
+    )
+    checkedAt = LocalDateTimeField(source="checked_at", allow_null=True, help_text="Last asked.")
+    unavailableSince = LocalDateTimeField(
+        source="unavailable_since",
+        allow_null=True,
+        help_text="Set while the flight-data provider does not answer: the pickup stays meanwhile.",
+    )
+
+
 class CancellationTermsOutput(Declaration):
     allowed = serializers.BooleanField(source="terms.allowed", help_text="Whether it can be cancelled now.")
     feeEur = euros(source="fee", help_text="Kept of what was paid when cancelling now.")
@@ -648,6 +677,17 @@ class BookingStateOutput(FromFieldMixin, Declaration):
     ride = RideOutput(
         help_text="The ride's day: the chauffeur's moves and when each was made (times null until reached; "
         "a move staff undid is left out)."
+    )
+    flight = FlightOutput(
+        allow_null=True,
+        help_text="The flight an airport pickup meets, followed from a day before: a late or early landing "
+        "moves `pickupDatetime` (webhook booking.pickup_moved). Null for a ride that meets no flight.",
+    )
+    chauffeurArrival = LocalDateTimeField(
+        source="chauffeur_arrival",
+        allow_null=True,
+        help_text="While the chauffeur is on the way and shares their phone's position with the traveller: "
+        "when they are expected at the pickup (refreshed as they drive). Null otherwise.",
     )
     refundedEur = euros(source="refunded", help_text="Refunded so far.")
     cancelledAt = LocalDateTimeField(source="booking.cancelled_at", allow_null=True)

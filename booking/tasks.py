@@ -100,6 +100,15 @@ def send_ride_news(booking_id: int, state: str) -> None:
 
 
 @task()
+def send_pickup_moved(
+    booking_id: int, pickup_iso: str, previous_iso: str, landing_iso: str, landed: bool
+) -> None:
+    """The pickup its flight moved (dispatch/arrivals.py), once per new pickup time."""
+    with delivery.scope(f"pickup-moved:{booking_id}:{pickup_iso}"):
+        ride_messages.send_pickup_moved(booking_id, pickup_iso, previous_iso, landing_iso, landed)
+
+
+@task()
 def send_traveller_reminder(booking_id: int, pickup_iso: str) -> None:
     """The traveller's reminder before the pickup (dispatch/reminders.py enqueues it once per pickup time)."""
     with delivery.scope(f"reminder:{booking_id}:{pickup_iso}"):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.errors import DomainError
 from booking import announcements, history, selectors, tasks
-from booking.models import Booking
+from booking.models import Booking, ChauffeurPosition
 from booking.models import BookingStatus as Status
 
 ALLOWED = {
@@ -68,6 +68,8 @@ def apply(booking: Booking, target: str, *, actor: str) -> None:
         "{before} → {after}", before=history.state(before), after=history.state(booking.status)
     )
     history.record(booking, history.Kind.STATUS, change, actor=actor)
+    if booking.status != Status.CONFIRMED:  # no chauffeur on the way any more: nothing to share
+        ChauffeurPosition.objects.filter(booking=booking).delete()
     if target == Status.PAID:
         tasks.send_confirmation.enqueue(booking.pk)
     if target in ANNOUNCED:

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "operator_profile",
     "pricing",
     "places",
+    "flights",
     "booking",
     "invoicing",
     "payments",
@@ -235,14 +236,34 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SERVES_HTTPS
 SECURE_HSTS_PRELOAD = SERVES_HTTPS
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# The map of the chauffeur coming on the traveller's manage page (web/static/booking/ride_map.js): a tile
+# server's address with {z}/{x}/{y} (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png, under its usage
+# policy) and the attribution its licence asks for. Empty: no map, the position as text and the arrival
+# time only. Its origin is the one other place pages may load images from.
+MAP_TILE_URL = os.environ.get("MAP_TILE_URL", "").strip()
+MAP_TILE_ATTRIBUTION = os.environ.get("MAP_TILE_ATTRIBUTION", "").strip()
+MAP_TILE_ORIGIN = ""
+if MAP_TILE_URL:
+    _tiles = urlsplit(MAP_TILE_URL)
+    if (
+        _tiles.scheme not in {"https", "http"}
+        or not _tiles.hostname
+        or not all(part in MAP_TILE_URL for part in ("{z}", "{x}", "{y}"))
+    ):
+        sys.exit(
+            "Start-up refused: MAP_TILE_URL must be an http(s) address with {z}, {x} and {y}, such as "
+            "https://tile.openstreetmap.org/{z}/{x}/{y}.png (or empty: no map)."
+        )
+    MAP_TILE_ORIGIN = f"{_tiles.scheme}://{_tiles.netloc}"
+
 # Content-Security-Policy on every response (django-csp): scripts, styles and everything else only from
-# this origin, never inline; no page may be framed.
+# this origin, never inline; no page may be framed. Images also from the map's tile server, when set.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
         "style-src": ["'self'"],
-        "img-src": ["'self'", "data:"],
+        "img-src": ["'self'", "data:", *([MAP_TILE_ORIGIN] if MAP_TILE_ORIGIN else [])],
         "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
@@ -318,6 +339,11 @@ GOOGLE_MAPS_API_KEY = os.environ.get("GOOGLE_MAPS_API_KEY", "")
 GOOGLE_PLACE_ID = os.environ.get("GOOGLE_PLACE_ID", "")
 GOOGLE_ROUTES_URL = (os.environ.get("GOOGLE_ROUTES_URL") or "https://routes.googleapis.com").rstrip("/")
 GOOGLE_PLACES_URL = (os.environ.get("GOOGLE_PLACES_URL") or "https://places.googleapis.com").rstrip("/")
+
+# Flights: AeroDataBox (RapidAPI) follows the flights airport pickups meet when a key is set; without one
+# no flight is followed and pickups stay at their booked time.
+AERODATABOX_API_KEY = os.environ.get("AERODATABOX_API_KEY", "")
+AERODATABOX_URL = (os.environ.get("AERODATABOX_URL") or "https://aerodatabox.p.rapidapi.com").rstrip("/")
 
 # Payments (docs/decisions.md §9). The sandbox never switches itself on outside debug.
 STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
@@ -438,6 +464,8 @@ JOBS_SCHEDULES = {
     # what the retention policy keeps no longer (privacy/retention.py)
     "privacy.retention.remove_expired": int(os.environ.get("JOBS_RETENTION_SECONDS") or 86400),
     "webhooks.tasks.remove_old_events": 86400,
+    # the flights airport pickups meet (dispatch/arrivals.py): each is asked at its own pace, this only wakes
+    "dispatch.tasks.follow_flights": int(os.environ.get("JOBS_FLIGHTS_SECONDS") or 60),
 }
 
 # docs/decisions.md §7: the rate limit on every /api/ path (the payment webhook is exempt).

@@ -109,6 +109,8 @@ pages = [
 chauffeur_jobs = [
     path("chauffeur/job/<str:key>/", job_page.job_page, name="chauffeur-job"),
     path("chauffeur/job/<str:key>/calendar.ics", job_page.job_calendar, name="chauffeur-job-calendar"),
+    path("chauffeur/job/<str:key>/sharing", job_page.job_sharing, name="chauffeur-job-sharing"),
+    path("chauffeur/job/<str:key>/position", job_page.job_position, name="chauffeur-job-position"),
     path("chauffeur/job/<str:key>/<str:reference>/", job_page.job_page, name="chauffeur-job-by-reference"),
     path(
         "chauffeur/job/<str:key>/<str:reference>/calendar.ics",

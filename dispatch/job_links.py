@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from booking import history, selectors
-from booking.models import Booking, BookingStatus
+from booking.models import Booking, BookingStatus, ChauffeurPosition
 from dispatch import windows
 from dispatch.models import JobLink, ride_day_policy
 from fleet.models import Driver
@@ -68,6 +68,7 @@ def issue(booking: Booking, driver: Driver) -> tuple[JobLink, str]:
     JobLink.objects.filter(booking=booking, revoked_at__isnull=True).exclude(driver=driver).update(
         revoked_at=now
     )
+    ChauffeurPosition.objects.filter(booking=booking).exclude(driver=driver).delete()  # theirs no more
     # The key signs the row's id: stored first under a placeholder hash nobody can have the key of.
     link = JobLink.objects.create(
         booking=booking, driver=driver, key_hash=secrets.token_hex(32), expires_at=expiry(booking)
@@ -105,6 +106,7 @@ def revoke(booking_id: int, *, actor: str) -> int:
         revoked = JobLink.objects.filter(booking=booking, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
+        ChauffeurPosition.objects.filter(booking=booking).delete()  # a lost phone shows nobody the way
         if revoked:
             history.record(booking, history.Kind.ASSIGNMENT, history.said("Job link revoked"), actor=actor)
     return revoked
@@ -120,9 +122,14 @@ def resolve(key: str) -> Opened | None:
         .select_related("booking__driver", "booking__vehicle__vehicle_class", "driver")
         .first()
     )
-    if link is None or link.revoked_at is not None or link.expires_at <= timezone.now():
+    if link is None or not opens(link, link.booking):
         return None
-    booking = link.booking
-    if booking.status not in OPEN_STATES or booking.driver_id != link.driver_id:
-        return None
-    return Opened(link, booking, link.driver)
+    return Opened(link, link.booking, link.driver)
+
+
+def opens(link: JobLink, booking: Booking) -> bool:
+    """Whether `link` still opens `booking` now: not revoked or expired, and the job still its chauffeur's
+    and going ahead (or done). Asked again of a booking just locked, before a change made through the link."""
+    if link.revoked_at is not None or link.expires_at <= timezone.now():
+        return False
+    return booking.status in OPEN_STATES and booking.driver_id == link.driver_id

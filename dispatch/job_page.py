@@ -2,33 +2,37 @@
 job and no other, on a phone, in the chauffeur's language. Its buttons move the ride on to the next state
 only, when the ride's clock allows (dispatch/ride_day.py); the page says when the next move and a no-show
 become possible, and asks before an early "on the way" (a form of its own, no script needed). Below, the
-chauffeur's other live jobs as a schedule without links: each opens from its own job message.
+chauffeur's other live jobs as a schedule without links: each opens from its own job message. From "on the
+way" until "on board" a switch shares the phone's position with the traveller (dispatch/positions.py): the
+page's script posts it to `…/position`, with the CSRF token of the switch's form.
 
 A key that opens nothing, whatever the reason, gets one and the same page, which never says whether the
 job exists; an address that keeps trying such keys is answered "too many tries" for a while, but a key
 that opens its job always does."""
 
+import json
 import logging
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apikit import sliding_window
 from apikit.clients import client_address
 from apikit.errors import DomainError
 from booking import calendar, history, presentation, ride, ride_stops
 from booking.models import Booking, BookingStatus, RideState
-from dispatch import job_links, planning, ride_day
-from dispatch.models import ride_day_policy
+from booking.ride_position import SHARED_STATES
+from dispatch import flight_badge, job_links, planning, positions, ride_day
+from dispatch.models import JobLink, ride_day_policy
 from sitekit import phones
 from sitekit.i18n import supported
 
@@ -42,6 +46,8 @@ MISS_WINDOW_SECONDS = 15 * 60
 MAPS = "https://www.google.com/maps/search/?"
 DIRECTIONS = "https://www.google.com/maps/dir/?"
 MAX_WAYPOINTS = 3  # Google Maps URLs on a phone route through at most three
+POSITION_EVERY_SECONDS = 10  # how often the page sends the phone's position (positions.MIN_INTERVAL below)
+LONGEST_POSITION_BODY = 1000  # a position is a few numbers
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,17 @@ class Job:
     navigate_to_destination: bool
     extras: list[str]  # what to bring, worded: "Child seat × 2"
     stops: list[tuple[str, str]]  # on the way, in order: (worded, its navigation link)
+    sharing: "Sharing | None" = None  # the position's switch, while the ride is on the way or arrived
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """The switch "share my position with the traveller" and, once on, where the page sends it."""
+
+    on: bool
+    switch_url: str
+    position_url: str
+    every_seconds: int = POSITION_EVERY_SECONDS
 
 
 @dataclass(frozen=True)
@@ -90,9 +107,10 @@ def job_page(request: HttpRequest, key: str, reference: str | None = None) -> Ht
     with translation.override(language):
         if request.method == "POST":
             return _move(request, key, reference, opened, booking)
-        job = _job(booking, key)
+        job = _job(booking, key, opened.link)
         context = {
             "job": job,
+            "flight": flight_badge.badge(booking),
             "confirm_start": job.early_start and request.GET.get("confirm") == RideState.ON_THE_WAY,
             "confirmed_pickup": booking.pickup_at.isoformat() if booking.pickup_at else "",
             "not_now_url": _page_path(key, reference, asked),
@@ -182,7 +200,8 @@ def _moment(text: str) -> datetime | None:
     return moment if timezone.is_aware(moment) else None
 
 
-def _job(booking: Booking, key: str) -> Job:
+def _job(booking: Booking, key: str, link: JobLink | None = None) -> Job:
+    """`link`: the one that opened the page, whose sharing the switch shows (none: not sharing)."""
     progress = ride.progress(booking)
     reached = progress.times
     on_board = progress.state in (RideState.ON_BOARD, RideState.COMPLETED)
@@ -233,7 +252,89 @@ def _job(booking: Booking, key: str) -> Job:
             (shown, DIRECTIONS + urlencode({"api": 1, "destination": stop.address, "travelmode": "driving"}))
             for shown, stop in zip(presentation.stops_shown(booking), stops, strict=True)
         ],
+        sharing=Sharing(
+            on=link is not None and positions.is_sharing(booking, link),
+            switch_url=f"{job_links.PATH}{key}/sharing",
+            position_url=f"{job_links.PATH}{key}/position",
+        )
+        if booking.status == BookingStatus.CONFIRMED and progress.state in SHARED_STATES
+        else None,
     )
+
+
+@require_POST
+def job_sharing(request: HttpRequest, key: str) -> HttpResponse:
+    """The chauffeur's switch: `share=on` consents to their position being shown to the ride's traveller
+    until the passenger is on board, `share=off` stops it (the position is deleted at once). Back to the
+    job page, saying what happened."""
+    opened, booking, wait = _open(request, key, None)
+    if wait is not None:
+        return _too_many(request, wait)
+    if booking is None:
+        return _not_found(request)
+    language = supported(request.POST.get("lang"))
+    with translation.override(_language(request, opened.driver)):
+        try:
+            if request.POST.get("share") == "on":
+                positions.start_sharing(opened.link)
+                said = _("Your position is shown to the traveller until the passenger is on board.")
+            else:
+                positions.stop_sharing(opened.link)
+                said = _("Your position is no longer shown to the traveller.")
+        except DomainError as refusal:  # the ride moved on meanwhile: nothing shared
+            messages.error(request, refusal.in_words())
+        else:
+            messages.success(request, said)
+    return redirect(_page_path(key, None, language))
+
+
+@require_POST
+def job_position(request: HttpRequest, key: str) -> HttpResponse:
+    """The phone's position from the job page's script (JSON: latitude, longitude, accuracy in metres,
+    measuredAt in milliseconds since 1970), for the ride's traveller. 200 with `stored` (false: too soon
+    after the last, or older), or a problem's code and words in the chauffeur's language; a key that opens
+    nothing is 404, as on the page."""
+    opened, booking, wait = _open(request, key, None)
+    if wait is not None:
+        return _private(JsonResponse({"code": "too_many_requests"}, status=429))
+    if booking is None:
+        return _private(JsonResponse({"code": "not_found"}, status=404))
+    with translation.override(_language(request, opened.driver)):
+        try:
+            sent = _position_sent(request)
+            stored = positions.share(
+                opened.link,
+                latitude=sent.get("latitude"),
+                longitude=sent.get("longitude"),
+                accuracy_m=sent.get("accuracy"),
+                measured_at=_measured_at(sent.get("measuredAt")),
+            )
+        except DomainError as refusal:
+            answer = {"code": refusal.code, "detail": str(refusal.in_words())}
+            return _private(JsonResponse(answer, status=refusal.status or 400))
+    return _private(JsonResponse({"stored": stored}))
+
+
+def _position_sent(request: HttpRequest) -> dict:
+    if len(request.body) > LONGEST_POSITION_BODY:
+        raise positions.PositionRefused(_("This is not a position."), code="invalid_position")
+    try:
+        sent = json.loads(request.body)
+    except ValueError:
+        sent = None
+    if not isinstance(sent, dict):
+        raise positions.PositionRefused(_("This is not a position."), code="invalid_position")
+    return sent
+
+
+def _measured_at(milliseconds: object) -> datetime:
+    """The phone's time of the fix (Geolocation's `timestamp`); now when it sent none that reads."""
+    if isinstance(milliseconds, int | float) and not isinstance(milliseconds, bool):
+        try:
+            return datetime.fromtimestamp(milliseconds / 1000, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return timezone.now()
 
 
 def _page_path(key: str, reference: str | None, language: str | None, confirm: str | None = None) -> str:

@@ -88,6 +88,26 @@ class RideDayPolicy(models.Model):
             "expires within this many days; the dispatch board and the lists show it from then on."
         ),
     )
+    flight_buffer_schengen_minutes = models.PositiveIntegerField(
+        _("after a landing from the Schengen area (minutes)"),
+        default=15,
+        validators=[MaxValueValidator(6 * 60)],
+        help_text=_(
+            "A pickup that meets a flight follows its landing: this long after it, without passport control."
+        ),
+    )
+    flight_buffer_other_minutes = models.PositiveIntegerField(
+        _("after a landing from outside the Schengen area (minutes)"),
+        default=30,
+        validators=[MaxValueValidator(6 * 60)],
+        help_text=_("The same with passport control (also when the flight's origin is not known)."),
+    )
+    flight_buffer_baggage_minutes = models.PositiveIntegerField(
+        _("more with luggage (minutes)"),
+        default=15,
+        validators=[MaxValueValidator(6 * 60)],
+        help_text=_("Added when the booking has suitcases (baggage reclaim)."),
+    )
     link_valid_hours = models.PositiveIntegerField(
         _("job links valid after the ride (hours)"),
         default=12,

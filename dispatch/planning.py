@@ -42,7 +42,11 @@ def rides(begin: datetime, end: datetime, *, search: str = "") -> QuerySet[Booki
     for word in search.split():
         found = found.filter(Q(*[Q(**{f"{field}__icontains": word}) for field in SEARCHED], _connector=Q.OR))
     # The ride steps come in one query for the whole list: each card shows its ride's state.
-    return found.select_related("driver", "vehicle").prefetch_related("ride_steps").order_by("pickup_at")
+    return (
+        found.select_related("driver", "vehicle", "flight_watch")
+        .prefetch_related("ride_steps")
+        .order_by("pickup_at")
+    )
 
 
 def undated() -> QuerySet[Booking]:

@@ -22,7 +22,7 @@ from apikit.errors import DomainError
 from booking import announcements, history, ride, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
-from dispatch import ride_billing
+from dispatch import positions, ride_billing
 from dispatch.models import RideDayPolicy, ride_day_policy
 from dispatch.waiting import no_show_from
 from fleet.models import Driver
@@ -120,6 +120,8 @@ def advance(
         history.record(booking, history.Kind.RIDE, said, actor=actor)
         if target in (RideState.ON_THE_WAY, RideState.ARRIVED):  # the traveller's news, with the move
             booking_tasks.send_ride_news.enqueue(booking.pk, target)
+        if target == RideState.ON_BOARD or target in ride.FINAL:  # the traveller saw the chauffeur coming
+            positions.forget(booking)
         if target in ride.FINAL:
             transitions.apply(booking, BookingStatus.COMPLETED, actor=actor)
         ride_billing.settle(booking, actor=actor)  # waiting time or the no-show fee, once the ride ended

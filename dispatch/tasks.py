@@ -4,7 +4,7 @@ evening mail."""
 from django_tasks import task
 
 from booking import notifications
-from dispatch import job_links, reminders
+from dispatch import arrivals, job_links, reminders
 from dispatch.models import JobLink
 
 
@@ -26,3 +26,10 @@ def send_reminders() -> dict:
         "unassigned": enqueued.unassigned,
         "papers": enqueued.papers,
     }
+
+
+@task()
+def follow_flights() -> dict:
+    """Scheduled (settings.JOBS_SCHEDULES, JOBS_FLIGHTS_SECONDS): ask about the flights now due."""
+    polled = arrivals.poll_due()
+    return {"asked": polled.asked, "moved": polled.moved, "budgetSpent": polled.budget_spent}

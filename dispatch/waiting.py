@@ -5,7 +5,7 @@ here."""
 from datetime import datetime, timedelta
 
 from booking import ride
-from booking.models import Booking, RideState
+from booking.models import Booking, FlightWatch, RideState
 from dispatch.models import RideDayPolicy, ride_day_policy
 
 
@@ -22,8 +22,20 @@ def included_waiting(booking: Booking, policy: RideDayPolicy | None = None) -> t
 
 
 def waiting_starts(booking: Booking, arrived_at: datetime) -> datetime:
-    """Waiting counts from the pickup time, or from the chauffeur's arrival when they came late."""
-    return max(arrived_at, booking.pickup_at) if booking.pickup_at else arrived_at
+    """Waiting counts from the pickup time, or from the chauffeur's arrival when they came late. At a flight
+    whose landing is known it counts from the landing instead: a flight later than its pickup costs the
+    traveller no waiting, and the time to get out is part of what is included."""
+    landed = landing(booking)
+    start = landed if landed is not None else booking.pickup_at
+    return max(arrived_at, start) if start else arrived_at
+
+
+def landing(booking: Booking) -> datetime | None:
+    """When the flight the pickup meets landed, as its provider said (dispatch/arrivals.py)."""
+    if not ride.meets_a_flight(booking):
+        return None
+    watch = FlightWatch.objects.filter(booking=booking).first()
+    return watch.actual_landing if watch is not None else None
 
 
 def no_show_from(booking: Booking, progress: ride.RideProgress) -> datetime | None:

@@ -40,7 +40,7 @@ def list_bookings(
     found = found.order_by(order, "pk" if ascending else "-pk")
     page = list(
         found.select_related(
-            "driver", "vehicle", "collective_invoice_line__invoice", "way_out", "way_back"
+            "driver", "vehicle", "collective_invoice_line__invoice", "way_out", "way_back", "flight_watch"
         ).prefetch_related("refunds", "ride_steps", "payment_shares__payment")[: limit + 1]
     )
     rules = cancellation_rules()  # once for the page, not once per booking

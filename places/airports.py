@@ -64,3 +64,12 @@ def airport_codes() -> frozenset[str]:
         )
         - WORDS_NOT_CODES
     )
+
+
+def code_of(text: str) -> str | None:
+    """The IATA code of the airport `text` names, when it names a known one ("VIE" for "Flughafen Wien")."""
+    place = gazetteer.load().resolve(text)
+    if place is not None and place.kind == "airport":
+        codes = sorted(form.upper() for form in place.forms if len(form) == 3 and form.isalpha())
+        return codes[0] if codes else None
+    return next((code for code in CODE.findall(text) if code in airport_codes()), None)

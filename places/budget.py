@@ -5,20 +5,17 @@ be sent are counted: the caller asks after its own cache missed, so a cached ans
 
 import logging
 from dataclasses import dataclass
-from datetime import date
 
-from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
 from apikit.versions import KeptCopy, SharedVersion
 from places.models import DEFAULT_DAILY_CALLS, ProviderBudget
+from sitekit import daily_counts
 
 logger = logging.getLogger(__name__)
 
 SUGGESTIONS, ROUTES = "suggestions", "routes"
-# A day's counter outlives its day by one (the key names the day; a new day starts at zero on a new key).
-COUNTER_TTL = 2 * 24 * 3600
 BUDGET = SharedVersion("places-budget")
 
 
@@ -53,51 +50,28 @@ def spend(kind: str) -> bool:
     is spent (then send none and answer offline). Without the shared cache nothing can be counted: the
     call is sent (an outage of seconds, logged by the cache itself)."""
     limit = getattr(limits(), kind)
-    day = timezone.localdate()
     try:
-        used = _increment(_counter_key(kind, day))
+        used = daily_counts.count(_counter(kind))
     except Exception:
         logger.warning("Places budget not counted: the shared cache does not answer", exc_info=True)
         return True
     if limit is None or used <= limit:
         return True
-    _alert_once(kind, day, limit)
-    return False
-
-
-def used_today(kind: str) -> int | None:
-    """The `kind` calls counted today (refused ones included); None when the shared cache does not answer."""
-    try:
-        return cache.get(_counter_key(kind, timezone.localdate()), 0)
-    except Exception:
-        return None
-
-
-def _increment(key: str) -> int:
-    try:
-        return cache.incr(key)  # atomic in Redis; keeps the key's expiry
-    except ValueError:  # the day's first call
-        if cache.add(key, 1, COUNTER_TTL):
-            return 1
-        return cache.incr(key)  # another worker's first call came between
-
-
-def _alert_once(kind: str, day: date, limit: int) -> None:
-    """One error line a day per kind, whichever worker refuses first (log monitoring is the alert; no
-    e-mail is sent from inside a traveller's request)."""
-    try:
-        first = cache.add(f"places:budget:{kind}:{day.isoformat()}:alerted", True, COUNTER_TTL)
-    except Exception:
-        first = True
-    if first:
+    if daily_counts.first_today(_counter(kind)):  # one error line a day per kind
         logger.error(
             "Places budget spent: %s %s calls to Google today (%s); the offline provider answers them "
             "until midnight Europe/Vienna. Staff set the budget at /admin/places/providerbudget/.",
             limit,
             kind,
-            day.isoformat(),
+            timezone.localdate().isoformat(),
         )
+    return False
 
 
-def _counter_key(kind: str, day: date) -> str:
-    return f"places:budget:{kind}:{day.isoformat()}"
+def used_today(kind: str) -> int | None:
+    """The `kind` calls counted today (refused ones included); None when the shared cache does not answer."""
+    return daily_counts.counted_today(_counter(kind))
+
+
+def _counter(kind: str) -> str:
+    return f"places:budget:{kind}"

@@ -23,7 +23,7 @@ from apikit.errors import DomainError
 from apikit.versions import KeptCopy, SharedVersion
 from places import border, budget
 from places.border import AustriaShare
-from places.geo import LatLng, touches_zone_a
+from places.geo import LatLng, great_circle_km, touches_zone_a
 from places.providers.base import (
     NO_RATING,
     Endpoint,
@@ -70,6 +70,15 @@ class RouteEstimate:
         return border.austria_share(
             self.path or (self.start, *self.stops, self.end), distance_km=self.distance_km
         )
+
+
+def drive_without_provider(start: LatLng, end: LatLng) -> timedelta:
+    """The driving time between two points by the offline road model (the straight line, its detour
+    factor, city speed first): no provider call, for a point that moves every few seconds."""
+    from places.providers.offline import estimate_road
+
+    _road_km, seconds = estimate_road(great_circle_km(start, end))
+    return timedelta(seconds=round(seconds))
 
 
 def provider() -> PlacesProvider:

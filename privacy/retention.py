@@ -20,6 +20,7 @@ from django_tasks_db.compat import TaskResultStatus
 
 from booking import selectors
 from booking.models import Booking
+from dispatch import positions
 from dispatch.models import JobLink
 from jobqueue.models import Delivery, Job
 from oauth import grants
@@ -39,13 +40,13 @@ class Category:
     key: str
     held: Promise  # what it holds, as the privacy page names it
     reason: Promise  # why it is kept, and why that long
-    period_field: str  # the policy's field with its period
+    period_field: str  # the policy's field with its period; "" for a rule of its own (kept_for says it)
     kept_for: Callable[[int], str]  # the period in words
     due: Callable[[datetime, int], list[QuerySet]]  # its rows due, given now and the period
     apply: Callable[[QuerySet, datetime], int] = _deleted  # done to them (given now), atomic per row or query
 
     def period(self, policy: RetentionPolicy) -> int:
-        return getattr(policy, self.period_field)
+        return getattr(policy, self.period_field) if self.period_field else 0
 
     def rows(self, policy: RetentionPolicy, now: datetime) -> list[QuerySet]:
         return self.due(now, self.period(policy))
@@ -144,6 +145,17 @@ CATEGORIES = [
         "job_links_days",
         _in_days,
         _days(lambda cutoff: [JobLink.objects.filter(expires_at__lt=cutoff)]),
+    ),
+    Category(
+        "chauffeur_positions",
+        _("The chauffeur's position on the way to the pickup, shared with the traveller"),
+        _(
+            "Shown to the ride's traveller only while the chauffeur is on the way; only the latest is kept, "
+            "deleted when the passenger is on board or the chauffeur stops sharing."
+        ),
+        "",
+        lambda _days: str(_("until the pickup; a ride nobody moved on, by the next day's run")),
+        lambda now, _days: [positions.ended(now)],
     ),
     Category(
         "deliveries",

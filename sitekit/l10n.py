@@ -49,6 +49,11 @@ def day_time(moment: datetime) -> str:
     return f"{day(moment)}, {formats.date_format(timezone.localtime(moment), TIME_FORMAT)}"
 
 
+def time_of_day(moment: datetime) -> str:
+    """The time alone, in Vienna: "14:35"."""
+    return formats.date_format(timezone.localtime(moment), TIME_FORMAT)
+
+
 def short(moment: datetime) -> str:
     """Date and time without the weekday, for columns: "28.11.2026 10:00"."""
     return formats.date_format(timezone.localtime(moment), SHORT_FORMAT)

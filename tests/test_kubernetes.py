@@ -146,6 +146,7 @@ def test_secrets_are_in_the_secret_not_the_configmap():
         "STRIPE_SECRET_KEY",
         "STRIPE_WEBHOOK_SECRET",
         "GOOGLE_MAPS_API_KEY",
+        "AERODATABOX_API_KEY",
         "EMAIL_HOST_PASSWORD",
         "TWILIO_AUTH_TOKEN",
     }

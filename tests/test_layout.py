@@ -31,6 +31,8 @@ FORBIDDEN = {
     "sitekit": set(APPS) - {"sitekit", "apikit"},  # the shared site pieces know only the API plumbing
     "pricing": {"places", "fleet", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
     "places": {"pricing", "fleet", "access", "oauth", "operator_profile", *DOMAIN_BELOW_BOOKING},
+    # flight data: a provider interface and its budget; what a flight moves is dispatch's
+    "flights": set(APPS) - {"flights", "apikit", "sitekit"},
     # money depends on bookings, never the other way; the staff booking page, which hosts the dispatch
     # board, lives above both (dispatch/admin/bookings.py)
     "booking": {"invoicing", "payments", "quote_requests", "accounting", "dispatch", "privacy", *DOORS},

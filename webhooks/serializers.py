@@ -124,6 +124,11 @@ class DeliveryData(serializers.Serializer):
     previousPickupDatetime = serializers.DateTimeField(
         required=False, help_text="booking.pickup_moved: the pickup before."
     )
+    flight = serializers.DictField(
+        required=False,
+        help_text="booking.pickup_moved when the flight the pickup meets moved it: its `number`, `status` "
+        "and `landing` (ISO 8601, estimated or actual).",
+    )
     refund = serializers.DictField(
         required=False, help_text="booking.refunded: the `amount` (a decimal string) and its `currency`."
     )

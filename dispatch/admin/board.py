@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from booking import presentation
 from booking.models import Booking, BookingStatus, RideState
 from booking.ride import RideProgress, progress
-from dispatch import papers, planning, windows
+from dispatch import flight_badge, papers, planning, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from fleet.models import Driver
 from quote_requests import services as quote_requests
@@ -97,6 +97,7 @@ def card(booking: Booking, policy: RideDayPolicy, now: datetime, expiring: list[
         "state_label": ride_state_label(booking, watched.progress),
         "last_move": watched.last_move and timezone.localtime(watched.last_move),
         "late": watched.late,
+        "flight": flight_badge.badge(booking),
         # Its chauffeur's or car's paper ends before the ride: dispatch renews it or reassigns the ride.
         "papers_lapse": booking.status == BookingStatus.CONFIRMED
         and any(

@@ -133,11 +133,13 @@ def bodies() -> list[str]:
 
 
 def test_customer_text_reaches_no_mail_as_a_link(client):
-    booking = book(client, notes=f"call {LINKS}", flightNumber="www.evil.example")
+    booking = book(client, notes=f"call {LINKS}")
     Booking.objects.filter(pk=booking.pk).update(  # as a checkout stores them; the offline router knows
         name=LINKS, origin=f"Hotel {LINKS}", destination=LINKS, tour_name=LINKS, water_choice="x@evil.example"
     )  # no route to such places
-    Booking.objects.filter(pk=booking.pk).update(phone="evil.example")  # stored before numbers were checked
+    Booking.objects.filter(pk=booking.pk).update(  # stored before numbers were checked
+        phone="evil.example", flight_number="www.evil.example"
+    )
     pay_in_the_sandbox(booking)
     driver = Driver.objects.create(name="Karl", email="karl@chauffeur.test")
     booking.refresh_from_db()

@@ -161,6 +161,9 @@ def policy_form(**changed) -> dict:
         "unassigned_alert_hours": 12,
         "paper_reminder_days": 30,
         "link_valid_hours": 12,
+        "flight_buffer_schengen_minutes": 15,
+        "flight_buffer_other_minutes": 30,
+        "flight_buffer_baggage_minutes": 15,
     }
     return {**values, **changed}
 

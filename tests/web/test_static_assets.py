@@ -12,7 +12,7 @@ SECRET_KEY = "static-assets-test-secret-key-" + "s" * 30  # long enough for prod
 
 def test_the_pages_javascript_and_css_stay_under_72_kb():
     sizes = {path.name: path.stat().st_size for path in ASSETS.iterdir() if path.suffix in {".js", ".css"}}
-    assert set(sizes) == {"booking.js", "booking.css", "embed.js", "manage.js", "ride.js"}
+    assert set(sizes) == {"booking.js", "booking.css", "embed.js", "manage.js", "ride.js", "ride_map.js"}
     print(f"\nJS + CSS: {sum(sizes.values())} bytes ({sizes})")
     assert sum(sizes.values()) < BUDGET
 

@@ -14,3 +14,68 @@ window.addEventListener("pageshow", () => {
     button.disabled = false;
   }
 });
+
+// Sharing the phone's position with the traveller, once the chauffeur turned it on (the section carries the
+// address and the texts): the latest fix is sent every `data-every-seconds` while the page is open, with the
+// CSRF token of the switch's form. The server ends it (the ride moved on, sharing turned off elsewhere):
+// the page stops sending and says why.
+(() => {
+  const sharing = document.getElementById("position-sharing");
+  if (!sharing || !sharing.dataset.positionUrl) return;
+  const status = document.getElementById("position-status");
+  if (!("geolocation" in navigator)) {
+    status.textContent = sharing.dataset.unavailable;
+    return;
+  }
+  const every = Math.max(5, Number(sharing.dataset.everySeconds) || 10) * 1000;
+  const token = sharing.querySelector("input[name=csrfmiddlewaretoken]").value;
+  let latest = null, sent = null, sentAt = 0, watch = null, timer = null;
+
+  function stop(words) {
+    navigator.geolocation.clearWatch(watch);
+    clearInterval(timer);
+    status.textContent = words;
+  }
+
+  function send() {
+    if (!latest || latest === sent) return;
+    const fix = latest;
+    sent = fix;
+    sentAt = Date.now();
+    fetch(sharing.dataset.positionUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+      body: JSON.stringify({
+        latitude: fix.coords.latitude,
+        longitude: fix.coords.longitude,
+        accuracy: fix.coords.accuracy,
+        measuredAt: fix.timestamp,
+      }),
+    })
+      .then((response) => {
+        if (response.ok) {
+          const time = new Date(fix.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+          status.textContent = `${sharing.dataset.sent} ${time}`;
+        } else if (response.status >= 500 || response.status === 429) {
+          sent = null; // the server's trouble: sent again on the next turn
+        } else { // refused for good: the ride moved on, sharing was turned off, the link no longer opens
+          return response.json().catch(() => ({})).then((answer) => stop(answer.detail || sharing.dataset.unavailable));
+        }
+      })
+      .catch(() => { sent = null; }); // offline for a moment: sent again on the next turn
+  }
+
+  watch = navigator.geolocation.watchPosition(
+    (fix) => {
+      latest = fix;
+      if (Date.now() - sentAt >= every) send();
+    },
+    (error) => {
+      status.textContent = error.code === error.PERMISSION_DENIED
+        ? sharing.dataset.denied : sharing.dataset.unavailable;
+    },
+    { enableHighAccuracy: true, maximumAge: every, timeout: 60000 },
+  );
+  timer = setInterval(send, every);
+})();

@@ -1,10 +1,11 @@
 /* "Manage my booking": the ride panel follows the chauffeur's moves by itself. Every `data-refresh-seconds`
    (while the tab is shown, and at once when it is shown again) it asks the server for the panel alone, an
    HTML fragment in the page's language, and puts each part in place by its id: the sentence in #ride-now
-   (a live region, so a screen reader says the news), the timeline in #ride-details and the booking's
-   state in #status (confirmed, then completed). It stops when the ride is over (the fragment is marked
-   data-ride-final) or the server stops answering with the panel. Without JavaScript a reload shows the
-   same. */
+   (a live region, so a screen reader says the news), the chauffeur's shared position and arrival time in
+   #ride-position (asked every 10 s while they are on the way, as the fragment's data-refresh-seconds
+   says), the timeline in #ride-details and the booking's state in #status (confirmed, then completed).
+   It stops when the ride is over (the fragment is marked data-ride-final) or the server stops answering
+   with the panel. Without JavaScript a reload shows the same. */
 (function () {
   "use strict";
 
@@ -21,7 +22,7 @@
   function apply(html) {
     var fresh = document.createElement("template");
     fresh.innerHTML = html;
-    ["ride-now", "ride-details", "status"].forEach(function (id) {
+    ["ride-now", "ride-position", "ride-details", "status"].forEach(function (id) {
       var mine = document.getElementById(id), theirs = fresh.content.getElementById(id);
       if (!mine || !theirs) return;
       if (mine.innerHTML !== theirs.innerHTML) mine.innerHTML = theirs.innerHTML; // unchanged: nothing said
@@ -29,6 +30,8 @@
       if (theirs.hasAttribute("data-ride-final")) mine.setAttribute("data-ride-final", "");
     });
     if (fresh.content.querySelector("[data-ride-final]")) stopped = true;
+    var pace = fresh.content.querySelector("[data-refresh-seconds]"); // sooner while the chauffeur comes
+    if (pace) every = Math.max(5, Number(pace.dataset.refreshSeconds) || 30) * 1000;
   }
 
   function refresh() {

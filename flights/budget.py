@@ -1,0 +1,45 @@
+"""The daily budget of calls to the flight-data provider, counted per day in Europe/Vienna in the shared
+cache so all workers spend one budget; staff set it in the admin (FlightBudget)."""
+
+import logging
+
+from django.utils import timezone
+
+from flights.models import DEFAULT_DAILY_CALLS, FlightBudget
+from sitekit import daily_counts
+
+logger = logging.getLogger(__name__)
+
+COUNTER = "flights:budget"
+
+
+def daily_limit() -> int | None:
+    record = FlightBudget.objects.first()
+    return DEFAULT_DAILY_CALLS if record is None else record.daily_calls
+
+
+def spend() -> bool:
+    """Count one call about to be sent: True to send it, False when today's budget is spent (then send
+    none). Without the shared cache nothing can be counted, and nothing is sent: unlike a traveller's
+    address, a flight is asked again a few minutes later."""
+    limit = daily_limit()
+    try:
+        used = daily_counts.count(COUNTER)
+    except Exception:
+        logger.warning("Flight data budget not counted: the shared cache does not answer", exc_info=True)
+        return False
+    if limit is None or used <= limit:
+        return True
+    if daily_counts.first_today(COUNTER):
+        logger.error(
+            "Flight data budget spent: %s calls today (%s); flights are followed again after midnight "
+            "Europe/Vienna. Staff set the budget at /admin/flights/flightbudget/.",
+            limit,
+            timezone.localdate().isoformat(),
+        )
+    return False
+
+
+def used_today() -> int | None:
+    """The calls counted today (refused ones included); None when the shared cache does not answer."""
+    return daily_counts.counted_today(COUNTER)

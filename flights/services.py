@@ -1,0 +1,97 @@
+"""Flights as the rest of the code asks about them: the provider configured (AeroDataBox with a key, else
+the offline one that tracks nothing), a flight's legs on a day within the daily budget, and the check of a
+flight number at booking."""
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+
+from django.conf import settings
+from django.core.cache import cache as shared_cache
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from flights import budget, numbers
+from flights.providers.base import FlightDataUnavailable, FlightProvider, Leg
+
+logger = logging.getLogger(__name__)
+
+CHECK_CACHE_SECONDS = 600  # a traveller correcting the form asks again about the same flight
+
+
+def provider() -> FlightProvider:
+    return _provider(settings.AERODATABOX_API_KEY, settings.AERODATABOX_URL)
+
+
+@cache
+def _provider(api_key: str, url: str) -> FlightProvider:
+    if api_key:
+        from flights.providers.aerodatabox import AeroDataBoxProvider
+
+        return AeroDataBoxProvider(api_key=api_key, url=url)
+    from flights.providers.offline import OfflineProvider
+
+    return OfflineProvider()
+
+
+def tracking() -> bool:
+    return provider().tracks
+
+
+def legs(number: numbers.FlightNumber, day: date) -> list[Leg] | None:
+    """The legs of `number` landing on `day`; None when not asked (no provider, or today's budget spent).
+    Raises FlightDataUnavailable."""
+    source = provider()
+    if not source.tracks or not budget.spend():
+        return None
+    return source.legs(number, day)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a flight number is not taken, in the traveller's words."""
+
+    words: object
+
+
+def check_form(text: str) -> Refusal | None:
+    return None if numbers.parse(text) is not None else Refusal(numbers.MALFORMED)
+
+
+def check(text: str, *, day: date, airport: str | None) -> Refusal | None:
+    """A flight number at booking: written as one, and (with a provider that answers) landing at `airport`
+    (an IATA code; None: any) on `day`. Without a provider, an answer or budget, only its form is checked."""
+    number = numbers.parse(text)
+    if number is None:
+        return Refusal(numbers.MALFORMED)
+    key = f"flights:check:{number}:{day.isoformat()}"
+    found = shared_cache.get(key)
+    if found is None:
+        try:
+            found = legs(number, day)
+        except FlightDataUnavailable:
+            logger.warning("Flight %s not checked: the flight-data provider does not answer", number)
+            return None
+        if found is None:
+            return None
+        shared_cache.set(key, found, CHECK_CACHE_SECONDS)
+    if not found:
+        return Refusal(
+            format_lazy(
+                _("No flight {number} lands on {day}: check the flight number and the pickup date."),
+                number=number,
+                day=day.strftime("%d.%m.%Y"),
+            )
+        )
+    landing_at = sorted({leg.arrival_airport for leg in found if leg.arrival_airport})
+    if airport and landing_at and airport not in landing_at:
+        return Refusal(
+            format_lazy(
+                _("Flight {number} lands at {airports} that day, not at the pickup's airport ({airport})."),
+                number=number,
+                airports=", ".join(landing_at),
+                airport=airport,
+            )
+        )
+    return None

@@ -1,0 +1,353 @@
+"""Pickups follow their flight: AeroDataBox faked at the HTTP boundary, the clock frozen, the schedule's job
+run as the worker runs it. A late flight moves the pickup once (history, one message each, one event); an
+early one only within the set-off window; cancelled and diverted flights alert staff once; an outage and a
+spent budget change nothing."""
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+import responses
+import time_machine
+from django.conf import settings
+from django.core import mail
+from responses import matchers
+
+from booking import links
+from booking.models import BookingEvent, FlightStatus, FlightWatch
+from dispatch import arrivals, job_links, tasks, waiting
+from dispatch.models import RideDayPolicy
+from flights.models import FlightBudget
+from privacy import records
+from tests.dispatch.conftest import assign
+from tests.queued import run_pending_jobs
+from webhooks.models import Endpoint, Event
+
+pytestmark = pytest.mark.django_db
+VIENNA = ZoneInfo("Europe/Vienna")
+URL = "https://aerodatabox.test"
+LANDING = datetime(2027, 6, 7, 14, 0, tzinfo=VIENNA)  # LH1234 from Frankfurt, as scheduled
+BOOKED = LANDING + timedelta(minutes=20)
+AIRPORT = "Flughafen Wien-Schwechat (VIE), Schwechat"
+
+
+@pytest.fixture(autouse=True)
+def provider(settings):
+    settings.AERODATABOX_API_KEY, settings.AERODATABOX_URL = "test-key", URL
+    settings.OPERATOR_EMAIL = "office@chauffeur.test"
+    RideDayPolicy.objects.create(pk=1, flight_buffer_schengen_minutes=15, set_off_minutes=30)
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(LANDING - timedelta(hours=3), tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def aero():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        yield mock
+
+
+@pytest.fixture
+def flight_ride(ride, fleet):
+    booking = ride(
+        BOOKED,
+        origin=AIRPORT,
+        destination="Hotel Sacher",
+        flight_number="LH 1234",
+        luggage=0,
+        status="confirmed",
+    )
+    assign(booking, fleet["karl"], fleet["sedan"])
+    run_pending_jobs()  # the job's and the chauffeur's mails
+    mail.outbox.clear()
+    return booking
+
+
+def utc(moment: datetime) -> dict:
+    return {"utc": moment.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%d %H:%MZ")}
+
+
+def answer(
+    aero,
+    status="Expected",
+    *,
+    revised=None,
+    runway=None,
+    country="DE",
+    arrival="VIE",
+    http=200,
+    number="LH1234",
+):
+    """What AeroDataBox answers for the flight on 2027-06-07 (replacing any earlier answer)."""
+    url = f"{URL}/flights/number/{number}/2027-06-07"
+    aero.remove(responses.GET, url)
+    if http != 200:
+        aero.add(responses.GET, url, status=http)
+        return
+    flight = {
+        "number": "LH 1234",
+        "status": status,
+        "departure": {"airport": {"iata": "FRA", "countryCode": country}},
+        "arrival": {
+            "airport": {"iata": arrival, "countryCode": "AT"},
+            "scheduledTime": utc(LANDING),
+            **({"revisedTime": utc(revised)} if revised else {}),
+            **({"runwayTime": utc(runway)} if runway else {}),
+        },
+    }
+    aero.add(
+        responses.GET,
+        url,
+        json=[flight],
+        match=[
+            matchers.header_matcher({"X-RapidAPI-Key": "test-key"}),
+            matchers.query_param_matcher(
+                {"dateLocalRole": "Arrival", "withAircraftImage": "false", "withLocation": "false"}
+            ),
+        ],
+    )
+
+
+def polled(clock, moment: datetime | None = None) -> dict:
+    if moment is not None:
+        clock.move_to(moment)
+    result = tasks.follow_flights.call()
+    run_pending_jobs()
+    return result
+
+
+def moves(booking) -> list[str]:
+    return list(booking.history.filter(actor="flight data").values_list("text", flat=True))
+
+
+def test_a_late_flight_moves_the_pickup_once_told_to_each_and_announced(aero, clock, flight_ride):
+    Endpoint.objects.create(url="https://dispatch.example/hooks")  # staff's: hears of every booking
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    assert polled(clock) == {"asked": 1, "moved": 1, "budgetSpent": False}
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING + timedelta(minutes=70 + 15)  # landing + Schengen, no luggage
+    assert moves(flight_ride) == [
+        "Pickup moved from 07.06.2027 14:20 to 07.06.2027 15:25: flight LH 1234 lands at 07.06.2027 15:10."
+    ]
+    (traveller,) = [message for message in mail.outbox if message.to == ["anna@example.com"]]
+    assert (
+        "now expected to land at" in traveller.body
+        and "15:25" in traveller.body
+        and "14:20" in traveller.body
+    )
+    (chauffeur,) = [message for message in mail.outbox if message.to == ["karl@chauffeur.test"]]
+    assert "15:25" in chauffeur.body
+    (event,) = Event.objects.filter(type="booking.pickup_moved")
+    assert event.payload["data"]["previousPickupDatetime"] == BOOKED.isoformat()
+    assert event.payload["data"]["flight"] == {
+        "number": "LH 1234",
+        "status": "departed",
+        "landing": (LANDING + timedelta(minutes=70)).isoformat(),
+    }
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.booked_pickup_at == BOOKED and watch.from_schengen is True
+
+    # the same estimate, then a wobble of two minutes: no move, no message, no event
+    sent = len(mail.outbox)
+    polled(clock, LANDING - timedelta(minutes=50))
+    answer(aero, "Approaching", revised=LANDING + timedelta(minutes=72))
+    polled(clock, LANDING + timedelta(minutes=20))
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING + timedelta(minutes=85)
+    assert len(mail.outbox) == sent and Event.objects.filter(type="booking.pickup_moved").count() == 1
+    assert len(moves(flight_ride)) == 1
+
+
+def test_polls_are_spaced_by_the_time_to_landing_and_stop_once_landed(aero, clock, flight_ride):
+    answer(aero, "Expected")
+    polled(clock, LANDING - timedelta(hours=5))  # five hours out: next in an hour
+    assert len(aero.calls) == 1
+    polled(clock, LANDING - timedelta(hours=4, minutes=30))
+    assert len(aero.calls) == 1  # not yet due
+    polled(clock, LANDING - timedelta(hours=4))
+    assert len(aero.calls) == 2
+    polled(clock, LANDING - timedelta(hours=3))  # within three hours: every twenty minutes
+    polled(clock, LANDING - timedelta(hours=2, minutes=50))
+    assert len(aero.calls) == 3
+    polled(clock, LANDING - timedelta(hours=2, minutes=40))
+    assert len(aero.calls) == 4
+    answer(aero, "Arrived", revised=LANDING - timedelta(minutes=2))
+    polled(clock, LANDING - timedelta(hours=2, minutes=20))
+    assert len(aero.calls) == 5
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.status == FlightStatus.LANDED and watch.next_check_at is None
+    polled(clock, LANDING + timedelta(hours=1))
+    assert len(aero.calls) == 5  # landed: nothing more to ask
+
+
+def test_an_early_landing_moves_the_pickup_earlier_only_within_the_set_off_window(aero, clock, flight_ride):
+    answer(aero, "EnRoute", revised=LANDING - timedelta(minutes=40))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING - timedelta(minutes=25)  # 13:20 + 15 minutes
+
+    # landing still earlier, but a chauffeur cannot set off for it any more: as early as they can
+    answer(aero, "Approaching", revised=LANDING - timedelta(minutes=55))
+    polled(clock, LANDING - timedelta(minutes=65))
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING - timedelta(minutes=35)  # now + 30 minutes' set-off
+    assert len(moves(flight_ride)) == 2
+
+
+def test_a_cancelled_flight_alerts_staff_once_and_the_pickup_stays(aero, clock, flight_ride):
+    answer(aero, "Canceled")
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == BOOKED
+    (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
+    assert "Flight LH 1234 is cancelled" in alert.body and flight_ride.reference in alert.subject
+    polled(clock, LANDING - timedelta(hours=2))  # final: not asked again
+    assert len(aero.calls) == 1
+    assert len([message for message in mail.outbox if message.to == ["office@chauffeur.test"]]) == 1
+    assert moves(flight_ride) == ["Flight LH 1234 is cancelled: the pickup stays until staff decide."]
+
+
+def test_a_diverted_flight_alerts_staff_with_the_airport(aero, clock, flight_ride):
+    answer(aero, "Diverted", arrival="BTS")
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == BOOKED
+    assert moves(flight_ride) == ["Flight LH 1234 is diverted to BTS: the pickup stays until staff decide."]
+    assert FlightWatch.objects.get(booking=flight_ride).status == FlightStatus.DIVERTED
+
+
+def test_an_outage_changes_nothing_and_is_asked_again_later(aero, clock, flight_ride):
+    answer(aero, http=503)
+    assert polled(clock)["moved"] == 0
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.unavailable_since is not None and watch.checked_at is None
+    assert watch.next_check_at == LANDING - timedelta(hours=3) + arrivals.RETRY_AFTER_OUTAGE
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == BOOKED and mail.outbox == []
+    answer(aero, "Expected")
+    polled(clock, LANDING - timedelta(hours=2, minutes=50))
+    watch.refresh_from_db()
+    assert watch.unavailable_since is None and watch.checked_at is not None
+
+
+def test_the_daily_budget_is_never_exceeded(aero, clock, ride):
+    FlightBudget.objects.create(daily_calls=2)
+    for _ in range(3):
+        ride(BOOKED, origin=AIRPORT, flight_number="LH1234", luggage=0)
+    answer(aero, "Expected")
+    assert polled(clock) == {"asked": 2, "moved": 0, "budgetSpent": True}
+    polled(clock, LANDING - timedelta(hours=1))  # all due again: still nothing beyond the budget
+    assert len(aero.calls) == 2
+
+
+def test_without_a_provider_nothing_is_asked_and_the_ride_says_so(settings, aero, clock, flight_ride, client):
+    settings.AERODATABOX_API_KEY = ""
+    assert polled(clock) == {"asked": 0, "moved": 0, "budgetSpent": False}
+    assert len(aero.calls) == 0 and not FlightWatch.objects.exists()
+
+
+def test_a_pickup_booked_long_after_the_landing_stays(aero, clock, ride):
+    later = ride(LANDING + timedelta(hours=4), origin=AIRPORT, flight_number="LH1234", luggage=0)
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=90))
+    polled(clock)
+    later.refresh_from_db()
+    assert later.pickup_at == LANDING + timedelta(hours=4)
+
+
+def test_luggage_and_a_flight_from_outside_schengen_take_longer(aero, clock, ride):
+    booking = ride(BOOKED, origin=AIRPORT, flight_number="LH1234", luggage=2)
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=30), country="GB")
+    polled(clock)
+    booking.refresh_from_db()
+    assert booking.pickup_at == LANDING + timedelta(minutes=30 + 30 + 15)
+
+
+def test_waiting_counts_from_the_landing(aero, clock, flight_ride):
+    answer(aero, "Arrived", revised=LANDING + timedelta(minutes=10))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert waiting.landing(flight_ride) == LANDING + timedelta(minutes=10)
+    assert waiting.waiting_starts(flight_ride, LANDING) == LANDING + timedelta(minutes=10)
+    assert waiting.waiting_starts(flight_ride, LANDING + timedelta(minutes=40)) == LANDING + timedelta(
+        minutes=40
+    )
+
+
+def test_a_flight_number_staff_corrected_is_followed_afresh(aero, clock, flight_ride):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=60))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    flight_ride.flight_number = "OS 112"
+    flight_ride.save(update_fields=["flight_number"])
+    answer(aero, "Expected", number="OS112")
+    polled(clock, LANDING - timedelta(hours=2, minutes=55))
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.flight_number == "OS 112" and watch.booked_pickup_at == LANDING + timedelta(minutes=75)
+    assert BookingEvent.objects.filter(booking=flight_ride, actor="flight data").count() == 1
+
+
+BOARD = "/admin/booking/booking/dispatch/"
+
+
+def test_the_board_shows_the_flight_and_alerts_of_a_cancelled_one(aero, clock, flight_ride, admin_client):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    html = admin_client.get(BOARD, {"range": "today"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "✈ Flight LH 1234 lands 15:10 · pickup moved +65 min" in html
+    answer(aero, "Canceled")
+    polled(clock, LANDING - timedelta(minutes=50))
+    html = admin_client.get(BOARD, {"range": "today"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<strong class="late-note flight-note">Flight LH 1234 cancelled</strong>' in html
+
+
+def test_the_booking_read_tells_the_flight_as_last_heard(aero, clock, flight_ride, client, agent):
+    path = f"/api/v1/bookings/{flight_ride.reference}"
+    before = client.get(path, {"email": "anna@example.com"}, **agent).json()["flight"]
+    assert before["status"] == "scheduled" and before["estimatedLanding"] is None
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    read = client.get(path, {"email": "anna@example.com"}, **agent).json()
+    assert read["pickupDatetime"] == "2027-06-07T15:25:00+02:00"
+    assert read["flight"] == {
+        "number": "LH 1234",
+        "status": "departed",
+        "scheduledLanding": "2027-06-07T14:00:00+02:00",
+        "estimatedLanding": "2027-06-07T15:10:00+02:00",
+        "actualLanding": None,
+        "pickupAsBooked": "2027-06-07T14:20:00+02:00",
+        "checkedAt": "2027-06-07T11:00:00+02:00",
+        "unavailableSince": None,
+    }
+
+
+def test_the_booking_read_says_when_no_flight_is_followed(settings, flight_ride, client, agent):
+    settings.AERODATABOX_API_KEY = ""
+    read = client.get(f"/api/v1/bookings/{flight_ride.reference}", {"email": "anna@example.com"}, **agent)
+    assert read.json()["flight"]["status"] == "not_tracked"
+
+
+def test_removing_the_travellers_data_removes_the_flight_followed(aero, clock, flight_ride):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    assert records.anonymise(flight_ride.pk, LANDING + timedelta(days=400))
+    assert not FlightWatch.objects.filter(booking=flight_ride).exists()
+    (moved,) = moves(flight_ride)
+    assert "LH 1234" not in moved and "15:25" in moved
+
+
+def test_the_job_page_and_the_manage_page_show_the_moved_pickup(aero, clock, flight_ride, client):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    _link, key = job_links.issue(flight_ride, flight_ride.driver)
+    job = client.get(f"/chauffeur/job/{key}/", {"lang": "de"}).content.decode()
+    assert "Flug LH 1234 landet 15:10 · Abholung verschoben +65 Min." in job
+    manage = links.manage_url(flight_ride.reference).removeprefix(settings.PUBLIC_BASE_URL)
+    text = client.get(f"{manage}&lang=en").content.decode()
+    assert (
+        "Your flight LH 1234 is expected at 15:10; your chauffeur meets you at 15:25. "
+        "(Booked for 14:20: moved with your flight.)"
+    ) in text
