@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import Protocol
 
 from django.conf import settings
-from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -132,16 +131,13 @@ def ensure_reachable(ride: BookingRequest) -> None:
 
 
 def ensure_flight(ride: BookingRequest) -> None:
-    """A flight number is written as one; the flight an airport pickup meets lands there on the pickup's day
-    when the flight-data provider can tell (flights/services.py). Refused before anything is stored."""
-    if not ride.flight_number.strip():
+    """The flight an airport pickup meets is written as a flight number (or an aircraft's registration)
+    and, when the flight-data provider can tell, lands there when the pickup may meet it
+    (flights/services.py). Refused before anything is stored. On any other ride the number is the
+    chauffeur's information, taken as written."""
+    if not ride.flight_number.strip() or ride.pickup is None or not airports.is_airport(ride.origin):
         return
-    meets_it = ride.pickup is not None and airports.is_airport(ride.origin)
-    if not meets_it:
-        refusal = flights.check_form(ride.flight_number)
-    else:
-        day = timezone.localdate(ride.pickup)
-        refusal = flights.check(ride.flight_number, day=day, airport=airports.code_of(ride.origin))
+    refusal = flights.check(ride.flight_number, pickup=ride.pickup, airport=airports.code_of(ride.origin))
     if refusal is not None:
         raise DomainError(refusal.words, field="flight_number")
 

@@ -423,6 +423,9 @@ class FlightWatch(models.Model):
     estimated_landing = models.DateTimeField(_("estimated landing"), null=True, blank=True)
     actual_landing = models.DateTimeField(_("landed at"), null=True, blank=True)
     booked_pickup_at = models.DateTimeField(_("pickup as booked"))
+    # The pickup as the flight last left it: another time on the booking is staff's or an agent's change,
+    # which becomes the time booked.
+    followed_pickup_at = models.DateTimeField(_("pickup as followed"), null=True, blank=True)
     checked_at = models.DateTimeField(_("last checked"), null=True, blank=True)
     next_check_at = models.DateTimeField(_("next check"), null=True, blank=True)
     unavailable_since = models.DateTimeField(_("flight data unavailable since"), null=True, blank=True)

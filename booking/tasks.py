@@ -101,10 +101,10 @@ def send_ride_news(booking_id: int, state: str) -> None:
 
 @task()
 def send_pickup_moved(
-    booking_id: int, pickup_iso: str, previous_iso: str, landing_iso: str, landed: bool
+    booking_id: int, move_id: int, pickup_iso: str, previous_iso: str, landing_iso: str, landed: bool
 ) -> None:
-    """The pickup its flight moved (dispatch/arrivals.py), once per new pickup time."""
-    with delivery.scope(f"pickup-moved:{booking_id}:{pickup_iso}"):
+    """The pickup its flight moved (dispatch/arrivals.py), once per move (its history entry)."""
+    with delivery.scope(f"pickup-moved:{booking_id}:{move_id}"):
         ride_messages.send_pickup_moved(booking_id, pickup_iso, previous_iso, landing_iso, landed)
 
 

@@ -94,7 +94,13 @@ def price_the_trip(ride: BookingRequest) -> Trip:
         stops=back.stops,
         way_back=None,
     )
-    return [(ride, way_out), (back_ride, price_the_ride(back_ride))]
+    try:
+        way_back = price_the_ride(back_ride)
+    except DomainError as refusal:
+        if refusal.field == "flight_number":  # the way back's own flight, not the way out's
+            refusal.field = "way_back"
+        raise
+    return [(ride, way_out), (back_ride, way_back)]
 
 
 def priced_trip(ride: BookingRequest, amount_cents: int) -> Trip:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from booking import announcements, history, ride, selectors
@@ -41,6 +42,7 @@ INTERVALS = (
 )
 FAR_INTERVAL = timedelta(hours=4)
 FINAL = (FlightStatus.LANDED, FlightStatus.CANCELLED, FlightStatus.DIVERTED)  # nothing more to learn
+SETTLED = (*FINAL, FlightStatus.NOT_TRACKED)  # not asked again
 AT_THE_PICKUP_OR_LATER = (RideState.ARRIVED, RideState.ON_BOARD, RideState.COMPLETED, RideState.NO_SHOW)
 
 
@@ -59,18 +61,23 @@ def poll_due(now: datetime | None = None) -> Polled:
     asked = moved = 0
     for booking in _watched(now):
         watch = _watch_of(booking)
-        if watch.status in FINAL or (watch.next_check_at is not None and watch.next_check_at > now):
+        if watch.status in SETTLED or (watch.next_check_at is not None and watch.next_check_at > now):
             continue
         number = numbers.parse(booking.flight_number)
-        if number is None:  # booked before numbers were checked
-            _record_answer(booking.pk, None, now)
+        if number is None:  # a registration, or booked before numbers were checked: nobody follows it
+            FlightWatch.objects.filter(pk=watch.pk).update(
+                status=FlightStatus.NOT_TRACKED, next_check_at=None
+            )
             continue
         try:
-            found = flights.legs(number, timezone.localdate(watch.booked_pickup_at))
+            if watch.scheduled_landing is not None:  # its day is known
+                found = flights.legs(number, timezone.localdate(watch.scheduled_landing))
+            else:
+                found = flights.legs_around(number, watch.booked_pickup_at)
         except FlightDataUnavailable as error:
             logger.warning("Flight %s of %s not checked: %s", number, booking.reference, error)
-            _unavailable(watch, now)
-            continue
+            _unavailable(watch, booking, now)
+            return Polled(asked, moved)  # the others wait for the next run rather than time out too
         if found is None:
             return Polled(asked, moved, budget_spent=True)
         asked += 1
@@ -79,6 +86,8 @@ def poll_due(now: datetime | None = None) -> Polled:
 
 
 def _watched(now: datetime) -> list[Booking]:
+    """The airport pickups whose flight is due to be asked (or whose watch is to be made or renewed)."""
+    same_flight = Q(flight_watch__flight_number=F("flight_number"))
     candidates = (
         Booking.objects.filter(
             status__in=FOLLOWED,
@@ -86,6 +95,7 @@ def _watched(now: datetime) -> list[Booking]:
             pickup_at__lte=now + WATCHED_FROM,
         )
         .exclude(flight_number="")
+        .exclude(same_flight & (Q(flight_watch__status__in=SETTLED) | Q(flight_watch__next_check_at__gt=now)))
         .select_related("flight_watch")
         .prefetch_related("ride_steps")
     )
@@ -100,6 +110,7 @@ def _watch_of(booking: Booking) -> FlightWatch:
     """The booking's watch; a new one when its flight number changed (staff corrected it)."""
     watch = getattr(booking, "flight_watch", None)
     if watch is not None and watch.flight_number == booking.flight_number:
+        _adopt_changed_pickup(watch, booking)
         return watch
     assert booking.pickup_at is not None  # noqa: S101  (watched rides are found by their pickup)
     watch, _created = FlightWatch.objects.update_or_create(
@@ -108,6 +119,7 @@ def _watch_of(booking: Booking) -> FlightWatch:
             "flight_number": booking.flight_number,
             "status": FlightStatus.SCHEDULED,
             "booked_pickup_at": booking.pickup_at,
+            "followed_pickup_at": booking.pickup_at,
             "scheduled_landing": None,
             "estimated_landing": None,
             "actual_landing": None,
@@ -119,19 +131,31 @@ def _watch_of(booking: Booking) -> FlightWatch:
     return watch
 
 
+def _adopt_changed_pickup(watch: FlightWatch, booking: Booking) -> None:
+    """A pickup staff or an agent moved since the flight last did is the time booked now: the flight moves
+    it from there, and never back to the old one."""
+    if booking.pickup_at is not None and watch.followed_pickup_at != booking.pickup_at:
+        watch.booked_pickup_at = watch.followed_pickup_at = booking.pickup_at
+        watch.save(update_fields=["booked_pickup_at", "followed_pickup_at"])
+
+
 def _leg_for(found: list[Leg], booking: Booking, watch: FlightWatch) -> Leg | None:
-    """Of the flight's legs that day, the one landing at the pickup's airport nearest the booked time."""
-    if not found:
-        return None
+    """Of the flight's legs that day, the one landing at the pickup's airport (any, when the airport has no
+    known code) nearest the booked time; None when none lands there."""
     code = airports.code_of(booking.origin)
-    here = [leg for leg in found if leg.arrival_airport == code] or found
+    gone_wrong = (FlightStatus.CANCELLED, FlightStatus.DIVERTED)  # it may name where it lands now
+    here = [leg for leg in found if code is None or leg.arrival_airport == code or leg.status in gone_wrong]
+    if not here:
+        return None
     booked = watch.booked_pickup_at
     return min(here, key=lambda leg: abs((leg.scheduled_landing or booked) - booked))
 
 
-def _unavailable(watch: FlightWatch, now: datetime) -> None:
+def _unavailable(watch: FlightWatch, booking: Booking, now: datetime) -> None:
+    """Nothing changes; asked again at its own pace, and no sooner than after a few minutes."""
     watch.unavailable_since = watch.unavailable_since or now
-    watch.next_check_at = now + RETRY_AFTER_OUTAGE
+    assert booking.pickup_at is not None  # noqa: S101  (watched rides are found by their pickup)
+    watch.next_check_at = max(_next_check(watch, booking.pickup_at, now) or now, now + RETRY_AFTER_OUTAGE)
     watch.save(update_fields=["unavailable_since", "next_check_at"])
 
 
@@ -142,10 +166,11 @@ def _record_answer(pk: int, leg: Leg | None, now: datetime) -> int:
         watch = FlightWatch.objects.select_for_update().get(booking=booking)
         if booking.status not in FOLLOWED or booking.pickup_at is None:
             return 0
+        _adopt_changed_pickup(watch, booking)  # again under the lock: a change may have come between
         watch.checked_at, watch.unavailable_since = now, None
         if leg is None:
             watch.status = FlightStatus.UNKNOWN
-            watch.next_check_at = now + FAR_INTERVAL
+            watch.next_check_at = _next_check(watch, booking.pickup_at, now)
             watch.save()
             return 0
         watch.status = leg.status
@@ -172,15 +197,22 @@ def following_pickup(
     """The pickup the flight's landing asks for; None when it asks nothing (no time known, or a pickup
     booked long after the landing)."""
     landing, scheduled = watch.actual_landing or watch.estimated_landing, watch.scheduled_landing
-    if landing is None or scheduled is None or watch.booked_pickup_at - scheduled > TIED_TO_LANDING:
+    current = booking.pickup_at
+    if landing is None or scheduled is None or current is None:
+        return None
+    if watch.booked_pickup_at - scheduled > TIED_TO_LANDING:
         return None
     target = landing + time_to_get_out(booking, watch, policy)
     booked = watch.booked_pickup_at
     if landing - scheduled >= REAL_CHANGE:  # late: never before the time booked
         return max(booked, target)
-    if scheduled - landing >= REAL_CHANGE:  # early: no sooner than a chauffeur can still set off
-        return min(booked, max(target, now + timedelta(minutes=policy.set_off_minutes)))
-    return booked  # on time (again)
+    if scheduled - landing < REAL_CHANGE:
+        return booked  # on time (again)
+    # early: never after the time booked, and sooner only while a chauffeur can still set off for it
+    if target >= current:
+        return min(booked, target)
+    sooner = max(target, now + timedelta(minutes=policy.set_off_minutes))
+    return sooner if sooner < current else current
 
 
 def time_to_get_out(booking: Booking, watch: FlightWatch, policy: RideDayPolicy) -> timedelta:
@@ -223,11 +255,12 @@ def _alert(booking: Booking, watch: FlightWatch) -> None:
 def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
     before = booking.pickup_at
     assert before is not None  # noqa: S101  (followed rides have a pickup)
-    booking.pickup_at = pickup
+    booking.pickup_at = watch.followed_pickup_at = pickup
     booking.save(update_fields=["pickup_at", "updated_at"])
+    watch.save(update_fields=["followed_pickup_at"])
     landing = watch.actual_landing or watch.estimated_landing
     assert landing is not None  # noqa: S101  (only a known landing moves a pickup)
-    history.record(
+    entry = history.record(
         booking,
         history.Kind.CHANGE,
         history.said(
@@ -252,6 +285,7 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
     job_links.follow_change(booking)
     booking_tasks.send_pickup_moved.enqueue(
         booking.pk,
+        entry.pk,
         pickup.isoformat(),
         before.isoformat(),
         landing.isoformat(),

@@ -34,8 +34,11 @@ def landing(booking: Booking) -> datetime | None:
     """When the flight the pickup meets landed, as its provider said (dispatch/arrivals.py)."""
     if not ride.meets_a_flight(booking):
         return None
-    watch = FlightWatch.objects.filter(booking=booking).first()
-    return watch.actual_landing if watch is not None else None
+    try:
+        watch = booking.flight_watch  # selected with a list of rides (the board)
+    except FlightWatch.DoesNotExist:
+        return None
+    return watch.actual_landing if watch.flight_number == booking.flight_number else None
 
 
 def no_show_from(booking: Booking, progress: ride.RideProgress) -> datetime | None:

@@ -4,11 +4,12 @@ flight number at booking."""
 
 import logging
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from functools import cache
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,7 @@ from flights.providers.base import FlightDataUnavailable, FlightProvider, Leg
 logger = logging.getLogger(__name__)
 
 CHECK_CACHE_SECONDS = 600  # a traveller correcting the form asks again about the same flight
+SMALL_HOURS_END = time(4, 0)
 
 
 def provider() -> FlightProvider:
@@ -55,21 +57,37 @@ class Refusal:
     words: object
 
 
-def check_form(text: str) -> Refusal | None:
-    return None if numbers.parse(text) is not None else Refusal(numbers.MALFORMED)
+def days_of(pickup: datetime) -> list[date]:
+    """The days a flight met at `pickup` may land (its arrival's local date): the pickup's, and the day
+    before for a pickup in the small hours (a landing at 23:45 met at 00:15)."""
+    local = timezone.localtime(pickup)
+    return [local.date(), *([local.date() - timedelta(days=1)] if local.time() < SMALL_HOURS_END else [])]
 
 
-def check(text: str, *, day: date, airport: str | None) -> Refusal | None:
-    """A flight number at booking: written as one, and (with a provider that answers) landing at `airport`
-    (an IATA code; None: any) on `day`. Without a provider, an answer or budget, only its form is checked."""
+def legs_around(number: numbers.FlightNumber, pickup: datetime) -> list[Leg] | None:
+    """The legs of `number` that a pickup at `pickup` may meet (days_of); None when not asked. Raises
+    FlightDataUnavailable."""
+    for day in days_of(pickup):
+        on_the_day = legs(number, day)
+        if on_the_day is None or on_the_day:
+            return on_the_day
+    return []
+
+
+def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None:
+    """The flight an airport pickup meets, at booking: written as a flight number or an aircraft's
+    registration, and (with a provider that answers) landing at `airport` (an IATA code; None: any) when
+    the pickup may meet it. Without a provider, an answer or budget, only its form is checked."""
+    if numbers.is_registration(text):
+        return None
     number = numbers.parse(text)
     if number is None:
         return Refusal(numbers.MALFORMED)
-    key = f"flights:check:{number}:{day.isoformat()}"
+    key = f"flights:check:{number}:{pickup.isoformat()}"
     found = shared_cache.get(key)
     if found is None:
         try:
-            found = legs(number, day)
+            found = legs_around(number, pickup)
         except FlightDataUnavailable:
             logger.warning("Flight %s not checked: the flight-data provider does not answer", number)
             return None
@@ -81,7 +99,7 @@ def check(text: str, *, day: date, airport: str | None) -> Refusal | None:
             format_lazy(
                 _("No flight {number} lands on {day}: check the flight number and the pickup date."),
                 number=number,
-                day=day.strftime("%d.%m.%Y"),
+                day=timezone.localdate(pickup).strftime("%d.%m.%Y"),
             )
         )
     landing_at = sorted({leg.arrival_airport for leg in found if leg.arrival_airport})

@@ -135,3 +135,35 @@ def test_a_flight_number_on_a_ride_to_the_airport_is_only_read(client, aero):
     response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
     assert response.status_code == 200, response.content
     assert len(aero.calls) == 0
+
+
+def test_any_text_is_taken_on_a_ride_that_meets_no_flight(client):
+    data = ride(flightNumber="TBA")  # Hotel Sacher → the airport: the traveller's departure
+    response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    assert response.status_code == 200, response.content
+
+
+def test_a_private_aircrafts_registration_is_taken_at_the_airport(client, aero):
+    data = airport_pickup(flightNumber="OE-GLS")
+    response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    assert response.status_code == 200, response.content
+    assert len(aero.calls) == 0
+
+
+def test_a_way_backs_flight_is_refused_on_the_way_back(client, writer):
+    out = airport_pickup(flightNumber="OS 88")
+    back_pickup = out["pickupDatetime"][:11] + "18:00:00" + out["pickupDatetime"][19:]
+    data = {
+        **out,
+        "wayBack": {
+            "pickupDatetime": back_pickup,
+            "from": AIRPORT,
+            "to": "Hotel Sacher",
+            "flightNumber": "soon",
+        },
+    }
+    amount = 2 * server_amount(client, out)
+    response = post(client, V1, {"amount": amount, "bookingData": data}, **writer)
+    body = assert_problem(response, 400, "invalid_request", "bookingData.wayBack")
+    assert "Not a flight number" in body["detail"]
+    assert not Booking.objects.exists()

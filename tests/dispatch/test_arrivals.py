@@ -14,8 +14,8 @@ from django.core import mail
 from responses import matchers
 
 from booking import links
-from booking.models import BookingEvent, FlightStatus, FlightWatch
-from dispatch import arrivals, job_links, tasks, waiting
+from booking.models import Booking, BookingEvent, FlightStatus, FlightWatch
+from dispatch import job_links, tasks, waiting
 from dispatch.models import RideDayPolicy
 from flights.models import FlightBudget
 from privacy import records
@@ -224,11 +224,11 @@ def test_an_outage_changes_nothing_and_is_asked_again_later(aero, clock, flight_
     assert polled(clock)["moved"] == 0
     watch = FlightWatch.objects.get(booking=flight_ride)
     assert watch.unavailable_since is not None and watch.checked_at is None
-    assert watch.next_check_at == LANDING - timedelta(hours=3) + arrivals.RETRY_AFTER_OUTAGE
+    assert watch.next_check_at == LANDING - timedelta(hours=2)  # at its own pace: hourly, 3 h 20 before
     flight_ride.refresh_from_db()
     assert flight_ride.pickup_at == BOOKED and mail.outbox == []
     answer(aero, "Expected")
-    polled(clock, LANDING - timedelta(hours=2, minutes=50))
+    polled(clock, LANDING - timedelta(hours=2))
     watch.refresh_from_db()
     assert watch.unavailable_since is None and watch.checked_at is not None
 
@@ -344,10 +344,85 @@ def test_the_job_page_and_the_manage_page_show_the_moved_pickup(aero, clock, fli
     flight_ride.refresh_from_db()
     _link, key = job_links.issue(flight_ride, flight_ride.driver)
     job = client.get(f"/chauffeur/job/{key}/", {"lang": "de"}).content.decode()
-    assert "Flug LH 1234 landet 15:10 · Abholung verschoben +65 Min." in job
+    assert "Flug LH 1234 landet um 15:10 · Abholung verschoben +65 Min." in job
     manage = links.manage_url(flight_ride.reference).removeprefix(settings.PUBLIC_BASE_URL)
     text = client.get(f"{manage}&lang=en").content.decode()
     assert (
         "Your flight LH 1234 is expected at 15:10; your chauffeur meets you at 15:25. "
         "(Booked for 14:20: moved with your flight.)"
     ) in text
+
+
+def test_a_pickup_staff_moved_is_followed_from_there_and_never_moved_back(aero, clock, flight_ride):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    staffs = LANDING + timedelta(hours=2)  # agreed with the traveller on the phone
+    Booking.objects.filter(pk=flight_ride.pk).update(pickup_at=staffs)
+    polled(clock, LANDING - timedelta(hours=2))
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == staffs
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.booked_pickup_at == staffs == watch.followed_pickup_at
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=150))  # later still: from staff's time on
+    polled(clock, LANDING - timedelta(hours=1))
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING + timedelta(minutes=165)
+
+
+def test_an_early_landing_is_not_moved_later_as_time_passes(aero, clock, flight_ride):
+    answer(aero, "EnRoute", revised=LANDING - timedelta(minutes=40))
+    polled(clock)
+    for minutes_before in (70, 60, 50, 40):  # the set-off limit passes the target: no drift later
+        polled(clock, LANDING - timedelta(minutes=minutes_before))
+    answer(aero, "Arrived", revised=LANDING - timedelta(minutes=40))
+    polled(clock, LANDING - timedelta(minutes=30))
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING - timedelta(minutes=25)
+    assert len(moves(flight_ride)) == 1
+
+
+def test_a_flight_that_moves_back_and_forth_tells_each_move(aero, clock, flight_ride):
+    later, on_time = LANDING + timedelta(minutes=70), LANDING
+    for minutes_before, revised in ((180, later), (120, on_time), (60, later)):
+        answer(aero, "EnRoute", revised=revised)
+        polled(clock, LANDING - timedelta(minutes=minutes_before))
+    told = [message.body for message in mail.outbox if message.to == ["anna@example.com"]]
+    assert len(told) == 3 and "15:25" in told[-1]
+    assert len(moves(flight_ride)) == 3
+
+
+def test_one_outage_stops_the_run_and_the_others_wait(aero, clock, ride):
+    for _ in range(3):
+        ride(BOOKED, origin=AIRPORT, flight_number="LH1234", luggage=0)
+    answer(aero, http=503)
+    polled(clock)
+    assert len(aero.calls) == 1
+
+
+def test_a_pickup_after_midnight_meets_the_flight_landing_the_evening_before(aero, clock, ride):
+    night = datetime(2027, 6, 8, 0, 10, tzinfo=VIENNA)
+    booking = ride(night, origin=AIRPORT, flight_number="LH1234", luggage=0)
+    aero.add(responses.GET, f"{URL}/flights/number/LH1234/2027-06-08", json=[])
+    flight = {
+        "status": "EnRoute",
+        "departure": {"airport": {"iata": "FRA", "countryCode": "DE"}},
+        "arrival": {
+            "airport": {"iata": "VIE"},
+            "scheduledTime": utc(night - timedelta(minutes=25)),
+            "revisedTime": utc(night + timedelta(minutes=20)),
+        },
+    }
+    aero.add(responses.GET, f"{URL}/flights/number/LH1234/2027-06-07", json=[flight])
+    polled(clock, night - timedelta(hours=2))
+    booking.refresh_from_db()
+    assert booking.pickup_at == night + timedelta(minutes=35)  # 00:30 + 15 minutes
+    assert FlightWatch.objects.get(booking=booking).scheduled_landing == night - timedelta(minutes=25)
+
+
+def test_an_aircrafts_registration_is_not_followed(aero, clock, ride):
+    booking = ride(BOOKED, origin=AIRPORT, flight_number="OE-GLS", luggage=0)
+    polled(clock)
+    assert len(aero.calls) == 0
+    assert FlightWatch.objects.get(booking=booking).status == FlightStatus.NOT_TRACKED
+    polled(clock, LANDING - timedelta(hours=1))
+    assert len(aero.calls) == 0
