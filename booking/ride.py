@@ -81,6 +81,17 @@ class FollowedFlight:
     unavailable_since: datetime | None = None
 
 
+def watch_of(booking: Booking) -> FlightWatch | None:
+    """The watch of the flight the booking names now (dispatch/arrivals.py keeps it); None before the flight
+    is first asked, or after staff changed the number. Reads `booking.flight_watch`: select it with a
+    list of bookings."""
+    try:
+        watch = booking.flight_watch
+    except FlightWatch.DoesNotExist:
+        return None
+    return watch if watch.flight_number == booking.flight_number else None
+
+
 def followed_flight(booking: Booking) -> FollowedFlight | None:
     """None for a ride that meets no flight."""
     if not meets_a_flight(booking):
@@ -89,11 +100,8 @@ def followed_flight(booking: Booking) -> FollowedFlight | None:
         return FollowedFlight(
             booking.flight_number, FlightStatus.NOT_TRACKED, pickup_as_booked=booking.pickup_at
         )
-    try:
-        watch = booking.flight_watch  # selected with a list of bookings
-    except FlightWatch.DoesNotExist:
-        watch = None
-    if watch is None or watch.flight_number != booking.flight_number:  # not asked yet (from a day before)
+    watch = watch_of(booking)
+    if watch is None:  # not asked yet (from a day before)
         return FollowedFlight(
             booking.flight_number, FlightStatus.SCHEDULED, pickup_as_booked=booking.pickup_at
         )

@@ -108,8 +108,8 @@ def _watched(now: datetime) -> list[Booking]:
 
 def _watch_of(booking: Booking) -> FlightWatch:
     """The booking's watch; a new one when its flight number changed (staff corrected it)."""
-    watch = getattr(booking, "flight_watch", None)
-    if watch is not None and watch.flight_number == booking.flight_number:
+    watch = ride.watch_of(booking)
+    if watch is not None:
         _adopt_changed_pickup(watch, booking)
         return watch
     assert booking.pickup_at is not None  # noqa: S101  (watched rides are found by their pickup)

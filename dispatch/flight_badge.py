@@ -3,9 +3,9 @@ card and the job page. A cancelled or diverted flight, or flight data that stopp
 
 from dataclasses import dataclass
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from booking import ride
 from booking.models import Booking, FlightStatus, FlightWatch
 from dispatch.arrivals import REAL_CHANGE
 from sitekit import l10n
@@ -18,13 +18,9 @@ class Badge:
 
 
 def badge(booking: Booking) -> Badge | None:
-    """None for a ride whose flight is not followed (yet). Reads `booking.flight_watch`: select it with a
-    list of rides."""
-    try:
-        watch = booking.flight_watch
-    except FlightWatch.DoesNotExist:
-        return None
-    if watch.flight_number != booking.flight_number or booking.pickup_at is None:
+    """None for a ride whose flight is not followed (yet); select `flight_watch` with a list of rides."""
+    watch = ride.watch_of(booking)
+    if watch is None or booking.pickup_at is None:
         return None
     flight = watch.flight_number
     if watch.status == FlightStatus.CANCELLED:
@@ -54,13 +50,9 @@ def _landing_words(watch: FlightWatch) -> str:
     if watch.actual_landing is not None:
         return _("Flight %(flight)s landed %(time)s") % {
             "flight": flight,
-            "time": _time(watch.actual_landing),
+            "time": l10n.time_of_day(watch.actual_landing),
         }
     expected = watch.estimated_landing or watch.scheduled_landing
     if expected is None:
         return _("Flight %(flight)s followed") % {"flight": flight}
-    return _("Flight %(flight)s lands %(time)s") % {"flight": flight, "time": _time(expected)}
-
-
-def _time(moment) -> str:
-    return l10n.time_of_day(timezone.localtime(moment))
+    return _("Flight %(flight)s lands %(time)s") % {"flight": flight, "time": l10n.time_of_day(expected)}

@@ -5,7 +5,7 @@ here."""
 from datetime import datetime, timedelta
 
 from booking import ride
-from booking.models import Booking, FlightWatch, RideState
+from booking.models import Booking, RideState
 from dispatch.models import RideDayPolicy, ride_day_policy
 
 
@@ -34,11 +34,8 @@ def landing(booking: Booking) -> datetime | None:
     """When the flight the pickup meets landed, as its provider said (dispatch/arrivals.py)."""
     if not ride.meets_a_flight(booking):
         return None
-    try:
-        watch = booking.flight_watch  # selected with a list of rides (the board)
-    except FlightWatch.DoesNotExist:
-        return None
-    return watch.actual_landing if watch.flight_number == booking.flight_number else None
+    watch = ride.watch_of(booking)
+    return watch.actual_landing if watch is not None else None
 
 
 def no_show_from(booking: Booking, progress: ride.RideProgress) -> datetime | None:

@@ -2,9 +2,8 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-DEFAULT_DAILY_CALLS = (
-    500  # a day of airport pickups polled as landing nears, and the flights checked at booking
-)
+# A day of airport pickups followed as landing nears, and of flights checked at booking.
+DEFAULT_DAILY_CALLS = 500
 
 
 class FlightBudget(models.Model):

@@ -27,10 +27,6 @@ class Leg:
     estimated_landing: datetime | None = None
     actual_landing: datetime | None = None
 
-    @property
-    def expected_landing(self) -> datetime | None:
-        return self.actual_landing or self.estimated_landing or self.scheduled_landing
-
 
 class FlightProvider(Protocol):
     tracks: bool  # False: the offline provider, which knows no flight
