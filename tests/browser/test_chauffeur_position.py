@@ -135,7 +135,8 @@ def test_the_traveller_sees_the_chauffeur_coming_until_on_board(chromium, mapped
         )
         assert Tiles.asked and all(re.fullmatch(r"/\d+/\d+/\d+\.png", path) for path in Tiles.asked)
         assert traveller.locator("#ride-map-attribution").inner_text() == "© Test tiles"
-        assert axe(traveller) == [] and axe(chauffeur) == []
+        assert axe(traveller) == []
+        assert axe(chauffeur) == []
         before = traveller.locator("#ride-map .cb-map-chauffeur").bounding_box()
         traveller.evaluate("window.sameDocument = true")  # gone if the page reloads
 
@@ -166,7 +167,8 @@ def test_the_traveller_sees_the_chauffeur_coming_until_on_board(chromium, mapped
         assert traveller.locator("#ride-position-text").count() == 0
         assert traveller.locator("#ride-map").is_hidden()
         assert traveller.evaluate("window.sameDocument") is True
-        assert traveller_errors == [] and chauffeur_errors == []
+        assert traveller_errors == []
+        assert chauffeur_errors == []
     finally:
         traveller_phone.close()
         chauffeur_phone.close()

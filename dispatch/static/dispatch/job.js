@@ -30,12 +30,22 @@ window.addEventListener("pageshow", () => {
   const every = Math.max(5, Number(sharing.dataset.everySeconds) || 10) * 1000;
   const token = sharing.querySelector("input[name=csrfmiddlewaretoken]").value;
   let latest = null, sent = null, sentAt = 0, watch = null, timer = null;
+  const posting = new AbortController();
 
   function stop(words) {
     navigator.geolocation.clearWatch(watch);
     clearInterval(timer);
     status.textContent = words;
   }
+
+  // A move tapped ("arrived", "on board") ends this page: a position still on its way would be refused
+  // once the move lands, for nothing.
+  document.addEventListener("submit", (event) => {
+    if (event.target.classList.contains("jp-move")) {
+      posting.abort();
+      stop(status.textContent);
+    }
+  });
 
   function send() {
     if (!latest || latest === sent) return;
@@ -45,6 +55,7 @@ window.addEventListener("pageshow", () => {
     fetch(sharing.dataset.positionUrl, {
       method: "POST",
       credentials: "same-origin",
+      signal: posting.signal,
       headers: { "Content-Type": "application/json", "X-CSRFToken": token },
       body: JSON.stringify({
         latitude: fix.coords.latitude,
