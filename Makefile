@@ -83,6 +83,14 @@ $(NODE_CLIENTS)/node_modules/.installed: $(NODE_CLIENTS)/package-lock.json
 		cd $(NODE_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
 	else echo "npm is not on the PATH: the Node MCP client tests (tests/mcp_endpoint/test_node_clients.py) and the axe-core checks will be skipped"; fi
 
+# The outside OpenAPI tools (redocly and spectral, openapi-typescript with openapi-fetch and tsc, Node 22) from
+# their lockfile; without npm tests/openapi_clients/ skips their tests, saying why.
+OPENAPI_CLIENTS := tests/openapi_clients/node
+$(OPENAPI_CLIENTS)/node_modules/.installed: $(OPENAPI_CLIENTS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(OPENAPI_CLIENTS) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error && touch node_modules/.installed; \
+	else echo "npm is not on the PATH: the OpenAPI linters and the TypeScript client (tests/openapi_clients/) will be skipped"; fi
+
 # mypy's Django plugin loads config.settings, which wants a secret key outside development (DJANGO_DEBUG).
 lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom (lint-imports) and types (mypy)
 	$(BIN)/ruff check .
@@ -93,7 +101,8 @@ lint: $(VENV)/.installed-test ## Check the code's style (ruff), who imports whom
 # CI makes the test tools and the docs site once, then runs two legs of `make test` and lint at the same time
 # (.ci/run): with PREPARED=1 a leg goes straight to pytest.
 test-prepare: lint test-tools
-test-tools: docs $(NODE_CLIENTS)/node_modules/.installed $(VENV)/mcp1/.installed $(VENV)/.test-bytecode
+test-tools: docs $(NODE_CLIENTS)/node_modules/.installed $(OPENAPI_CLIENTS)/node_modules/.installed \
+	$(VENV)/mcp1/.installed $(VENV)/.test-bytecode
 
 # One collection writes the bytecode of every test module (asserts rewritten) and of the project's modules they
 # import, before the parallel pytest processes would each write it again.
@@ -145,6 +154,8 @@ audit: $(VENV)/.installed-test $(NODE_CLIENTS)/node_modules/.installed ## Lighth
 
 bench: $(VENV)/.installed-test ## Load the project and its peers side by side (PostgreSQL, Redis, wrk)
 	$(BIN)/python benchmarks/run.py
+	DATABASE_URL="$${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/bench}" \
+		REDIS_URL="$${BENCH_REDIS_URL:-redis://127.0.0.1:6379/5}" $(BIN)/python benchmarks/public_reads.py
 
 clean: ## Remove the venv, node_modules, the SQLite database, the built docs and caches
-	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(NODE_CLIENTS)/node_modules $(OPENAPI_CLIENTS)/node_modules db.sqlite3 staticfiles artifacts site docs/api/openapi.json .pytest_cache .ruff_cache .mypy_cache .hypothesis

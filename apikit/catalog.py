@@ -75,6 +75,11 @@ class CatalogApi(APIView):
     @extend_schema(
         operation_id="getCatalog",
         summary="List every operation of the v1 API",
+        description=(
+            "Each operation of /api/v1 with its method, path, operationId and summary, whether it needs a "
+            "bearer token and the scopes it asks for; `openapi` is this document's address, `docs` its "
+            "pages. Read from the same document, so the two always agree."
+        ),
         tags=["catalog"],
         responses={200: OpenApiResponse(CatalogSerializer, description="Every v1 operation.")},
     )

@@ -1,7 +1,8 @@
-"""django-cors-headers' middleware, and the OAuth endpoints open to every origin: an MCP client that runs
-in a browser (the MCP Inspector on a local port, a web assistant) discovers the metadata, registers,
-fetches and revokes tokens from its own page. Those endpoints take no cookies (CORS_ALLOW_CREDENTIALS stays
-off) and answer only what a client proves with its code, verifier or token, so any origin may read them.
+"""django-cors-headers' middleware, and the OAuth endpoints open to every origin: an MCP client whose OAuth
+runs in a web page discovers the metadata, registers, fetches and revokes tokens from that page. Those
+endpoints take no cookies (CORS_ALLOW_CREDENTIALS stays off) and answer only what a client proves with its
+code, verifier or token, so any origin may read them. /api/mcp stays closed to other origins (the MCP
+transport's Origin check, mcp_endpoint/views.py): such a client sends its messages from a server.
 Their preflight also allows Authorization (client_secret_basic) and MCP-Protocol-Version (the MCP SDKs
 send it to the metadata)."""
 

@@ -8,7 +8,14 @@ from django.core.validators import RegexValidator
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
-from apikit.fields import EARLIEST_YEAR, LATEST_YEAR, LocalDateTimeField
+from apikit.deprecation import DeprecatedView
+from apikit.fields import (
+    EARLIEST_YEAR,
+    LATEST_YEAR,
+    MAX_DATE_TIME_LENGTH,
+    LocalDateTimeField,
+    TextField,
+)
 
 # Exactly the characters str.strip() removes (str.isspace()), written as \u escapes that ECMA-262 and
 # Python read alike; JSON Schema's \s differs between engines (U+001C–U+001F, U+0085, U+FEFF).
@@ -20,35 +27,31 @@ ANY = r"[^\u0000]"
 PIPE_DELIMITED = "x-pipe-delimited"
 
 
-def text_pattern(
-    *, min_length: int | None, max_length: int | None, allow_blank: bool, refused: str = ""
-) -> str:
-    """A DRF CharField's own checks as one pattern: surrounding whitespace is trimmed before the length
-    counts, blank (empty after trimming) is refused unless allowed, and NUL is refused anywhere, as are the
-    `refused` characters (a character class's inside) between the trimmed ends."""
-    shortest, longest = max(min_length or 1, 1), max_length
+def text_pattern(*, min_length: int | None, allow_blank: bool, refused: str = "") -> str:
+    """What a TextField checks beside its lengths, as one pattern: surrounding whitespace is trimmed, blank
+    (empty after trimming) is refused unless allowed, at least `min_length` characters stay after trimming,
+    and NUL is refused anywhere, as are the `refused` characters (a character class's inside) between the
+    trimmed ends. Its maxLength counts the characters as sent (TextField), so no length bounds it here."""
+    shortest = max(min_length or 1, 1)
     visible, anything = (
         (VISIBLE, ANY) if not refused else (VISIBLE[:-1] + refused + "]", ANY[:-1] + refused + "]")
     )
-    middle = f"{{{max(shortest - 2, 0)},{'' if longest is None else longest - 2}}}"
-    if longest == 1:
-        text = visible
-    elif shortest == 1:
-        text = f"{visible}(?:{anything}{middle}{visible})?"
+    if shortest == 1:
+        text = f"{visible}(?:{anything}*{visible})?"
     else:
-        text = f"{visible}{anything}{middle}{visible}"
+        between = "*" if shortest == 2 else f"{{{shortest - 2},}}"
+        text = f"{visible}{anything}{between}{visible}"
     return f"^{SPACE}*{f'(?:{text})?' if allow_blank else text}{SPACE}*$"
 
 
 def _is_trimmed_text(field) -> bool:
     # e-mail, URL and other CharField subclasses state their format instead
-    return type(field) is serializers.CharField and field.trim_whitespace
+    return type(field) in (serializers.CharField, TextField) and field.trim_whitespace
 
 
 def _text_pattern_of(field) -> str:
     return text_pattern(
         min_length=field.min_length,
-        max_length=field.max_length,
         allow_blank=field.allow_blank,
         refused="".join(_refused_characters(field)),
     )
@@ -66,18 +69,28 @@ def _refused_characters(field):
 
 
 class InputRulesSchema(AutoSchema):
-    """The project's DEFAULT_SCHEMA_CLASS. A plain text input's rules are its pattern: minLength and
-    maxLength would count the whitespace the server trims before it counts the length."""
+    """The project's DEFAULT_SCHEMA_CLASS. A text input states its lengths as minLength and maxLength
+    (TextField counts the characters as sent) and the rest of its rules as a pattern. An operation's
+    description is the one its declaration writes for the API's readers, never a docstring, which is
+    written for the code's."""
+
+    def get_description(self) -> str:  # type: ignore[override]  # drf-spectacular's signature, not DRF's
+        return ""
+
+    def is_deprecated(self) -> bool:
+        # A view that sends the deprecation headers is declared deprecated too (apikit/schema.py adds them).
+        return isinstance(self.view, DeprecatedView) or super().is_deprecated()
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if direction == "request" and _is_trimmed_text(field):
-            schema.pop("minLength", None)
-            schema.pop("maxLength", None)
             schema["pattern"] = _text_pattern_of(field)
         elif direction == "request" and isinstance(field, LocalDateTimeField):
-            schema["pattern"] = DATE_TIME_PATTERN
+            schema.update(pattern=DATE_TIME_PATTERN, maxLength=MAX_DATE_TIME_LENGTH)
             schema["description"] = " ".join([schema.get("description", ""), DATE_TIME_NOTE]).strip()
+        if direction == "request" and schema.get("default") == "" and not getattr(field, "allow_blank", True):
+            # absent means "none given", but "" itself is refused: no value a client could send
+            del schema["default"]
         if direction == "request" and getattr(field, "query_delimiter", ",") == "|":
             schema[PIPE_DELIMITED] = True  # apikit/schema.py states it as the query parameter's style
         return schema
@@ -96,8 +109,8 @@ class InputRulesSchema(AutoSchema):
         if inner is not schema:
             del schema["oneOf"]
             schema.update(inner)
-        schema.pop("minLength", None)
-        schema.pop("maxLength", None)
+        if field.allow_blank:  # "" and whitespace alone are taken: a blank text has no least length
+            schema.pop("minLength", None)
 
 
 DAY = (

@@ -13,6 +13,8 @@ from rest_framework import serializers
 
 # Far outside any bookable time, and keeps date arithmetic clear of datetime's own limits.
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
+# Characters of a date-time as sent: seconds to the nanosecond with an offset take 35.
+MAX_DATE_TIME_LENGTH = 40
 # Python's own parsers also take "20_0", "２０" (non-ASCII digits) and "inf"; an API should not. A JSON
 # number's exponent is taken: a query's "number" is written so by JSON and OpenAPI clients (2.5e-05).
 PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -93,6 +95,17 @@ class PlainIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class TextField(serializers.CharField):
+    """Text trimmed of surrounding whitespace, whose `max_length` counts the characters as sent, that
+    whitespace included: what a JSON Schema `maxLength` (and every client checking it) counts. Blank and
+    `min_length` are judged after trimming, as DRF does."""
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().run_validation(data)
+
+
 class JsonBooleanField(serializers.BooleanField):
     """JSON true or false and nothing else ("yes", 1 or "true" are refused), as the schema states it."""
 
@@ -140,9 +153,12 @@ class LocalDateTimeField(serializers.Field):
     default_error_messages = {
         "invalid": "Expected an ISO 8601 date-time, e.g. 2026-11-21T14:30:00+01:00.",
         "out_of_range": f"Expected a date-time between the years {EARLIEST_YEAR} and {LATEST_YEAR}.",
+        "too_long": f"Expected an ISO 8601 date-time of at most {MAX_DATE_TIME_LENGTH} characters.",
     }
 
     def to_internal_value(self, data: object) -> datetime:
+        if isinstance(data, str) and len(data) > MAX_DATE_TIME_LENGTH:
+            self.fail("too_long")
         text = LOST_PLUS.sub(r"\1+\2", data.strip()) if isinstance(data, str) else ""
         if len(text) <= len("2026-11-21"):  # a date alone names no time of day
             self.fail("invalid")
@@ -227,11 +243,11 @@ class JsonObjectField(serializers.DictField):
         return 1
 
 
+# Adds the text field `from`: a Python keyword, so a serializer cannot declare it as a class attribute. Its
+# options are a plain dict, since DRF would collect a Field attribute as a field of its own name. (A comment,
+# not a docstring: drf-spectacular would publish a docstring as the description of a declaration using it.)
 class FromFieldMixin:
-    """Adds the text field `from`: a Python keyword, so a serializer cannot declare it as a class attribute.
-    Its options are a plain dict, since DRF would collect a Field attribute as a field of its own name."""
-
     from_options: dict = {}
 
     def get_fields(self):
-        return {"from": serializers.CharField(**self.from_options), **super().get_fields()}
+        return {"from": TextField(**self.from_options), **super().get_fields()}

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import SuspiciousOperation
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework import serializers
 
@@ -33,6 +33,9 @@ class ProblemKind:
     status: int
     title: str
     hint: str
+    # The hint an MCP tool's caller (a model) reads where `hint` names a REST path, method or header: the
+    # tool to call next instead.
+    tool_hint: str | None = None
 
 
 # Every code the API can answer with, its HTTP status and a default hint for the caller's next step.
@@ -40,18 +43,43 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
     "invalid_request": ProblemKind(
         400, "Invalid request", "Correct the fields listed in `errors` and retry."
     ),
+    "request_too_large": ProblemKind(
+        413,
+        "Request too large",
+        "Send a smaller body: /openapi.json gives each field's limit.",
+        "Send a smaller message: the tool's inputSchema gives each argument's limit.",
+    ),
+    "uri_too_long": ProblemKind(
+        414, "URI too long", "Send long text in fewer or shorter query parameters, or in a request body."
+    ),
     "unauthorized": ProblemKind(
-        401, "Unauthorized", "Send `Authorization: Bearer <token>`; tokens are issued by the operator."
+        401,
+        "Unauthorized",
+        "Send `Authorization: Bearer <token>`; tokens are issued by the operator.",
+        "The connection's token is missing, unknown, expired or revoked: sign in again, or configure a token "
+        "the operator issued.",
     ),
     "insufficient_scope": ProblemKind(
         403, "Insufficient scope", "Ask the operator for a token that carries the required scope."
     ),
-    "not_found": ProblemKind(404, "Not found", "GET /api/v1 lists every operation of this API."),
+    "not_found": ProblemKind(
+        404,
+        "Not found",
+        "GET /api/v1 lists every operation of this API.",
+        "Check the reference: booking.list_bookings lists the bookings this token opens; one another token "
+        "made also needs the traveller's `email` as given when booking.",
+    ),
     "rate_limited": ProblemKind(
-        429, "Too many requests", "Wait the number of seconds in the Retry-After header, then retry."
+        429,
+        "Too many requests",
+        "Wait the number of seconds in the Retry-After header, then retry.",
+        "Wait the `retryAfter` seconds, then make the same call again.",
     ),
     "route_not_found": ProblemKind(
-        422, "Route not found", "Check both addresses, or pick them from the /api/v1/places suggestions."
+        422,
+        "Route not found",
+        "Check both addresses, or pick them from the /api/v1/places suggestions.",
+        "Check both addresses, or pick them from places.autocomplete's suggestions (with their placeId).",
     ),
     "upstream_unavailable": ProblemKind(503, "Upstream service unavailable", "Retry in a minute."),
     # 400 as DECISIONS §4 fixes it, though no schema can list the tours (they are data)
@@ -60,6 +88,7 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         400,
         "Pickup time not available",
         "Choose a pickup at or after `earliestPickup` (/api/v1/availability).",
+        "Choose a pickup at or after `earliestPickup` (booking.check_availability checks a time).",
     ),
     "hire_too_short": ProblemKind(
         400,
@@ -76,15 +105,22 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Vehicle class too small",
         "Choose one of `fittingClasses`; when it is empty, ask staff for a quote (several cars or a larger "
         "vehicle): POST /api/v1/quote-requests, or the MCP tool booking.request_quote.",
+        "Choose one of `fittingClasses`; when it is empty, call booking.request_quote to ask staff for a "
+        "quote (several cars or a larger vehicle).",
     ),
     "unknown_extra": ProblemKind(
-        400, "Unknown extra", "Use the code of an extra offered in that class (GET /api/v1/extras)."
+        400,
+        "Unknown extra",
+        "Use the code of an extra offered in that class (GET /api/v1/extras).",
+        "Use the code of an extra offered in that class (booking.list_extras lists them).",
     ),
     "too_many_extras": ProblemKind(
         400,
         "Too many extras",
         "Ask for no more pieces than the class allows (GET /api/v1/extras) and no more child seats than "
         "passengers.",
+        "Ask for no more pieces than the class allows (booking.list_extras: `maxima`) and no more child "
+        "seats than passengers.",
     ),
     "too_many_stops": ProblemKind(
         400,
@@ -101,7 +137,10 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Send a new Idempotency-Key for a different request; reuse a key only to retry the same one.",
     ),
     "idempotency_conflict": ProblemKind(
-        409, "Request in progress", "A request with this Idempotency-Key is still running: retry in a moment."
+        409,
+        "Request in progress",
+        "A request with this Idempotency-Key is still running: retry in a moment.",
+        "The same call is still running: make it again in a moment, and it answers what the first one made.",
     ),
     "invalid_phone": ProblemKind(
         400,
@@ -136,6 +175,8 @@ PROBLEM_KINDS: dict[str, ProblemKind] = {
         "Change quote no longer valid",
         "Ask for a new change quote (POST /api/v1/bookings/{reference}/change-quotes) and make it within "
         "10 minutes.",
+        "Call booking.quote_change again and pass the new quote's `id` to booking.change_booking within 10 "
+        "minutes.",
     ),
     "account_not_allowed": ProblemKind(
         403,
@@ -181,15 +222,16 @@ def problem_type(code: str) -> str:
     return f"urn:chauffeur:problem:{code}"
 
 
-def problem_body(problem: Problem) -> dict[str, object]:
-    """The RFC 9457 members of a problem, as /api/v1 writes them (and MCP tool errors carry them)."""
+def problem_body(problem: Problem, *, for_tools: bool = False) -> dict[str, object]:
+    """The RFC 9457 members of a problem, as /api/v1 writes them (and MCP tool errors carry them, their
+    hint in a model's words: `for_tools`)."""
     body: dict[str, object] = {
         "type": problem_type(problem.code),
         "title": problem.kind.title,
         "status": problem.http_status,
         "detail": problem.detail,
         "code": problem.code,
-        "hint": problem.hint or problem.kind.hint,
+        "hint": problem.hint or (for_tools and problem.kind.tool_hint) or problem.kind.hint,
     }
     if problem.errors:
         body["errors"] = problem.errors
@@ -237,6 +279,9 @@ def is_v1_path(path: str) -> bool:
 
 # Paths with an error format of their own register its writer here: the agent endpoint's JSON-RPC errors.
 SURFACE_WRITERS: dict[str, Callable[[Problem], HttpResponse]] = {}
+# And those whose refusals before any view (the rate limiter's 401 and 429) read the request: the agent
+# endpoint names the refused message's id.
+EARLY_REFUSAL_WRITERS: dict[str, Callable[[HttpRequest, Problem], HttpResponse]] = {}
 
 
 def answers_problems(path: str) -> bool:
@@ -249,6 +294,12 @@ def response_for_path(path: str, problem: Problem) -> HttpResponse:
     if path in SURFACE_WRITERS:
         return SURFACE_WRITERS[path](problem)
     return problem_response(problem) if is_v1_path(path) else legacy_response(problem)
+
+
+def early_refusal(request: HttpRequest, problem: Problem) -> HttpResponse:
+    """A refusal made before any view runs, in the format of the surface the request's path belongs to."""
+    writer = EARLY_REFUSAL_WRITERS.get(request.path_info)
+    return writer(request, problem) if writer else response_for_path(request.path_info, problem)
 
 
 def _with_headers(response: JsonResponse, problem: Problem) -> JsonResponse:
@@ -288,6 +339,8 @@ def classify(exc: Exception, declaration: type[serializers.Serializer] | None = 
         return Problem("rate_limited", "Rate limit exceeded.")
     if isinstance(exc, drf.APIException):  # malformed body, 406, 415 …
         return Problem("invalid_request", str(exc.detail), status=exc.status_code, hint=REQUEST_FORMAT_HINT)
+    if isinstance(exc, RequestDataTooBig):  # a body sent without its length, read past the limit
+        return Problem("request_too_large", "The request's body is too large.")
     if isinstance(exc, SuspiciousOperation):  # too many parameters, a bad Host header …
         return Problem(
             "invalid_request", "The request was refused as malformed or too large.", hint=REQUEST_FORMAT_HINT

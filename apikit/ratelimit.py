@@ -15,7 +15,7 @@ from django.utils.module_loading import import_string
 from rest_framework.exceptions import AuthenticationFailed
 
 from apikit import sliding_window, versions
-from apikit.problems import Problem, classify, is_api_path, response_for_path
+from apikit.problems import Problem, classify, early_refusal, is_api_path
 
 logger = logging.getLogger(__name__)
 
@@ -151,13 +151,10 @@ class RateLimitMiddleware:
             usage = count_request(request)
         except AuthenticationFailed as refusal:  # a bad or expired token: 401 and its challenge, before
             # any work and never the 429 of the address's budget (MCP, Authorization › Token Handling)
-            return response_for_path(request.path_info, classify(refusal))
+            return early_refusal(request, classify(refusal))
         if usage is None:
             return self.get_response(request)
-        if usage.exceeded:
-            response = response_for_path(request.path_info, over_limit(usage))
-        else:
-            response = self.get_response(request)
+        response = early_refusal(request, over_limit(usage)) if usage.exceeded else self.get_response(request)
         usage = getattr(request, "_rate_limit_usage", usage)  # counted again by the view (count_more)
         for name, value in usage.headers().items():
             response[name] = value

@@ -17,6 +17,7 @@ from apikit.fields import (
     LocalDateTimeField,
     PlainDecimalField,
     PlainIntegerField,
+    TextField,
     json_size,
     too_large,
 )
@@ -83,9 +84,7 @@ class BookingDataInput(FromFieldMixin, Declaration):
 
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
 
-    to = serializers.CharField(
-        max_length=500, source="destination", help_text="Destination address or place name."
-    )
+    to = TextField(max_length=500, source="destination", help_text="Destination address or place name.")
     pickupDatetime = LocalDateTimeField(
         required=False, source="pickup", help_text="ISO 8601; checked for lead time."
     )
@@ -110,14 +109,12 @@ class BookingDataInput(FromFieldMixin, Declaration):
     priceEur = PlainDecimalField(
         required=False, min_value=0, help_text="Informational; `amount` is what counts."
     )
-    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    name = TextField(required=False, allow_blank=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
-    phone = serializers.CharField(
-        required=False, allow_blank=True, max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT
-    )
+    phone = TextField(required=False, allow_blank=True, max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT)
     locale = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NOTES_LENGTH)
-    flightNumber = serializers.CharField(
+    notes = TextField(required=False, allow_blank=True, max_length=MAX_NOTES_LENGTH)
+    flightNumber = TextField(
         required=False,
         allow_blank=True,
         max_length=20,
@@ -126,10 +123,8 @@ class BookingDataInput(FromFieldMixin, Declaration):
         "meet it at arrivals, with the longer included wait; on any other ride it is kept for the "
         "chauffeur as information and changes nothing.",
     )
-    waterChoice = serializers.CharField(
-        required=False, allow_blank=True, max_length=100, source="water_choice"
-    )
-    tourName = serializers.CharField(required=False, allow_blank=True, max_length=200, source="tour_name")
+    waterChoice = TextField(required=False, allow_blank=True, max_length=100, source="water_choice")
+    tourName = TextField(required=False, allow_blank=True, max_length=200, source="tour_name")
     flightData = JsonObjectField(
         max_bytes=MAX_FLIGHT_DATA_BYTES,
         required=False,
@@ -148,7 +143,7 @@ class BillingDataInput(Declaration):
     """The customer's billing details for the invoice (optional; UStG §11 wants the address above €400 and
     the UID above €10,000)."""
 
-    billingAddress = serializers.CharField(
+    billingAddress = TextField(
         required=False,
         allow_blank=True,
         max_length=MAX_ADDRESS_LENGTH,
@@ -180,9 +175,9 @@ no_separator = RegexValidator(
 )
 
 
-def optional_destination(help_text: str) -> serializers.CharField:
+def optional_destination(help_text: str) -> TextField:
     """`to` where a ride may leave it out (empty: as directed, or a default the help text names)."""
-    return serializers.CharField(
+    return TextField(
         max_length=500,
         source="destination",
         required=False,
@@ -193,7 +188,7 @@ def optional_destination(help_text: str) -> serializers.CharField:
 
 
 class StopInput(Declaration):
-    address = serializers.CharField(
+    address = TextField(
         max_length=MAX_STOP_ADDRESS,
         validators=[one_line, no_separator],
         help_text="Where the car stops on the way, as GET /api/v1/distance's `stops` names it (no `|`).",
@@ -242,7 +237,7 @@ class WayBackInput(FromFieldMixin, StopsInput):
         help_text="The way back's pickup, ISO 8601 (without offset: Vienna local time); after the way out "
         "arrives (400 naming `bookingData.wayBack` otherwise) and within the lead time (400 `lead_time`).",
     )
-    flightNumber = serializers.CharField(
+    flightNumber = TextField(
         required=False,
         allow_blank=True,
         default="",
@@ -353,9 +348,9 @@ class PageBookingDataInput(ScheduledBookingDataInput, BillingDataInput, TripInpu
     a tour may leave the destination out: "as directed"."""
 
     to = optional_destination("Destination; may be empty for an hourly hire or a tour (as directed).")
-    name = serializers.CharField(max_length=200)
+    name = TextField(max_length=200)
     email = serializers.EmailField(max_length=254)
-    phone = serializers.CharField(max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT)
+    phone = TextField(max_length=phones.MAX_LENGTH, help_text=PHONE_FORMAT)
     textMessages = JsonBooleanField(
         required=False,
         default=False,
@@ -384,8 +379,9 @@ class PageCheckoutInput(V1CheckoutInput):
 
 
 class CheckoutOutput(Declaration):
-    """Renders a `CheckoutResult`."""
+    """The hosted checkout page the customer pays on."""
 
+    # written from a booking.checkout.CheckoutResult
     sessionId = serializers.CharField(source="session.session_id")
     url = serializers.URLField(
         source="session.url", help_text="The hosted checkout page to send the customer to."
@@ -461,7 +457,7 @@ class PaymentIntentOutput(Declaration):
 
 
 class SessionDataInput(Declaration):
-    session_id = serializers.CharField(max_length=255)
+    session_id = TextField(max_length=255)
 
 
 class SessionDataOutput(Declaration):
@@ -529,7 +525,7 @@ class BookingEmailInput(Declaration):
 class BookingAccessInput(BookingEmailInput):
     """Which booking: its reference, and (unless your token made it) the customer's e-mail address."""
 
-    reference = serializers.CharField(
+    reference = TextField(
         max_length=20, help_text="The booking's reference, e.g. CB-7K3Q9X (as answered at checkout)."
     )
 
@@ -556,8 +552,9 @@ class RideTimeField(LocalDateTimeField):
 
 
 class RideOutput(Declaration):
-    """The ride's day as the chauffeur records it on the job page (renders a booking.ride.RideProgress)."""
+    """The ride's day as the chauffeur records it on the job page."""
 
+    # written from a booking.ride.RideProgress
     state = serializers.ChoiceField(
         choices=RideState.choices,
         allow_null=True,
@@ -574,9 +571,9 @@ class RideOutput(Declaration):
 
 
 class FlightOutput(Declaration):
-    """The flight an airport pickup meets, as the flight-data provider last said (renders a
-    booking.ride.FollowedFlight)."""
+    """The flight an airport pickup meets, as the flight-data provider last said."""
 
+    # written from a booking.ride.FollowedFlight
     number = serializers.CharField(help_text="As booked.")
     status = serializers.ChoiceField(
         choices=FlightStatus.choices,
@@ -615,15 +612,17 @@ class CancellationTermsOutput(Declaration):
 
 
 class BookedStopOutput(Declaration):
-    """A stop on the booking's way (renders its stored record)."""
+    """A stop on the booking's way."""
 
+    # written from its stored record
     address = serializers.CharField()
     waitMinutes = serializers.IntegerField(source="wait_minutes")
 
 
 class BookedExtraOutput(Declaration):
-    """An extra of the booking (renders its price's line: pricing.quote.PriceLine)."""
+    """An extra of the booking."""
 
+    # written from its price's line, a pricing.quote.PriceLine
     code = serializers.CharField(source="params.code", help_text="As GET /api/v1/extras names it.")
     name = serializers.CharField(source="params.name_en")
     quantity = serializers.IntegerField(source="params.quantity")
@@ -636,8 +635,9 @@ class ReturnTripOutput(Declaration):
 
 
 class BookingStateOutput(FromFieldMixin, Declaration):
-    """A booking as its customer and the agent that booked it see it (renders a BookingState)."""
+    """A booking as its customer and the agent that booked it see it."""
 
+    # written from a booking.lifecycle.BookingState
     from_options = dict(source="booking.origin")
 
     reference = serializers.CharField(source="booking.reference")
@@ -750,8 +750,9 @@ class BookingListInput(Declaration):
 
 
 class BookingListOutput(Declaration):
-    """A page of bookings (renders a booking.listing.BookingPage)."""
+    """A page of bookings."""
 
+    # written from a booking.listing.BookingPage
     bookings = BookingStateOutput(
         many=True, help_text="Each as GET /api/v1/bookings/{reference} answers it, in the page's order."
     )

@@ -27,6 +27,7 @@ import socket
 import threading
 import time
 
+from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers.gthread import ThreadWorker
 
 STUCK_GRACE = 1.0  # seconds an expired request has to answer before the watchdog answers for it
@@ -126,6 +127,11 @@ class DeadlineThreadWorker(ThreadWorker):
     def handle_error(self, req, client, addr, exc):
         if isinstance(exc, WorkerTimeout):  # the watchdog answered already
             self.log.debug("Request deadline: no second answer (%s)", exc)
+            return
+        if isinstance(exc, LimitRequestLine):  # beyond even gunicorn's line: JSON, not its HTML page
+            self.log.info("Request line over %s bytes refused", self.cfg.limit_request_line)
+            with contextlib.suppress(OSError):
+                client.sendall(too_long_answer())
             return
         super().handle_error(req, client, addr, exc)
 
@@ -236,7 +242,19 @@ def deadline_answer(environ: dict) -> bytes:
 
     from config.views import server_error
 
-    response = server_error(WSGIRequest({"wsgi.input": io.BytesIO(), **environ}))
+    return _message(server_error(WSGIRequest({"wsgi.input": io.BytesIO(), **environ})))
+
+
+def too_long_answer() -> bytes:
+    """The 414 for a request line gunicorn would not read: its path unknown, so the API's problem+json."""
+    from apikit.problems import problem_response
+    from apikit.request_limits import too_long
+
+    return _message(problem_response(too_long()))
+
+
+def _message(response) -> bytes:
+    """A Django response as a complete HTTP/1.1 message that closes the connection."""
     body = response.content
     response["Content-Length"] = str(len(body))
     response["Connection"] = "close"

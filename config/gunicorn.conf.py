@@ -22,6 +22,9 @@ keepalive = 5  # seconds an idle connection stays open: a proxy in front reuses 
 # read-only root cannot hold (an [ERROR] at every start). Signals do the same work: HUP reloads, TTIN/TTOU
 # add and remove a worker.
 control_socket_disable = True
+# The longest request line gunicorn reads: above the service's own limit (apikit/request_limits.py, 4094
+# bytes), so a long address is answered 414 by the app, in its surface's format.
+limit_request_line = 8190
 accesslog = "-"
 errorlog = "-"
 # gunicorn's own forwarded_allow_ips stays at its default (127.0.0.1): X-Forwarded-* from anyone else is

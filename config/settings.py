@@ -95,16 +95,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apikit.head.HeadWithoutBodyMiddleware",  # first: the last to touch the response
+    "apikit.request_limits.RequestLimitsMiddleware",  # 413/414 in each surface's format
     "apikit.private_answers.PrivateAnswersMiddleware",  # before the API shortcut: every answer passes
     "django.middleware.security.SecurityMiddleware",
     "sitekit.pages.CSPMiddleware",  # django-csp's, on HTML responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apikit.cors.CorsMiddleware",  # django-cors-headers'; before the rate limit: a preflight is no request
     "apikit.ratelimit.RateLimitMiddleware",
+    "apikit.public_reads.PublicReadsMiddleware",  # after the rate limit (a 304 counts); before the shortcut
     "apikit.shortcut.ApiShortcutMiddleware",  # API paths skip the rest: they serve pages
     "django.contrib.sessions.middleware.SessionMiddleware",
     "sitekit.i18n.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "sitekit.methods.MethodsMiddleware",  # before CSRF: a method a page does not take is 405
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -331,6 +334,8 @@ SPECTACULAR_SETTINGS = {
         # before the shared responses, which add rate-limit headers
         "mcp_endpoint.openapi.document_mcp_endpoint",
         "apikit.schema.add_shared_responses",
+        "apikit.schema_links.add_links",  # after the shared responses: links sit on them too
+        "apikit.public_reads.declare_caching",  # after the shared responses: its 304 takes their headers
     ],
 }
 

@@ -15,6 +15,7 @@ from django.views.defaults import bad_request as html_bad_request
 from django.views.defaults import server_error as html_server_error
 
 from apikit.problems import Problem, response_for_path
+from sitekit.methods import allow, json_refusal
 
 logger = logging.getLogger(__name__)
 HEALTH_KEY = "healthz:probe"
@@ -44,6 +45,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return html_server_error(request)
 
 
+@allow("GET", "HEAD", refusal=json_refusal)
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the cache both answer within PROBE_SECONDS, else 503 naming the one that

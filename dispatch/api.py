@@ -61,7 +61,9 @@ class ChangeQuotesApi(BookingOperation):
             "`to`) and `stops` are routed again; `passengers` and `luggage` are checked against the class "
             "(400 `vehicle_too_small`); `stops` and `extras` as a checkout's (400 `too_many_stops`, "
             "`too_many_extras`, `unknown_extra`). A return trip's "
-            "way back is a booking of its own: change it by its own reference. Nothing changes."
+            "way back is a booking of its own: change it by its own reference. A change that leaves the "
+            "pickup, class, route, party and extras as booked (no member given, or each as it is) is 400 "
+            "`invalid_request`. Nothing changes."
         ),
         request=ChangeWantedInput,
         responses={201: OpenApiResponse(ChangeQuoteOutput, description="The change, priced.")},

@@ -23,7 +23,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apikit import sliding_window
 from apikit.clients import client_address
@@ -35,6 +34,7 @@ from dispatch import flight_badge, job_links, planning, positions, ride_day
 from dispatch.models import JobLink, ride_day_policy
 from sitekit import phones
 from sitekit.i18n import supported
+from sitekit.methods import allow, json_refusal, safe
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class OtherJob:
     progress: ride.RideProgress
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def job_page(request: HttpRequest, key: str, reference: str | None = None) -> HttpResponse:
     opened, booking, wait = _open(request, key, reference)
     if wait is not None:
@@ -124,7 +124,7 @@ def job_page(request: HttpRequest, key: str, reference: str | None = None) -> Ht
         return _private(render(request, "dispatch/job_page.html", context))
 
 
-@require_safe
+@safe
 def job_calendar(request: HttpRequest, key: str, reference: str | None = None) -> HttpResponse:
     """The job as a calendar entry (.ics), in the chauffeur's language, pointing back to its page."""
     opened, booking, wait = _open(request, key, reference)
@@ -262,7 +262,7 @@ def _job(booking: Booking, key: str, link: JobLink | None = None) -> Job:
     )
 
 
-@require_POST
+@allow("POST")
 def job_sharing(request: HttpRequest, key: str) -> HttpResponse:
     """The chauffeur's switch: `share=on` consents to their position being shown to the ride's traveller
     until the passenger is on board, `share=off` stops it (the position is deleted at once). Back to the
@@ -288,7 +288,7 @@ def job_sharing(request: HttpRequest, key: str) -> HttpResponse:
     return redirect(_page_path(key, None, language))
 
 
-@require_POST
+@allow("POST", refusal=json_refusal)
 def job_position(request: HttpRequest, key: str) -> HttpResponse:
     """The phone's position from the job page's script (JSON: latitude, longitude, accuracy in metres,
     measuredAt in milliseconds since 1970), for the ride's traveller. 200 with `stored` (false: too soon

@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FixedDecimalField, FromFieldMixin, JsonIntegerField, LocalDateTimeField
+from apikit.fields import FixedDecimalField, FromFieldMixin, JsonIntegerField, LocalDateTimeField, TextField
 from booking.serializers import (
     BookedStopOutput,
     BookingAccessInput,
@@ -41,7 +41,7 @@ class ChangeWantedInput(FromFieldMixin, BookingEmailInput, StopsInput):
         help_text="The new pickup address or place name; the ride is routed and priced again (a ride by "
         "distance only: an hourly hire's or a tour's addresses are staff's, 409 `not_changeable`).",
     )
-    to = serializers.CharField(
+    to = TextField(
         max_length=500,
         source="destination",
         required=False,
@@ -78,7 +78,7 @@ class ChangeWantedInput(FromFieldMixin, BookingEmailInput, StopsInput):
 
 
 class ChangeToMakeInput(BookingEmailInput):
-    changeQuoteId = serializers.CharField(
+    changeQuoteId = TextField(
         source="quote_id",
         max_length=40,
         help_text="The `id` of a change quote of this booking, unused, "

@@ -6,10 +6,12 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from jobqueue.models import WorkerHeartbeat
+from sitekit.methods import allow, json_refusal
 
 WORKER_SEEN_WITHIN = timedelta(seconds=60)
 
 
+@allow("GET", "HEAD", refusal=json_refusal)
 @never_cache
 def worker_health(request: HttpRequest) -> JsonResponse:
     """200 when some worker beat within the last minute, else 503; says when one was last seen."""

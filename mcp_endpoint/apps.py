@@ -7,8 +7,10 @@ class AgentsConfig(AppConfig):
     verbose_name = "Agent endpoint (MCP)"
 
     def ready(self) -> None:
-        from apikit.problems import SURFACE_WRITERS
+        from apikit.problems import EARLY_REFUSAL_WRITERS, SURFACE_WRITERS
         from mcp_endpoint.protocol import problem_reply
         from mcp_endpoint.urls import MCP_PATH
+        from mcp_endpoint.views import early_refusal
 
-        SURFACE_WRITERS[MCP_PATH] = problem_reply  # the rate limiter's 429 and other early refusals
+        SURFACE_WRITERS[MCP_PATH] = problem_reply  # refusals before the view (an unknown Host …)
+        EARLY_REFUSAL_WRITERS[MCP_PATH] = early_refusal  # the rate limiter's 401 and 429

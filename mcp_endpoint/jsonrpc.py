@@ -3,6 +3,7 @@ batches where the revision allows them. Knows nothing of tools or HTTP views; `r
 
 from dataclasses import dataclass, field
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 
 from apikit import parsers as strict_json
@@ -34,12 +35,16 @@ PROBLEM_CODES = {
 
 RequestId = str | int
 BATCH_LIMIT = 20  # messages in one batch
+# A body this small is read for its id even when the message is refused before it is read (no token, the
+# rate limit): every real message is, and a stranger's large body is still never parsed.
+ID_READ_LIMIT = 64 * 1024
 
 
 class RpcError(Exception):
     """A message refused before or instead of a result, written as a JSON-RPC error. `status` is set for
     what the transport refuses (no message exists yet, or the token, Origin or size is wrong); None leaves
-    the HTTP status to the message's revision (`mcp_endpoint.revisions`)."""
+    the HTTP status to the message's revision (`mcp_endpoint.revisions`). `reason` replaces the status
+    line's standard reason phrase (HTTP clients that drop the body still quote it)."""
 
     def __init__(
         self,
@@ -49,11 +54,13 @@ class RpcError(Exception):
         status: int | None = None,
         data: dict | None = None,
         headers: dict[str, str] | None = None,
+        reason: str | None = None,
     ):
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
         self.data = data
         self.headers = headers or {}
+        self.reason = reason
 
     def body(self, request_id: RequestId | None) -> dict:
         error: dict = {"code": self.code, "message": self.message}
@@ -62,7 +69,10 @@ class RpcError(Exception):
         return {"jsonrpc": VERSION, "id": request_id, "error": error}
 
     def reply(self, request_id: RequestId | None = None, *, status: int | None = None) -> HttpResponse:
-        return reply(self.body(request_id), status=self.status or status or 400, headers=self.headers)
+        response = reply(self.body(request_id), status=self.status or status or 400, headers=self.headers)
+        if self.reason is not None:
+            response.reason_phrase = self.reason
+        return response
 
 
 @dataclass(frozen=True)
@@ -125,6 +135,21 @@ def batch_items(document: list) -> list:
 
 def _not_json_rpc(reason: str) -> RpcError:
     return RpcError(INVALID_REQUEST, f"Invalid request: {reason}", status=400)
+
+
+def early_request_id(request: HttpRequest) -> RequestId | None:
+    """The id of a message refused before it is read, if its body was read already or is small enough to
+    read for it; None for a batch, a body that is not JSON, or a large one."""
+    document = request.__dict__.get("_jsonrpc_document")
+    if document is None:
+        length = request.META.get("CONTENT_LENGTH") or ""
+        if not length.isdigit() or int(length) > ID_READ_LIMIT:
+            return None
+        try:
+            document = decode(request)
+        except RequestDataTooBig:
+            return None
+    return request_id_of(document)
 
 
 def request_id_of(document: object) -> RequestId | None:

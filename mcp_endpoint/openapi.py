@@ -131,7 +131,8 @@ REFUSALS = {
     "406": "The Accept header excludes application/json.",
     "413": "The message is too large.",
     "415": "The body is not Content-Type: application/json.",
-    "429": "Rate limit exceeded (per token).",
+    "429": "Rate limit exceeded (per token): wait `Retry-After` seconds, also in `data.retryAfter`, the "
+    "error's message and the status line's reason phrase.",
     "500": "Internal error (no details are disclosed).",
 }
 TOOL_NAMES_PARAMETER = {
@@ -164,6 +165,11 @@ def document_mcp_endpoint(result: dict, generator, request, public) -> dict:
         "get": {
             "operationId": "getMcpMetadata",
             "summary": "The agent endpoint's metadata: protocol, server, version and tools with their scopes",
+            "description": "What an agent developer reads before connecting: the MCP protocol revisions "
+            "spoken here, the server's name and version, and every tool with its input and output "
+            "schemas and the scope its token needs. No token needed. MCP clients speak to this address "
+            "with POST; a GET asking for text/event-stream is refused (405), as this endpoint opens no "
+            "streams.",
             "tags": ["agents"],
             "parameters": [TOOL_NAMES_PARAMETER],
             "security": [{}],

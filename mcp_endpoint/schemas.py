@@ -74,12 +74,92 @@ JSON_TYPE_WORDS = {
 
 
 OPTIONAL_NULL = "Optional arguments may be left out or sent as null: null is the same as leaving one out."
+NULL = {"type": "null"}
+ANNOTATIONS = ("title", "description", "default", "examples")  # what a property says, not what it allows
+
+
+@functools.cache
+def listed_input_schema(serializer_class: type[serializers.Serializer]) -> dict:
+    """A tool's inputSchema as tools/list offers it to models. Every optional property, nested ones
+    included, also allows null, which `without_nulls` reads as left out: strict function calling (OpenAI's,
+    openai-agents with strict schemas) makes every property required, and the model then sends null for
+    those it means to leave out rather than invent a value. `anyOf` stands where drf-spectacular writes
+    `oneOf` (its alternatives never overlap in meaning here; Gemini's schema type has no oneOf), and an
+    object wrapped in a one-item `allOf` is written out."""
+    schema = _listed(json_schema(serializer_class, "request"))
+    if set(schema.get("properties", {})) - set(schema.get("required", [])):
+        schema["description"] = OPTIONAL_NULL
+    return schema
+
+
+@functools.cache
+def listed_output_schema(declaration: type[serializers.Serializer]) -> dict:
+    """A tool's outputSchema as tools/list offers it: `anyOf` where drf-spectacular writes `oneOf` (an
+    object or null), so that no schema a model reads has a keyword some model APIs lack."""
+    listed = _any_of(json_schema(declaration, "response"))
+    assert isinstance(listed, dict)  # noqa: S101  (an object's schema stays one)
+    return listed
+
+
+def _any_of(node: object) -> object:
+    if isinstance(node, dict):
+        return {("anyOf" if key == "oneOf" else key): _any_of(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_any_of(item) for item in node]
+    return node
+
+
+def _listed(node: dict) -> dict:
+    node = _unwrapped(node)
+    listed: dict = {}
+    for key, value in node.items():
+        if key in ("oneOf", "anyOf", "allOf"):
+            listed["allOf" if key == "allOf" else "anyOf"] = [_listed(choice) for choice in value]
+        elif key == "items" and isinstance(value, dict):
+            listed[key] = _listed(value)
+        elif key == "properties":
+            required = set(node.get("required", []))
+            listed[key] = {
+                name: _listed(declared) if name in required else _or_null(_listed(declared))
+                for name, declared in value.items()
+            }
+        else:
+            listed[key] = value
+    return listed
+
+
+def _unwrapped(node: dict) -> dict:
+    """`{"allOf": [object], "description": …}` as one schema (drf-spectacular's way to describe a $ref)."""
+    wrapped = node.get("allOf")
+    if isinstance(wrapped, list) and len(wrapped) == 1 and isinstance(wrapped[0], dict):
+        return {**wrapped[0], **{key: value for key, value in node.items() if key != "allOf"}}
+    return node
+
+
+def _or_null(declared: dict) -> dict:
+    if allows_null(declared):
+        return declared
+    said = {key: declared[key] for key in ANNOTATIONS if key in declared}
+    allowed = {key: value for key, value in declared.items() if key not in ANNOTATIONS}
+    choices = allowed["anyOf"] if set(allowed) == {"anyOf"} else [allowed]
+    return {"anyOf": [*choices, NULL], **said}
+
+
+def allows_null(declared: dict) -> bool:
+    kind = declared.get("type")
+    return (
+        kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+        or bool(declared.get("nullable"))
+        or any(allows_null(choice) for choice in declared.get("anyOf", []))
+    )
 
 
 def without_nulls(schema: dict, arguments: dict) -> dict:
-    """The arguments with every optional one sent as null left out, nested objects included: some agent
-    frameworks (mcp-use) send null for each optional argument they were not given. A required argument or
-    one whose schema allows null keeps its null, and is judged as sent."""
+    """The arguments with every optional one sent as null left out, nested objects (and objects in
+    arrays) included: strict function calling and some agent frameworks (mcp-use) send null for each
+    optional argument they were not given. A required argument or one whose schema allows null keeps its
+    null, and is judged as sent."""
     properties = schema.get("properties", {})
     required = set(schema.get("required", []))
     kept = {}
@@ -87,13 +167,20 @@ def without_nulls(schema: dict, arguments: dict) -> dict:
         declared = properties.get(name)
         if declared is None:
             kept[name] = value  # unknown: argument_errors names it
-        elif value is None and name not in required and not declared.get("nullable"):
+        elif value is None and name not in required and not allows_null(declared):
             continue
-        elif (nested := _object_schema(declared)) is not None and isinstance(value, dict):
-            kept[name] = without_nulls(nested, value)
         else:
-            kept[name] = value
+            kept[name] = _without_nested_nulls(declared, value)
     return kept
+
+
+def _without_nested_nulls(declared: dict, value: object) -> object:
+    if (nested := _object_schema(declared)) is not None and isinstance(value, dict):
+        return without_nulls(nested, value)
+    items = declared.get("items")
+    if isinstance(items, dict) and (nested := _object_schema(items)) is not None and isinstance(value, list):
+        return [without_nulls(nested, item) if isinstance(item, dict) else item for item in value]
+    return value
 
 
 def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str, list[str]]:
@@ -109,7 +196,7 @@ def argument_errors(schema: dict, arguments: dict, prefix: str = "") -> dict[str
             continue
         declared = _object_schema(declared) or declared
         expected = declared.get("type")
-        if value is None and declared.get("nullable"):
+        if value is None and allows_null(declared):
             continue
         if expected in JSON_TYPES and not _is_json_type(value, expected):
             errors[prefix + name] = [f"Expected {JSON_TYPE_WORDS[expected]}."]

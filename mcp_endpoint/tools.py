@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from access.models import ApiToken, Scope
 from apikit.declarations import Declaration
-from apikit.problems import classify, flatten_errors, problem_body
+from apikit.problems import Problem, classify, flatten_errors, problem_body
 from apikit.renderers import Written
 from booking import availability, cancellation, lifecycle, on_account, ownership
 from booking.checkout import CheckoutResult
@@ -39,7 +39,13 @@ from dispatch.serializers import (
     change_wanted,
     quote_shown,
 )
-from mcp_endpoint.schemas import OPTIONAL_NULL, argument_errors, json_schema, without_nulls
+from mcp_endpoint.schemas import (
+    argument_errors,
+    json_schema,
+    listed_input_schema,
+    listed_output_schema,
+    without_nulls,
+)
 from payments import booking_state, idempotency
 from payments.checkout import start_checkout
 from payments.models import IdempotentCheckout
@@ -77,10 +83,7 @@ class Tool:
 
     @property
     def input_schema(self) -> dict:
-        schema = json_schema(self.input, "request")
-        if set(schema.get("properties", {})) - set(schema.get("required", [])):
-            return {**schema, "description": OPTIONAL_NULL}  # how null is read (tools.validated)
-        return schema
+        return listed_input_schema(self.input)
 
     def listing(self, *, underscore: bool = False) -> dict:
         """The MCP Tool object of tools/list."""
@@ -89,7 +92,7 @@ class Tool:
             "title": self.title,
             "description": spelled(str(self.description), underscore=underscore),
             "inputSchema": self.input_schema,
-            "outputSchema": json_schema(self.output, "response"),
+            "outputSchema": listed_output_schema(self.output),
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": self.read_only,
@@ -462,8 +465,13 @@ def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
         valid = validated(tool, arguments)
         structured = _run(tool, valid, token)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
-        return _result(problem_body(classify(failure, tool.input)), is_error=True)
+        return refusal(classify(failure, tool.input))
     return _result(structured, is_error=False)
+
+
+def refusal(problem: Problem) -> dict:
+    """The CallToolResult of a refused call: the problem, its hint in a model's words."""
+    return _result(problem_body(problem, for_tools=True), is_error=True)
 
 
 def _run(tool: Tool, valid: serializers.Serializer, token: ApiToken) -> dict:

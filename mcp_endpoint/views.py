@@ -4,6 +4,7 @@ messages are answered by `mcp_endpoint.protocol`."""
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -18,7 +19,7 @@ from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
 from access.protected_resources import MCP_RESOURCE
 from apikit import ratelimit
-from apikit.problems import classify, clip
+from apikit.problems import Problem, classify, clip
 from apikit.query import query_of
 from mcp_endpoint import jsonrpc, protocol, revisions
 from mcp_endpoint.jsonrpc import RpcError
@@ -26,6 +27,13 @@ from mcp_endpoint.jsonrpc import RpcError
 logger = logging.getLogger(__name__)
 
 TOOL_NAME_STYLES = ("dotted", "underscore")  # ?toolNames=underscore for clients that reject dots
+# Why a method other HTTP APIs offer means nothing here.
+NOT_ALLOWED = {
+    "DELETE": "DELETE ends a session, and this endpoint keeps none: there is nothing to end.",
+    "PUT": "PUT stores nothing here: send each JSON-RPC message with POST.",
+    "PATCH": "PATCH changes nothing here: send each JSON-RPC message with POST.",
+}
+QUERY_HINT = "Leave out other query parameters: the endpoint reads only toolNames."
 
 
 class McpView(View):
@@ -57,8 +65,11 @@ class McpView(View):
     def post(self, request: HttpRequest) -> HttpResponse:
         request_id = None
         try:
-            # The token first: a stranger's body is never parsed, so a 401 cannot name the message's id.
-            token = _authenticate(request)
+            try:
+                token = _authenticate(request)
+            except RpcError:  # the token first: a stranger's large body is never parsed, a small one
+                request_id = jsonrpc.early_request_id(request)  # only for the id its 401 names
+                raise
             document = jsonrpc.decode(request)
             request_id = jsonrpc.request_id_of(document)
             _check_headers(request)
@@ -93,7 +104,9 @@ class McpView(View):
         return response
 
     def http_method_not_allowed(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        return self._not_allowed(f"{request.method} is not supported here (no sessions to end).").reply()
+        method = clip(request.method or "")
+        reason = NOT_ALLOWED.get(method, f"{method} is not supported here.")
+        return self._not_allowed(reason).reply()
 
     def _not_allowed(self, reason: str) -> RpcError:
         allow = ", ".join(self._allowed_methods())  # type: ignore[attr-defined]  # View's, what OPTIONS lists too
@@ -190,6 +203,12 @@ def _authenticate(request: HttpRequest) -> ApiToken:
     return token
 
 
+def early_refusal(request: HttpRequest, problem: Problem) -> HttpResponse:
+    """The rate limiter's refusals before the view (a dead token's 401, the 429), naming the message's id
+    where it can be read (apikit.problems.EARLY_REFUSAL_WRITERS)."""
+    return protocol.problem_error(problem).reply(jsonrpc.early_request_id(request))
+
+
 def _check_headers(request: HttpRequest) -> None:
     content_type = request.content_type or ""
     if content_type != "application/json":
@@ -214,7 +233,7 @@ def _underscore_names(request: HttpRequest) -> bool:
     try:
         style = query_of(request).get("toolNames", TOOL_NAME_STYLES[0])
     except TooManyFieldsSent as refusal:  # refused as the REST API refuses it (problems.classify)
-        raise protocol.problem_error(classify(refusal)) from None
+        raise protocol.problem_error(replace(classify(refusal), hint=QUERY_HINT)) from None
     if style not in TOOL_NAME_STYLES:
         raise RpcError(
             jsonrpc.INVALID_REQUEST, f"toolNames must be one of {', '.join(TOOL_NAME_STYLES)}.", status=400

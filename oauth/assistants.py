@@ -9,17 +9,17 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
 from oauth import grants
 from oauth.sign_in import ASSISTANTS_PATH, sign_in_url
 from oauth.travellers import signed_in_traveller
 from oauth.views import scope_words
 from sitekit.i18n import language_links, supported
+from sitekit.methods import allow
 
 
 @never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def assistants_page(request: HttpRequest) -> HttpResponse:
     chosen = supported(request.GET.get("lang"))
     with translation.override(chosen or translation.get_language()):

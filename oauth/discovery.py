@@ -8,11 +8,17 @@ from django.conf import settings
 
 from access.protected_resources import MCP_RESOURCE, SCOPES, V1_RESOURCE, issuer, resource_url
 
+# The origin itself, whose document lives at the root well-known address (RFC 9728 §3.1, §3.3: a
+# document names the resource whose identifier its address was made from). Clients that find no
+# `resource_metadata` in a 401 read the path's document first (MCP 2025-11-25, Authorization ›
+# Protected Resource Metadata Discovery Requirements).
+ROOT_RESOURCE = ""
 RESOURCE_NAMES = {
+    ROOT_RESOURCE: "Vienna chauffeur booking",
     MCP_RESOURCE: "Vienna chauffeur booking: agent endpoint (MCP)",
     V1_RESOURCE: "Vienna chauffeur booking: REST API v1",
 }
-RESOURCE_DOCUMENTATION = {MCP_RESOURCE: "/developers", V1_RESOURCE: "/api/docs"}
+RESOURCE_DOCUMENTATION = {ROOT_RESOURCE: "/developers", MCP_RESOURCE: "/developers", V1_RESOURCE: "/api/docs"}
 AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server"
 OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration"
 AUTHORIZE_PATH = "/oauth/authorize"

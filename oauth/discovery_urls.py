@@ -1,8 +1,8 @@
 """The discovery documents and the registration endpoint (oauth/discovery_views.py), wired into
-config/urls.py. The root protected resource document is the agent endpoint's: MCP clients that find no
-`resource_metadata` in a 401 try it after the path-specific one (MCP 2025-11-25, Authorization ›
-Protected Resource Metadata Discovery Requirements); OpenID Connect discovery's address serves the same
-authorization server metadata, as MCP clients try it second."""
+config/urls.py. The root protected resource document names the origin as its resource, as RFC 9728 §3.3
+requires of the document at that address; the agent endpoint's and the REST API's live at their paths.
+OpenID Connect discovery's address serves the same authorization server metadata, as MCP clients try it
+second."""
 
 from django.urls import path
 
@@ -22,7 +22,7 @@ urlpatterns = [
     path(
         protected_resources.PROTECTED_RESOURCE_PREFIX.lstrip("/"),
         discovery_views.protected_resource,
-        {"resource": protected_resources.MCP_RESOURCE},
+        {"resource": discovery.ROOT_RESOURCE},
         name="oauth-protected-resource",
     ),
     path(

@@ -15,6 +15,7 @@ from apikit.clients import client_address
 from apikit.problems import COMPACT, Problem, classify
 from oauth import discovery, registration, registration_limits
 from oauth.metadata_rules import MetadataError
+from sitekit.methods import allow
 
 logger = logging.getLogger(__name__)
 
@@ -23,10 +24,19 @@ MAX_REGISTRATION_BYTES = 16 * 1024
 NO_STORE = "no-store"  # a registration answer may carry a client secret (RFC 7591 §3.2.1)
 
 
+def _wrong_method(request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+    listed = ", ".join(allowed)
+    response = oauth_error("invalid_request", f"Use {listed}.", status=405)
+    response["Allow"] = listed
+    return response
+
+
+@allow("GET", "HEAD", "OPTIONS", refusal=_wrong_method)
 def protected_resource(request: HttpRequest, resource: str) -> HttpResponse:
     return _document(request, lambda: discovery.protected_resource_metadata(resource))
 
 
+@allow("GET", "HEAD", "OPTIONS", refusal=_wrong_method)
 def authorization_server(request: HttpRequest) -> HttpResponse:
     return _document(request, discovery.authorization_server_metadata)
 
@@ -34,21 +44,18 @@ def authorization_server(request: HttpRequest) -> HttpResponse:
 def _document(request: HttpRequest, build) -> HttpResponse:
     if request.method == "OPTIONS":
         return HttpResponse(status=204)  # a preflight is answered by apikit/cors.py before this view
-    if request.method not in ("GET", "HEAD"):
-        return _not_allowed("GET, HEAD, OPTIONS")
     response = JsonResponse(build(), json_dumps_params=COMPACT)
     response["Cache-Control"] = f"public, max-age={DOCUMENT_MAX_AGE}"
     return response
 
 
+@allow("POST", "OPTIONS", refusal=_wrong_method)
 @csrf_exempt  # no cookies are read: a client posts its own description
 def register(request: HttpRequest) -> HttpResponse:
     """Counted here, not by the rate limiter: successes and failures in budgets of their own per address
     (oauth/registration_limits.py)."""
     if request.method == "OPTIONS":
         return HttpResponse(status=204)
-    if request.method != "POST":
-        return _not_allowed("POST, OPTIONS")
     address = client_address(request)
     try:
         registration_limits.require_room(address)
@@ -115,9 +122,3 @@ def oauth_error_response(problem: Problem) -> HttpResponse:
     """A problem the shared plumbing raised (the rate limiter's 429, a database outage) in OAuth's error
     format, on the OAuth endpoints registered in oauth/apps.py."""
     return oauth_error(problem.code, problem.detail, status=problem.http_status, headers=problem.headers)
-
-
-def _not_allowed(allow: str) -> HttpResponse:
-    response = oauth_error("invalid_request", f"Use {allow}.", status=405)
-    response["Allow"] = allow
-    return response

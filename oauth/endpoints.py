@@ -17,6 +17,7 @@ from oauth import issuing
 from oauth.clients import client_of, is_confidential, secret_matches
 from oauth.errors import InvalidClientError, InvalidRequestError, OAuth2Error
 from oauth.models import OAuthClient
+from sitekit.methods import allow
 
 logger = logging.getLogger(__name__)
 
@@ -38,11 +39,19 @@ SINGLE = (
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")  # RFC 6749 asks for the first
 
 
+def _wrong_method(request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+    response = _error(InvalidRequestError("Use POST with a form-encoded body.", status_code=405))
+    response["Allow"] = ", ".join(allowed)
+    return response
+
+
+@allow("POST", refusal=_wrong_method)
 @csrf_exempt  # clients authenticate with their own credentials, not cookies
 def token(request: HttpRequest) -> HttpResponse:
     return _answer(request, _token)
 
 
+@allow("POST", refusal=_wrong_method)
 @csrf_exempt
 def revoke(request: HttpRequest) -> HttpResponse:
     return _answer(request, _revoke)
@@ -84,10 +93,6 @@ def _revoke(request: HttpRequest, client: OAuthClient) -> HttpResponse:
 
 
 def _answer(request: HttpRequest, handle: Callable[[HttpRequest, OAuthClient], HttpResponse]) -> HttpResponse:
-    if request.method != "POST":
-        response = _error(InvalidRequestError("Use POST with a form-encoded body.", status_code=405))
-        response["Allow"] = "POST"
-        return response
     try:
         if request.content_type not in FORMS:
             raise InvalidRequestError("Send the parameters form-encoded (application/x-www-form-urlencoded).")

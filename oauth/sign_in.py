@@ -13,13 +13,13 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
-from django.views.decorators.http import require_http_methods
 
 from apikit.clients import client_address
 from oauth import travellers
 from oauth.clients import client_of
 from oauth.pending import pending_of
 from sitekit.i18n import language_links, supported
+from sitekit.methods import allow
 
 SIGN_IN_PATH = "/oauth/sign-in"
 CONSENT_PATH = "/oauth/consent"
@@ -39,7 +39,7 @@ class CodeForm(forms.Form):
 
 @never_cache
 @xframe_options_deny
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def sign_in_page(request: HttpRequest) -> HttpResponse:
     if request.GET.get("next") in DESTINATIONS:
         travellers.sign_in_for(request, request.GET["next"])

@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
 
 from oauth import authorization, hosts
 from oauth import pending as pendings
@@ -22,6 +21,7 @@ from oauth.requests import validate_authorization_request
 from oauth.sign_in import ASSISTANTS_PATH
 from oauth.travellers import forget_destination, signed_in_traveller
 from sitekit.i18n import language_links
+from sitekit.methods import allow, safe
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class ClientRedirect(HttpResponseRedirectBase):
 
 
 @never_cache
-@require_safe
+@safe
 def authorize(request: HttpRequest) -> HttpResponse:
     """Validates the request and keeps it in the session for the consent page; refusals go back to the
     client, except when the client or its redirect URI is in doubt (then a page says so)."""
@@ -69,7 +69,7 @@ def authorize(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def consent(request: HttpRequest) -> HttpResponse:
     """Who asks for what, on whose behalf; Allow or Deny. Framing is refused by the site-wide
     X-Frame-Options DENY and CSP frame-ancestors 'none' (config/settings.py)."""

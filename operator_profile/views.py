@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_safe
 
 from operator_profile import legal, services
+from sitekit.methods import safe
 from sitekit.seo import page_links
 
 YEAR = 365 * 24 * 3600
@@ -27,13 +27,13 @@ def _cached(response: HttpResponse, request: HttpRequest, version: str) -> HttpR
     return response
 
 
-@require_safe
+@safe
 def brand_stylesheet(request: HttpRequest) -> HttpResponse:
     branding = services.operator_branding()
     return _cached(HttpResponse(branding.stylesheet(), content_type="text/css"), request, branding.version)
 
 
-@require_safe
+@safe
 def logo(request: HttpRequest) -> HttpResponse:
     found = services.logo()
     if found is None:
@@ -41,7 +41,7 @@ def logo(request: HttpRequest) -> HttpResponse:
     return _cached(_image(*found), request, services.operator_branding().version)
 
 
-@require_safe
+@safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask every site for /favicon.ico, on JSON answers and redirect targets too: the logo staff
     uploaded, else an empty answer rather than a 404 in every visitor's console. Kept for a day (max-age):
@@ -59,7 +59,7 @@ def _image(content: bytes, media_type: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@safe
 def legal_page(request: HttpRequest, kind: str) -> HttpResponse:
     """A legal text (imprint, terms, privacy notice, accessibility statement) in the language of the URL
     (/de/terms, /en/terms); `?version=N` shows an earlier published version (the terms a booking accepted)."""

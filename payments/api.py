@@ -151,6 +151,12 @@ class CheckoutLegacyApi(IdempotentCheckoutOperation):
     @extend_schema(
         operation_id="createCheckoutSession",
         summary="Start a payment: store the booking and open a hosted checkout page",
+        description=(
+            "POST /api/v1/checkout as the first version of the interface answers it, without a token: the "
+            "booking is stored, then the payment provider's hosted checkout page is opened; send the "
+            "customer to `url`. `amount` must be the server's own price in cents (GET /api/v1/price); "
+            'another is refused (400) with `expectedAmount`. Errors are `{"error": …}`.'
+        ),
         tags=["legacy"],
         request=CheckoutInput,
         parameters=[IDEMPOTENCY_KEY],
@@ -203,6 +209,12 @@ class PaymentIntentLegacyApi(DeprecatedView, Operation):
     @extend_schema(
         operation_id="createPaymentIntent",
         summary="The legacy card flow (deprecated: use the hosted checkout)",
+        description=(
+            "A payment intent of `amount` cents whose client secret the card form confirms. Deprecated "
+            f"since {deprecation.since.isoformat()} and served until {deprecation.sunset.isoformat()}, as "
+            "the Deprecation, Sunset and Link headers of every answer say: book with "
+            "POST /api/create-checkout-session or POST /api/v1/checkout instead."
+        ),
         tags=["legacy"],
         deprecated=True,
         request=PaymentIntentInput,
@@ -226,6 +238,12 @@ class SessionDataLegacyApi(Operation):
     @extend_schema(
         operation_id="getSessionData",
         summary="The booking behind a checkout session (asks the provider first while it is unpaid)",
+        description=(
+            "The booking a checkout session stored, as the success page reads it when the payment page "
+            "sends the customer back with `session_id`. While it is unpaid the payment provider is asked "
+            "first, so a payment just made shows as paid. A session that stored no booking is a 404 with "
+            "`error`."
+        ),
         tags=["legacy"],
         parameters=[SessionDataInput],
         responses={200: OpenApiResponse(SessionDataOutput, description="The stored booking.")},

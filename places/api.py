@@ -28,6 +28,13 @@ class DistanceApi(Operation):
     @extend_schema(
         operation_id="getDistance",
         summary="Estimate a drive: distance, duration, arrival and Zone A",
+        description=(
+            "The drive from `from` to `to` (addresses or place names; or the `placeId`s GET /api/v1/places "
+            "suggested, sent as `fromPlaceId` and `toPlaceId`), through `stops` in order: its road distance, "
+            "driving time, the arrival for `pickupDatetime` (default now), and whether it starts or ends in "
+            "Zone A. 422 `route_not_found` when a place is not found or no road joins them; 503 "
+            "`upstream_unavailable` when the maps provider does not answer."
+        ),
         tags=["quotes"],
         parameters=[V1DistanceInput],
         responses={200: OpenApiResponse(DistanceOutput, description="The route estimate.")},
@@ -44,6 +51,12 @@ class PlacesApi(Operation):
     @extend_schema(
         operation_id="getPlaces",
         summary="Suggest addresses and places for what a traveller types",
+        description=(
+            "At most five addresses and places that match `input`, in `locale`'s language, each with the "
+            "`placeId` GET /api/v1/distance takes. Send one `sessionToken` of your own (e.g. a UUID) with "
+            "every keystroke of one address and with the distance call that uses it: the maps provider "
+            "counts them as one search. 503 `upstream_unavailable` when the maps provider does not answer."
+        ),
         tags=["places"],
         parameters=[PlacesInput],
         responses={200: OpenApiResponse(SuggestionsOutput, description="At most five suggestions.")},
@@ -58,6 +71,11 @@ class RatingApi(APIView):
     @extend_schema(
         operation_id="getRating",
         summary="The company's public rating snapshot",
+        description=(
+            "The company's average rating, its number of ratings and up to five reviews, from its public "
+            "profile on Google, kept for a while and refreshed by the service: the same answer for every "
+            "caller, and never an error for the provider being down (the last answer stays, or null)."
+        ),
         tags=["places"],
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )
@@ -71,6 +89,11 @@ class CalculateDistanceLegacyApi(Operation):
     @extend_schema(
         operation_id="calculateDistance",
         summary="Estimate a drive (legacy; failures answer 200 with `error`)",
+        description=(
+            "GET /api/v1/distance as the first version of the interface answers it, without stops. A place "
+            "not found, no road between them or a maps provider that does not answer is still a 200, with "
+            "the estimate's members null and `error` saying why; invalid parameters are a 400 with `error`."
+        ),
         tags=["legacy"],
         parameters=[DistanceInput],
         responses={200: OpenApiResponse(LegacyDistanceOutput, description="The route estimate, or `error`.")},
@@ -91,6 +114,11 @@ class PlacesAutocompleteLegacyApi(Operation):
     @extend_schema(
         operation_id="placesAutocomplete",
         summary="Suggest addresses and places (legacy; failures answer 200 with `error`)",
+        description=(
+            "GET /api/v1/places as the first version of the interface answers it. A maps provider that does "
+            "not answer is still a 200, with no suggestions and `error` saying why; invalid parameters are "
+            "a 400 with `error`."
+        ),
         tags=["legacy"],
         parameters=[PlacesInput],
         responses={200: OpenApiResponse(LegacySuggestionsOutput, description="At most five suggestions.")},
@@ -108,6 +136,7 @@ class GoogleRatingLegacyApi(APIView):
     @extend_schema(
         operation_id="googleRating",
         summary="The company's public rating snapshot (legacy)",
+        description="The same answer as GET /api/v1/rating, at the first version's address.",
         tags=["legacy"],
         responses={200: OpenApiResponse(RatingOutput, description="Rating, count and up to five reviews.")},
     )

@@ -5,7 +5,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField, QueryListField
+from apikit.fields import FixedDecimalField, FromFieldMixin, LocalDateTimeField, QueryListField, TextField
 from places.geo import ZONE_A_RADIUS_KM
 from places.providers.base import MAX_STOPS, Endpoint
 from places.services import MIN_INPUT
@@ -15,17 +15,15 @@ ZONE_A_HELP = f"Pickup or drop-off within {ZONE_A_RADIUS_KM:g} km of Vienna's ce
 
 class DistanceInput(FromFieldMixin, Declaration):
     from_options = dict(max_length=500, source="origin", help_text="Pickup address or place name.")
-    to = serializers.CharField(
-        max_length=500, source="destination", help_text="Destination address or place name."
-    )
-    fromPlaceId = serializers.CharField(
+    to = TextField(max_length=500, source="destination", help_text="Destination address or place name.")
+    fromPlaceId = TextField(
         max_length=500,
         required=False,
         allow_blank=True,
         source="origin_place_id",
         help_text="Place id of the pickup, from a suggestion.",
     )
-    toPlaceId = serializers.CharField(
+    toPlaceId = TextField(
         max_length=500,
         required=False,
         allow_blank=True,
@@ -43,7 +41,7 @@ class StopAddressesField(QueryListField):
     """Stops on the way as addresses, in order (`["Hotel Sacher", "Stephansplatz"]`; in a query
     `stops=Hotel Sacher|Stephansplatz`)."""
 
-    child = serializers.CharField(max_length=500)
+    child = TextField(max_length=500)
     query_delimiter = "|"  # addresses hold commas
 
     def __init__(self, **kwargs):
@@ -65,6 +63,17 @@ class V1DistanceInput(DistanceInput):
 
 class DistanceOutput(Declaration):
     distance = FixedDecimalField(
+        max_digits=8, decimal_places=1, source="distance_km", help_text="Road distance in km."
+    )
+    estimatedArrival = LocalDateTimeField(source="estimated_arrival")
+    duration = serializers.IntegerField(source="duration_s", help_text="Driving time in seconds.")
+    inZoneA = serializers.BooleanField(source="in_zone_a", help_text=ZONE_A_HELP)
+
+
+class LegacyDistanceOutput(DistanceOutput):
+    """The contract's legacy answer: every figure null, and `error`, when the route could not be computed."""
+
+    distance = FixedDecimalField(
         max_digits=8,
         decimal_places=1,
         source="distance_km",
@@ -76,20 +85,17 @@ class DistanceOutput(Declaration):
         source="duration_s", allow_null=True, help_text="Driving time in seconds."
     )
     inZoneA = serializers.BooleanField(source="in_zone_a", allow_null=True, help_text=ZONE_A_HELP)
-
-
-class LegacyDistanceOutput(DistanceOutput):
     error = serializers.CharField(required=False, help_text="Present when the route could not be computed.")
 
 
 class PlacesInput(Declaration):
-    input = serializers.CharField(
+    input = TextField(
         min_length=MIN_INPUT,
         max_length=200,
         source="text",
         help_text=f"What the traveller typed ({MIN_INPUT}+ characters).",
     )
-    sessionToken = serializers.CharField(
+    sessionToken = TextField(
         required=False,
         max_length=200,
         source="session_token",

@@ -5,7 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField, QueryListField
+from apikit.fields import FixedDecimalField, PlainDecimalField, PlainIntegerField, QueryListField, TextField
 from pricing.models import VehicleClass
 from pricing.quote import (
     HOURLY_BLOCK,
@@ -114,7 +114,7 @@ class PriceInput(Declaration):
         help_text=f"Hours of an hourly booking ({MIN_HOURLY_HOURS:g}–{MAX_HOURLY_HOURS:g}), billed per "
         f"started {HOURLY_BLOCK * 60:g} minutes.",
     )
-    tourSlug = serializers.CharField(
+    tourSlug = TextField(
         required=False,
         allow_blank=True,
         max_length=100,
@@ -185,8 +185,9 @@ class ExtraNamesOutput(Declaration):
 
 
 class ExtraOutput(Declaration):
-    """Renders a pricing.services.ExtraListed."""
+    """An extra the operator offers."""
 
+    # written from a pricing.services.ExtraListed
     code = serializers.CharField(source="offer.code", help_text="What `extras` names it by, e.g. child-seat.")
     names = ExtraNamesOutput(source="offer", help_text="Its name in English and German.")
     priceEur = euros(source="offer.price", help_text="Gross EUR, VAT included, per piece or per booking.")

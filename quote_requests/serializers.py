@@ -5,7 +5,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import FromFieldMixin, JsonIntegerField, LocalDateTimeField
+from apikit.fields import FromFieldMixin, JsonIntegerField, LocalDateTimeField, TextField
 from booking.ride_quotes import CLASS_PROBLEMS
 from booking.serializers import optional_destination
 from pricing.models import VehicleClass
@@ -40,7 +40,7 @@ class QuoteRequestInput(FromFieldMixin, Declaration):
         source="vehicle_class",
         help_text="The class wished for, if any.",
     )
-    details = serializers.CharField(
+    details = TextField(
         max_length=MAX_DETAILS,
         required=False,
         allow_blank=True,
@@ -48,14 +48,14 @@ class QuoteRequestInput(FromFieldMixin, Declaration):
         help_text="What is needed, in the traveller's words: several cars, several days and stops, the way "
         "back, a larger vehicle.",
     )
-    name = serializers.CharField(max_length=200, help_text="Who asks.")
+    name = TextField(max_length=200, help_text="Who asks.")
     email = serializers.EmailField(
         max_length=254,
         required=False,
         default="",
         help_text="Where the offer goes; required unless the token acts for a traveller (then theirs).",
     )
-    phone = serializers.CharField(
+    phone = TextField(
         max_length=phones.MAX_LENGTH,
         required=False,
         allow_blank=True,
@@ -132,4 +132,4 @@ class QuoteRequestOutput(FromFieldMixin, Declaration):
 
 
 class QuoteRequestAccessInput(Declaration):
-    reference = serializers.CharField(max_length=12, help_text="The request's reference, e.g. QR-7K3Q9X.")
+    reference = TextField(max_length=12, help_text="The request's reference, e.g. QR-7K3Q9X.")

@@ -41,6 +41,8 @@ ONE_LEG_ONLY = {
         "tests/mcp_endpoint/oauth/test_typescript_sdk.py",
         "tests/mcp_endpoint/test_mcp_client.py",
         "tests/mcp_endpoint/test_node_clients.py",
+        "tests/openapi_clients/",
+        "tests/apikit/test_public_reads_gunicorn.py",
         "tests/booking/test_back_office_browser.py",
         "tests/booking/test_notifications.py::test_the_default_sender_is_on_the_public_host_not_localhost",
         "tests/browser/",  # but for the rate limits, below

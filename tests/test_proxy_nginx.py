@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from apikit.problems import problem_body
+from apikit.request_limits import too_large, too_long
 from tests.processes import ROOT, free_port, gunicorn, manage, migrated_sqlite, wait_until_healthy
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
@@ -194,6 +196,25 @@ def test_a_scan_of_megabytes_reaches_a_drivers_page_and_other_large_bodies_stop_
         f"{base}/admin/booking/booking/add/", data=driver, files={"x": ("big.png", scan, "image/png")}, **sent
     )
     assert elsewhere.status_code == 413
+    assert_problem_from_the_proxy(elsewhere, "request_too_large")
+
+
+def test_long_addresses_are_refused_in_problem_json_by_the_service_then_by_the_proxy(proxy):
+    base = f"http://127.0.0.1:{proxy}"
+    by_the_service = requests.get(f"{base}/api/v1/places", params={"input": "x" * 5000}, timeout=10)
+    assert by_the_service.status_code == 414
+    assert by_the_service.json()["detail"] == too_long().detail
+    by_the_proxy = requests.get(f"{base}/api/v1/places", params={"input": "x" * 20_000}, timeout=10)
+    assert_problem_from_the_proxy(by_the_proxy, "uri_too_long")
+
+
+def assert_problem_from_the_proxy(answer: requests.Response, code: str) -> None:
+    """nginx's own refusal, worded as the service words that problem (its detail apart)."""
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    body = answer.json()
+    assert body["status"] == answer.status_code
+    expected = problem_body(too_long() if code == "uri_too_long" else too_large())
+    assert {**body, "detail": None} == {**expected, "detail": None}
 
 
 def signed_in_browser(base: str) -> requests.Session:

@@ -14,7 +14,6 @@ from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
-from django.views.decorators.http import require_safe
 
 from apikit import page_sessions
 from booking import presentation, ride_stops, selectors, trips
@@ -27,6 +26,7 @@ from pricing import services as pricing
 from pricing.quote import HOURLY_BLOCK, MAX_HOURLY_HOURS
 from sitekit import phones
 from sitekit.i18n import supported
+from sitekit.methods import safe
 from sitekit.seo import page_links
 
 # What the page's script says, in the page's language: errors by the API's codes and by field.
@@ -151,7 +151,7 @@ TEXTS = {
 STOP_WAITS = (0, 15, 30, 45, 60, 90, 120)
 
 
-@require_safe
+@safe
 def booking_page(request: HttpRequest) -> HttpResponse:
     """The page in the language of its URL (/de/, /en/), or at / in the browser's (Accept-Language)."""
     language = translation.get_language()
@@ -164,7 +164,7 @@ def booking_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_safe
+@safe
 def embed_form(request: HttpRequest) -> HttpResponse:
     """The form alone, for `embed.js` on the operator's website (CORS_ALLOWED_ORIGINS); its links and
     assets carry this service's address."""

@@ -10,13 +10,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_deny
-from django.views.decorators.http import require_http_methods
 
 from oauth.sign_in import MY_DATA_PATH, sign_in_url
 from oauth.travellers import signed_in_traveller
 from privacy import traveller_data
 from privacy.models import DataRequest
 from sitekit.i18n import language_links, supported
+from sitekit.methods import allow
 
 
 class ErasureForm(forms.Form):
@@ -27,7 +27,7 @@ class ErasureForm(forms.Form):
 
 @never_cache
 @xframe_options_deny
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def my_data_page(request: HttpRequest) -> HttpResponse:
     chosen = supported(request.GET.get("lang"))
     with translation.override(chosen or translation.get_language()):
@@ -51,7 +51,7 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "HEAD"])
+@allow("GET", "HEAD")
 def my_data_copy(request: HttpRequest) -> HttpResponse:
     traveller = signed_in_traveller(request)
     if not traveller:

@@ -7,7 +7,6 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.functional import Promise as StrPromise
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
 
 from apikit.errors import DomainError
 from booking import presentation
@@ -16,9 +15,10 @@ from payments.providers.base import PaymentError
 from quote_requests import offer_terms, offers
 from quote_requests.models import QuoteRequest
 from sitekit.i18n import language_links, supported
+from sitekit.methods import allow
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def offer_page(request: HttpRequest) -> HttpResponse:
     token = (request.POST if request.method == "POST" else request.GET).get("offer", "")
     quote_request = offer_terms.request_of(token)

@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.html import escape
-from django.views.decorators.http import require_http_methods, require_safe
 
 from apikit.errors import DomainError
 from apikit.problems import Problem
@@ -34,6 +33,7 @@ from payments.providers.sandbox import SandboxProvider
 from pricing.money import from_cents
 from quote_requests.models import QuoteRequest
 from sitekit.i18n import language_links, supported
+from sitekit.methods import allow, safe
 from web import ride_panel
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ def too_many_requests(problem: Problem) -> HttpResponse:
     return response
 
 
-@require_safe
+@safe
 def success_page(request: HttpRequest) -> HttpResponse:
     booking = payment_selectors.booking_for_session(request.GET.get("session_id") or "-")
     if booking is None:
@@ -67,7 +67,7 @@ def success_page(request: HttpRequest) -> HttpResponse:
     return _page(request, "booking/success.html", booking)
 
 
-@require_safe
+@safe
 def cancel_page(request: HttpRequest) -> HttpResponse:
     """Where the payment page's Cancel leads: its checkout is closed (nothing can be charged any more), and
     the traveller gets the filled form back."""
@@ -85,7 +85,7 @@ def cancel_page(request: HttpRequest) -> HttpResponse:
     return _page(request, "booking/cancel.html", booking)
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def manage_page(request: HttpRequest) -> HttpResponse:
     """The customer's own page of a booking, opened by the signed link of the success page and the
     e-mails: its details and state first, what is still to pay (with why and its payment link), then the
@@ -144,7 +144,7 @@ def manage_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_safe
+@safe
 def manage_ride_panel(request: HttpRequest) -> HttpResponse:
     """The manage page's ride panel alone, in the page's language: its script asks for it every
     REFRESH_SECONDS while the ride can still move. A booking the panel is no longer for answers the
@@ -161,7 +161,7 @@ def manage_ride_panel(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_safe
+@safe
 def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
     """The ride as a calendar entry (.ics) in the page's language, pointing back to the manage page."""
     booking = _managed(request)
@@ -175,7 +175,7 @@ def manage_ride_calendar(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_safe
+@safe
 def manage_invoice(request: HttpRequest) -> HttpResponse:
     """One of the booking's documents (PDF) by the manage page's signed link: `?number=` names an invoice
     or credit note of this booking (without it, the ride's invoice). None yet, another booking's number,
@@ -208,7 +208,7 @@ def _document_path(token: str, language: str, number: str) -> str:
     return f"{INVOICE_PATH}?{urlencode({'booking': token, 'lang': language, 'number': number})}"
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def sandbox_checkout(request: HttpRequest, session_id: str) -> HttpResponse:
     """The sandbox's hosted payment page: the booking, its price, and Pay / Cancel (CSRF-protected). Like
     Stripe's, it takes no payment once its checkout has ended. A price difference after a change has a
@@ -251,7 +251,7 @@ def _sandbox() -> SandboxProvider:
     return provider
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@allow("GET", "HEAD", "POST")
 def account_page(request: HttpRequest) -> HttpResponse:
     """The one-time link of a booking on account (booking/on_account.py). Opening it shows the booking and a
     button: the POST confirms it (mail scanners that open links must not book). A forged, expired or used

@@ -15,6 +15,7 @@ def _events() -> str:
 BOOKING_EVENT = OpenApiWebhook(
     name="bookingEvent",
     decorator=extend_schema(
+        operation_id="bookingEvent",
         summary="An event of a booking, POSTed to a webhook endpoint",
         description=(
             "Sent to each endpoint that hears of the booking (POST /api/v1/webhook-endpoints), signed per "

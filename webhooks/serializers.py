@@ -4,7 +4,7 @@ OpenAPI document's `webhooks` describe it."""
 from rest_framework import serializers
 
 from apikit.declarations import Declaration
-from apikit.fields import LocalDateTimeField
+from apikit.fields import LocalDateTimeField, TextField
 from webhooks.events import EVENT_TYPES
 
 EVENT_TYPE_NAMES = list(EVENT_TYPES)
@@ -24,7 +24,7 @@ class EndpointInput(Declaration):
         max_length=len(EVENT_TYPE_NAMES),
         help_text="The events it receives; absent or empty: every event.",
     )
-    description = serializers.CharField(
+    description = TextField(
         max_length=200, required=False, default="", allow_blank=True, help_text="Your own note on it."
     )
 
@@ -75,8 +75,9 @@ class DeliveryListInput(Declaration):
 
 
 class DeliveryOutput(Declaration):
-    """One event's delivery to the endpoint (renders a webhooks.models.Delivery)."""
+    """One event's delivery to the endpoint."""
 
+    # written from a webhooks.models.Delivery
     id = serializers.CharField(source="event.public_id", help_text="The event's id: its `webhook-id` header.")
     type = serializers.CharField(source="event.type")
     reference = serializers.CharField(source="event.subject", help_text="The booking it tells of.")

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from access import tokens
 from apikit.private_answers import PRIVATE, PrivateAnswersMiddleware
+from apikit.public_reads import freshness_by_path
 from booking import links, selectors
 from booking.models import Booking, BookingStatus, PaymentMethod
 from dispatch import job_links
@@ -26,7 +27,8 @@ from tests.mcp_endpoint.mcp import call
 from tests.payments import ledger_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
-# Public documents with caching of their own: the operator's colours, logo and icon, the OAuth metadata.
+# Public documents with caching of their own: the operator's colours, logo and icon, the OAuth metadata;
+# and the API's public reads (apikit/public_reads.py).
 PUBLIC = re.compile(r"^/(company/brand\.css|company/logo|favicon\.ico|\.well-known/.*)$")
 
 
@@ -136,7 +138,7 @@ def test_every_route_is_private_unless_it_is_a_public_document(client, admin_cli
     for path in walked:
         for visitor in (client, admin_client):
             response = visitor.get(path)
-            if PUBLIC.match(path) and response.status_code in (200, 204):
+            if (PUBLIC.match(path) or path in freshness_by_path()) and response.status_code in (200, 204):
                 assert "public" in response["Cache-Control"], path
             else:
                 assert private(response), (path, response.status_code, response.get("Cache-Control"))

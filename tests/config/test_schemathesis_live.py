@@ -51,28 +51,33 @@ def production_server(tmp_path) -> Iterator[tuple[str, str]]:
             yield base, issued.stdout.strip().splitlines()[-1]
 
 
-def test_schemathesis_with_every_check_finds_nothing(production_server, tmp_path):
-    base, token = production_server
-    command = [
+def schemathesis_command(config: Path | str, base: str, token: str, *options: str) -> list[str]:
+    """The CLI's run with every check, against `base`'s document, reproducible (a fixed seed, no example
+    database), with the bearer token on every request."""
+    return [
         sys.executable,
         "-m",
         "schemathesis.cli",
         "--no-color",
         "--config-file",
-        str(CONFIG),
+        str(config),
         "run",
         f"{base}/openapi.json",
         "--checks",
         "all",
-        "--max-examples",
-        MAX_EXAMPLES,
         "--seed",
         SEED,
         "--generation-database",
         "none",
         "--header",
         f"Authorization: Bearer {token}",
+        *options,
     ]
+
+
+def test_schemathesis_with_every_check_finds_nothing(production_server, tmp_path):
+    base, token = production_server
+    command = schemathesis_command(CONFIG, base, token, "--max-examples", MAX_EXAMPLES)
     started = time.monotonic()
     # In tmp_path: the CLI keeps a .schemathesis folder where it runs.
     run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)

@@ -345,7 +345,7 @@ def test_staff_without_the_invoice_permission_cannot_download_it(pending, db):
     assert client.get(f"/admin/invoicing/invoice/{Invoice.objects.get().pk}/pdf/").status_code == 403
 
 
-@pytest.mark.parametrize("number", ["other", "\x00", "2026-", "%", "x" * 5000, "2026-000001 "])
+@pytest.mark.parametrize("number", ["other", "\x00", "2026-", "%", "x" * 3000, "2026-000001 "])
 def test_one_bookings_link_never_fetches_another_bookings_document(pending, sandbox, number):
     mine, theirs = pay(pending()), pay(pending(email="ben@example.com"))
     other = Invoice.objects.get(booking=theirs).number if number == "other" else number

@@ -32,16 +32,23 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sandbox")]
 # --- the token ------------------------------------------------------------------------------------
 
 
-def test_a_message_without_a_token_is_401_before_its_body_is_read(client):
+def test_a_message_without_a_token_is_401_naming_its_id(client):
     response = rpc(client, {}, "tools/list", request_id="req-9")
-    data = error_of(response, 401, -32010, request_id=None)  # the body was never parsed, so no id
+    data = error_of(response, 401, -32010, request_id="req-9")
     assert response["WWW-Authenticate"] == (
         'Bearer realm="chauffeur", resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", '
         'scope="booking.read booking.write"'
     )
     assert data["code"] == "unauthorized" and data["hint"]
-    # Not JSON at all: still the 401, not a parse error, since a stranger's body is not read.
+    # Not JSON, too large to read for an id, a batch: still the 401, naming no id (null).
     error_of(post(client, "{" * 100_000), 401, -32010)
+    error_of(post(client, '{"jsonrpc": "2.0", "id": 5, '), 401, -32010)
+    error_of(
+        post(client, {"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"pad": "x" * 70_000}}),
+        401,
+        -32010,
+    )
+    error_of(post(client, [{"jsonrpc": "2.0", "id": 7, "method": "ping"}]), 401, -32010)
 
 
 @pytest.mark.parametrize("state", ["unknown", "revoked", "expired"])
@@ -55,7 +62,7 @@ def test_a_dead_token_is_401_invalid_token(client, state):
         token.expires_at = timezone.now() - timedelta(seconds=1)
         token.save()
     response = rpc(client, {"HTTP_AUTHORIZATION": f"Bearer {plain}"}, "ping", request_id=3)
-    assert error_of(response, 401, -32010, request_id=None)["code"] == "unauthorized"
+    assert error_of(response, 401, -32010, request_id=3)["code"] == "unauthorized"
     assert response["WWW-Authenticate"] == (
         'Bearer realm="chauffeur", error="invalid_token", '
         'resource_metadata="https://chauffeur.test/.well-known/oauth-protected-resource/api/mcp", scope="booking.read booking.write"'
@@ -141,22 +148,61 @@ def test_the_scope_matrix(client, agent, tool, scopes):
 # --- rate limit -----------------------------------------------------------------------------------
 
 
-def _autocomplete(client, headers, request_id=7):
+def _autocomplete(client, headers, request_id: int | str = 7):
     return call(client, headers, "places.autocomplete", {"input": "Sacher"}, request_id=request_id)
 
 
-def test_the_endpoint_is_rate_limited_per_token(client):
+def rate_limited(response, request_id) -> tuple[int, dict]:
+    """A 429 as every rate-limited message gets it: the seconds to wait in Retry-After, the error's
+    message, its data and the status line's reason phrase; returns them and error.data."""
+    data = error_of(response, 429, -32013, request_id=request_id)
+    seconds = int(response["Retry-After"])
+    assert 1 <= seconds <= 60 and data["retryAfter"] == seconds
+    assert response.json()["error"]["message"] == f"Rate limit reached: try again in {seconds} seconds."
+    assert response.reason_phrase == f"Too Many Requests: retry in {seconds} seconds"
+    assert (data["code"], data["status"]) == ("rate_limited", 429)
+    assert "Retry-After" not in data["hint"] and "retryAfter" in data["hint"]
+    return seconds, data
+
+
+def test_the_endpoint_is_rate_limited_per_token_and_a_call_over_it_is_told_when_to_call_again(client):
     start_of_window(client)
     limited = bearer("booking.read", rate_limit=2)
     for _ in range(2):
         response = _autocomplete(client, limited)
         assert tool_result(response)["isError"] is False
         assert response["RateLimit-Policy"] == '"default";q=2;w=60'
-    refused = _autocomplete(client, limited)
-    data = error_of(refused, 429, -32013, request_id=None)
-    assert data["code"] == "rate_limited"
-    assert int(refused["Retry-After"]) >= 1
+    refused = _autocomplete(client, limited, request_id="call-3")
+    rate_limited(refused, "call-3")
+    assert refused["RateLimit"].startswith('"default";r=0;')
     assert tool_result(_autocomplete(client, bearer("booking.read")))["isError"] is False  # another token
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
+def test_a_call_over_the_limit_is_429_in_every_revision(client, version):
+    start_of_window(client)
+    limited = bearer("booking.read", rate_limit=1)
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    params = {"name": "places.autocomplete", "arguments": {"input": "Sacher"}, "_meta": meta}
+    headers = {
+        **limited,
+        "HTTP_MCP_PROTOCOL_VERSION": version,
+        "HTTP_MCP_METHOD": "tools/call",
+        "HTTP_MCP_NAME": "places.autocomplete",
+    }
+    assert tool_result(rpc(client, headers, "tools/call", params))["isError"] is False
+    rate_limited(rpc(client, headers, "tools/call", params, request_id=2), 2)
+
+
+def test_other_messages_over_the_limit_are_429_naming_their_id(client, settings):
+    settings.MCP_HOUSEKEEPING_RATE_LIMIT = 1
+    start_of_window(client)
+    limited = bearer("booking.read", rate_limit=1)
+    assert result_of(rpc(client, limited, "tools/list", request_id="list-1"))["tools"]
+    rate_limited(rpc(client, limited, "tools/list", request_id="list-2"), "list-2")
 
 
 SESSION_PER_CALL = [  # what langchain-mcp-adapters sends before each tools/call
@@ -187,12 +233,12 @@ def test_protocol_housekeeping_has_its_own_budget_so_a_session_per_call_meets_th
             assert response.status_code in (200, 202), response.content
             assert '"housekeeping";q=20;w=60' in response["RateLimit-Policy"]
         assert tool_result(_autocomplete(client, limited))["isError"] is False
-    error_of(_autocomplete(client, limited), 429, -32013)  # the fifth call, as without the housekeeping
+    rate_limited(_autocomplete(client, limited), 7)  # the fifth call, as without the housekeeping
     assert result_of(rpc(client, limited, "tools/list"))["tools"]  # housekeeping still answered
     for _ in range(20 - 13):
         assert result_of(rpc(client, limited, "ping")) == {}
     refused = rpc(client, limited, "ping")
-    assert error_of(refused, 429, -32013)["code"] == "rate_limited"
+    rate_limited(refused, 1)
     assert refused["RateLimit"].startswith('"housekeeping";r=0')
 
 
@@ -213,7 +259,7 @@ def test_a_batch_with_a_call_in_it_counts_every_message_as_billable(client, sett
     assert response.status_code == 200 and len(response.json()) == 2
     assert response["RateLimit"].startswith('"default";r=1')
     assert tool_result(_autocomplete(client, limited))["isError"] is False
-    error_of(_autocomplete(client, limited), 429, -32013)
+    rate_limited(_autocomplete(client, limited), 7)
 
 
 def test_a_strangers_housekeeping_counts_by_address_as_before(client, settings):
@@ -221,8 +267,8 @@ def test_a_strangers_housekeeping_counts_by_address_as_before(client, settings):
     settings.API_RATE_LIMIT_REQUESTS = 2
     start_of_window(client)
     for _ in range(2):
-        error_of(rpc(client, {}, "ping"), 401, -32010)
-    error_of(rpc(client, {}, "ping"), 429, -32013)
+        error_of(rpc(client, {}, "ping"), 401, -32010, request_id=1)
+    error_of(rpc(client, {}, "ping"), 429, -32013, request_id=1)
 
 
 def _oauth_token(resource: str, **changes) -> dict[str, str]:
@@ -265,8 +311,8 @@ def test_a_dead_token_behind_an_address_that_spent_its_budget_hears_401_invalid_
     settings.MCP_HOUSEKEEPING_RATE_LIMIT = 3
     start_of_window(client)
     for _ in range(3):  # other anonymous callers behind the same address spend its budget
-        error_of(rpc(client, {}, "ping"), 401, -32010)
-    error_of(rpc(client, {}, "ping"), 429, -32013)
+        error_of(rpc(client, {}, "ping"), 401, -32010, request_id=1)
+    error_of(rpc(client, {}, "ping"), 429, -32013, request_id=1)
     dead = {
         "expired": lambda: _oauth_token("/api/mcp", expires_at=timezone.now() - timedelta(seconds=1)),
         "unknown": lambda: {"HTTP_AUTHORIZATION": "Bearer cbt_" + "A" * 43},
@@ -274,7 +320,7 @@ def test_a_dead_token_behind_an_address_that_spent_its_budget_hears_401_invalid_
     }[state]()
     for _ in range(5):  # however often it tries, it is told to refresh
         response = call(client, dead, "places.autocomplete", {"input": "Sacher"})
-        data = error_of(response, 401, -32010, request_id=None)
+        data = error_of(response, 401, -32010, request_id=7)
         assert data["code"] == "unauthorized" and "Retry-After" not in response
         assert response["WWW-Authenticate"] == CHALLENGE
     # a live token still has its own budget, apart from the address's

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from access import tokens
 from tests.booking.test_checkout import ride, server_amount
+from tests.mcp_endpoint.frameworks.plans import limited_tokens
 from tests.mcp_endpoint.live import LiveServer, booking_count
 from tests.mcp_endpoint.mcp import TOOL_NAMES
 from tests.mcp_endpoint.test_mcp_client import PICKUP, READ_CALLS
@@ -170,6 +171,31 @@ def test_a_typescript_client_without_a_valid_token_is_told_401(server, sdk, mode
     assert (error["code"] if sdk == "v1" else error["status"]) == 401, error
     body = error.get("data", {}).get("text") if sdk == "v2" else error["message"]
     assert '"code":"unauthorized"' in body
+
+
+@pytest.mark.parametrize(("sdk", "mode", "revision"), TYPESCRIPT_CLIENTS)
+def test_a_typescript_client_reports_a_rate_limited_call_with_the_seconds_to_wait(
+    server, sdk, mode, revision
+):
+    (limited,) = limited_tokens(server, 1)
+    calls = [
+        {"name": "booking.calculate_price", "arguments": {"distanceKm": 20, "vehicleClass": "first"}}
+    ] * 4
+
+    report = session(server, sdk, mode, limited, calls)
+
+    # one call a minute, counted by each of the server's two workers: at least two of four are refused
+    refused = [call["error"] for call in report["calls"] if "error" in call]
+    answered = [call["result"] for call in report["calls"] if "error" not in call]
+    assert len(refused) >= 2 and all(result["isError"] is False for result in answered), report["calls"]
+    for error in refused:
+        wait = re.search(r"Rate limit reached: try again in (\d+) seconds\.", error["message"])
+        assert wait and 1 <= int(wait.group(1)) <= 60, error
+        if sdk == "v1":  # 1.x: the HTTP status in `code`, the whole JSON-RPC error in its message
+            assert (error["type"], error["code"]) == ("StreamableHTTPError", 429), error
+            assert f'"retryAfter":{wait.group(1)}' in error["message"], error
+        else:
+            assert error["status"] == 429, error
 
 
 def test_the_documented_claude_desktop_entry_works_as_configured(server):

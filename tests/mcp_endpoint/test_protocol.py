@@ -359,7 +359,10 @@ def test_a_batch_over_the_rate_limit_is_refused_whole_and_costs_only_itself(clie
     for message in _price_calls(50):
         assert post(client, message, **agent).status_code == 200
     refused = post(client, _price_calls(20), **agent)
-    assert error_of(refused, 429, -32013)["code"] == "rate_limited" and int(refused["Retry-After"]) >= 1
+    seconds = int(refused["Retry-After"])
+    assert error_of(refused, 429, -32013)["retryAfter"] == seconds >= 1  # a batch has no one id to name
+    assert refused.json()["error"]["message"] == f"Rate limit reached: try again in {seconds} seconds."
+    assert refused.reason_phrase == f"Too Many Requests: retry in {seconds} seconds"
     # Only the refused request itself was counted: nine single messages still fit in the minute.
     answered = [post(client, message, **agent) for message in _price_calls(9)]
     assert [response.status_code for response in answered] == [200] * 9

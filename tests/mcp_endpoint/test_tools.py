@@ -8,6 +8,7 @@ import time_machine
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
+from apikit.problems import PROBLEM_KINDS
 from booking.models import Booking
 from mcp_endpoint.tools import TOOLS
 from tests.mcp_endpoint.mcp import (
@@ -53,13 +54,18 @@ def test_read_tools_take_the_declaration_of_their_v1_operation(client, agent, to
     """One declaration feeds REST validation, /openapi.json and inputSchema: they cannot disagree."""
     listed = {item["name"]: item for item in result_of(rpc(client, agent, "tools/list"))["tools"]}
     schema = listed[tool]["inputSchema"]
-    parameters = client.get("/openapi.json").json()["paths"][path]["get"]["parameters"]
+    operation = client.get("/openapi.json").json()["paths"][path]["get"]
+    parameters = [parameter for parameter in operation["parameters"] if parameter["in"] == "query"]
     assert set(schema["properties"]) == {parameter["name"] for parameter in parameters}
     assert set(schema["required"]) == {
         parameter["name"] for parameter in parameters if parameter.get("required")
     }
     for parameter in parameters:
         declared = schema["properties"][parameter["name"]]
+        if parameter["name"] not in schema["required"]:  # also null, which is the same as left out
+            *choices, null = declared["anyOf"]
+            assert null == {"type": "null"} and len(choices) == 1, declared
+            declared = choices[0]
         assert declared.get("type") == parameter["schema"].get("type"), parameter["name"]
         assert declared.get("enum") == parameter["schema"].get("enum"), parameter["name"]
 
@@ -177,10 +183,12 @@ def test_tools_call_accepts_meta(client, agent):
 )
 def test_refusals_are_is_error_results_carrying_the_v1_problem(client, agent, tool, arguments, path, code):
     problem = tool_problem(call(client, agent, tool, arguments))
-    v1 = client.get(path, arguments)
-    assert problem == v1.json()
-    assert (problem["code"], problem["status"]) == (code, v1.status_code)
-    assert problem["detail"] and problem["hint"]
+    v1 = client.get(path, arguments).json()
+    hint, rest_hint = problem.pop("hint"), v1.pop("hint")
+    assert problem == v1
+    assert hint == (PROBLEM_KINDS[code].tool_hint or rest_hint)  # in a model's words where REST's name paths
+    assert (problem["code"], problem["status"]) == (code, v1["status"])
+    assert problem["detail"] and hint
 
 
 def test_an_upstream_outage_is_an_is_error_result(client, agent, settings):

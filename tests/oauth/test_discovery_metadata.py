@@ -37,10 +37,9 @@ def as_sdk_response(response) -> httpx2.Response:
     return httpx2.Response(response.status_code, headers=headers, content=response.content)
 
 
-@pytest.mark.parametrize(
-    ("path", "resource"), [(MCP_PRM, "/api/mcp"), (V1_PRM, "/api/v1"), (PRM, "/api/mcp")]
-)
-def test_the_protected_resource_metadata_names_this_server(client, path, resource):
+@pytest.mark.parametrize(("path", "resource"), [(MCP_PRM, "/api/mcp"), (V1_PRM, "/api/v1"), (PRM, "")])
+def test_the_protected_resource_metadata_names_the_resource_its_address_was_made_from(client, path, resource):
+    """RFC 9728 §3.3: the root document's resource is the origin itself, each path's document its path."""
     response = client.get(path)
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert response.json() == {
@@ -49,7 +48,7 @@ def test_the_protected_resource_metadata_names_this_server(client, path, resourc
         "scopes_supported": ["booking.read", "booking.write"],
         "bearer_methods_supported": ["header"],
         "resource_name": discovery.RESOURCE_NAMES[resource],
-        "resource_documentation": BASE + ("/developers" if resource == "/api/mcp" else "/api/docs"),
+        "resource_documentation": BASE + ("/api/docs" if resource == "/api/v1" else "/developers"),
     }
     assert response["Cache-Control"] == "public, max-age=300"
 
@@ -158,6 +157,15 @@ def test_the_mcp_python_sdk_discovers_the_server_from_a_401(client, endpoint, pr
     validate_metadata_issuer(metadata, authorization_server)
     assert metadata.code_challenge_methods_supported == ["S256"]
     assert str(metadata.registration_endpoint) == f"{BASE}/oauth/register"
+
+
+def test_a_client_that_finds_no_resource_metadata_in_the_401_reads_the_endpoints_own_document_first(client):
+    """MCP 2025-11-25 (Protected Resource Metadata Discovery Requirements), as the Python SDK builds it: the
+    path's document, then the root's; the first answers for the agent endpoint."""
+    urls = build_protected_resource_metadata_discovery_urls(None, BASE + "/api/mcp")
+    assert [url.removeprefix(BASE) for url in urls] == [MCP_PRM, PRM]
+    found = asyncio.run(handle_protected_resource_response(as_sdk_response(client.get(MCP_PRM))))
+    assert found is not None and str(found.resource).rstrip("/") == BASE + "/api/mcp"
 
 
 @pytest.mark.parametrize("path", [MCP_PRM, AS_PATHS[0]])

@@ -103,8 +103,8 @@ def test_the_whole_flow_refresh_and_a_replayed_refresh_token_revoking_the_grant(
     refusal(refresh(client, issued["refresh_token"]), "invalid_grant")
     assert OAuthGrant.objects.get().revoked_at is not None
     assert not ApiToken.objects.filter(revoked_at=None).exists()
-    error_of(tools_list(client, renewed["access_token"]), 401, -32010)
-    error_of(tools_list(client, issued["access_token"]), 401, -32010)
+    error_of(tools_list(client, renewed["access_token"]), 401, -32010, request_id=1)
+    error_of(tools_list(client, issued["access_token"]), 401, -32010, request_id=1)
     refusal(refresh(client, renewed["refresh_token"]), "invalid_grant")  # the new one died with it
 
 
@@ -170,7 +170,7 @@ def test_a_replayed_code_is_refused_and_revokes_the_tokens_issued_from_it(client
     refusal(exchange(client, code, verifier), "invalid_grant")
     assert ApiToken.objects.count() == 1 and ApiToken.objects.get().revoked_at is not None
     assert OAuthGrant.objects.get().revoked_at is not None
-    error_of(tools_list(client, issued["access_token"]), 401, -32010)
+    error_of(tools_list(client, issued["access_token"]), 401, -32010, request_id=1)
     refusal(refresh(client, issued["refresh_token"]), "invalid_grant")
 
 
@@ -220,7 +220,7 @@ def test_a_token_for_the_agent_endpoint_is_refused_on_v1_and_the_reverse(client,
     v1_token = tokens_of(exchange(client, code, verifier, resource=None))["access_token"]
     assert ApiToken.objects.get(digest=tokens.digest_of(v1_token)).audience == V1
     assert client.get("/api/v1/bookings/CB-NONE", HTTP_AUTHORIZATION=f"Bearer {v1_token}").status_code == 404
-    error_of(tools_list(client, v1_token), 401, -32010)
+    error_of(tools_list(client, v1_token), 401, -32010, request_id=1)
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the version moves on commit
@@ -230,7 +230,7 @@ def test_revoking_an_access_token_revokes_the_grant(client, oauth_client):
     response = client.post("/oauth/revoke", {"token": issued["access_token"], "client_id": "assistant-1"})
     assert response.status_code == 200 and response["Cache-Control"] == "private, no-store"
     assert OAuthGrant.objects.get().revoked_at is not None
-    error_of(tools_list(client, issued["access_token"]), 401, -32010)
+    error_of(tools_list(client, issued["access_token"]), 401, -32010, request_id=1)
     refusal(refresh(client, issued["refresh_token"]), "invalid_grant")
 
 
@@ -240,7 +240,7 @@ def test_revoking_a_refresh_token_revokes_the_grant(client, oauth_client):
     issued = tokens_of(exchange(client, code, verifier))
     client.post("/oauth/revoke", {"token": issued["refresh_token"], "client_id": "assistant-1"})
     assert ApiToken.objects.get().revoked_at is not None
-    error_of(tools_list(client, issued["access_token"]), 401, -32010)
+    error_of(tools_list(client, issued["access_token"]), 401, -32010, request_id=1)
 
 
 def test_revoking_an_unknown_or_foreign_token_answers_200_and_changes_nothing(client, oauth_client):

@@ -2,7 +2,9 @@
 which the agent frameworks are pointed at (their base URL). It plays a script the prompt carries: a user
 message `CALL <tool> <JSON arguments>` is answered with that tool call; once the tool's result is in the
 conversation, with a final text quoting it. It records every tool (function) name it was offered, so the
-tests can hold them to OpenAI's rule, and every tool result, so they can read what reached the model."""
+tests can hold them to OpenAI's rule, and every tool result, so they can read what reached the model. Offered
+a tool with a strict schema (openai-agents' strict mode), it answers as a strict model must: every property
+present, null for those the script leaves out."""
 
 import json
 import re
@@ -22,6 +24,7 @@ class StandInModel:
     base_url: str = ""
     tool_names: list[str] = field(default_factory=list)  # every name offered, in every request
     tool_results: list[str] = field(default_factory=list)  # what each tool call came back as
+    strict_calls: list[dict] = field(default_factory=list)  # the arguments of each call to a strict tool
     requests: int = 0
 
     def bad_names(self) -> list[str]:
@@ -41,12 +44,36 @@ class StandInModel:
         if not called:
             return {"role": "assistant", "content": "Nothing to do."}
         name, arguments = called.groups()
+        offered = {tool["function"]["name"]: tool["function"] for tool in body.get("tools") or []}
+        if offered.get(name, {}).get("strict"):
+            completed = as_strict(json.loads(arguments), offered[name]["parameters"])
+            self.strict_calls.append(completed)
+            arguments = json.dumps(completed)
         call = {
             "id": f"call_{self.requests}",
             "type": "function",
             "function": {"name": name, "arguments": arguments},
         }
         return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def as_strict(arguments: dict, schema: dict) -> dict:
+    """The arguments a strict model sends: every property of every object, null where none was meant."""
+    completed = {}
+    for name, declared in schema.get("properties", {}).items():
+        completed[name] = _strict_value(arguments.get(name), declared)
+    return completed
+
+
+def _strict_value(value, declared: dict):
+    choices = [declared, *declared.get("anyOf", [])]
+    objects = [choice for choice in choices if "properties" in choice]
+    lists = [choice["items"] for choice in choices if isinstance(choice.get("items"), dict)]
+    if objects and isinstance(value, dict):
+        return as_strict(value, objects[0])
+    if lists and isinstance(value, list):
+        return [_strict_value(item, lists[0]) for item in value]
+    return value
 
 
 def _text(message: dict) -> str:

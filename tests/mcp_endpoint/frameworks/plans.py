@@ -4,6 +4,7 @@ its tokens, a ride to book) and a token whose rate limit is already spent."""
 import json
 from datetime import datetime, timedelta
 from datetime import time as clock
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import requests
@@ -12,6 +13,7 @@ from tests.mcp_endpoint.live import LiveServer
 from tests.mcp_endpoint.mcp import VALID_ARGUMENTS
 from tests.processes import manage
 
+DOC = Path(__file__).resolve().parents[3] / "docs" / "agents" / "clients.md"
 VIENNA = ZoneInfo("Europe/Vienna")
 UNKNOWN_TOKEN = "cbt_not-a-token"
 PRICE = {"distanceKm": 20, "vehicleClass": "first"}
@@ -38,8 +40,9 @@ def limited_tokens(server: LiveServer, count: int) -> list[str]:
 
 
 def spend(server: LiveServer, token: str) -> None:
-    """Call until the server refuses: the token's budget is then spent for a minute (the framework tests' server
-    has one worker, so no second worker's own counter lets a call through without Redis)."""
+    """Call until the server refuses (429): the token's budget is then spent for a minute (the framework
+    tests' server has one worker, so no second worker's own counter lets a call through without Redis).
+    The refusal is checked as it leaves gunicorn: the wait in the status line's reason phrase too."""
     message = {
         "jsonrpc": "2.0",
         "id": 1,
@@ -60,6 +63,9 @@ def spend(server: LiveServer, token: str) -> None:
         )
         answers.append(answer.status_code)
         if answer.status_code == 429:
+            seconds = answer.headers["Retry-After"]
+            assert answer.reason == f"Too Many Requests: retry in {seconds} seconds", answer.reason
+            assert answer.json()["error"]["message"] == f"Rate limit reached: try again in {seconds} seconds."
             return
     raise AssertionError(f"a token allowed one call a minute was not refused: {answers}")
 
@@ -73,6 +79,7 @@ def plan(server: LiveServer, model_url: str, limited: str) -> dict:
     pickup = datetime.combine(datetime.now(VIENNA).date() + timedelta(days=3), clock(10), tzinfo=VIENNA)
     booking = {**ride, "pickupDatetime": pickup.isoformat(), "vehicleClass": "first", "name": "Ada Traveller"}
     return {
+        "doc": str(DOC),  # the agent examples the scripts run as written
         "url": documented_url(server),
         "write": server.write_token,
         "read": server.read_token,

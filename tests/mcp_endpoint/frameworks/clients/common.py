@@ -1,9 +1,16 @@
 """What every framework script shares (standard library only: the scripts run in two venvs): the plan it
-reads from standard input, the report it prints, and an exception's readable text; and the steps that
-scripts which differ only in their framework's calls take alike (the round trip, the 401, the agent runs)."""
+reads from standard input, the report it prints, and an exception's readable text; the steps that scripts
+which differ only in their framework's calls take alike (the round trip, the 401, the agent runs); and the
+agent run of docs/agents/clients.md, its example run as written."""
 
+import ast
 import json
+import re
 import sys
+from pathlib import Path
+
+DOC_ADDRESS = "https://chauffeur.example.com/api/mcp?toolNames=underscore"
+DOC_TOKEN = "cbt_your_token"
 
 
 def plan() -> dict:
@@ -68,3 +75,33 @@ async def agent_runs(run_agent, given: dict) -> dict:
         "forbidden": await run_agent(given["read"], prompt("booking_create_checkout", given["checkout"])),
         "limited": await run_agent(given["limited"], prompt("booking_calculate_price", given["price"])),
     }
+
+
+def documented_example(doc: str, framework: str) -> str:
+    """The Python example of a framework's section of docs/agents/clients.md, exactly as written."""
+    sections = re.split(r"\n### ", Path(doc).read_text(encoding="utf-8"))
+    (section,) = [text for text in sections if f"<!-- framework: {framework} -->" in text]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    return code
+
+
+async def run_example(given: dict, framework: str, token: str, **names) -> dict:
+    """The documented example, with the live server's address and `token` for the placeholders and `names`
+    (`model`, `prompt`) given as the doc says a reader does: the names it leaves."""
+    code = documented_example(given["doc"], framework)
+    code = code.replace(DOC_ADDRESS, given["url"]).replace(DOC_TOKEN, token)
+    names["__name__"] = f"{framework}_example"
+    compiled = compile(code, f"clients.md ({framework})", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    running = eval(compiled, names)  # noqa: S307  (our own docs' example, with top-level await)
+    if running is not None:
+        await running
+    return names
+
+
+async def run_documented(given: dict, framework: str, token: str, prompt: str, model) -> dict:
+    """An agent run of the documented example: the model's final text, which it leaves in `answer`."""
+    try:
+        names = await run_example(given, framework, token, model=model, prompt=prompt)
+    except Exception as error:
+        return {"crashed": failure(error)}
+    return {"final": names["answer"]}

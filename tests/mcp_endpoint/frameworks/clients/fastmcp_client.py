@@ -1,8 +1,9 @@
-"""fastmcp's Client over StreamableHttpTransport with the token in a header (docs/agents/clients.md)."""
+"""fastmcp's Client over StreamableHttpTransport with the token in a header, and the example of
+docs/agents/clients.md run as written."""
 
 import asyncio
 
-from common import failure, headers, plan, report
+from common import failure, headers, plan, report, run_example
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
@@ -40,6 +41,7 @@ async def main(given: dict) -> dict:
     found["unauthorized"] = await refusal(url, given["bad"], "booking_calculate_price", given["price"])
     found["forbidden"] = await refusal(url, given["read"], "booking_create_checkout", given["checkout"])
     found["limited"] = await refusal(url, given["limited"], "booking_calculate_price", given["price"])
+    found["documented"] = (await run_example(given, "fastmcp", given["write"]))["price"].structured_content
     return found
 
 

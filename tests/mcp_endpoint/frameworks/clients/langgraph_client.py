@@ -1,13 +1,13 @@
-"""langchain-mcp-adapters' MultiServerMCPClient (streamable_http, the token in `headers`) with LangGraph's
-ToolNode (handle_tool_errors=True) in a create_react_agent, the model being ChatOpenAI at the stand-in."""
+"""langchain-mcp-adapters' MultiServerMCPClient (streamable_http, the token in `headers`): the tools listed and
+called directly, and the agent of docs/agents/clients.md (LangChain's create_agent with its
+ToolErrorMiddleware) run as written, the model being ChatOpenAI at the stand-in."""
 
 import asyncio
 import json
 
-from common import failure, headers, plan, report
+from common import agent_runs, failure, headers, plan, report, run_documented
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_openai import ChatOpenAI
-from langgraph.prebuilt import ToolNode, create_react_agent
 
 
 def connection(url: str, token: str) -> MultiServerMCPClient:
@@ -20,21 +20,6 @@ def text(content) -> str:
     if isinstance(content, str):
         return content
     return "".join(block.get("text", "") for block in content if isinstance(block, dict))
-
-
-async def run_agent(tools, prompt: str, model_url: str) -> dict:
-    model = ChatOpenAI(model="stand-in", base_url=model_url, api_key="stand-in", max_retries=0)
-    agent = create_react_agent(model, ToolNode(tools, handle_tool_errors=True))
-    try:
-        state = await agent.ainvoke({"messages": [("user", prompt)]})
-    except Exception as error:
-        return {"crashed": failure(error)}
-    tool_messages = [message for message in state["messages"] if message.type == "tool"]
-    return {"tool": text(tool_messages[-1].content), "final": text(state["messages"][-1].content)}
-
-
-def prompt(name: str, arguments: dict) -> str:
-    return f"CALL {name} {json.dumps(arguments)}"
 
 
 async def main(given: dict) -> dict:
@@ -55,16 +40,19 @@ async def main(given: dict) -> dict:
         found["unauthorized"] = "no error"
     except Exception as error:
         found["unauthorized"] = failure(error)
+    limited = {tool.name: tool for tool in await connection(url, given["limited"]).get_tools()}
+    try:
+        await limited["booking_calculate_price"].ainvoke(given["price"])
+        found["limited"] = "no error"
+    except Exception as error:
+        found["limited"] = failure(error)
 
-    read_only = await connection(url, given["read"]).get_tools()
-    limited = await connection(url, given["limited"]).get_tools()
-    model = given["model"]
-    found["agent"] = {
-        "valid": await run_agent(tools, prompt("booking_calculate_price", given["price"]), model),
-        "error": await run_agent(tools, prompt("booking_calculate_price", given["bad_price"]), model),
-        "forbidden": await run_agent(read_only, prompt("booking_create_checkout", given["checkout"]), model),
-        "limited": await run_agent(limited, prompt("booking_calculate_price", given["price"]), model),
-    }
+    def model() -> ChatOpenAI:
+        return ChatOpenAI(model="stand-in", base_url=given["model"], api_key="stand-in", max_retries=0)
+
+    found["agent"] = await agent_runs(
+        lambda token, prompt: run_documented(given, "langgraph", token, prompt, model()), given
+    )
     return found
 
 

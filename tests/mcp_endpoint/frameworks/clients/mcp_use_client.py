@@ -1,7 +1,7 @@
 """mcp-use: MCPClient.from_dict with the URL and the token as `auth` (without it, a 401 starts mcp-use's own
-OAuth flow, which waits for a browser), and MCPAgent driving ChatOpenAI at
-the stand-in. Its tool adapter sends null for every optional argument it was not given, which the
-endpoint reads as left out: every tool is called through the agent here. Telemetry off."""
+OAuth flow, which waits for a browser), and the MCPAgent of docs/agents/clients.md run as written, driving
+ChatOpenAI at the stand-in. Its tool adapter sends null for every optional argument it was not given,
+which the endpoint reads as left out: every tool is called through the agent here. Telemetry off."""
 
 import asyncio
 import json
@@ -9,9 +9,9 @@ import os
 
 os.environ["MCP_USE_ANONYMIZED_TELEMETRY"] = "false"
 
-from common import failure, plan, report
+from common import failure, plan, report, run_documented
 from langchain_openai import ChatOpenAI
-from mcp_use import MCPAgent, MCPClient
+from mcp_use import MCPClient
 
 FINAL_PREFIX = "The tool answered: "
 
@@ -20,13 +20,10 @@ def client(url: str, token: str) -> MCPClient:
     return MCPClient.from_dict({"mcpServers": {"chauffeur": {"url": url, "auth": token}}})
 
 
-async def run_agent(url: str, token: str, name: str, arguments: dict, model_url: str) -> str:
-    model = ChatOpenAI(model="stand-in", base_url=model_url, api_key="stand-in", max_retries=0)
-    agent = MCPAgent(llm=model, client=client(url, token), max_steps=4, memory_enabled=False)
-    try:
-        return await agent.run(f"CALL {name} {json.dumps(arguments)}")
-    except Exception as error:
-        return f"crashed: {failure(error)}"
+async def run_agent(given: dict, token: str, name: str, arguments: dict) -> str:
+    model = ChatOpenAI(model="stand-in", base_url=given["model"], api_key="stand-in", max_retries=0)
+    ran = await run_documented(given, "mcp_use", token, f"CALL {name} {json.dumps(arguments)}", model)
+    return ran["final"] if "final" in ran else f"crashed: {ran['crashed']}"
 
 
 def answered(final: str):
@@ -38,7 +35,7 @@ def answered(final: str):
 
 
 async def main(given: dict) -> dict:
-    url, model, found = given["url"], given["model"], {}
+    url, found = given["url"], {}
     session = await client(url, given["write"]).create_session("chauffeur")
     found["tools"] = [tool.name for tool in await session.list_tools()]
     price = await session.call_tool("booking_calculate_price", given["price"])
@@ -53,7 +50,7 @@ async def main(given: dict) -> dict:
         found["unauthorized"] = failure(error)
 
     async def agent(token: str, name: str, arguments: dict):
-        return answered(await run_agent(url, token, name, arguments, model))
+        return answered(await run_agent(given, token, name, arguments))
 
     write = given["write"]
     found["agent"] = {name: await agent(write, name, arguments) for name, arguments in given["reads"].items()}

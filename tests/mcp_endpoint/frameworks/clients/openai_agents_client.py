@@ -1,41 +1,20 @@
-"""openai-agents: MCPServerStreamableHttp (the token in `headers`) on an Agent whose model is
-OpenAIChatCompletionsModel at the stand-in; tracing off (it would upload to OpenAI)."""
+"""openai-agents: MCPServerStreamableHttp (the token in `headers`) called directly, and the agent of
+docs/agents/clients.md (strict schemas) run as written, its model OpenAIChatCompletionsModel at the
+stand-in; tracing off (it would upload to OpenAI)."""
 
 import asyncio
 import json
 
-from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+from agents import OpenAIChatCompletionsModel, set_tracing_disabled
 from agents.mcp import MCPServerStreamableHttp
-from common import agent_runs, failure, headers, plan, report, round_trip, unauthorized
+from common import agent_runs, headers, plan, report, round_trip, run_documented, unauthorized
 from openai import AsyncOpenAI
 
 set_tracing_disabled(True)
 
 
-def refusal_text(context, error: Exception) -> str:
-    """What the model reads when a call is refused (403, 429): the server's message, not the SDK's
-    default "An error occurred while running the tool"."""
-    return f"The tool call failed: {error}"
-
-
 def server(url: str, token: str) -> MCPServerStreamableHttp:
-    return MCPServerStreamableHttp(
-        params={"url": url, "headers": headers(token)}, name="chauffeur", failure_error_function=refusal_text
-    )
-
-
-async def run_agent(url: str, token: str, prompt: str, model_url: str) -> dict:
-    model = OpenAIChatCompletionsModel(
-        model="stand-in", openai_client=AsyncOpenAI(base_url=model_url, api_key="stand-in")
-    )
-    try:
-        async with server(url, token) as chauffeur:
-            agent = Agent(name="booker", instructions="Book rides.", model=model, mcp_servers=[chauffeur])
-            result = await Runner.run(agent, prompt, max_turns=4)
-    except Exception as error:
-        return {"crashed": failure(error)}
-    outputs = [item.output for item in result.new_items if item.type == "tool_call_output_item"]
-    return {"tool": str(outputs[-1]), "final": result.final_output}
+    return MCPServerStreamableHttp(params={"url": url, "headers": headers(token)}, name="chauffeur")
 
 
 def structured(result) -> dict:
@@ -55,7 +34,14 @@ async def main(given: dict) -> dict:
         found["error"] = {"isError": refused.is_error, "text": refused.content[0].text}
         found["round_trip"] = await round_trip(call, given["checkout"])
     found["unauthorized"] = await unauthorized(lambda token: server(url, token), given["bad"])
-    found["agent"] = await agent_runs(lambda token, text: run_agent(url, token, text, given["model"]), given)
+
+    def model() -> OpenAIChatCompletionsModel:
+        client = AsyncOpenAI(base_url=given["model"], api_key="stand-in")
+        return OpenAIChatCompletionsModel(model="stand-in", openai_client=client)
+
+    found["agent"] = await agent_runs(
+        lambda token, prompt: run_documented(given, "openai_agents", token, prompt, model()), given
+    )
     return found
 
 
