@@ -41,7 +41,7 @@ class RequestLimitsMiddleware:
             if is_api_path(path):
                 return response_for_path(path, too_long())
             with translation.override(translation.get_language_from_request(request)):
-                return _page_answer(414, _("This address is too long to open."))
+                return short_page(414, _("This address is too long to open."))
         if is_api_path(path) and _declared_length(request) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
             response = response_for_path(path, too_large())
             response["Connection"] = "close"  # the body is not read: the connection cannot carry another
@@ -62,7 +62,8 @@ def _declared_length(request: HttpRequest) -> int:
         return 0
 
 
-def _page_answer(status: int, sentence: str) -> HttpResponse:
+def short_page(status: int, sentence: str) -> HttpResponse:
+    """A refusal on a page's address: one sentence, in the active language."""
     return HttpResponse(
         format_html(
             '<!doctype html><html lang="{}"><title>{}</title><p>{}</p></html>',

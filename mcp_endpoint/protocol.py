@@ -60,12 +60,8 @@ def answer(message: jsonrpc.Message, caller: Caller) -> dict:
     method = (MODERN_METHODS if modern else LEGACY_METHODS).get(message.method)
     if method is None:
         raise RpcError(jsonrpc.METHOD_NOT_FOUND, _not_found(message.method, caller.revision))
-    return complete(method(message.params, caller), caller.revision)
-
-
-def complete(result: dict, revision: Revision) -> dict:
-    """A result as its revision writes it: 2026-07-28, Basic › Messages › Responses; › _meta."""
-    if revision.modern:
+    result = method(message.params, caller)
+    if modern:  # 2026-07-28, Basic › Messages › Responses; Basic › General fields › _meta
         return {"resultType": "complete", **result, "_meta": {SERVER_INFO_KEY: SERVER_INFO}}
     return result
 
@@ -154,7 +150,7 @@ def problem_error(problem: Problem, **data) -> RpcError:
     the same HTTP status and headers and the problem's members in `error.data`."""
     message, reason = problem.detail, None
     if problem.code == "rate_limited":
-        seconds = data["retryAfter"] = retry_after(problem)
+        seconds = data["retryAfter"] = int(problem.headers.get("Retry-After", "1"))  # the rate limiter's
         # The wait in the error's message and the status line too: clients that show only the message, or
         # whose transport drops a 429's body and quotes only `429 <reason>`, still tell it.
         message = f"Rate limit reached: try again in {seconds} seconds."
@@ -167,11 +163,6 @@ def problem_error(problem: Problem, **data) -> RpcError:
         headers=problem.headers,
         reason=reason,
     )
-
-
-def retry_after(problem: Problem) -> int:
-    """The seconds a rate-limited caller waits (the rate limiter's Retry-After), for a model to read."""
-    return int(problem.headers.get("Retry-After", "1"))
 
 
 def problem_reply(problem: Problem) -> HttpResponse:

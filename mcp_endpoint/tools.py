@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from access.models import ApiToken, Scope
 from apikit.declarations import Declaration
-from apikit.problems import Problem, classify, flatten_errors, problem_body
+from apikit.problems import classify, flatten_errors, problem_body
 from apikit.renderers import Written
 from booking import availability, cancellation, lifecycle, on_account, ownership
 from booking.checkout import CheckoutResult
@@ -465,13 +465,8 @@ def call(tool: Tool, arguments: dict, *, token: ApiToken) -> dict:
         valid = validated(tool, arguments)
         structured = _run(tool, valid, token)
     except Exception as failure:  # classify() turns every failure into a problem and logs unexpected ones
-        return refusal(classify(failure, tool.input))
+        return _result(problem_body(classify(failure, tool.input), for_tools=True), is_error=True)
     return _result(structured, is_error=False)
-
-
-def refusal(problem: Problem) -> dict:
-    """The CallToolResult of a refused call: the problem, its hint in a model's words."""
-    return _result(problem_body(problem, for_tools=True), is_error=True)
 
 
 def _run(tool: Tool, valid: serializers.Serializer, token: ApiToken) -> dict:

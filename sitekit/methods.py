@@ -10,9 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+
+from apikit.request_limits import short_page
 
 UNDECLARED = ("GET", "HEAD", "POST")
 ALLOWED_ATTRIBUTE = "allowed_methods"
@@ -61,11 +62,7 @@ def _sentence(request: HttpRequest, allowed: tuple[str, ...]) -> str:
 
 
 def page_refusal(request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
-    response = HttpResponse(
-        format_html("<!doctype html><title>405</title><p>{}</p>", _sentence(request, allowed)),
-        status=405,
-        content_type="text/html; charset=utf-8",
-    )
+    response = short_page(405, _sentence(request, allowed))
     response["Allow"] = ", ".join(allowed)
     return response
 
