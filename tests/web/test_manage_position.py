@@ -24,6 +24,14 @@ OPERA = (48.20278, 16.36889)
 TILES = "https://tiles.example.org/{z}/{x}/{y}.png"
 
 
+@pytest.fixture(autouse=True)
+def late_morning():
+    """Today at 11:00, the clock running: the pickup an hour ahead falls on the same day, whose times the
+    panel prints alone (on another day, near midnight, it adds the date)."""
+    with time_machine.travel(timezone.localtime().replace(hour=11, minute=0, second=0), tick=True):
+        yield
+
+
 @pytest.fixture
 def coming(fleet, ride):  # noqa: F811
     """Karl on the way to Hotel Sacher, sharing his position by the opera, measured now."""
