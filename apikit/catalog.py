@@ -2,28 +2,21 @@
 so the two can never disagree."""
 
 import functools
-import threading
 
 from django.conf import settings
-from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apikit.document import openapi_document
 from apikit.problems import is_v1_path
 from apikit.schema import HTTP_METHODS
 
-_generating = threading.Lock()
-
-
 @functools.cache
 def v1_operations() -> tuple[dict, ...]:
-    # drf-spectacular loads its extensions on first use, and two threads doing so at once can fail
-    # (a threaded worker's first catalog requests): one generation at a time.
-    with _generating:
-        schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = openapi_document()
     operations = []
     for path, item in schema["paths"].items():
         if not is_v1_path(path):

@@ -50,6 +50,5 @@ def post_worker_init(worker) -> None:
 
     get_resolver().url_patterns  # noqa: B018 - imports every view module
     getattr(caches["default"], "client", None)  # django-redis builds its client and pool lazily
-    # The OpenAPI document once, before the threads start: drf-spectacular loads its extensions on first
-    # use, which is not thread-safe (the catalog and /openapi.json would race in a fresh worker).
+    # The OpenAPI document (kept for the process: apikit/document.py) and the catalog read from it.
     v1_operations()

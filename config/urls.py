@@ -2,11 +2,12 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from accounting.admin.export import accounting_export_view
 from accounting.admin.revenue import revenue_view
 from apikit.catalog import CatalogApi
+from apikit.document import DocumentView
 from booking.api import AvailabilityApi
 from config import views
 from dispatch import job_page
@@ -121,11 +122,11 @@ chauffeur_jobs = [
 
 # Django tries the patterns in turn: the API's busy routes first.
 urlpatterns = [
-    *v1,
     *agent_endpoint,  # /api/mcp, spread rather than included: no nested resolver on every call
+    *v1,
     path("healthz", views.healthz, name="healthz"),
     path("healthz/worker", jobs_views.worker_health, name="healthz-worker"),
-    path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("openapi.json", DocumentView.as_view(), name="openapi"),
     # The split view serves Swagger UI's start-up script as a file: no inline script under the CSP.
     path("api/docs", SpectacularSwaggerSplitView.as_view(url_name="openapi"), name="api-docs"),
     *legacy,

@@ -3,6 +3,7 @@ that writes /openapi.json: a tool's `inputSchema` and `outputSchema` can never d
 operation that validates with the same declaration."""
 
 import functools
+import re
 from decimal import Decimal
 from typing import Literal
 
@@ -13,6 +14,14 @@ from rest_framework.views import APIView
 from apikit.field_schemas import InputRulesSchema
 
 REF_PREFIX = "#/components/schemas/"
+# A field's description is shared with the REST operation, and names the REST operations: a model reads
+# the tool that does the same instead.
+TOOL_OF_OPERATION = {
+    "/api/v1/distance": "booking.estimate_distance",
+    "/api/v1/extras": "booking.list_extras",
+    "/api/v1/bookings/{reference}": "booking.get_booking",
+}
+OPERATION = re.compile(r"(?:GET )?(/api/v1/[\w/{}]*\w}?)")
 
 
 @functools.cache
@@ -42,7 +51,9 @@ def _inline(node: object, components: dict, strict: bool) -> object:
         if "$ref" in node:
             return _inline(components[node["$ref"].removeprefix(REF_PREFIX)], components, strict)
         inlined = {
-            key: _inline(value, components, strict) for key, value in node.items() if not key.startswith("x-")
+            key: _for_tools(value) if key == "description" else _inline(value, components, strict)
+            for key, value in node.items()
+            if not key.startswith("x-")
         }
         if strict and inlined.get("type") == "object" and "properties" in inlined:
             inlined["additionalProperties"] = False
@@ -52,6 +63,12 @@ def _inline(node: object, components: dict, strict: bool) -> object:
     if isinstance(node, Decimal):
         return int(node) if node == node.to_integral_value() else float(node)
     return node
+
+
+def _for_tools(description: object) -> object:
+    if not isinstance(description, str):
+        return description
+    return OPERATION.sub(lambda named: TOOL_OF_OPERATION.get(named[1], named[0]), description)
 
 
 UNKNOWN_ARGUMENT = "This tool does not take this argument."

@@ -10,7 +10,9 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from apikit import document as document_module
 from apikit.catalog import v1_operations
+from apikit.document import openapi_document
 from tests.imports import PROJECT_PACKAGES, ROOT
 
 pytestmark = pytest.mark.django_db
@@ -499,3 +501,16 @@ def test_every_pattern_has_its_lengths_beside_it(document):
     }
     assert (places["input"]["minLength"], places["input"]["maxLength"]) == (2, 200)
     assert all("{" not in schema.get("pattern", "") for schema in places.values())  # no length inside
+
+
+def test_the_document_is_made_once_per_language_whatever_the_query(client, settings):
+    english = client.get("/openapi.json")
+    assert openapi_document() is openapi_document()
+    # An unknown language reads as the default, and `version` names none: no new document is made.
+    again = client.get("/openapi.json", {"lang": "xx-unknown", "version": "9"})
+    assert again.status_code == 200 and again.content == english.content
+    assert client.get("/openapi.json", {"lang": "de"}).status_code == 200
+    assert set(document_module._documents) <= {"en", "de"}
+    # A changed setting the document states makes a new one.
+    settings.PUBLIC_BASE_URL = "https://rides.example"
+    assert client.get("/openapi.json").json()["servers"][0]["url"] == "https://rides.example"

@@ -10,6 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_endpoint import tools
+from mcp_endpoint.schemas import TOOL_OF_OPERATION
 from tests.mcp_endpoint.frameworks.model import as_strict
 from tests.mcp_endpoint.mcp import AHEAD, QUOTE_TOOLS, VALID_ARGUMENTS, call, result_of, rpc, tool_result
 
@@ -77,6 +78,14 @@ def test_no_schema_in_tools_list_uses_one_of(client, agent):
     metadata = json.dumps(client.get("/api/mcp").json())
     assert "oneOf" not in listing and "oneOf" not in metadata
     assert '"anyOf"' in listing
+
+
+def test_the_schemas_name_tools_where_the_rest_operation_would_be_named(client, agent, listed):
+    listing = json.dumps(result_of(rpc(client, agent, "tools/list")))
+    assert "/api/" not in listing and "/api/" not in json.dumps(client.get("/api/mcp").json()["tools"])
+    extras = listed["booking.calculate_price"]["inputSchema"]["properties"]["extras"]
+    assert "booking.list_extras lists them" in extras["description"]
+    assert set(TOOL_OF_OPERATION.values()) <= set(listed)
 
 
 @pytest.mark.parametrize("name", list(ARGUMENTS))
