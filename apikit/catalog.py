@@ -14,6 +14,7 @@ from apikit.document import openapi_document
 from apikit.problems import is_v1_path
 from apikit.schema import HTTP_METHODS
 
+
 @functools.cache
 def v1_operations() -> tuple[dict, ...]:
     schema = openapi_document()

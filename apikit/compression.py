@@ -1,18 +1,19 @@
-"""gzip for the answers `apikit.public_reads` names, when the client accepts it and the body is worth it.
+"""gzip for the answers `apikit.public_reads` names and for the MCP endpoint's tool list, when the client
+accepts it and the body is worth it.
 
-Only public reads are compressed: BREACH recovers a secret from the compressed length of a body that
-also carries text an attacker chose, so an answer carrying a token, a checkout link or a CSRF token is
-never compressed, and no answer is unless it is listed as public. The gzip is Django's own
-(`compress_string`, the one its GZipMiddleware writes), with the random-length padding it adds against
-BREACH kept: it costs under 100 bytes and covers a public read that would one day carry a secret by
-mistake.
+BREACH recovers a secret from the compressed length of a body that also carries text an attacker chose, so
+an answer carrying a token, a checkout link or a CSRF token is never compressed: only those answers are,
+whose bodies hold the server's own text and at most what the caller sent itself (the tool list repeats
+its request id). The gzip is Django's own (`compress_string`, the one its GZipMiddleware writes), with the
+random-length padding it adds against BREACH kept: it costs under 100 bytes and covers an answer that would
+one day carry a secret by mistake.
 
 Below MIN_BYTES the identity body goes as it is: an answer's headers take about 450 bytes (measured
 through gunicorn), so a body under about a kilobyte travels in one TCP segment (1,448 bytes on Ethernet
 with Linux's timestamps) either way; gzip would save no packet and no round trip there, and would still
 cost its CPU and its frame (docs/benchmarks.md measures a small answer with and without all this)."""
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
@@ -71,6 +72,14 @@ def weaken_etag(response: HttpResponseBase) -> None:
     etag = response.get("ETag")
     if etag and etag.startswith('"'):
         response["ETag"] = "W/" + etag
+
+
+def compress_for(request: HttpRequest, response: HttpResponse) -> None:
+    """gzip a body worth it when the client accepts gzip; `Vary: Accept-Encoding` either way."""
+    if worth_compressing(response):
+        vary_on_encoding(response)
+        if accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            compress(response)
 
 
 def vary_on_encoding(response: HttpResponse) -> None:

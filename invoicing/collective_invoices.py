@@ -22,7 +22,7 @@ from django_tasks import task
 from booking import presentation
 from booking.models import Booking, BookingStatus, PaymentMethod
 from corporate.models import CompanyAccount
-from invoicing import collective_invoice_pdf, mails
+from invoicing import mails
 from invoicing.invoices import NUMBER_FORMAT, next_number, seller_details
 from invoicing.models import CollectiveInvoiceLine, Invoice
 from jobqueue import delivery
@@ -302,6 +302,8 @@ def deliver(invoice_id: int) -> None:
         pk=invoice_id, kind=Invoice.Kind.COLLECTIVE
     )
     account = invoice.company_account
+    from invoicing import collective_invoice_pdf  # its words; fpdf2 loads only where a PDF is written
+
     operator = operator_branding()
     with translation.override(invoice.language):
         subject = _("Collective invoice {number}").format(number=invoice.number)

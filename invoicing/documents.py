@@ -5,11 +5,10 @@ as PDF."""
 from decimal import Decimal
 
 from booking.models import Booking
-from invoicing import collective_invoice_pdf, invoice_pdf
 from invoicing.models import CreditNote, Invoice
 from pricing.money import to_cents
 
-MEDIA_TYPE = invoice_pdf.MEDIA_TYPE
+MEDIA_TYPE = "application/pdf"
 
 
 def of_booking(booking: Booking) -> list[Invoice | CreditNote]:
@@ -30,6 +29,9 @@ def invoices_of(booking: Booking) -> list[Invoice]:
 def pdf(document: Invoice | CreditNote, *, archival: bool = False) -> bytes:
     """Any issued document as PDF (`archival`: PDF/A-3): a company's collective invoice has a layout of
     its own."""
+    # fpdf2 and what it loads take about 50 MB: only a process that writes a PDF holds them.
+    from invoicing import collective_invoice_pdf, invoice_pdf
+
     if isinstance(document, Invoice) and document.kind == Invoice.Kind.COLLECTIVE:
         return collective_invoice_pdf.render(document, archival=archival)
     return invoice_pdf.render(document, archival=archival)

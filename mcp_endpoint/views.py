@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from access.authentication import InvalidToken, TokenRequired, authenticate
 from access.models import ApiToken
 from access.protected_resources import MCP_RESOURCE
-from apikit import ratelimit
+from apikit import compression, ratelimit
 from apikit.problems import Problem, classify, clip
 from apikit.query import query_of
 from mcp_endpoint import jsonrpc, protocol, revisions
@@ -79,7 +79,13 @@ class McpView(View):
             caller = protocol.Caller(token=token, revision=revision, underscore_names=underscore)
             if not isinstance(document, list):
                 answer = _answer(document, caller, headers)
-                return jsonrpc.reply(None) if answer is None else answer.reply()
+                if answer is None:
+                    return jsonrpc.reply(None)
+                response = answer.reply()
+                listed = isinstance(document, dict) and document.get("method") == "tools/list"
+                if listed and "result" in answer.body:  # 100 KB of tools; no secret in it
+                    compression.compress_for(request, response)
+                return response
             if not revision.accepts_batches:
                 batches = f"Batches are not part of MCP {revision.version}: send one message per POST."
                 raise RpcError(jsonrpc.INVALID_REQUEST, batches, status=400)

@@ -7,13 +7,14 @@ international-network range (the ranges SMS pumping bills through)."""
 import re
 
 import phonenumbers
+from babel import Locale
 from django import forms
 from django.conf import settings
 from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
-from phonenumbers import PhoneNumberType, geocoder
+from phonenumbers import PhoneNumberType
 
 from apikit.errors import DomainError
 
@@ -114,8 +115,7 @@ def country_names() -> str:
 
 
 def _country_name(region: str, language: str) -> str:
-    example = phonenumbers.example_number(region)  # None for a code libphonenumber does not know
-    return (geocoder.country_name_for_number(example, language) if example else "") or region
+    return Locale.parse(language).territories.get(region) or region  # a code CLDR does not know as given
 
 
 class PhoneNumberField(forms.CharField):

@@ -1,8 +1,6 @@
 """Factur-X / ZUGFeRD: the document's PDF as PDF/A-3 (its font embedded) with the CII XML attached as
 factur-x.xml and declared in its XMP metadata, by the factur-x package."""
 
-from facturx import generate_from_binary  # type: ignore[import-untyped]
-
 from invoicing import documents
 from invoicing.e_invoices import cii
 from invoicing.e_invoices.data import EInvoice
@@ -10,6 +8,9 @@ from invoicing.models import CreditNote, Invoice
 
 
 def write(document: Invoice | CreditNote, invoice: EInvoice) -> bytes:
+    # factur-x loads pypdf and lxml's schemas (about 16 MB): only a process that writes one holds them.
+    from facturx import generate_from_binary  # type: ignore[import-untyped]
+
     return generate_from_binary(
         documents.pdf(document, archival=True),
         cii.write(invoice),

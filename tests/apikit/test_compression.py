@@ -1,8 +1,9 @@
-"""gzip for public reads only (apikit/compression.py, apikit/public_reads.py): when the client accepts it and
+"""gzip for public reads and the MCP tool list only (apikit/compression.py, apikit/public_reads.py): when the client accepts it and
 the body is a kilobyte or more; never an answer that carries a secret; HEAD keeps GET's headers and streams
 pass untouched."""
 
 import gzip
+import json
 import os
 from datetime import timedelta
 
@@ -14,7 +15,7 @@ from access import tokens
 from apikit.compression import MIN_BYTES, accepts_gzip
 from apikit.public_reads import PublicReadsMiddleware
 from tests.booking.conftest import make_booking  # noqa: F401 (a fixture)
-from tests.mcp_endpoint.mcp import MCP, call
+from tests.mcp_endpoint.mcp import MCP, call, rpc
 
 pytestmark = pytest.mark.django_db
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
@@ -133,12 +134,27 @@ def test_no_answer_carrying_a_secret_is_compressed(client, make_booking):  # noq
     private_and_plain(page)
 
 
-def test_the_mcp_endpoints_posts_are_not_compressed_nor_streamed(client):
+def test_of_the_mcp_endpoints_posts_only_the_tool_list_is_compressed_and_none_streamed(client):
     _, plain = tokens.issue_token(name="agent", scopes=["booking.read"])
     headers = {"HTTP_AUTHORIZATION": f"Bearer {plain}", "HTTP_ACCEPT": "application/json, text/event-stream"}
     answer = call(client, {**headers, **GZIP}, "booking.list_extras", {})
     assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
     private_and_plain(answer)
+    # the tool list: the server's own text and the caller's request id
+    listed = rpc(client, {**headers, **GZIP}, "tools/list", request_id="chosen-by-the-caller")
+    assert (
+        listed.status_code == 200
+        and listed["Content-Encoding"] == "gzip"
+        and "Accept-Encoding" in listed["Vary"]
+    )
+    tools = json.loads(gzip.decompress(listed.content))
+    assert tools["id"] == "chosen-by-the-caller" and len(tools["result"]["tools"]) > 10
+    assert int(listed["Content-Length"]) == len(listed.content) < len(json.dumps(tools)) / 4
+    plain_list = rpc(client, headers, "tools/list", request_id="chosen-by-the-caller")
+    assert "Content-Encoding" not in plain_list and json.loads(plain_list.content) == tools
+    # a refused listing (a batch or an error) goes as it is
+    refused = rpc(client, {**headers, **GZIP}, "tools/list", "not an object")
+    assert "error" in refused.json() and "Content-Encoding" not in refused
     # GET asking for an event stream: refused in the endpoint's own words, untouched here
     refused = client.get(MCP, HTTP_ACCEPT="text/event-stream", **GZIP)
     assert refused.status_code == 405 and refused.json()["error"]["message"]
