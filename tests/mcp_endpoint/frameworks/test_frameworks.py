@@ -1,13 +1,13 @@
 """Agent frameworks' own MCP clients against a live gunicorn: fastmcp, langchain-mcp-adapters with
 LangChain's create_agent, openai-agents (strict schemas), pydantic-ai, mcp-use, the Vercel AI SDK and
-mcp-remote. Each runs as a script (tests/mcp_endpoint/frameworks/clients/, tests/mcp_endpoint/node/vercel_ai.mjs)
-in the interpreter its packages live in, configured as docs/agents/clients.md says (`?toolNames=underscore`,
-the token in a header; the Python agents are that page's examples, run as written), and reports what its
-caller saw: the tools, a call, a tool error, the checkout → get_booking → cancel_booking round trip, 401,
-and inside an agent run (the model being the stand-in of model.py) a refused scope (403) and a spent rate
-limit (429) as text the model reads, the run going on to its final answer: with the seconds to wait
-wherever the framework passes the error's message or the status line on (mcp-use's transport passes
-neither)."""
+mcp-remote. Each runs as a script (tests/mcp_endpoint/frameworks/clients/,
+tests/mcp_endpoint/node/vercel_ai.mjs) in the interpreter its packages live in, configured as
+docs/agents/clients.md says (`?toolNames=underscore`, the token in a header; the agents, Python's and
+Vercel AI's, are that page's examples, run as written), and reports what its caller saw: the tools, a call,
+a tool error, the checkout → get_booking → cancel_booking round trip, 401, and inside an agent run (the
+model being the stand-in of model.py) a refused scope (403) and a spent rate limit (429) as text the model
+reads, the run going on to its final answer: with the seconds to wait wherever the framework passes the
+error's message or the status line on (mcp-use's transport passes neither)."""
 
 import json
 import re

@@ -1,9 +1,10 @@
 // The Vercel AI SDK: @ai-sdk/mcp's createMCPClient with transport {type: "http", url, headers}, its tools in
-// generateText with the openai-compatible provider at the stand-in. Reads the plan on standard input and
-// prints the report after "REPORT " (tests/mcp_endpoint/frameworks/test_frameworks.py).
+// generateText with the openai-compatible provider at the stand-in; the agent runs are the example of
+// docs/agents/clients.md, run as written. Reads the plan on standard input and prints the report after
+// "REPORT " (tests/mcp_endpoint/frameworks/test_frameworks.py).
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { generateText, stepCountIs } from "ai";
 
 const plan = JSON.parse(await new Promise((resolve) => {
   let text = "";
@@ -17,18 +18,34 @@ const model = createOpenAICompatible({ name: "stand-in", baseURL: plan.model, ap
 const options = { toolCallId: "direct", messages: [] };
 const structured = (result) => result.structuredContent ?? JSON.parse(result.content[0].text);
 
-async function agent(token, name, args) {
-  const client = await connect(token);
+// The example as the page writes it, with the live address and the token for its placeholders, and the names
+// it leaves to its reader (`model`, `prompt`) given as globals. A module of its own beside node_modules, so
+// that its imports resolve; it leaves `result`.
+const DOC_ADDRESS = "https://chauffeur.example.com/api/mcp?toolNames=underscore";
+const DOC_TOKEN = "cbt_your_token";
+const section = readFileSync(plan.doc, "utf8").split("\n### ").find((text) => text.includes("<!-- framework: vercel_ai -->"));
+const example = section.match(/```js\n([\s\S]*?)```/)[1];
+let examples = 0;
+
+async function runDocumented(token, prompt) {
+  const file = new URL(`./.example-${process.pid}-${examples++}.mjs`, import.meta.url);
+  writeFileSync(file, `${example.replace(DOC_ADDRESS, plan.url).replace(DOC_TOKEN, token)}\nexport { result };\n`);
+  Object.assign(globalThis, { model, prompt });
   try {
-    const tools = await client.tools();
-    const result = await generateText({ model, tools, prompt: `CALL ${name} ${JSON.stringify(args)}`, stopWhen: stepCountIs(3) });
+    return (await import(file.href)).result;
+  } finally {
+    rmSync(file);
+  }
+}
+
+async function agent(token, name, args) {
+  try {
+    const result = await runDocumented(token, `CALL ${name} ${JSON.stringify(args)}`);
     const outputs = result.steps.flatMap((step) => step.content).filter((part) => part.type === "tool-result" || part.type === "tool-error");
     const last = outputs.at(-1);
     return { tool: last.type === "tool-error" ? failure(last.error) : JSON.stringify(last.output), final: result.text };
   } catch (error) {
     return { crashed: failure(error) };
-  } finally {
-    await client.close();
   }
 }
 
