@@ -75,10 +75,14 @@ class Declaration(serializers.Serializer):
         validated: dict[str, Any] = {}
         errors: dict[str, Any] = {}
         plain_data = not html.is_html_input(data)
-        for name, field, check, plain_read, plain_run in _plans(type(self)).input:
+        for name, field, check, plain_read, plain_run, left_out in _plans(type(self)).input:
             try:
                 value = data.get(name, empty) if plain_read and plain_data else field.get_value(data)
-                if plain_run and value is not empty and value is not None:
+                if value is empty and left_out is not _DRF:  # DRF's default, unvalidated, or its skip
+                    if left_out is SkipField:
+                        continue
+                    value = left_out
+                elif plain_run and value is not empty and value is not None:
                     value = field.to_internal_value(value)
                     if field.validators:
                         field.run_validators(value)
@@ -126,10 +130,25 @@ class _Plans:
                     _inherits(field, method)
                     for method in ("run_validation", "validate_empty_values", "run_validators")
                 ),
+                _left_out(field),
             )
             for name, field in fields.items()
             if not field.read_only
         ]
+
+
+def _left_out(field: serializers.Field) -> object:
+    """What DRF makes of a field the data leaves out, when that is fixed: its default (returned unvalidated),
+    or SkipField for an optional field without one; _DRF where DRF must decide (a required field's error, a
+    default to call, a field with its own rules for it). The root is the compiled template, never partial."""
+    plain = all(
+        _inherits(field, method) for method in ("run_validation", "validate_empty_values", "get_default")
+    )
+    if not plain or field.required:
+        return _DRF
+    if field.default is empty:  # (a class, so callable: asked first)
+        return SkipField
+    return _DRF if callable(field.default) else field.default
 
 
 def _walk(field: serializers.Field) -> tuple[object, tuple[str, ...]]:
