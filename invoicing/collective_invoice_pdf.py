@@ -9,11 +9,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from fpdf.enums import XPos, YPos
 
-from invoicing.invoice_pdf import LINE, MEDIA_TYPE, _Document
+from invoicing.invoice_pdf import LINE, _Document
 from invoicing.models import Invoice
 from sitekit.l10n import day, money
 
-__all__ = ["MEDIA_TYPE", "amount", "due", "period", "render"]
+__all__ = ["amount", "due", "period", "render"]
 
 # The ride table's columns (mm; the booker takes what is left of the 170 mm between the margins).
 COLUMNS = {"date": 22, "reference": 30, "vehicle": 34, "amount": 26}

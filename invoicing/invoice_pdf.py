@@ -20,12 +20,10 @@ from fpdf.enums import XPos, YPos
 from booking.presentation import number
 from invoicing import archival_font
 from invoicing.cross_border import AUSTRIA_ONLY
-from invoicing.documents import MEDIA_TYPE
 from invoicing.models import CreditNote, Invoice
 from pricing.money import to_cent
 from sitekit.l10n import day, day_time, money
 
-__all__ = ["MEDIA_TYPE", "render"]  # MEDIA_TYPE: what collective_invoice_pdf names too
 ENCODING = "windows-1252"
 FONT = "helvetica"
 MARGIN = 20  # mm
