@@ -92,6 +92,12 @@ def watch_of(booking: Booking) -> FlightWatch | None:
     return watch if watch.flight_number == booking.flight_number else None
 
 
+def time_booked(booking: Booking, watch: FlightWatch) -> datetime | None:
+    """The pickup as booked, before the flight moved it: a pickup staff or an agent moved since the flight
+    last did is the time booked (the next poll adopts it too)."""
+    return watch.booked_pickup_at if booking.pickup_at == watch.followed_pickup_at else booking.pickup_at
+
+
 def followed_flight(booking: Booking) -> FollowedFlight | None:
     """None for a ride that meets no flight."""
     if not meets_a_flight(booking):
@@ -111,7 +117,7 @@ def followed_flight(booking: Booking) -> FollowedFlight | None:
         scheduled_landing=watch.scheduled_landing,
         estimated_landing=watch.estimated_landing,
         actual_landing=watch.actual_landing,
-        pickup_as_booked=watch.booked_pickup_at,
+        pickup_as_booked=time_booked(booking, watch),
         checked_at=watch.checked_at,
         unavailable_since=watch.unavailable_since,
     )

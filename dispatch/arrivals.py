@@ -14,10 +14,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from booking import announcements, history, ride, selectors
+from apikit.errors import DomainError
+from booking import announcements, history, ride, selectors, trips
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, FlightStatus, FlightWatch, RideState
-from dispatch import job_links
+from dispatch import job_links, reminders, windows
 from dispatch.models import RideDayPolicy, ride_day_policy
 from flights import numbers, schengen
 from flights import services as flights
@@ -31,7 +32,8 @@ WATCHED_FROM = timedelta(hours=30)  # before the pickup: the flight's day is kno
 WATCHED_UNTIL = timedelta(hours=3)  # after the booked pickup: long delays, late landings
 REAL_CHANGE = timedelta(minutes=5)  # a move below this is none: no message for a flight's wobble
 # A pickup booked longer than this after the scheduled landing does not wait for the flight (a meeting at
-# the airport first): the flight is followed, the pickup stays.
+# the airport first); one booked this long before it meets another day's flight: the flight is followed,
+# the pickup stays.
 TIED_TO_LANDING = timedelta(hours=3)
 RETRY_AFTER_OUTAGE = timedelta(minutes=10)
 # Set by the pickup time still to come: the nearer, the more often (and the dearer).
@@ -43,7 +45,9 @@ INTERVALS = (
 FAR_INTERVAL = timedelta(hours=4)
 FINAL = (FlightStatus.LANDED, FlightStatus.CANCELLED, FlightStatus.DIVERTED)  # nothing more to learn
 SETTLED = (*FINAL, FlightStatus.NOT_TRACKED)  # not asked again
-AT_THE_PICKUP_OR_LATER = (RideState.ARRIVED, RideState.ON_BOARD, RideState.COMPLETED, RideState.NO_SHOW)
+# Followed until the passenger is on board: a chauffeur at arrivals early still waits for the landing,
+# and the waiting counts from it.
+PICKED_UP_OR_ENDED = (RideState.ON_BOARD, RideState.COMPLETED, RideState.NO_SHOW)
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,10 @@ def poll_due(now: datetime | None = None) -> Polled:
 
 def _watched(now: datetime) -> list[Booking]:
     """The airport pickups whose flight is due to be asked (or whose watch is to be made or renewed)."""
-    same_flight = Q(flight_watch__flight_number=F("flight_number"))
+    # a watch of this flight and this pickup (one staff moved is adopted, maybe as another day's flight)
+    same_flight = Q(
+        flight_watch__flight_number=F("flight_number"), flight_watch__followed_pickup_at=F("pickup_at")
+    )
     candidates = (
         Booking.objects.filter(
             status__in=FOLLOWED,
@@ -102,7 +109,7 @@ def _watched(now: datetime) -> list[Booking]:
     return [
         booking
         for booking in candidates
-        if ride.meets_a_flight(booking) and ride.progress(booking).state not in AT_THE_PICKUP_OR_LATER
+        if ride.meets_a_flight(booking) and ride.progress(booking).state not in PICKED_UP_OR_ENDED
     ]
 
 
@@ -133,10 +140,27 @@ def _watch_of(booking: Booking) -> FlightWatch:
 
 def _adopt_changed_pickup(watch: FlightWatch, booking: Booking) -> None:
     """A pickup staff or an agent moved since the flight last did is the time booked now: the flight moves
-    it from there, and never back to the old one."""
-    if booking.pickup_at is not None and watch.followed_pickup_at != booking.pickup_at:
-        watch.booked_pickup_at = watch.followed_pickup_at = booking.pickup_at
-        watch.save(update_fields=["booked_pickup_at", "followed_pickup_at"])
+    it from there, and never back to the old one. Moved to another day, it meets that day's flight: asked
+    afresh, whatever the old day's did (cancelled, landed)."""
+    if booking.pickup_at is None or watch.followed_pickup_at == booking.pickup_at:
+        return
+    watch.booked_pickup_at = watch.followed_pickup_at = booking.pickup_at
+    fields = ["booked_pickup_at", "followed_pickup_at"]
+    scheduled = watch.scheduled_landing
+    if scheduled is not None and timezone.localdate(scheduled) not in flights.days_of(booking.pickup_at):
+        watch.status, watch.alerted_status = FlightStatus.SCHEDULED, ""
+        watch.scheduled_landing = watch.estimated_landing = watch.actual_landing = None
+        watch.next_check_at = watch.unavailable_since = None
+        fields += [
+            "status",
+            "alerted_status",
+            "scheduled_landing",
+            "estimated_landing",
+            "actual_landing",
+            "next_check_at",
+            "unavailable_since",
+        ]
+    watch.save(update_fields=fields)
 
 
 def _leg_for(found: list[Leg], booking: Booking, watch: FlightWatch) -> Leg | None:
@@ -200,10 +224,10 @@ def following_pickup(
     current = booking.pickup_at
     if landing is None or scheduled is None or current is None:
         return None
-    if watch.booked_pickup_at - scheduled > TIED_TO_LANDING:
+    booked = watch.booked_pickup_at
+    if abs(booked - scheduled) > TIED_TO_LANDING:  # a meeting at the airport first, or another day's flight
         return None
     target = landing + time_to_get_out(booking, watch, policy)
-    booked = watch.booked_pickup_at
     if landing - scheduled >= REAL_CHANGE:  # late: never before the time booked
         return max(booked, target)
     if scheduled - landing < REAL_CHANGE:
@@ -283,6 +307,8 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
         },
     )
     job_links.follow_change(booking)
+    _alert_what_is_in_the_way(booking, pickup)
+    reminders.carry_over(booking, before)  # the message of the move is the reminder of the new time
     booking_tasks.send_pickup_moved.enqueue(
         booking.pk,
         entry.pk,
@@ -291,3 +317,38 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
         landing.isoformat(),
         watch.actual_landing is not None,
     )
+
+
+def _alert_what_is_in_the_way(booking: Booking, pickup: datetime) -> None:
+    """The flight moved the pickup into the chauffeur's or the car's next ride, or past the way back's
+    pickup: the move stands (the traveller lands when they land), and staff hear of it at once."""
+    window = windows.window_at(booking, pickup)
+    busy = {
+        other.reference
+        for other in (
+            booking.driver and windows.clash(window, exclude=booking, driver=booking.driver),
+            booking.vehicle and windows.clash(window, exclude=booking, vehicle=booking.vehicle),
+        )
+        if other
+    }
+    problems = []
+    if busy:
+        problems.append(
+            history.said(
+                "The moved pickup overlaps {other}: assign another chauffeur or car.",
+                other=", ".join(sorted(busy)),
+            )
+        )
+    try:
+        trips.ensure_in_order(booking, pickup)
+    except DomainError:
+        other = trips.other_leg(booking)
+        problems.append(
+            history.said(
+                "The moved pickup no longer leaves time for the other ride of the return trip ({other}).",
+                other=other.reference if other else "?",
+            )
+        )
+    for said in problems:
+        history.record(booking, history.Kind.RIDE, said, actor="flight data")
+        booking_tasks.alert_operator.enqueue(booking.pk, str(said), topic="Flight")

@@ -16,24 +16,11 @@ from booking.models import Booking, BookingStatus
 from booking.presentation import class_name
 from dispatch import job_links, papers
 from dispatch import tasks as dispatch_tasks
-from dispatch.windows import LONGEST_RIDE, RideWindow, ride_window, scheduled_window
+from dispatch.windows import RideWindow, clash, ride_window, scheduled_window
 from fleet.models import Driver, Vehicle
 from pricing import services as pricing
 
 ASSIGNABLE = (BookingStatus.PAID, BookingStatus.CONFIRMED)  # confirmed: a reassignment
-
-
-def clash(
-    window: RideWindow, *, exclude: Booking, driver: Driver | None = None, vehicle: Vehicle | None = None
-):
-    """The first confirmed ride of this driver (or vehicle) that overlaps `window`, or None."""
-    rides = Booking.objects.filter(
-        status=BookingStatus.CONFIRMED, pickup_at__lt=window.end, pickup_at__gte=window.start - LONGEST_RIDE
-    ).exclude(pk=exclude.pk)
-    rides = rides.filter(driver=driver) if driver is not None else rides.filter(vehicle=vehicle)
-    return next(
-        (ride for ride in rides.order_by("pickup_at") if scheduled_window(ride).overlaps(window)), None
-    )
 
 
 def ensure_free(booking: Booking, window: RideWindow, driver: Driver | None, vehicle: Vehicle | None) -> None:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from booking import ride
 from booking.models import Booking, FlightStatus, FlightWatch
 from dispatch.arrivals import REAL_CHANGE
+from flights import services as flights
 from sitekit import l10n
 
 
@@ -18,8 +19,14 @@ class Badge:
 
 
 def badge(booking: Booking) -> Badge | None:
-    """None for a ride whose flight is not followed (yet); select `flight_watch` with a list of rides."""
+    """None for a ride whose flight is not followed yet (or meets none); select `flight_watch` with a list
+    of rides."""
     watch = ride.watch_of(booking)
+    untracked = watch is None and ride.meets_a_flight(booking) and not flights.tracking()
+    if untracked or (watch is not None and watch.status == FlightStatus.NOT_TRACKED):  # or a registration
+        return Badge(
+            _("Flight %(flight)s not followed: the pickup stays") % {"flight": booking.flight_number}
+        )
     if watch is None or booking.pickup_at is None:
         return None
     flight = watch.flight_number
@@ -38,7 +45,8 @@ def badge(booking: Booking) -> Badge | None:
     if watch.status == FlightStatus.UNKNOWN:
         return Badge(_("Flight %(flight)s not found for that day") % {"flight": flight}, alert=True)
     words = _landing_words(watch)
-    moved = booking.pickup_at - watch.booked_pickup_at
+    booked = ride.time_booked(booking, watch) or booking.pickup_at
+    moved = booking.pickup_at - booked
     if abs(moved) >= REAL_CHANGE:
         minutes = round(moved.total_seconds() / 60)
         words += " · " + _("pickup moved %(minutes)s min") % {"minutes": f"{minutes:+d}"}

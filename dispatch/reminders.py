@@ -7,7 +7,7 @@ Each goes out once: its Reminder row (a unique key) is written in the transactio
 two runs, or two workers, never both send it; a changed pickup time is a new key, so a new reminder."""
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -64,7 +64,7 @@ def remind_travellers(now: datetime, policy: RideDayPolicy) -> int:
             continue
         pickup = ride_messages.pickup_key(booking)
         enqueued += _once(
-            f"traveller:{booking.pk}:{pickup}", booking_tasks.send_traveller_reminder, booking.pk, pickup
+            _traveller_key(booking, pickup), booking_tasks.send_traveller_reminder, booking.pk, pickup
         )
     return enqueued
 
@@ -162,6 +162,17 @@ def send_driver_reminder(driver_id: int, day_iso: str) -> bool:
         day=day,
         rides=[notifications.AsMailed(ride) for ride in rides],
     )
+
+
+def carry_over(booking: Booking, before: datetime) -> None:
+    """The pickup moved from `before` (by its flight) and the traveller is told of it: a reminder already
+    sent for the old time stands for the new one too, not sent again. Inside the move's transaction."""
+    if Reminder.objects.filter(key=_traveller_key(booking, before.astimezone(UTC).isoformat())).exists():
+        Reminder.objects.get_or_create(key=_traveller_key(booking, ride_messages.pickup_key(booking)))
+
+
+def _traveller_key(booking: Booking, pickup: str) -> str:
+    return f"traveller:{booking.pk}:{pickup}"
 
 
 def _once(key: str, task: Task, *args) -> int:

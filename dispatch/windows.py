@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from booking import ride
-from booking.models import Booking
+from booking.models import Booking, BookingStatus
+from fleet.models import Driver, Vehicle
 
 # No ride lasts longer; an earlier pickup cannot reach into the ride being checked.
 LONGEST_RIDE = timedelta(days=7)
@@ -36,3 +37,16 @@ def scheduled_window(booking: Booking) -> RideWindow:
     if window is None:
         raise ValueError(f"{booking.reference} has no pickup time")
     return window
+
+
+def clash(
+    window: RideWindow, *, exclude: Booking, driver: Driver | None = None, vehicle: Vehicle | None = None
+) -> Booking | None:
+    """The first confirmed ride of this driver (or vehicle) that overlaps `window`, or None."""
+    rides = Booking.objects.filter(
+        status=BookingStatus.CONFIRMED, pickup_at__lt=window.end, pickup_at__gte=window.start - LONGEST_RIDE
+    ).exclude(pk=exclude.pk)
+    rides = rides.filter(driver=driver) if driver is not None else rides.filter(vehicle=vehicle)
+    return next(
+        (other for other in rides.order_by("pickup_at") if scheduled_window(other).overlaps(window)), None
+    )

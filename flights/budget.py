@@ -11,6 +11,9 @@ from sitekit import daily_counts
 logger = logging.getLogger(__name__)
 
 COUNTER = "flights:budget"
+# Checks at booking (a form anyone may send) may spend this share of the day; the rest stays for the
+# flights followed, so a stream of checkouts cannot stop pickups from following their flights.
+AT_BOOKING_SHARE = 0.5
 
 
 def daily_limit() -> int | None:
@@ -18,11 +21,16 @@ def daily_limit() -> int | None:
     return DEFAULT_DAILY_CALLS if record is None else record.daily_calls
 
 
-def spend() -> bool:
+def spend(*, at_booking: bool = False) -> bool:
     """Count one call about to be sent: True to send it, False when today's budget is spent (then send
-    none). Without the shared cache nothing can be counted, and nothing is sent: unlike a traveller's
-    address, a flight is asked again a few minutes later."""
+    none; `at_booking`: its share for checks at booking, and a refused check counts nothing). Without the
+    shared cache nothing can be counted, and nothing is sent: unlike a traveller's address, a flight is
+    asked again a few minutes later."""
     limit = daily_limit()
+    if at_booking and limit is not None:
+        used_so_far = daily_counts.counted_today(COUNTER)
+        if used_so_far is None or used_so_far >= limit * AT_BOOKING_SHARE:
+            return False
     try:
         used = daily_counts.count(COUNTER)
     except Exception:

@@ -19,6 +19,10 @@ from flights.providers.base import FlightDataUnavailable, FlightProvider, Leg
 logger = logging.getLogger(__name__)
 
 CHECK_CACHE_SECONDS = 600  # a traveller correcting the form asks again about the same flight
+# After the provider failed a booking's check, bookings are not checked for this long: each would wait the
+# provider's timeouts in vain.
+CHECKS_PAUSED_SECONDS = 60
+CHECKS_PAUSED = "flights:check:paused"
 SMALL_HOURS_END = time(4, 0)
 
 
@@ -41,11 +45,11 @@ def tracking() -> bool:
     return provider().tracks
 
 
-def legs(number: numbers.FlightNumber, day: date) -> list[Leg] | None:
-    """The legs of `number` landing on `day`; None when not asked (no provider, or today's budget spent).
-    Raises FlightDataUnavailable."""
+def legs(number: numbers.FlightNumber, day: date, *, at_booking: bool = False) -> list[Leg] | None:
+    """The legs of `number` landing on `day`; None when not asked (no provider, or today's budget spent:
+    `at_booking`, its share for checks at booking). Raises FlightDataUnavailable."""
     source = provider()
-    if not source.tracks or not budget.spend():
+    if not source.tracks or not budget.spend(at_booking=at_booking):
         return None
     return source.legs(number, day)
 
@@ -64,14 +68,18 @@ def days_of(pickup: datetime) -> list[date]:
     return [local.date(), *([local.date() - timedelta(days=1)] if local.time() < SMALL_HOURS_END else [])]
 
 
-def legs_around(number: numbers.FlightNumber, pickup: datetime) -> list[Leg] | None:
-    """The legs of `number` that a pickup at `pickup` may meet (days_of); None when not asked. Raises
-    FlightDataUnavailable."""
+def legs_around(
+    number: numbers.FlightNumber, pickup: datetime, *, at_booking: bool = False
+) -> list[Leg] | None:
+    """The legs of `number` that a pickup at `pickup` may meet, of every day it may land (days_of: a daily
+    evening flight lands on both); None when not asked. Raises FlightDataUnavailable."""
+    found: list[Leg] = []
     for day in days_of(pickup):
-        on_the_day = legs(number, day)
-        if on_the_day is None or on_the_day:
-            return on_the_day
-    return []
+        on_the_day = legs(number, day, at_booking=at_booking)
+        if on_the_day is None:
+            return None
+        found += on_the_day
+    return found
 
 
 def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None:
@@ -83,17 +91,21 @@ def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None
     number = numbers.parse(text)
     if number is None:
         return Refusal(numbers.MALFORMED)
-    key = f"flights:check:{number}:{pickup.isoformat()}"
-    found = shared_cache.get(key)
+    days = days_of(pickup)
+    key = f"flights:check:{number}:" + ",".join(day.isoformat() for day in days)
+    found = _kept(key)
     if found is None:
+        if _kept(CHECKS_PAUSED):
+            return None
         try:
-            found = legs_around(number, pickup)
+            found = legs_around(number, pickup, at_booking=True)
         except FlightDataUnavailable:
             logger.warning("Flight %s not checked: the flight-data provider does not answer", number)
+            _keep(CHECKS_PAUSED, True, CHECKS_PAUSED_SECONDS)
             return None
         if found is None:
             return None
-        shared_cache.set(key, found, CHECK_CACHE_SECONDS)
+        _keep(key, found, CHECK_CACHE_SECONDS)
     if not found:
         return Refusal(
             format_lazy(
@@ -113,3 +125,19 @@ def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None
             )
         )
     return None
+
+
+def _kept(key: str):
+    """What the shared cache keeps under `key`; None when it does not answer (the check goes on without)."""
+    try:
+        return shared_cache.get(key)
+    except Exception:  # the cache's own errors differ (redis, breaker …)
+        logger.warning("Shared cache unavailable; flight checks are not kept")
+        return None
+
+
+def _keep(key: str, value: object, seconds: int) -> None:
+    try:
+        shared_cache.set(key, value, seconds)
+    except Exception:
+        logger.warning("Shared cache unavailable; flight checks are not kept")

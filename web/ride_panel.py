@@ -83,11 +83,15 @@ class Panel:
 
 
 def flight_words(state: BookingState) -> str:
-    """What the traveller reads of their flight; "" when none is followed."""
+    """What the traveller reads of their flight; "" for a ride that meets none, or a flight not found."""
     flight, pickup = state.flight, state.booking.pickup_at
-    if flight is None or pickup is None or flight.status in (FlightStatus.NOT_TRACKED, FlightStatus.UNKNOWN):
+    if flight is None or pickup is None or flight.status == FlightStatus.UNKNOWN:
         return ""
     values = {"flight": flight.number, "pickup": l10n.time_of_day(pickup)}
+    if flight.status == FlightStatus.NOT_TRACKED:  # no flight data, or a private aircraft's registration
+        return str(
+            _("Your chauffeur meets you at %(pickup)s as booked: tell us if your flight is late.") % values
+        )
     if flight.status == FlightStatus.CANCELLED:
         return str(_("Your flight %(flight)s is cancelled: we will contact you about the pickup.") % values)
     if flight.status == FlightStatus.DIVERTED:

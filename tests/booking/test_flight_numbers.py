@@ -9,7 +9,8 @@ import pytest
 import responses
 
 from booking.models import Booking
-from flights import numbers
+from flights import budget, numbers
+from flights.models import FlightBudget
 from tests.booking.test_checkout import LEGACY, V1, post, ride, server_amount
 from tests.conftest import assert_problem
 from tests.mcp_endpoint.mcp import call, tool_problem
@@ -84,8 +85,8 @@ def flight_day(data: dict) -> date:
     return date.fromisoformat(data["pickupDatetime"][:10])
 
 
-def lands(aero, data: dict, *, at: str = "VIE", status: int = 200) -> None:
-    url = f"{URL}/flights/number/OS88/{flight_day(data).isoformat()}"
+def lands(aero, data: dict, *, at: str = "VIE", status: int = 200, flight: str = "OS88") -> None:
+    url = f"{URL}/flights/number/{flight.replace(' ', '')}/{flight_day(data).isoformat()}"
     if status != 200:
         aero.add(responses.GET, url, status=status)
         return
@@ -167,3 +168,33 @@ def test_a_way_backs_flight_is_refused_on_the_way_back(client, writer):
     body = assert_problem(response, 400, "invalid_request", "bookingData.wayBack")
     assert "Not a flight number" in body["detail"]
     assert not Booking.objects.exists()
+
+
+def test_with_the_shared_cache_down_the_form_alone_is_checked(client, aero, cache_down):
+    data = airport_pickup(flightNumber="OS 88")
+    lands(aero, data, at="MUC")
+    response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    assert response.status_code == 200, response.content  # nothing counted: nothing asked, nobody refused
+    assert len(aero.calls) == 0
+
+
+def test_after_an_outage_bookings_are_not_kept_waiting_on_the_provider(client, aero):
+    data = airport_pickup(flightNumber="OS 88")
+    lands(aero, data, status=503)
+    for _ in range(2):
+        response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+        assert response.status_code == 200, response.content
+    assert len(aero.calls) == 1  # the second booking was not checked: the provider had just failed
+
+
+def test_checks_at_booking_leave_half_the_budget_to_the_flights_followed(client, aero):
+    FlightBudget.objects.create(daily_calls=4)
+    for flight in ("OS 88", "OS 89", "OS 90"):
+        data = airport_pickup(flightNumber=flight)
+        lands(aero, data, flight=flight)
+        response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+        assert response.status_code == 200, response.content
+    assert [call.request.url.split("/")[-2] for call in aero.calls] == ["OS88", "OS89"]  # then half spent
+    assert budget.used_today() == 2  # the check not sent counted nothing
+    assert budget.spend() and budget.spend()  # the flights followed still have theirs
+    assert not budget.spend()

@@ -15,7 +15,8 @@ from responses import matchers
 
 from booking import links
 from booking.models import Booking, BookingEvent, FlightStatus, FlightWatch
-from dispatch import job_links, tasks, waiting
+from booking.ride import progress
+from dispatch import job_links, ride_day, tasks, waiting
 from dispatch.models import RideDayPolicy
 from flights.models import FlightBudget
 from privacy import records
@@ -80,9 +81,11 @@ def answer(
     arrival="VIE",
     http=200,
     number="LH1234",
+    scheduled=LANDING,
 ):
-    """What AeroDataBox answers for the flight on 2027-06-07 (replacing any earlier answer)."""
-    url = f"{URL}/flights/number/{number}/2027-06-07"
+    """What AeroDataBox answers for the flight on its scheduled landing's day (replacing any earlier
+    answer)."""
+    url = f"{URL}/flights/number/{number}/{scheduled.date().isoformat()}"
     aero.remove(responses.GET, url)
     if http != 200:
         aero.add(responses.GET, url, status=http)
@@ -93,7 +96,7 @@ def answer(
         "departure": {"airport": {"iata": "FRA", "countryCode": country}},
         "arrival": {
             "airport": {"iata": arrival, "countryCode": "AT"},
-            "scheduledTime": utc(LANDING),
+            "scheduledTime": utc(scheduled),
             **({"revisedTime": utc(revised)} if revised else {}),
             **({"runwayTime": utc(runway)} if runway else {}),
         },
@@ -426,3 +429,106 @@ def test_an_aircrafts_registration_is_not_followed(aero, clock, ride):
     assert FlightWatch.objects.get(booking=booking).status == FlightStatus.NOT_TRACKED
     polled(clock, LANDING - timedelta(hours=1))
     assert len(aero.calls) == 0
+
+
+def test_a_pickup_after_midnight_is_not_taken_by_that_evenings_flight(aero, clock, ride):
+    night = datetime(2027, 6, 8, 0, 10, tzinfo=VIENNA)
+    booking = ride(night, origin=AIRPORT, flight_number="LH1234", luggage=0)
+    evening = datetime(2027, 6, 7, 23, 45, tzinfo=VIENNA)  # the daily flight this pickup meets, on time
+    answer(aero, "Expected", scheduled=evening)
+    answer(
+        aero, "Expected", scheduled=evening + timedelta(days=1), revised=evening + timedelta(days=1, hours=1)
+    )
+    polled(clock, night - timedelta(hours=2))
+    booking.refresh_from_db()
+    assert booking.pickup_at == night and moves(booking) == []
+    assert FlightWatch.objects.get(booking=booking).scheduled_landing == evening
+
+
+def test_a_pickup_staff_moved_to_another_day_meets_that_days_flight(aero, clock, flight_ride, admin_client):
+    answer(aero, "Canceled")
+    polled(clock)
+    next_day = BOOKED + timedelta(days=1)  # the traveller rebooked on tomorrow's LH 1234
+    Booking.objects.filter(pk=flight_ride.pk).update(pickup_at=next_day)
+    answer(aero, "Expected", scheduled=LANDING + timedelta(days=1))
+    polled(clock, LANDING - timedelta(hours=2))
+    watch = FlightWatch.objects.get(booking=flight_ride)
+    assert watch.status == FlightStatus.SCHEDULED and watch.scheduled_landing == LANDING + timedelta(days=1)
+    assert [call.request.url.split("?")[0][-10:] for call in aero.calls] == ["2027-06-07", "2027-06-08"]
+    html = admin_client.get(BOARD, {"range": "tomorrow"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Flight LH 1234 lands 14:00" in html and "cancelled" not in html
+
+    # yesterday's flight is gone: were it late, tomorrow's pickup stays; tomorrow's cancelled is news again
+    answer(aero, "Canceled", scheduled=LANDING + timedelta(days=1))
+    polled(clock, LANDING + timedelta(hours=12))
+    offices = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
+    assert len(offices) == 2
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == next_day
+
+
+def test_a_chauffeur_at_arrivals_early_waits_for_the_landing(aero, clock, flight_ride):
+    clock.move_to(LANDING - timedelta(minutes=40))
+    flight_ride.refresh_from_db()
+    for state in ("accepted", "on_the_way", "arrived"):  # at arrivals an hour before the pickup
+        ride_day.advance(flight_ride.pk, state, driver=flight_ride.driver, actor="Karl Huber (chauffeur)")
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=60))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING + timedelta(minutes=75)
+    answer(aero, "Arrived", revised=LANDING + timedelta(minutes=58))
+    polled(clock, LANDING + timedelta(minutes=62))
+    assert waiting.landing(flight_ride) == LANDING + timedelta(minutes=58)
+    assert waiting.no_show_from(flight_ride, progress(flight_ride)) == LANDING + timedelta(minutes=58 + 60)
+
+
+def test_a_move_after_the_reminder_is_told_once_and_not_reminded_again(aero, clock, flight_ride):
+    RideDayPolicy.objects.filter(pk=1).update(traveller_reminder_hours=24)
+    Booking.objects.filter(pk=flight_ride.pk).update(created_at=LANDING - timedelta(days=5))
+    tasks.send_reminders.call()
+    run_pending_jobs()
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock, LANDING - timedelta(hours=2))
+    tasks.send_reminders.call()
+    run_pending_jobs()
+    told = [message.subject for message in mail.outbox if message.to == ["anna@example.com"]]
+    assert len(told) == 2, told  # the reminder, then the move: no second reminder for the new time
+
+
+def test_a_pickup_staff_moved_is_not_said_to_be_moved_by_the_flight(aero, clock, flight_ride, client):
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    Booking.objects.filter(pk=flight_ride.pk).update(pickup_at=LANDING + timedelta(hours=2))
+    manage = links.manage_url(flight_ride.reference).removeprefix(settings.PUBLIC_BASE_URL)
+    text = client.get(f"{manage}&lang=en").content.decode()
+    assert "your chauffeur meets you at 16:00." in text and "moved with your flight" not in text
+
+
+def test_without_a_provider_every_page_says_the_flight_is_not_followed(
+    settings, clock, flight_ride, client, admin_client
+):
+    settings.AERODATABOX_API_KEY = ""
+    flight_ride.refresh_from_db()
+    _link, key = job_links.issue(flight_ride, flight_ride.driver)
+    job = client.get(f"/chauffeur/job/{key}/", {"lang": "en"}).content.decode()
+    board = admin_client.get(BOARD, {"range": "today"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for page in (job, board):
+        assert "Flight LH 1234 not followed: the pickup stays" in page
+    manage = links.manage_url(flight_ride.reference).removeprefix(settings.PUBLIC_BASE_URL)
+    text = client.get(f"{manage}&lang=en").content.decode()
+    assert "Your chauffeur meets you at 14:20 as booked: tell us if your flight is late." in text
+
+
+def test_a_move_into_the_chauffeurs_next_ride_alerts_staff(aero, clock, flight_ride, ride, fleet):
+    next_ride = ride(
+        LANDING + timedelta(hours=2), origin="Hotel Sacher", destination=AIRPORT, status="confirmed"
+    )
+    assign(next_ride, fleet["karl"], fleet["sedan2"])
+    run_pending_jobs()
+    mail.outbox.clear()
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=110))
+    polled(clock)
+    flight_ride.refresh_from_db()
+    assert flight_ride.pickup_at == LANDING + timedelta(minutes=125)  # the move stands: they land then
+    (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
+    assert f"The moved pickup overlaps {next_ride.reference}" in alert.body
