@@ -21,8 +21,14 @@ logger = logging.getLogger(__name__)
 
 # The states in which the traveller may see the chauffeur coming: on the way, and waiting at the pickup.
 SHARED_STATES = (RideState.ON_THE_WAY, RideState.ARRIVED)
-# A position older than this gets no arrival time: the phone stopped sending (tunnel, battery).
+# A position received longer ago than this gets no arrival time: the phone stopped sending (tunnel, battery).
 STALE_AFTER = timedelta(minutes=10)
+# Sharing ends this long after the pickup time, whatever the ride's state: a chauffeur who forgets "on
+# board" is not followed home.
+AFTER_PICKUP = timedelta(hours=3)
+# ... and at most this long after the chauffeur turned it on (a ride with no pickup time, or a very early
+# start).
+KEPT_AT_MOST = timedelta(hours=24)
 # The pickup's coordinates, as the places provider resolves its address, kept per ride: a remote provider
 # is asked at most once per ride and address (its own route cache usually answers from the checkout's).
 PICKUP_TTL = 6 * 3600
@@ -39,9 +45,17 @@ class SharedPosition:
     pickup: LatLng | None = None  # the pickup's coordinates, when the provider could place it
 
 
+def sharing_ends_at(booking: Booking, consented_at: datetime) -> datetime:
+    """When sharing the chauffeur's position for this ride ends, whatever its state: AFTER_PICKUP past the
+    pickup time (a flight's move included), or KEPT_AT_MOST after consent if that comes first."""
+    latest = consented_at + KEPT_AT_MOST
+    return latest if booking.pickup_at is None else min(latest, booking.pickup_at + AFTER_PICKUP)
+
+
 def shared_position(booking: Booking, *, now: datetime | None = None) -> SharedPosition | None:
     """The chauffeur's latest position for the ride's traveller, or None: nothing shared, sharing not
-    consented, the ride not on the way or at the pickup, or the chauffeur no longer on the job."""
+    consented or ended (sharing_ends_at), the ride not on the way or at the pickup, or the chauffeur no
+    longer on the job."""
     if booking.status != BookingStatus.CONFIRMED:
         return None
     state = ride.progress(booking).state  # first: a list's ride steps are prefetched
@@ -53,11 +67,16 @@ def shared_position(booking: Booking, *, now: datetime | None = None) -> SharedP
     if kept.latitude is None or kept.longitude is None or kept.measured_at is None:  # no fix yet
         return None
     now = now or timezone.now()
+    if now >= sharing_ends_at(booking, kept.consented_at):
+        return None
     here = LatLng(kept.latitude, kept.longitude)
     pickup = pickup_point(booking)
     eta = None
-    if state == RideState.ON_THE_WAY and pickup is not None and now - kept.measured_at <= STALE_AFTER:
-        eta = arrival(here, pickup, kept.measured_at)
+    # Fresh by our clock: a phone's slow clock must not hide the arrival time.
+    fresh = kept.received_at is not None and now - kept.received_at <= STALE_AFTER
+    if state == RideState.ON_THE_WAY and pickup is not None and fresh:
+        # never before now: a position measured minutes ago may be "due" already
+        eta = max(now, arrival(here, pickup, kept.measured_at)).replace(microsecond=0)
     return SharedPosition(
         latitude=kept.latitude,
         longitude=kept.longitude,

@@ -248,13 +248,19 @@ MAP_TILE_ATTRIBUTION = os.environ.get("MAP_TILE_ATTRIBUTION", "").strip()
 MAP_TILE_ORIGIN = ""
 if MAP_TILE_URL:
     _tiles = urlsplit(MAP_TILE_URL)
+    # ride_map.js fills {z}, {x} and {y}, once each, and nothing else: a {s} subdomain would stay in the
+    # address, its host outside the Content-Security-Policy.
+    _other_parts = MAP_TILE_URL.replace("{z}", "", 1).replace("{x}", "", 1).replace("{y}", "", 1)
     if (
         _tiles.scheme not in {"https", "http"}
         or not _tiles.hostname
         or not all(part in MAP_TILE_URL for part in ("{z}", "{x}", "{y}"))
+        or "{" in _other_parts
+        or "}" in _other_parts
     ):
         sys.exit(
-            "Start-up refused: MAP_TILE_URL must be an http(s) address with {z}, {x} and {y}, such as "
+            "Start-up refused: MAP_TILE_URL must be an http(s) address with {z}, {x} and {y}, once each, "
+            "and no other placeholder (no {s}: name one subdomain), such as "
             "https://tile.openstreetmap.org/{z}/{x}/{y}.png (or empty: no map)."
         )
     MAP_TILE_ORIGIN = f"{_tiles.scheme}://{_tiles.netloc}"

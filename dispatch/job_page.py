@@ -75,7 +75,7 @@ class Job:
     navigate_to_destination: bool
     extras: list[str]  # what to bring, worded: "Child seat × 2"
     stops: list[tuple[str, str]]  # on the way, in order: (worded, its navigation link)
-    sharing: "Sharing | None" = None  # the position's switch, while the ride is on the way or arrived
+    sharing: "Sharing | None" = None  # the position's switch: on the way or arrived, until sharing ends
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,9 @@ def _job(booking: Booking, key: str, link: JobLink | None = None) -> Job:
             switch_url=f"{job_links.PATH}{key}/sharing",
             position_url=f"{job_links.PATH}{key}/position",
         )
-        if booking.status == BookingStatus.CONFIRMED and progress.state in SHARED_STATES
+        if booking.status == BookingStatus.CONFIRMED
+        and progress.state in SHARED_STATES
+        and not positions.sharing_ended(booking, link, now)
         else None,
     )
 

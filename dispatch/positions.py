@@ -1,12 +1,15 @@
 """The traveller sees the chauffeur coming: from "on the way" until "passenger on board", a chauffeur who
 turned sharing on in their job page sends their phone's position, and the ride's traveller sees it with an
-arrival time on the manage page (booking/ride_position.py reads it for every door).
+arrival time on the manage page (booking/ride_position.py reads it for every door). Sharing ends, whatever
+the ride's state, at ride_position.sharing_ends_at: 3 hours after the pickup time, at most 24 hours after
+consent.
 
 The row (booking.models.ChauffeurPosition) is the consent: made when the chauffeur turns sharing on, and
-deleted when they turn it off, when the passenger is on board or the ride ends in a no-show
-(dispatch/ride_day.py, in the move's transaction), and by the daily retention run for a ride that ended any
-other way (cancelled, completed by staff, given to another chauffeur: `ended`). Only the latest position is
-kept. Sharing again after staff undo "on board" needs the chauffeur's consent again."""
+deleted when they turn it off, when the passenger is on board or the ride ends in a no-show, when staff undo
+"on the way" (dispatch/ride_day.py, in the move's transaction), and by the daily retention run for a ride
+that ended any other way (cancelled, completed by staff, given to another chauffeur, past its end: `ended`).
+Only the latest position is kept. Sharing again after staff undo "on board" or "on the way" needs the
+chauffeur's consent again."""
 
 import math
 from datetime import datetime, timedelta
@@ -19,16 +22,14 @@ from django.utils.translation import gettext_lazy as _
 from apikit.errors import DomainError
 from booking import ride, selectors
 from booking.models import Booking, BookingStatus, ChauffeurPosition, RideStep
-from booking.ride_position import SHARED_STATES
+from booking.ride_position import SHARED_STATES, sharing_ends_at
 from dispatch import job_links
 from dispatch.models import JobLink
 
 # Posts closer together than this are ignored (the page sends one every 10 s; a phone's burst of fixes, or
 # a script, stores no more).
 MIN_INTERVAL = timedelta(seconds=5)
-# At most this long after sharing was turned on, whatever the ride's state says (a ride nobody moved on).
-KEPT_AT_MOST = timedelta(hours=24)
-LONGEST_ACCURACY_M = 100_000  # a phone that is this unsure says nothing worth showing
+LONGEST_ACCURACY_M = 100_000  # a reading this unsure says nothing worth showing: ignored, not refused
 
 
 class PositionRefused(DomainError):
@@ -37,11 +38,13 @@ class PositionRefused(DomainError):
 
 def start_sharing(link: JobLink) -> ChauffeurPosition:
     """The chauffeur's consent, given on their job page: their positions may be shown to the ride's
-    traveller until the passenger is on board. Refused while the ride is not on the way or at the pickup."""
+    traveller until the passenger is on board. Refused while the booking is not confirmed or the ride not on
+    the way or at the pickup, and once sharing has ended (sharing_ends_at)."""
     with transaction.atomic():
         booking = _locked(link)
-        if ride.progress(booking).state not in SHARED_STATES:
-            raise _not_now()
+        _refuse_unless_shared_now(booking)
+        kept = ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).first()
+        _refuse_once_ended(booking, kept, timezone.now())
         sharing, _made = ChauffeurPosition.objects.get_or_create(
             booking=booking, defaults={"driver_id": link.driver_id, "consented_at": timezone.now()}
         )
@@ -69,24 +72,29 @@ def share(
     accuracy_m: object,
     measured_at: datetime,
 ) -> bool:
-    """Store the phone's position for the ride's traveller, over the one before. False when ignored: sent
-    less than MIN_INTERVAL after the last one stored, or measured before it. Refused, storing nothing, when
-    the link no longer opens the job, the ride is not on the way or at the pickup, the chauffeur has not
+    """Store the phone's position for the ride's traveller, over the one before. False when ignored: less
+    sure than LONGEST_ACCURACY_M, sent less than MIN_INTERVAL after the last one stored, or measured before
+    it. Refused, storing nothing, when the link no longer opens the job, the booking is not confirmed, the
+    ride is not on the way or at the pickup, sharing has ended (sharing_ends_at), the chauffeur has not
     turned sharing on, or the position is not one."""
     latitude = _number(latitude, -90, 90)
     longitude = _number(longitude, -180, 180)
-    accuracy = _number(accuracy_m, 0, LONGEST_ACCURACY_M) if accuracy_m is not None else None
+    accuracy = _number(accuracy_m, 0, math.inf) if accuracy_m is not None else None
     now = timezone.now()
     measured_at = min(measured_at, now)  # a phone's clock ahead of ours
     with transaction.atomic():
         booking = _locked(link)
-        if ride.progress(booking).state not in SHARED_STATES:
-            raise _not_now()
+        _refuse_unless_shared_now(booking)
         sharing = ChauffeurPosition.objects.select_for_update().filter(booking=booking).first()
-        if sharing is None or sharing.driver_id != link.driver_id:
+        mine = sharing if sharing is not None and sharing.driver_id == link.driver_id else None
+        _refuse_once_ended(booking, mine, now)
+        if mine is None:
             raise PositionRefused(
                 _("Turn on sharing your position first."), code="position_not_consented", status=409
             )
+        sharing = mine
+        if accuracy is not None and accuracy > LONGEST_ACCURACY_M:  # a fix from the cell tower, or none
+            return False
         if sharing.received_at and now - sharing.received_at < MIN_INTERVAL:
             return False
         if sharing.measured_at and measured_at <= sharing.measured_at:
@@ -103,6 +111,17 @@ def is_sharing(booking: Booking, link: JobLink) -> bool:
     return ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).exists()
 
 
+def sharing_ended(booking: Booking, link: JobLink | None, now: datetime) -> bool:
+    """Whether sharing is over for this chauffeur's ride (sharing_ends_at, from their consent, or from now
+    without one): the job page then offers no switch."""
+    kept = (
+        None
+        if link is None
+        else ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).first()
+    )
+    return now >= sharing_ends_at(booking, kept.consented_at if kept else now)
+
+
 def forget(booking: Booking) -> int:
     """The ride's shared position and consent deleted (the passenger on board, the ride ended): inside
     the caller's transaction, the booking locked. How many rows."""
@@ -112,8 +131,13 @@ def forget(booking: Booking) -> int:
 
 def ended(now: datetime) -> QuerySet[ChauffeurPosition]:
     """Positions no traveller may see any more, for the retention run: the ride not going ahead (cancelled,
-    completed), not on the way or at the pickup, given to another chauffeur, or shared longer than
-    KEPT_AT_MOST ago."""
+    completed), not on the way or at the pickup, given to another chauffeur, or past sharing_ends_at."""
+    # The bound in Python, the one definition of it: the rows are a few (rides being shared right now).
+    past_their_end = [
+        sharing.pk
+        for sharing in ChauffeurPosition.objects.select_related("booking")
+        if now >= sharing_ends_at(sharing.booking, sharing.consented_at)
+    ]
     last_state = (
         RideStep.objects.filter(booking=OuterRef("booking"), undone_at__isnull=True)
         .order_by("-at", "-pk")
@@ -125,7 +149,7 @@ def ended(now: datetime) -> QuerySet[ChauffeurPosition]:
         | ~Q(driver_id=F("booking__driver_id"))
         | Q(ride_state__isnull=True)
         | ~Q(ride_state__in=SHARED_STATES)
-        | Q(consented_at__lt=now - KEPT_AT_MOST)
+        | Q(pk__in=past_their_end)
     )
 
 
@@ -141,19 +165,32 @@ def _locked(link: JobLink) -> Booking:
     return booking
 
 
-def _not_now() -> PositionRefused:
-    return PositionRefused(
-        _("Your position is shared only from “on the way” until the passenger is on board."),
-        code="position_not_shared_now",
-        status=409,
-    )
+def _refuse_unless_shared_now(booking: Booking) -> None:
+    """A ride staff completed or cancelled is no longer shared, whatever its last step says."""
+    if booking.status != BookingStatus.CONFIRMED or ride.progress(booking).state not in SHARED_STATES:
+        raise PositionRefused(
+            _("Your position is shared only from “on the way” until the passenger is on board."),
+            code="position_not_shared_now",
+            status=409,
+        )
+
+
+def _refuse_once_ended(booking: Booking, kept: ChauffeurPosition | None, now: datetime) -> None:
+    """Past sharing_ends_at, counted from the chauffeur's consent (`kept`), or from now without one."""
+    if now >= sharing_ends_at(booking, kept.consented_at if kept else now):
+        raise PositionRefused(
+            _("Sharing your position has ended for this ride."), code="position_sharing_ended", status=409
+        )
 
 
 def _number(value: object, lowest: float, highest: float) -> float:
     """A finite number within [lowest, highest]; anything else (text, true, NaN, out of range) refused."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _invalid()
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a JSON integer of hundreds of digits
+        raise _invalid() from None
     if not math.isfinite(number) or not lowest <= number <= highest:
         raise _invalid()
     return number

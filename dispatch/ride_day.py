@@ -22,6 +22,7 @@ from apikit.errors import DomainError
 from booking import announcements, history, ride, selectors, transitions
 from booking import tasks as booking_tasks
 from booking.models import Booking, BookingStatus, RideState, RideStep
+from booking.ride_position import SHARED_STATES
 from dispatch import positions, ride_billing
 from dispatch.models import RideDayPolicy, ride_day_policy
 from dispatch.waiting import no_show_from
@@ -132,7 +133,8 @@ def advance(
 
 def undo_last(pk: int, *, actor: str) -> Booking:
     """Staff take back the ride's last move (kept in the record as undone); a completed ride is confirmed
-    again."""
+    again. A ride back before "on the way" loses the chauffeur's shared position and consent: the next
+    "on the way" asks again."""
     with transaction.atomic():
         booking = selectors.locked_booking(pk)
         last = booking.ride_steps.filter(undone_at__isnull=True).order_by("at", "pk").last()
@@ -149,6 +151,8 @@ def undo_last(pk: int, *, actor: str) -> Booking:
             booking.status = BookingStatus.CONFIRMED  # the ride goes on: not a move a customer can make
             booking.save(update_fields=["status", "updated_at"])
         ride_billing.void(booking, last, actor=actor)  # what the undone end of the ride charged
+        if ride.progress(booking).state not in SHARED_STATES:
+            positions.forget(booking)
         if last.state != RideState.ACCEPTED:
             announcements.announce(booking, "ride.step_undone", undoneRideState=last.state)
     return booking

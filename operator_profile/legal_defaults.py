@@ -141,7 +141,11 @@ Rechnungsdaten, solange das Steuerrecht es verlangt (Art. 6 Abs. 1 lit. c DSGVO)
 ## Empfänger
 
 Ihr Chauffeur erhält die Daten der Fahrt. Zahlungen wickelt unser Zahlungsdienstleister ab; \
-Adressvorschläge und Routen können über einen Kartendienst berechnet werden.
+Adressvorschläge und Routen können über einen Kartendienst berechnet werden. Teilt Ihr Chauffeur seinen \
+Standort (nur mit seiner Einwilligung), sehen Sie ihn, während er zur Abholung unterwegs ist, auf Ihrer \
+Buchungsseite mit der voraussichtlichen Ankunftszeit; zeigt die Seite ihn auf einer Karte, lädt Ihr Browser \
+die Kartenbilder von unserem Kartenanbieter, der dabei Ihre IP-Adresse und den gezeigten Kartenausschnitt \
+erfährt.
 
 ## Ihre Rechte
 
@@ -168,7 +172,10 @@ as tax law requires (Art. 6(1)(c) GDPR).
 ## Recipients
 
 Your chauffeur receives the ride's details. Payments are handled by our payment provider; address \
-suggestions and routes may be computed by a map service.
+suggestions and routes may be computed by a map service. When your chauffeur shares their position (only \
+with their consent), you see it on your booking page while they come to the pickup, with the expected \
+arrival time; where the page shows it on a map, your browser loads the map images from our map tile \
+provider, which thereby learns your IP address and the map area shown.
 
 ## Your rights
 

@@ -154,7 +154,9 @@ CATEGORIES = [
             "deleted when the passenger is on board or the chauffeur stops sharing."
         ),
         "",
-        lambda _days: str(_("until the pickup; a ride nobody moved on, by the next day's run")),
+        lambda _days: str(
+            _("until the pickup; shown at most 3 hours after the pickup time, removed by the next daily run")
+        ),
         lambda now, _days: [positions.ended(now)],
     ),
     Category(

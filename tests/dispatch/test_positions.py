@@ -1,10 +1,12 @@
 """The traveller sees the chauffeur coming (dispatch/positions.py, booking/ride_position.py): a chauffeur who
 turned sharing on sends their phone's position from "on the way" until "on board", only the latest is kept,
-and the ride's traveller reads it with an arrival time. Refused, storing nothing: a link that is no longer
-the ride's chauffeur's, a ride not on the way or at the pickup, no consent, a position that is not one.
-The position goes when the passenger is on board (and with a no-show), in the move's transaction; an undo
-shares nothing until the chauffeur consents again; a ride nobody moved on loses it in the retention
-run. The job page's switch and its script's posts (CSRF, a key that opens nothing)."""
+and the ride's traveller reads it with an arrival time (never before now, the position's freshness by our
+clock). Refused, storing nothing: a link that is no longer the ride's chauffeur's, a booking not confirmed,
+a ride not on the way or at the pickup, sharing ended by the clock (3 hours after the pickup, 24 hours after
+consent), no consent, a position that is not one; a reading too unsure is ignored. The position goes when
+the passenger is on board (and with a no-show) or staff undo "on the way", in the move's transaction; an
+undo shares nothing until the chauffeur consents again; a ride past its end loses it in the retention run.
+The job page's switch and its script's posts (CSRF, a key that opens nothing)."""
 
 import json
 import math
@@ -15,8 +17,9 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from booking.models import ChauffeurPosition
-from booking.ride_position import arrival, shared_position
+from booking import transitions
+from booking.models import Booking, ChauffeurPosition
+from booking.ride_position import AFTER_PICKUP, KEPT_AT_MOST, STALE_AFTER, arrival, shared_position
 from dispatch import assignment, job_links, positions, ride_day
 from dispatch.models import JobLink
 from payments import cancellation
@@ -180,6 +183,8 @@ def test_a_link_that_is_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet
         (48.2, -180.1, 10),
         (48.2, 16.37, -1),
         (48.2, 16.37, "10"),
+        pytest.param(10**400, 16.37, 10, id="latitude-too-large-for-a-float"),  # not a server error
+        pytest.param(48.2, 16.37, 10**400, id="accuracy-too-large-for-a-float"),
     ],
 )
 def test_what_is_not_a_position_is_refused(job, latitude, longitude, accuracy):
@@ -206,6 +211,166 @@ def test_posts_sooner_than_every_few_seconds_or_older_than_the_last_are_ignored(
         assert send(link, OPERA, at=timezone.now() + timedelta(hours=1)) is True  # the phone's clock is ahead
         assert ChauffeurPosition.objects.get().measured_at == timezone.now()
     assert stored() == [(*OPERA, 20)]
+
+
+def test_a_ride_staff_completed_takes_neither_consent_nor_position(job):
+    """Its link still opens (a completed job's page), and its last step still says "on the way"."""
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link, PRATER)
+    with time_machine.travel(booking.pickup_at + timedelta(minutes=1), tick=False):
+        transitions.complete_by_staff(booking.pk, actor="eva (staff)")  # deletes the position
+        refused("position_not_shared_now", lambda: positions.start_sharing(link))
+        assert stored() == []
+        ChauffeurPosition.objects.create(booking=booking, driver=booking.driver, consented_at=timezone.now())
+        refused("position_not_shared_now", lambda: send(link, OPERA))
+    assert stored() == [(None, None, None)]
+
+
+def test_undoing_on_the_way_deletes_the_position_and_the_next_on_the_way_asks_again(job):
+    booking, link, key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link)
+    ride_day.undo_last(booking.pk, actor="eva (staff)")  # back to "accepted"
+    assert ChauffeurPosition.objects.count() == 0
+    move(booking, "on_the_way")
+    assert shared_position(booking) is None and not positions.is_sharing(booking, link)
+    assert 'id="start-sharing"' in page(Client(), key)  # the page asks again, sending nothing
+    with time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False):
+        refused("position_not_consented", lambda: send(link, PRATER))
+    assert stored() == []
+
+
+def test_undoing_arrived_keeps_sharing(job):
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link)
+    move(booking, "arrived")
+    ride_day.undo_last(booking.pk, actor="eva (staff)")  # back on the way
+    assert stored() == [(*OPERA, 20)] and shared_position(booking).latitude == OPERA[0]
+
+
+def test_sharing_ends_three_hours_after_the_pickup_whatever_the_rides_state(job, client):
+    """A chauffeur who forgets "on board" is not followed home."""
+    booking, link, key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link, PRATER)
+    end = booking.pickup_at + AFTER_PICKUP
+    with time_machine.travel(end - timedelta(seconds=1), tick=False):
+        assert shared_position(booking) is not None
+        assert 'id="position-sharing"' in page(client, key)
+    with time_machine.travel(end, tick=False):
+        refused("position_sharing_ended", lambda: send(link, OPERA))
+        assert shared_position(booking) is None
+        assert 'id="position-sharing"' not in page(client, key)  # the switch is not offered
+        answer = post_position(client, key, fix(), lang="en")
+        assert answer.status_code == 409
+        assert answer.json() == {
+            "code": "position_sharing_ended",
+            "detail": "Sharing your position has ended for this ride.",
+        }
+        assert stored() == [(*PRATER, 20)]  # unchanged
+        positions.stop_sharing(link)
+        refused("position_sharing_ended", lambda: positions.start_sharing(link))
+    assert stored() == []
+
+
+def test_the_end_follows_a_pickup_moved_by_its_flight(job):
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link, PRATER)
+    first_end = booking.pickup_at + AFTER_PICKUP
+    Booking.objects.filter(pk=booking.pk).update(pickup_at=booking.pickup_at + timedelta(hours=2))
+    booking.refresh_from_db()
+    with time_machine.travel(first_end + timedelta(minutes=1), tick=False):
+        assert send(link, OPERA) is True
+        assert shared_position(booking).latitude == OPERA[0]
+    with time_machine.travel(booking.pickup_at + AFTER_PICKUP, tick=False):
+        refused("position_sharing_ended", lambda: send(link, PRATER))
+    assert stored() == [(*OPERA, 20)]
+
+
+def test_sharing_ends_a_day_after_consent_on_a_ride_started_far_ahead(fleet, ride):
+    booking = ride(pickup=(timezone.now() + timedelta(hours=26)).replace(microsecond=0))
+    assign(booking, fleet["karl"], fleet["sedan"])
+    booking.refresh_from_db()
+    link, _key = job_links.issue(booking, fleet["karl"])
+    move(booking, "accepted")
+    ride_day.advance(  # a pickup far away: "on the way" early, as the chauffeur confirmed
+        booking.pk, "on_the_way", driver=booking.driver, actor="Karl", confirmed_pickup=booking.pickup_at
+    )
+    consented_at = positions.start_sharing(link).consented_at
+    send(link, PRATER)
+    with time_machine.travel(consented_at + KEPT_AT_MOST - timedelta(seconds=1), tick=False):
+        assert send(link, OPERA) is True
+    with time_machine.travel(consented_at + KEPT_AT_MOST, tick=False):
+        refused("position_sharing_ended", lambda: send(link, PRATER))
+        assert shared_position(booking) is None
+    assert stored() == [(*OPERA, 20)]
+
+
+def test_the_retention_run_removes_a_position_once_its_sharing_ended(job):
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    send(link)
+    end = booking.pickup_at + AFTER_PICKUP
+    with time_machine.travel(end - timedelta(seconds=1), tick=False):
+        assert retention.remove()["chauffeur_positions"] == 0
+    with time_machine.travel(end, tick=False):
+        assert retention.remove()["chauffeur_positions"] == 1
+    assert ChauffeurPosition.objects.count() == 0
+
+
+def test_a_reading_less_sure_than_100_km_is_ignored_and_sharing_goes_on(job, client):
+    booking, link, key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert send(link, PRATER) is True
+        clock.shift(timedelta(seconds=10))
+        assert send(link, OPERA, accuracy=positions.LONGEST_ACCURACY_M + 1) is False
+        answer = post_position(client, key, fix(OPERA, accuracy=250_000.5))
+        assert answer.status_code == 200 and answer.json() == {"stored": False}
+        assert stored() == [(*PRATER, 20)]  # nothing stored
+        assert send(link, OPERA, accuracy=positions.LONGEST_ACCURACY_M) is True  # the next one is
+    assert stored() == [(*OPERA, positions.LONGEST_ACCURACY_M)]
+
+
+def test_a_number_too_large_for_a_float_is_refused_not_a_server_error(job, client):
+    booking, link, key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    for body in ({**fix(), "latitude": 10**400}, {**fix(), "accuracy": 10**400}):
+        answer = post_position(client, key, body)
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid_position"
+    assert stored() == [(None, None, None)]
+
+
+def test_the_arrival_time_is_never_before_now(job):
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    with time_machine.travel(timezone.now().replace(microsecond=0), tick=False) as clock:
+        send(link, OPERA)  # a minute or two from the pickup
+        clock.shift(timedelta(minutes=8))  # no newer position, still fresh
+        assert shared_position(booking).eta == timezone.now()
+
+
+def test_freshness_is_judged_by_our_clock_not_the_phones(job):
+    booking, link, _key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    with time_machine.travel(timezone.now().replace(microsecond=0), tick=False) as clock:
+        send(link, OPERA, at=timezone.now() - timedelta(minutes=30))  # the phone's clock half an hour slow
+        assert shared_position(booking).eta == timezone.now()  # received just now: fresh, and due now
+        clock.shift(STALE_AFTER + timedelta(seconds=1))
+        assert shared_position(booking).eta is None  # nothing received since
 
 
 def test_on_board_deletes_the_position_and_an_undo_shares_nothing_until_consented_again(job):
@@ -270,10 +435,9 @@ def page(client, key, lang="en") -> str:
     return client.get(f"/chauffeur/job/{key}/?lang={lang}").content.decode()
 
 
-def post_position(client, key, body, **headers):
-    return client.post(
-        f"/chauffeur/job/{key}/position", json.dumps(body), content_type="application/json", **headers
-    )
+def post_position(client, key, body, lang="", **headers):
+    path = f"/chauffeur/job/{key}/position" + (f"?lang={lang}" if lang else "")
+    return client.post(path, json.dumps(body), content_type="application/json", **headers)
 
 
 def fix(where=OPERA, accuracy=15.0):
@@ -365,3 +529,29 @@ def test_a_fix_without_a_readable_time_is_taken_as_received(client, job):
 def test_the_privacy_page_says_how_long_the_position_is_kept(client, path, row):
     page = client.get(path).content.decode()
     assert row in page and ("until the pickup" in page or "bis zur Abholung" in page)
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        (
+            "/en/privacy",
+            [
+                "you see it on your booking page while they come to the pickup",
+                "your browser loads the map images from our map tile provider, which thereby learns your IP "
+                "address and the map area shown",
+            ],
+        ),
+        (
+            "/de/privacy",
+            [
+                "sehen Sie ihn, während er zur Abholung unterwegs ist, auf Ihrer Buchungsseite",
+                "lädt Ihr Browser die Kartenbilder von unserem Kartenanbieter, der dabei Ihre IP-Adresse und "
+                "den gezeigten Kartenausschnitt erfährt",
+            ],
+        ),
+    ],
+)
+def test_a_fresh_installs_privacy_notice_names_the_position_and_the_map_tiles(client, path, words):
+    page = client.get(path).content.decode()
+    assert all(said in page for said in words)

@@ -1,8 +1,10 @@
 """The chauffeur coming, on the traveller's manage page (web/ride_panel.py, booking/ride_position.py): while
 the chauffeur shares their position on the way, the ride panel (the page and the fragment its script asks
 for) prints it with the arrival time at the pickup, in the page's language, and is asked for every 10 s;
-at the pickup without an arrival time; from "on board" on, nothing. The map is drawn only when a tile
-server is configured (MAP_TILE_URL), whose origin the Content-Security-Policy then allows for images."""
+at the pickup without an arrival time; from "on board" on, nothing. The arrival time is never before now,
+and a phone whose clock is slow still gets one. The map is drawn only when a tile server is configured
+(MAP_TILE_URL, with {z}, {x} and {y} and no other placeholder), whose origin the Content-Security-Policy then
+allows for images."""
 
 import ast
 import re
@@ -12,6 +14,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from booking.models import ChauffeurPosition
 from booking.ride_position import arrival, pickup_point
 from dispatch import job_links, positions, ride_day
 from places.geo import LatLng
@@ -87,6 +90,15 @@ def test_an_old_position_is_shown_with_its_time_but_no_arrival(client, coming):
     assert f"Your chauffeur's position at {clock(measured)}" in html and "should be at the pickup" not in html
 
 
+def test_a_phone_whose_clock_is_slow_still_shows_an_arrival_time_and_none_before_now(client, coming):
+    booking, measured = coming
+    ChauffeurPosition.objects.update(measured_at=measured - timedelta(minutes=30))  # received just now
+    with time_machine.travel(measured + timedelta(seconds=5), tick=False):
+        html = client.get(manage_path(booking, "en")).content.decode()
+        now = timezone.now()
+    assert f"Your chauffeur should be at the pickup at about {clock(now)}." in html
+
+
 def test_the_map_is_drawn_with_the_configured_tile_server(client, coming, settings):
     booking, _measured = coming
     settings.MAP_TILE_URL, settings.MAP_TILE_ATTRIBUTION = TILES, "© Example tiles"
@@ -117,3 +129,16 @@ def test_the_csp_allows_the_tile_servers_origin_for_images_only_when_set(tiles, 
 def test_a_tile_address_without_its_parts_stops_the_start(tiles):
     done = manage("check", DJANGO_DEBUG="true", MAP_TILE_URL=tiles)
     assert done.returncode != 0 and "MAP_TILE_URL must be an http(s) address" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "tiles",
+    [
+        "https://{s}.tile.example/{z}/{x}/{y}.png",  # the map fills no subdomain
+        "https://tiles.example.org/{z}/{x}/{y}{r}.png",
+        "https://tiles.example.org/{z}/{x}/{y}.png?zoom={z}",  # the map fills each part once
+    ],
+)
+def test_a_tile_address_with_a_placeholder_the_map_does_not_fill_stops_the_start(tiles):
+    done = manage("check", DJANGO_DEBUG="true", MAP_TILE_URL=tiles)
+    assert done.returncode != 0 and "no other placeholder (no {s}: name one subdomain)" in done.stderr

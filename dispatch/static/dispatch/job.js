@@ -17,8 +17,8 @@ window.addEventListener("pageshow", () => {
 
 // Sharing the phone's position with the traveller, once the chauffeur turned it on (the section carries the
 // address and the texts): the latest fix is sent every `data-every-seconds` while the page is open, with the
-// CSRF token of the switch's form. The server ends it (the ride moved on, sharing turned off elsewhere):
-// the page stops sending and says why.
+// CSRF token of the switch's form. The server ends it (the ride moved on, sharing turned off elsewhere or
+// ended by its time): the page stops sending and says why.
 (() => {
   const sharing = document.getElementById("position-sharing");
   if (!sharing || !sharing.dataset.positionUrl) return;
@@ -66,8 +66,12 @@ window.addEventListener("pageshow", () => {
     })
       .then((response) => {
         if (response.ok) {
-          const time = new Date(fix.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-          status.textContent = `${sharing.dataset.sent} ${time}`;
+          // {"stored": false}: a reading ignored (too unsure, too soon); sharing goes on with the next
+          return response.json().catch(() => ({})).then((answer) => {
+            if (!answer.stored) return;
+            const time = new Date(fix.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+            status.textContent = `${sharing.dataset.sent} ${time}`;
+          });
         } else if (response.status >= 500 || response.status === 429) {
           sent = null; // the server's trouble: sent again on the next turn
         } else { // refused for good: the ride moved on, sharing was turned off, the link no longer opens
