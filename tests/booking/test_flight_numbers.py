@@ -6,6 +6,7 @@ import json
 from datetime import date
 
 import pytest
+import requests
 import responses
 
 from booking.models import Booking
@@ -198,3 +199,35 @@ def test_checks_at_booking_leave_half_the_budget_to_the_flights_followed(client,
     assert budget.used_today() == 2  # the check not sent counted nothing
     assert budget.spend() and budget.spend()  # the flights followed still have theirs
     assert not budget.spend()
+
+
+def test_a_provider_that_times_out_refuses_nobody(client, aero):
+    data = airport_pickup(flightNumber="OS 88")
+    url = f"{URL}/flights/number/OS88/{flight_day(data).isoformat()}"
+    aero.add(responses.GET, url, body=requests.exceptions.ReadTimeout("no answer in 8 s"))
+    response = post(client, LEGACY, {"amount": server_amount(client, data), "bookingData": data})
+    assert response.status_code == 200, response.content
+    assert len(aero.calls) == 1
+
+
+def test_an_unknown_flight_is_refused_to_an_agent(client, agent, aero):
+    data = airport_pickup(flightNumber="OS 88")
+    lands(aero, data, status=404)
+    arguments = {"amount": server_amount(client, data), "bookingData": data}
+    problem = tool_problem(call(client, agent, "booking.create_checkout", arguments))
+    assert problem["code"] == "invalid_request" and "bookingData.flightNumber" in problem["errors"]
+    assert "No flight OS88 lands on" in problem["detail"]
+    assert not Booking.objects.exists()
+
+
+def test_a_way_backs_flight_landing_elsewhere_is_refused_on_the_way_back(client, writer, aero):
+    out = airport_pickup(flightNumber="OS 88")
+    back_pickup = out["pickupDatetime"][:11] + "18:00:00" + out["pickupDatetime"][19:]
+    back = {"pickupDatetime": back_pickup, "from": AIRPORT, "to": "Hotel Sacher", "flightNumber": "OS 89"}
+    lands(aero, out)
+    lands(aero, back, at="MUC", flight="OS89")
+    amount = 2 * server_amount(client, out)
+    response = post(client, V1, {"amount": amount, "bookingData": {**out, "wayBack": back}}, **writer)
+    body = assert_problem(response, 400, "invalid_request", "bookingData.wayBack")
+    assert "lands at MUC that day, not at the pickup's airport (VIE)" in body["detail"]
+    assert not Booking.objects.exists()

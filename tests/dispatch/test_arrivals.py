@@ -18,10 +18,12 @@ from booking.models import Booking, BookingEvent, FlightStatus, FlightWatch
 from booking.ride import progress
 from dispatch import job_links, ride_day, tasks, waiting
 from dispatch.models import RideDayPolicy
+from flights import budget
 from flights.models import FlightBudget
 from privacy import records
 from tests.dispatch.conftest import assign
 from tests.queued import run_pending_jobs
+from tests.sms.fake_twilio import ACCOUNT, BASE, MESSAGES_URL, SENDER, TOKEN, sent_texts
 from webhooks.models import Endpoint, Event
 
 pytestmark = pytest.mark.django_db
@@ -220,9 +222,14 @@ def test_a_diverted_flight_alerts_staff_with_the_airport(aero, clock, flight_rid
     assert flight_ride.pickup_at == BOOKED
     assert moves(flight_ride) == ["Flight LH 1234 is diverted to BTS: the pickup stays until staff decide."]
     assert FlightWatch.objects.get(booking=flight_ride).status == FlightStatus.DIVERTED
+    polled(clock, LANDING - timedelta(hours=1))  # diverted is final: not asked, not alerted again
+    (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
+    assert "Flight LH 1234 is diverted to BTS" in alert.body and len(aero.calls) == 1
 
 
-def test_an_outage_changes_nothing_and_is_asked_again_later(aero, clock, flight_ride):
+def test_an_outage_changes_nothing_is_shown_and_asked_again_later(
+    aero, clock, flight_ride, admin_client, client, agent
+):
     answer(aero, http=503)
     assert polled(clock)["moved"] == 0
     watch = FlightWatch.objects.get(booking=flight_ride)
@@ -230,6 +237,10 @@ def test_an_outage_changes_nothing_and_is_asked_again_later(aero, clock, flight_
     assert watch.next_check_at == LANDING - timedelta(hours=2)  # at its own pace: hourly, 3 h 20 before
     flight_ride.refresh_from_db()
     assert flight_ride.pickup_at == BOOKED and mail.outbox == []
+    html = admin_client.get(BOARD, {"range": "today"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Flight LH 1234: no flight data since 11:00" in html
+    read = client.get(f"/api/v1/bookings/{flight_ride.reference}", {"email": "anna@example.com"}, **agent)
+    assert read.json()["flight"]["unavailableSince"] == "2027-06-07T11:00:00+02:00"
     answer(aero, "Expected")
     polled(clock, LANDING - timedelta(hours=2))
     watch.refresh_from_db()
@@ -532,3 +543,28 @@ def test_a_move_into_the_chauffeurs_next_ride_alerts_staff(aero, clock, flight_r
     assert flight_ride.pickup_at == LANDING + timedelta(minutes=125)  # the move stands: they land then
     (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
     assert f"The moved pickup overlaps {next_ride.reference}" in alert.body
+
+
+def test_a_traveller_who_chose_texts_gets_one_text_per_real_move(settings, aero, clock, flight_ride):
+    settings.SMS_PROVIDER = "twilio"
+    settings.TWILIO_ACCOUNT_SID, settings.TWILIO_AUTH_TOKEN = ACCOUNT, TOKEN
+    settings.TWILIO_FROM_NUMBER, settings.TWILIO_API_BASE = SENDER, BASE
+    aero.add(responses.POST, MESSAGES_URL, json={"sid": "SM0001", "status": "queued"}, status=201)
+    Booking.objects.filter(pk=flight_ride.pk).update(text_messages=True, phone="0664 123 45 67")
+    before = len(sent_texts(aero))
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=70))
+    polled(clock)
+    for minutes_before, revised in ((120, 70), (60, 72)):  # the same estimate, then a wobble: no news
+        answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=revised))
+        polled(clock, LANDING - timedelta(minutes=minutes_before))
+    (text,) = sent_texts(aero)[before:]
+    assert text["To"] == "+436641234567" and "15:25" in text["Body"]
+
+
+def test_the_budget_is_a_day_in_vienna(aero):
+    FlightBudget.objects.create(daily_calls=1)
+    late_evening = datetime(2027, 6, 7, 23, 59, tzinfo=VIENNA)
+    with time_machine.travel(late_evening, tick=False) as clock:
+        assert budget.spend() and not budget.spend()
+        clock.move_to(late_evening + timedelta(minutes=2))  # 00:01 in Vienna, still 22:01 on the 7th in UTC
+        assert budget.spend() and not budget.spend()

@@ -28,6 +28,7 @@ from places.providers.base import Endpoint
 from places.services import offline_provider
 from privacy import retention
 from tests.dispatch.conftest import assign
+from tests.mcp_endpoint.mcp import call, tool_result
 
 pytestmark = pytest.mark.django_db
 SACHER = offline_provider().route(Endpoint("Hotel Sacher"), Endpoint("Flughafen Wien"), departure=None).start
@@ -102,8 +103,11 @@ def test_the_api_tells_the_arrival_time_and_never_the_position(job, client, agen
         send(link)
         expected = shared_position(booking).eta
         read = client.get(path, {"email": booking.email}, **agent).json()
-    assert read["chauffeurArrival"] == timezone.localtime(expected).isoformat()
-    assert str(OPERA[0]) not in json.dumps(read)  # the position is the traveller's alone
+        asked = {"reference": booking.reference, "email": booking.email}
+        tool = tool_result(call(client, agent, "booking.get_booking", asked))["structuredContent"]
+    assert read["chauffeurArrival"] == timezone.localtime(expected).isoformat() == tool["chauffeurArrival"]
+    for answer in (read, tool):  # the position is the traveller's alone
+        assert str(OPERA[0]) not in json.dumps(answer) and str(OPERA[1]) not in json.dumps(answer)
     move(booking, "arrived")
     assert client.get(path, {"email": booking.email}, **agent).json()["chauffeurArrival"] is None
 
@@ -169,6 +173,20 @@ def test_a_link_that_is_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet
     booking.refresh_from_db()
     if ends is not expire:  # an expired link: the ride long over, its state no longer on the way
         assert shared_position(booking) is None  # no longer shown
+
+
+@pytest.mark.parametrize("ends", [revoke, reassign])
+def test_the_job_page_of_a_link_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet, client, ends):
+    booking, link, key = job
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+    ends(booking, link, fleet)
+    with time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False):
+        answer = post_position(client, key, fix(PRATER))
+        switched = client.post(f"/chauffeur/job/{key}/sharing", {"share": "on"})
+    assert answer.status_code == 404 and answer.json()["code"] in ("not_found", "not_your_ride")
+    assert switched.status_code in (302, 404) and stored() == []
+    assert not ChauffeurPosition.objects.exists()
 
 
 @pytest.mark.parametrize(

@@ -106,6 +106,15 @@ def test_the_map_is_drawn_with_the_configured_tile_server(client, coming, settin
     assert f'id="ride-map" class="cb-map" data-tiles="{TILES}"' in html
     assert '<p id="ride-map-attribution" class="cb-map-attribution" hidden>© Example tiles</p>' in html
     assert "/static/booking/ride_map.js" in html
+    scripts = re.findall(r"<script[^>]*\bsrc=\"([^\"]+)\"", html)
+    assert scripts and all(src.startswith("/static/") for src in scripts)  # no third party's script
+    assert "<script>" not in html and "tiles.example.org" not in response_csp(client, booking)
+
+
+def response_csp(client, booking) -> str:
+    """The scripts' rule of the page's Content-Security-Policy: the tile server only ever serves images."""
+    policy = client.get(manage_path(booking, "en"))["Content-Security-Policy"]
+    return next(rule for rule in policy.split(";") if rule.strip().startswith("script-src"))
 
 
 @pytest.mark.parametrize(
