@@ -1,9 +1,9 @@
 """Pickups that meet a flight follow it. A schedule polls each airport pickup's flight (flights/services.py)
 more often as landing nears, within the day's budget; the pickup becomes the landing plus the policy's
 time to get out (shorter from the Schengen area, longer with luggage). A late flight moves the pickup later;
-an early one earlier, but never sooner than a chauffeur can still set off for it, nor before the time
-booked. Each move is recorded, announced (booking.pickup_moved) and told to the traveller and the chauffeur
-once; moves under a few minutes are none. A cancelled or diverted flight alerts staff at once; an outage
+an early one earlier, but never sooner than a chauffeur can still set off for it. Each move is recorded,
+announced (booking.pickup_moved) and told to the traveller and the chauffeur once; moves under a few
+minutes are none. A cancelled or diverted flight alerts staff at once; an outage
 changes nothing and is shown."""
 
 import logging
@@ -36,6 +36,9 @@ REAL_CHANGE = timedelta(minutes=5)  # a move below this is none: no message for 
 # the pickup stays.
 TIED_TO_LANDING = timedelta(hours=3)
 RETRY_AFTER_OUTAGE = timedelta(minutes=10)
+# A pickup staff moved this far from its flight's landing meets another flight of that number (another
+# day's): the watch starts afresh.
+ANOTHER_FLIGHT = timedelta(hours=12)
 # Set by the pickup time still to come: the nearer, the more often (and the dearer).
 INTERVALS = (
     (timedelta(hours=1), timedelta(minutes=10)),
@@ -138,16 +141,17 @@ def _watch_of(booking: Booking) -> FlightWatch:
     return watch
 
 
-def _adopt_changed_pickup(watch: FlightWatch, booking: Booking) -> None:
+def _adopt_changed_pickup(watch: FlightWatch, booking: Booking) -> bool:
     """A pickup staff or an agent moved since the flight last did is the time booked now: the flight moves
-    it from there, and never back to the old one. Moved to another day, it meets that day's flight: asked
-    afresh, whatever the old day's did (cancelled, landed)."""
+    it from there, and never back to the old one. Moved far from the flight's landing (another day), it
+    meets that day's flight: asked afresh, whatever the old one did (cancelled, landed). True then."""
     if booking.pickup_at is None or watch.followed_pickup_at == booking.pickup_at:
-        return
+        return False
     watch.booked_pickup_at = watch.followed_pickup_at = booking.pickup_at
     fields = ["booked_pickup_at", "followed_pickup_at"]
-    scheduled = watch.scheduled_landing
-    if scheduled is not None and timezone.localdate(scheduled) not in flights.days_of(booking.pickup_at):
+    landing = watch.actual_landing or watch.estimated_landing or watch.scheduled_landing
+    another_flight = landing is not None and abs(booking.pickup_at - landing) > ANOTHER_FLIGHT
+    if another_flight:
         watch.status, watch.alerted_status = FlightStatus.SCHEDULED, ""
         watch.scheduled_landing = watch.estimated_landing = watch.actual_landing = None
         watch.next_check_at = watch.unavailable_since = None
@@ -161,6 +165,7 @@ def _adopt_changed_pickup(watch: FlightWatch, booking: Booking) -> None:
             "unavailable_since",
         ]
     watch.save(update_fields=fields)
+    return another_flight
 
 
 def _leg_for(found: list[Leg], booking: Booking, watch: FlightWatch) -> Leg | None:
@@ -190,7 +195,8 @@ def _record_answer(pk: int, leg: Leg | None, now: datetime) -> int:
         watch = FlightWatch.objects.select_for_update().get(booking=booking)
         if booking.status not in FOLLOWED or booking.pickup_at is None:
             return 0
-        _adopt_changed_pickup(watch, booking)  # again under the lock: a change may have come between
+        if _adopt_changed_pickup(watch, booking):  # again under the lock: a change may have come between
+            return 0  # the answer is about the flight the pickup no longer meets: asked afresh next run
         watch.checked_at, watch.unavailable_since = now, None
         if leg is None:
             watch.status = FlightStatus.UNKNOWN
@@ -280,7 +286,9 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
     before = booking.pickup_at
     assert before is not None  # noqa: S101  (followed rides have a pickup)
     booking.pickup_at = watch.followed_pickup_at = pickup
-    booking.save(update_fields=["pickup_at", "updated_at"])
+    if booking.estimated_arrival is not None:  # the same ride, later or sooner
+        booking.estimated_arrival += pickup - before
+    booking.save(update_fields=["pickup_at", "estimated_arrival", "updated_at"])
     watch.save(update_fields=["followed_pickup_at"])
     landing = watch.actual_landing or watch.estimated_landing
     assert landing is not None  # noqa: S101  (only a known landing moves a pickup)
@@ -307,7 +315,7 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
         },
     )
     job_links.follow_change(booking)
-    _alert_what_is_in_the_way(booking, pickup)
+    _alert_what_is_in_the_way(booking, pickup, before)
     reminders.carry_over(booking, before)  # the message of the move is the reminder of the new time
     booking_tasks.send_pickup_moved.enqueue(
         booking.pk,
@@ -319,19 +327,12 @@ def _move(booking: Booking, watch: FlightWatch, pickup: datetime) -> None:
     )
 
 
-def _alert_what_is_in_the_way(booking: Booking, pickup: datetime) -> None:
+def _alert_what_is_in_the_way(booking: Booking, pickup: datetime, before: datetime) -> None:
     """The flight moved the pickup into the chauffeur's or the car's next ride, or past the way back's
-    pickup: the move stands (the traveller lands when they land), and staff hear of it at once."""
-    window = windows.window_at(booking, pickup)
-    busy = {
-        other.reference
-        for other in (
-            booking.driver and windows.clash(window, exclude=booking, driver=booking.driver),
-            booking.vehicle and windows.clash(window, exclude=booking, vehicle=booking.vehicle),
-        )
-        if other
-    }
+    pickup: the move stands (the traveller lands when they land), and staff hear of it at once, once (a
+    flight slipping further tells nothing new about a ride already in the way)."""
     problems = []
+    busy = _rides_in_the_way(booking, pickup) - _rides_in_the_way(booking, before)
     if busy:
         problems.append(
             history.said(
@@ -339,9 +340,7 @@ def _alert_what_is_in_the_way(booking: Booking, pickup: datetime) -> None:
                 other=", ".join(sorted(busy)),
             )
         )
-    try:
-        trips.ensure_in_order(booking, pickup)
-    except DomainError:
+    if _in_order(booking, before) and not _in_order(booking, pickup):
         other = trips.other_leg(booking)
         problems.append(
             history.said(
@@ -352,3 +351,25 @@ def _alert_what_is_in_the_way(booking: Booking, pickup: datetime) -> None:
     for said in problems:
         history.record(booking, history.Kind.RIDE, said, actor="flight data")
         booking_tasks.alert_operator.enqueue(booking.pk, str(said), topic="Flight")
+
+
+def _rides_in_the_way(booking: Booking, pickup: datetime) -> set[str]:
+    """The references of the chauffeur's and the car's other rides the booking picked up at `pickup` meets."""
+    window = windows.window_at(booking, pickup)
+    return {
+        other.reference
+        for other in (
+            booking.driver and windows.clash(window, exclude=booking, driver=booking.driver),
+            booking.vehicle and windows.clash(window, exclude=booking, vehicle=booking.vehicle),
+        )
+        if other
+    }
+
+
+def _in_order(booking: Booking, pickup: datetime) -> bool:
+    """Whether a return trip's way back still comes after its way out arrives, the booking picked up then."""
+    try:
+        trips.ensure_in_order(booking, pickup)
+    except DomainError:
+        return False
+    return True

@@ -11,9 +11,11 @@ from sitekit import daily_counts
 logger = logging.getLogger(__name__)
 
 COUNTER = "flights:budget"
-# Checks at booking (a form anyone may send) may spend this share of the day; the rest stays for the
-# flights followed, so a stream of checkouts cannot stop pickups from following their flights.
+# Checks at booking (a form anyone may send) may spend this share of the day, counted on their own too; the
+# rest stays for the flights followed, so a stream of checkouts cannot stop pickups from following their
+# flights.
 AT_BOOKING_SHARE = 0.5
+CHECKS_COUNTER = "flights:budget:checks"
 
 
 def daily_limit() -> int | None:
@@ -28,11 +30,13 @@ def spend(*, at_booking: bool = False) -> bool:
     asked again a few minutes later."""
     limit = daily_limit()
     if at_booking and limit is not None:
-        used_so_far = daily_counts.counted_today(COUNTER)
-        if used_so_far is None or used_so_far >= limit * AT_BOOKING_SHARE:
+        checks = daily_counts.counted_today(CHECKS_COUNTER)
+        if checks is None or checks >= int(limit * AT_BOOKING_SHARE):
             return False
     try:
         used = daily_counts.count(COUNTER)
+        if at_booking:
+            daily_counts.count(CHECKS_COUNTER)
     except Exception:
         logger.warning("Flight data budget not counted: the shared cache does not answer", exc_info=True)
         return False

@@ -541,6 +541,8 @@ def test_a_move_into_the_chauffeurs_next_ride_alerts_staff(aero, clock, flight_r
     polled(clock)
     flight_ride.refresh_from_db()
     assert flight_ride.pickup_at == LANDING + timedelta(minutes=125)  # the move stands: they land then
+    answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=130))  # later still: nothing new to tell
+    polled(clock, LANDING - timedelta(hours=2))
     (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
     assert f"The moved pickup overlaps {next_ride.reference}" in alert.body
 
@@ -568,3 +570,39 @@ def test_the_budget_is_a_day_in_vienna(aero):
         assert budget.spend() and not budget.spend()
         clock.move_to(late_evening + timedelta(minutes=2))  # 00:01 in Vienna, still 22:01 on the 7th in UTC
         assert budget.spend() and not budget.spend()
+
+
+def test_staffs_nudge_of_a_pickup_the_night_flight_moved_past_four_keeps_that_flight(aero, clock, ride):
+    night = datetime(2027, 6, 8, 0, 10, tzinfo=VIENNA)
+    booking = ride(night, origin=AIRPORT, flight_number="LH1234", luggage=0)
+    evening = datetime(2027, 6, 7, 23, 45, tzinfo=VIENNA)
+    answer(aero, "EnRoute", scheduled=evening, revised=evening + timedelta(hours=4))  # lands 03:45
+    answer(aero, "Expected", scheduled=evening + timedelta(days=1))  # the next evening's, on time
+    polled(clock, night - timedelta(hours=2))
+    booking.refresh_from_db()
+    assert booking.pickup_at == evening + timedelta(hours=4, minutes=15)
+    Booking.objects.filter(pk=booking.pk).update(pickup_at=booking.pickup_at + timedelta(minutes=10))
+    polled(clock, night)
+    watch = FlightWatch.objects.get(booking=booking)
+    assert watch.scheduled_landing == evening and watch.estimated_landing == evening + timedelta(hours=4)
+
+
+def test_a_delayed_way_out_too_late_for_its_way_back_alerts_staff_once(aero, clock, flight_ride, ride):
+    Booking.objects.filter(pk=flight_ride.pk).update(estimated_arrival=BOOKED + timedelta(minutes=24))
+    way_back = ride(
+        LANDING + timedelta(minutes=90), origin="Hotel Sacher", destination=AIRPORT, way_out=flight_ride
+    )
+    for minutes_before, revised in ((180, 110), (120, 130)):  # late, then later still
+        answer(aero, "EnRoute", revised=LANDING + timedelta(minutes=revised))
+        polled(clock, LANDING - timedelta(minutes=minutes_before))
+    flight_ride.refresh_from_db()
+    assert flight_ride.estimated_arrival == flight_ride.pickup_at + timedelta(minutes=24)  # moved with it
+    (alert,) = [message for message in mail.outbox if message.to == ["office@chauffeur.test"]]
+    assert f"no longer leaves time for the other ride of the return trip ({way_back.reference})" in alert.body
+
+
+def test_checks_at_booking_keep_their_half_whatever_the_flights_followed_spent(aero):
+    FlightBudget.objects.create(daily_calls=10)
+    assert all(budget.spend() for _ in range(6))  # the flights followed took more than half
+    assert all(budget.spend(at_booking=True) for _ in range(4))
+    assert not budget.spend(at_booking=True) and not budget.spend()  # ten calls: the day is spent
