@@ -3,8 +3,8 @@ more often as landing nears, within the day's budget; the pickup becomes the lan
 time to get out (shorter from the Schengen area, longer with luggage). A late flight moves the pickup later;
 an early one earlier, but never sooner than a chauffeur can still set off for it. Each move is recorded,
 announced (booking.pickup_moved) and told to the traveller and the chauffeur once; moves under a few
-minutes are none. A cancelled or diverted flight alerts staff at once; an outage
-changes nothing and is shown."""
+minutes are none. A cancelled or diverted flight, or a move into another ride, alerts staff at once; an
+outage changes nothing and is shown."""
 
 import logging
 from dataclasses import dataclass
