@@ -8,14 +8,12 @@ import hashlib
 import os
 import secrets
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
 
-from tests.access.test_revocation_gunicorn import PING, workers_answering
+from tests.access.test_revocation_gunicorn import PING, pings_until, workers_answering
 from tests.mcp_endpoint.oauth.browser import Browser
 from tests.mcp_endpoint.oauth.conftest import ACCESS_TOKEN_SECONDS
 from tests.mcp_endpoint.oauth.harness import OAuthLive, oauth_server
@@ -202,16 +200,9 @@ def test_a_revoked_grant_stops_working_on_every_worker_at_once(tmp_path):
         def logged() -> str:  # the access log since the pings began (sign-in and consent were answered too)
             return live.log.read_text()[start:]
 
-        def pings_until(status: int, enough: Callable[[set[str]], bool]) -> list[requests.Response]:
-            answers: list[requests.Response] = []
-            with ThreadPoolExecutor(6) as pool:
-                while not enough(workers_answering(logged(), status)) and len(answers) < 300:
-                    answers += pool.map(ping, range(len(answers), len(answers) + 30))
-            return answers
-
         start = len(live.log.read_text())
 
-        accepted = pings_until(200, lambda workers: len(workers) >= 2)
+        accepted = pings_until(ping, logged, 200, lambda workers: len(workers) >= 2)
         assert {answer.status_code for answer in accepted} == {200}
         keepers = workers_answering(logged(), 200)  # both now keep the token
         assert len(keepers) == 2, logged()[-2000:]
@@ -224,7 +215,7 @@ def test_a_revoked_grant_stops_working_on_every_worker_at_once(tmp_path):
         )
         assert revoked.status_code == 200, revoked.text
 
-        refused = pings_until(401, lambda workers: len(workers & keepers) == 2)
+        refused = pings_until(ping, logged, 401, lambda workers: len(workers & keepers) == 2)
         assert {answer.status_code for answer in refused} == {401}
         assert len(workers_answering(logged(), 401) & keepers) == 2, logged()[-2000:]
         # and the refresh token is dead as well
