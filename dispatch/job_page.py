@@ -212,6 +212,8 @@ def _job(booking: Booking, key: str, link: JobLink | None = None) -> Job:
             Step(RideState.NO_SHOW, reached[RideState.NO_SHOW], True)
         ]
     now = timezone.now()
+    shared_now = booking.status == BookingStatus.CONFIRMED and progress.state in SHARED_STATES
+    consent = positions.consent_of(booking, link) if shared_now else None
     upcoming = ride_day.next_moves(booking, progress, ride_day_policy())
     stops = ride_stops.of(booking)
     return Job(
@@ -253,13 +255,11 @@ def _job(booking: Booking, key: str, link: JobLink | None = None) -> Job:
             for shown, stop in zip(presentation.stops_shown(booking), stops, strict=True)
         ],
         sharing=Sharing(
-            on=link is not None and positions.is_sharing(booking, link),
+            on=consent is not None,
             switch_url=f"{job_links.PATH}{key}/sharing",
             position_url=f"{job_links.PATH}{key}/position",
         )
-        if booking.status == BookingStatus.CONFIRMED
-        and progress.state in SHARED_STATES
-        and not positions.sharing_ended(booking, link, now)
+        if shared_now and not positions.has_ended(booking, consent, now)
         else None,
     )
 

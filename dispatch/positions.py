@@ -43,8 +43,7 @@ def start_sharing(link: JobLink) -> ChauffeurPosition:
     with transaction.atomic():
         booking = _locked(link)
         _refuse_unless_shared_now(booking)
-        kept = ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).first()
-        _refuse_once_ended(booking, kept, timezone.now())
+        _refuse_once_ended(booking, consent_of(booking, link), timezone.now())
         sharing, _made = ChauffeurPosition.objects.get_or_create(
             booking=booking, defaults={"driver_id": link.driver_id, "consented_at": timezone.now()}
         )
@@ -106,20 +105,16 @@ def share(
     return True
 
 
-def is_sharing(booking: Booking, link: JobLink) -> bool:
-    """Whether this chauffeur's consent for the ride stands (the job page's switch)."""
-    return ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).exists()
+def consent_of(booking: Booking, link: JobLink | None) -> ChauffeurPosition | None:
+    """This chauffeur's consent for the ride (the job page's switch), or None."""
+    if link is None:
+        return None
+    return ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).first()
 
 
-def sharing_ended(booking: Booking, link: JobLink | None, now: datetime) -> bool:
-    """Whether sharing is over for this chauffeur's ride (sharing_ends_at, from their consent, or from now
-    without one): the job page then offers no switch."""
-    kept = (
-        None
-        if link is None
-        else ChauffeurPosition.objects.filter(booking=booking, driver_id=link.driver_id).first()
-    )
-    return now >= sharing_ends_at(booking, kept.consented_at if kept else now)
+def has_ended(booking: Booking, consent: ChauffeurPosition | None, now: datetime) -> bool:
+    """Past sharing_ends_at, counted from the chauffeur's consent, or from now without one."""
+    return now >= sharing_ends_at(booking, consent.consented_at if consent else now)
 
 
 def forget(booking: Booking) -> int:
@@ -175,9 +170,8 @@ def _refuse_unless_shared_now(booking: Booking) -> None:
         )
 
 
-def _refuse_once_ended(booking: Booking, kept: ChauffeurPosition | None, now: datetime) -> None:
-    """Past sharing_ends_at, counted from the chauffeur's consent (`kept`), or from now without one."""
-    if now >= sharing_ends_at(booking, kept.consented_at if kept else now):
+def _refuse_once_ended(booking: Booking, consent: ChauffeurPosition | None, now: datetime) -> None:
+    if has_ended(booking, consent, now):
         raise PositionRefused(
             _("Sharing your position has ended for this ride."), code="position_sharing_ended", status=409
         )
