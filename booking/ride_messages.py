@@ -156,4 +156,9 @@ def reminder_text(booking: Booking) -> str:
 def pickup_key(booking: Booking) -> str:
     """The pickup time as reminders know it (a changed time is a new reminder), in UTC."""
     assert booking.pickup_at is not None  # noqa: S101  (reminders look for rides by their pickup time)
-    return booking.pickup_at.astimezone(UTC).isoformat()
+    return key_of(booking.pickup_at)
+
+
+def key_of(pickup: datetime) -> str:
+    """A pickup time as reminders know it (pickup_key), of a time the booking no longer has."""
+    return pickup.astimezone(UTC).isoformat()

@@ -7,7 +7,7 @@ Each goes out once: its Reminder row (a unique key) is written in the transactio
 two runs, or two workers, never both send it; a changed pickup time is a new key, so a new reminder."""
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -167,7 +167,7 @@ def send_driver_reminder(driver_id: int, day_iso: str) -> bool:
 def carry_over(booking: Booking, before: datetime) -> None:
     """The pickup moved from `before` (by its flight) and the traveller is told of it: a reminder already
     sent for the old time stands for the new one too, not sent again. Inside the move's transaction."""
-    if Reminder.objects.filter(key=_traveller_key(booking, before.astimezone(UTC).isoformat())).exists():
+    if Reminder.objects.filter(key=_traveller_key(booking, ride_messages.key_of(before))).exists():
         Reminder.objects.get_or_create(key=_traveller_key(booking, ride_messages.pickup_key(booking)))
 
 
