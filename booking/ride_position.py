@@ -8,7 +8,6 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.utils import timezone
 
 from booking import ride, ride_stops
@@ -16,6 +15,7 @@ from booking.models import Booking, BookingStatus, ChauffeurPosition, RideState
 from places.geo import LatLng
 from places.providers.base import PlacesError
 from places.services import drive_without_provider, estimate_route
+from sitekit import tolerant_cache
 
 logger = logging.getLogger(__name__)
 
@@ -104,10 +104,7 @@ def pickup_point(booking: Booking) -> LatLng | None:
     """The pickup's coordinates as the ride's route starts (the same route question as the checkout's, so
     a remote provider's route cache usually answers), kept in the shared cache per ride and address."""
     key = "ride-position:pickup:" + hashlib.sha256(f"{booking.pk}|{booking.origin}".encode()).hexdigest()
-    try:
-        kept = cache.get(key)
-    except Exception:  # the cache's own errors differ (redis, breaker …): a miss
-        kept = None
+    kept = tolerant_cache.read(key, what="the pickup's point")
     if kept is not None:
         return LatLng(*kept) if kept else None
     stops = ride_stops.of(booking)
@@ -123,8 +120,6 @@ def pickup_point(booking: Booking) -> LatLng | None:
     except PlacesError as failure:
         logger.info("Pickup of %s not placed: %s", booking.reference, failure.code)
         point = None
-    try:
-        cache.set(key, (point.lat, point.lng) if point else (), PICKUP_TTL if point else PICKUP_UNKNOWN_TTL)
-    except Exception:
-        logger.warning("Shared cache unavailable; the pickup's point is not kept")
+    kept_as = (point.lat, point.lng) if point else ()
+    tolerant_cache.keep(key, kept_as, PICKUP_TTL if point else PICKUP_UNKNOWN_TTL, what="the pickup's point")
     return point

@@ -8,13 +8,13 @@ from datetime import date, datetime, time, timedelta
 from functools import cache
 
 from django.conf import settings
-from django.core.cache import cache as shared_cache
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from flights import budget, numbers
 from flights.providers.base import FlightDataUnavailable, FlightProvider, Leg
+from sitekit import tolerant_cache
 
 logger = logging.getLogger(__name__)
 
@@ -93,19 +93,19 @@ def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None
         return Refusal(numbers.MALFORMED)
     days = days_of(pickup)
     key = f"flights:check:{number}:" + ",".join(day.isoformat() for day in days)
-    found = _kept(key)
+    found = tolerant_cache.read(key, what="flight checks")
     if found is None:
-        if _kept(CHECKS_PAUSED):
+        if tolerant_cache.read(CHECKS_PAUSED, what="flight checks"):
             return None
         try:
             found = legs_around(number, pickup, at_booking=True)
         except FlightDataUnavailable:
             logger.warning("Flight %s not checked: the flight-data provider does not answer", number)
-            _keep(CHECKS_PAUSED, True, CHECKS_PAUSED_SECONDS)
+            tolerant_cache.keep(CHECKS_PAUSED, True, CHECKS_PAUSED_SECONDS, what="flight checks")
             return None
         if found is None:
             return None
-        _keep(key, found, CHECK_CACHE_SECONDS)
+        tolerant_cache.keep(key, found, CHECK_CACHE_SECONDS, what="flight checks")
     if not found:
         return Refusal(
             format_lazy(
@@ -125,19 +125,3 @@ def check(text: str, *, pickup: datetime, airport: str | None) -> Refusal | None
             )
         )
     return None
-
-
-def _kept(key: str):
-    """What the shared cache keeps under `key`; None when it does not answer (the check goes on without)."""
-    try:
-        return shared_cache.get(key)
-    except Exception:  # the cache's own errors differ (redis, breaker …)
-        logger.warning("Shared cache unavailable; flight checks are not kept")
-        return None
-
-
-def _keep(key: str, value: object, seconds: int) -> None:
-    try:
-        shared_cache.set(key, value, seconds)
-    except Exception:
-        logger.warning("Shared cache unavailable; flight checks are not kept")

@@ -14,7 +14,6 @@ from functools import cache
 from typing import TypeVar
 
 from django.conf import settings
-from django.core.cache import cache as shared_cache
 from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +33,7 @@ from places.providers.base import (
     is_google_place_id,
     upstream_unavailable,
 )
+from sitekit import tolerant_cache
 
 logger = logging.getLogger(__name__)
 
@@ -193,19 +193,18 @@ def rating_snapshot() -> Rating:
         except DatabaseError:  # the snapshot staff keep is out of reach: show none rather than fail
             logger.warning("Rating snapshot unavailable: the database does not answer", exc_info=True)
             return NO_RATING
-    fresh = _cache_get(RATING_KEY)
+    fresh = tolerant_cache.read(RATING_KEY, what="places")
     if fresh is not None:
         return fresh
     try:
         rating = places.rating()
     except PlacesError:
-        fallback = _cache_get(LAST_GOOD_RATING_KEY) or NO_RATING
-        _cache_set(
-            RATING_KEY, fallback, RATING_FALLBACK_TTL
-        )  # ask Google again in a few minutes, not per visit
+        fallback = tolerant_cache.read(LAST_GOOD_RATING_KEY, what="places") or NO_RATING
+        # ask Google again in a few minutes, not per visit
+        tolerant_cache.keep(RATING_KEY, fallback, RATING_FALLBACK_TTL, what="places")
         return fallback
-    _cache_set(RATING_KEY, rating, RATING_TTL)
-    _cache_set(LAST_GOOD_RATING_KEY, rating, None)
+    tolerant_cache.keep(RATING_KEY, rating, RATING_TTL, what="places")
+    tolerant_cache.keep(LAST_GOOD_RATING_KEY, rating, None, what="places")
     return rating
 
 
@@ -221,10 +220,10 @@ def _remote(
     """The cached answer; else, unless the provider was just found down (`breaker`), one upstream call
     from the day's budget, its answer cached. A spent budget gets the offline answer, not cached: the next
     day's budget asks the provider again."""
-    found = _cache_get(key)
+    found = tolerant_cache.read(key, what="places")
     if found is not None:
         return found
-    if breaker and _cache_get(OUTAGE_KEY):
+    if breaker and tolerant_cache.read(OUTAGE_KEY, what="places"):
         raise upstream_unavailable(_("The places provider is unavailable; try again in a minute."))
     if not budget.spend(kind):
         return offline()
@@ -232,9 +231,9 @@ def _remote(
         value = call()
     except PlacesError as failure:
         if breaker and failure.code == "upstream_unavailable":
-            _cache_set(OUTAGE_KEY, True, OUTAGE_TTL)  # an outage opens the breaker
+            tolerant_cache.keep(OUTAGE_KEY, True, OUTAGE_TTL, what="places")  # an outage opens the breaker
         raise
-    _cache_set(key, value, ttl)
+    tolerant_cache.keep(key, value, ttl, what="places")
     return value
 
 
@@ -245,18 +244,3 @@ def _key(*parts: object) -> str:
         json.dumps(["" if part is None else str(part) for part in parts]).encode()
     ).hexdigest()
     return f"places:{parts[0]}:{digest}"
-
-
-def _cache_get(key: str):
-    try:
-        return shared_cache.get(key)
-    except Exception:  # a cache outage costs an upstream call, never the answer
-        logger.warning("Places cache unavailable", exc_info=True)
-        return None
-
-
-def _cache_set(key: str, value: object, ttl: int | None) -> None:
-    try:
-        shared_cache.set(key, value, ttl)
-    except Exception:
-        logger.warning("Places cache unavailable", exc_info=True)
