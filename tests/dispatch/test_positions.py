@@ -51,6 +51,12 @@ def move(booking, *states):
         ride_day.advance(booking.pk, state, driver=booking.driver, actor="Karl Huber (chauffeur)")
 
 
+def sharing_on_the_way(booking, link):
+    """Karl on the way, sharing his position (no fix sent yet)."""
+    move(booking, "accepted", "on_the_way")
+    positions.start_sharing(link)
+
+
 def send(link, where=OPERA, *, accuracy=20, at=None):
     return positions.share(
         link,
@@ -73,8 +79,7 @@ def refused(code: str, call) -> None:
 
 def test_on_the_way_with_consent_the_traveller_sees_the_latest_position_and_when_the_chauffeur_comes(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     assert shared_position(booking) is None  # consented, no position yet
     with time_machine.travel(timezone.now(), tick=False) as clock:
         assert send(link, PRATER, accuracy=35.4) is True
@@ -97,8 +102,7 @@ def test_the_api_tells_the_arrival_time_and_never_the_position(job, client, agen
     path = f"/api/v1/bookings/{booking.reference}"
     read = client.get(path, {"email": booking.email}, **agent).json()
     assert read["chauffeurArrival"] is None
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now().replace(microsecond=0), tick=False):
         send(link)
         expected = shared_position(booking).eta
@@ -114,8 +118,7 @@ def test_the_api_tells_the_arrival_time_and_never_the_position(job, client, agen
 
 def test_at_the_pickup_the_position_stays_without_an_arrival_time(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     move(booking, "arrived")
     seen = shared_position(booking)
@@ -160,8 +163,7 @@ def cancel(booking, link, fleet):
 @pytest.mark.parametrize("ends", [revoke, expire, reassign, cancel])
 def test_a_link_that_is_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet, ends):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link, PRATER)
     ends(booking, link, fleet)
     with time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False):
@@ -178,8 +180,7 @@ def test_a_link_that_is_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet
 @pytest.mark.parametrize("ends", [revoke, reassign])
 def test_the_job_page_of_a_link_no_longer_the_rides_chauffeurs_stores_nothing(job, fleet, client, ends):
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     ends(booking, link, fleet)
     with time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False):
         answer = post_position(client, key, fix(PRATER))
@@ -207,8 +208,7 @@ def test_the_job_page_of_a_link_no_longer_the_rides_chauffeurs_stores_nothing(jo
 )
 def test_what_is_not_a_position_is_refused(job, latitude, longitude, accuracy):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     call = lambda: positions.share(  # noqa: E731
         link, latitude=latitude, longitude=longitude, accuracy_m=accuracy, measured_at=timezone.now()
     )
@@ -218,8 +218,7 @@ def test_what_is_not_a_position_is_refused(job, latitude, longitude, accuracy):
 
 def test_posts_sooner_than_every_few_seconds_or_older_than_the_last_are_ignored(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now(), tick=False) as clock:
         assert send(link, PRATER) is True
         clock.shift(timedelta(seconds=2))
@@ -234,8 +233,7 @@ def test_posts_sooner_than_every_few_seconds_or_older_than_the_last_are_ignored(
 def test_a_ride_staff_completed_takes_neither_consent_nor_position(job):
     """Its link still opens (a completed job's page), and its last step still says "on the way"."""
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link, PRATER)
     with time_machine.travel(booking.pickup_at + timedelta(minutes=1), tick=False):
         transitions.complete_by_staff(booking.pk, actor="eva (staff)")  # deletes the position
@@ -248,13 +246,12 @@ def test_a_ride_staff_completed_takes_neither_consent_nor_position(job):
 
 def test_undoing_on_the_way_deletes_the_position_and_the_next_on_the_way_asks_again(job):
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     ride_day.undo_last(booking.pk, actor="eva (staff)")  # back to "accepted"
     assert ChauffeurPosition.objects.count() == 0
     move(booking, "on_the_way")
-    assert shared_position(booking) is None and not positions.is_sharing(booking, link)
+    assert shared_position(booking) is None and positions.consent_of(booking, link) is None
     assert 'id="start-sharing"' in page(Client(), key)  # the page asks again, sending nothing
     with time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False):
         refused("position_not_consented", lambda: send(link, PRATER))
@@ -263,8 +260,7 @@ def test_undoing_on_the_way_deletes_the_position_and_the_next_on_the_way_asks_ag
 
 def test_undoing_arrived_keeps_sharing(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     move(booking, "arrived")
     ride_day.undo_last(booking.pk, actor="eva (staff)")  # back on the way
@@ -274,8 +270,7 @@ def test_undoing_arrived_keeps_sharing(job):
 def test_sharing_ends_three_hours_after_the_pickup_whatever_the_rides_state(job, client):
     """A chauffeur who forgets "on board" is not followed home."""
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link, PRATER)
     end = booking.pickup_at + AFTER_PICKUP
     with time_machine.travel(end - timedelta(seconds=1), tick=False):
@@ -299,8 +294,7 @@ def test_sharing_ends_three_hours_after_the_pickup_whatever_the_rides_state(job,
 
 def test_the_end_follows_a_pickup_moved_by_its_flight(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link, PRATER)
     first_end = booking.pickup_at + AFTER_PICKUP
     Booking.objects.filter(pk=booking.pk).update(pickup_at=booking.pickup_at + timedelta(hours=2))
@@ -334,8 +328,7 @@ def test_sharing_ends_a_day_after_consent_on_a_ride_started_far_ahead(fleet, rid
 
 def test_the_retention_run_removes_a_position_once_its_sharing_ended(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     end = booking.pickup_at + AFTER_PICKUP
     with time_machine.travel(end - timedelta(seconds=1), tick=False):
@@ -347,8 +340,7 @@ def test_the_retention_run_removes_a_position_once_its_sharing_ended(job):
 
 def test_a_reading_less_sure_than_100_km_is_ignored_and_sharing_goes_on(job, client):
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now(), tick=False) as clock:
         assert send(link, PRATER) is True
         clock.shift(timedelta(seconds=10))
@@ -362,8 +354,7 @@ def test_a_reading_less_sure_than_100_km_is_ignored_and_sharing_goes_on(job, cli
 
 def test_a_number_too_large_for_a_float_is_refused_not_a_server_error(job, client):
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     for body in ({**fix(), "latitude": 10**400}, {**fix(), "accuracy": 10**400}):
         answer = post_position(client, key, body)
         assert answer.status_code == 400 and answer.json()["code"] == "invalid_position"
@@ -372,8 +363,7 @@ def test_a_number_too_large_for_a_float_is_refused_not_a_server_error(job, clien
 
 def test_the_arrival_time_is_never_before_now(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now().replace(microsecond=0), tick=False) as clock:
         send(link, OPERA)  # a minute or two from the pickup
         clock.shift(timedelta(minutes=8))  # no newer position, still fresh
@@ -382,8 +372,7 @@ def test_the_arrival_time_is_never_before_now(job):
 
 def test_freshness_is_judged_by_our_clock_not_the_phones(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now().replace(microsecond=0), tick=False) as clock:
         send(link, OPERA, at=timezone.now() - timedelta(minutes=30))  # the phone's clock half an hour slow
         assert shared_position(booking).eta == timezone.now()  # received just now: fresh, and due now
@@ -393,8 +382,7 @@ def test_freshness_is_judged_by_our_clock_not_the_phones(job):
 
 def test_on_board_deletes_the_position_and_an_undo_shares_nothing_until_consented_again(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     move(booking, "arrived", "on_board")
     assert ChauffeurPosition.objects.count() == 0 and shared_position(booking) is None
@@ -419,8 +407,7 @@ def test_a_no_show_deletes_the_position(job):
 
 def test_stop_sharing_deletes_it_at_once(job):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     assert positions.stop_sharing(link) is True
     assert ChauffeurPosition.objects.count() == 0 and shared_position(booking) is None
@@ -429,8 +416,7 @@ def test_stop_sharing_deletes_it_at_once(job):
 
 def test_the_retention_run_removes_the_positions_of_rides_nobody_moved_on(job, fleet, ride):
     booking, link, _key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     send(link)
     other = ride(pickup=(timezone.now() + timedelta(hours=1)).replace(microsecond=0))
     assign(other, fleet["mira"], fleet["sedan2"])
@@ -524,8 +510,7 @@ def test_the_script_hears_why_a_position_is_refused_in_the_chauffeurs_language(c
 
 def test_a_fix_without_a_readable_time_is_taken_as_received(client, job):
     booking, link, key = job
-    move(booking, "accepted", "on_the_way")
-    positions.start_sharing(link)
+    sharing_on_the_way(booking, link)
     with time_machine.travel(timezone.now().replace(microsecond=0) + timedelta(minutes=1), tick=False):
         assert post_position(client, key, {**fix(), "measuredAt": "soon"}).json() == {"stored": True}
         assert ChauffeurPosition.objects.get().measured_at == timezone.now()
